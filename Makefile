@@ -1,0 +1,53 @@
+# Two commands on a fresh machine:
+#   make demo   set up .venv, install devicelens (+ its JupyterLab panel) and open the quickstart
+#   make test   set up the same .venv and run every test (Python, TypeScript, real browser)
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+BIN := $(abspath $(VENV)/bin)
+export PATH := $(BIN):$(PATH)
+TORCH := torch==2.13.0
+PORT ?= 8888
+
+.PHONY: demo test setup test-py test-js test-ui bench lint clean
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+# Dev environment: pinned requirements, torch unless one is importable, then the package itself
+# (pip install builds the labextension through hatch-jupyter-builder; users need no Node).
+$(VENV)/.stamp-setup: $(PY) requirements-dev.txt pyproject.toml package.json
+	$(PY) -c "import torch" 2>/dev/null || $(PIP) install -q $(TORCH)
+	$(PIP) install -q -r requirements-dev.txt
+	$(PIP) install -q --no-build-isolation -e ".[test]"
+	touch $@
+
+setup: $(VENV)/.stamp-setup
+
+demo: setup
+	@echo "Starting JupyterLab on http://127.0.0.1:$(PORT) — open the URL with the token printed below."
+	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) --no-browser \
+		--ServerApp.allow_root=True notebooks/quickstart.ipynb
+
+test: setup test-py test-js test-ui
+
+test-py: setup
+	$(PY) -m pytest -q -p no:cacheprovider tests
+
+test-js: setup
+	@if [ -f labextension/jest.config.js ] || [ -f jest.config.js ]; then jlpm test; fi
+
+test-ui: setup
+	@if [ -f ui-tests/package.json ]; then $(MAKE) -C ui-tests test; fi
+
+bench: setup
+	$(PY) benchmarks/run_all.py
+
+lint: setup
+	$(PY) -m ruff check src tests benchmarks
+	$(PY) -m mypy
+
+clean:
+	rm -rf $(VENV) node_modules src/devicelens/labextension lib ui-tests/node_modules

@@ -1,0 +1,46 @@
+"""Renderers: views of core objects (snapshot, findings, move reports). A layer, no logic.
+
+Every bundle carries ``text/plain``; HTML escaping lives in :func:`devicelens.render.html.esc`;
+the ipywidgets view loads lazily and only when asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .html import report_html, snapshot_html
+from .text import report_text, snapshot_text
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..moves import MoveReport
+    from ..snapshot import Snapshot
+
+__all__ = ["DevicesView", "mimebundle", "report_mimebundle"]
+
+
+def mimebundle(snap: Snapshot | None, findings: list[Finding] | None, *,
+               show_all: bool = False) -> dict[str, str]:
+    return {
+        "text/plain": snapshot_text(snap, findings or [], show_all=show_all),
+        "text/html": snapshot_html(snap, findings or [], show_all=show_all),
+    }
+
+
+def report_mimebundle(report: MoveReport) -> dict[str, str]:
+    return {"text/plain": report_text(report), "text/html": report_html(report)}
+
+
+class DevicesView:
+    """What ``%devices`` returns: a snapshot and its findings, displayed by the front end."""
+
+    def __init__(self, snap: Snapshot, findings: list[Finding], *, show_all: bool = False):
+        self.snapshot = snap
+        self.findings = findings
+        self.show_all = show_all
+
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
+        return mimebundle(self.snapshot, self.findings, show_all=self.show_all)
+
+    def __repr__(self) -> str:
+        return snapshot_text(self.snapshot, self.findings, show_all=self.show_all)

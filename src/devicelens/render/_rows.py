@@ -1,0 +1,113 @@
+"""Table rows shared by the text, HTML and widget views: what to show, not how.
+
+Modules collapse to one row per top-level submodule, and open deeper only where a subtree is
+split across devices or dtypes, so a 200-layer model stays readable and its split stays visible.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..snapshot import ModuleRecord, ObjectRecord, Snapshot
+
+#: Okabe–Ito, colour-blind safe; the device is always written as text beside its colour.
+#: NB: mirrored in labextension/src/tokens.ts (DEVICE_COLOURS); tests keep them equal.
+DEVICE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
+                  "#F0E442", "#000000")
+CPU_COLOUR = "#6F6F6F"
+META_COLOUR = "#A58AFF"
+OTHER_COLOUR = "#8C564B"
+
+
+def device_colour(device: str) -> str:
+    kind, _, index = device.partition(":")
+    if kind == "cpu":
+        return CPU_COLOUR
+    if kind == "meta":
+        return META_COLOUR
+    if kind in ("cuda", "xpu", "mps", "hip"):
+        n = int(index) if index.isdigit() else 0
+        return DEVICE_COLOURS[n % len(DEVICE_COLOURS)]
+    return OTHER_COLOUR
+
+
+class Row(NamedTuple):
+    level: int  # 0: a namespace name; 1+: inside it
+    name: str
+    kind: str
+    devices: tuple[str, ...]
+    dtypes: tuple[str, ...]
+    shape: str
+    nbytes: int
+    flagged: bool
+
+
+def human_bytes(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        n_f = n / 1024
+        if n_f < 1024 or unit == "TiB":
+            return f"{n_f:.1f} {unit}"
+        n = int(n_f)
+    return f"{n} B"  # pragma: no cover
+
+
+def shape_str(shape: tuple[int, ...] | list[int] | None) -> str:
+    if shape is None:
+        return ""
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _flagged_paths(findings: list[Finding]) -> set[str]:
+    return {p for f in findings if f.severity != "info" for p in (*f.paths, *f.objects)}
+
+
+def rows(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> list[Row]:
+    flagged = _flagged_paths(findings)
+    out: list[Row] = []
+    for o in snap.objects:
+        shape = shape_str(o.tensors[0].shape) if o.kind == "tensor" else ""
+        out.append(Row(0, o.name, o.type_name if o.kind != "tensor" else "Tensor", o.devices,
+                       o.dtypes, shape, o.nbytes, o.name in flagged))
+        if show_all:
+            out += [Row(1, t.path, t.role, (t.device,), (t.dtype,), shape_str(t.shape), t.nbytes,
+                        t.path in flagged) for t in o.tensors[int(o.kind == "tensor"):]]
+        elif o.kind == "module":
+            out += _module_rows(o, flagged)
+        elif o.kind != "tensor":
+            out += _summary_rows(o, flagged)
+    return out
+
+
+def _split(m: ModuleRecord) -> bool:
+    return len(m.devices) > 1 or len(m.dtypes) > 1
+
+
+def _module_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
+    out: list[Row] = []
+    for m in o.modules[1:]:
+        parent = m.path.rsplit(".", 1)[0] if "." in m.path else o.name
+        parent_rec = next((p for p in o.modules if p.path == parent), None)
+        top = m.depth == 1 or m.trapped and not any(
+            p.trapped and m.path.startswith(p.path + ".") for p in o.modules if p is not m)
+        if top or (parent_rec is not None and _split(parent_rec)):
+            hit = any(f == m.path or f.startswith(m.path + ".") for f in flagged)
+            out.append(Row(m.path.count(".") - o.name.count("."), m.path, m.type_name,
+                           m.devices, m.dtypes, "", m.nbytes, hit))
+    return out
+
+
+def _summary_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
+    """Containers and optimizers: one row per tensor, up to 20, then one summary row."""
+    shown = [t for t in o.tensors if t.role not in ("opt_param",)]
+    out = [Row(1, t.path, t.role, (t.device,), (t.dtype,), shape_str(t.shape), t.nbytes,
+               t.path in flagged) for t in shown[:20]]
+    if len(shown) > 20:
+        rest = shown[20:]
+        out.append(Row(1, f"… {len(rest)} more", "", tuple(dict.fromkeys(t.device for t in rest)),
+                       tuple(dict.fromkeys(t.dtype for t in rest)), "",
+                       sum(t.nbytes for t in rest), any(t.path in flagged for t in rest)))
+    return out

@@ -1,0 +1,82 @@
+"""HTML views for notebooks: a table colour-coded by device (colour *and* text), findings with
+their fix code. All escaping goes through :func:`esc`.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from ._rows import Row, device_colour, human_bytes, rows
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..moves import MoveReport
+    from ..snapshot import Snapshot
+
+_SEV_COLOUR = {"error": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
+_CSS = (
+    "<style>.dl-t{border-collapse:collapse;font-size:12px}.dl-t td,.dl-t th{padding:2px 8px;"
+    "text-align:left}.dl-chip{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;"
+    "font-family:monospace;margin-right:2px}.dl-bad{background:rgba(213,94,0,.12)}"
+    ".dl-f{border-left:4px solid;padding:2px 8px;margin:6px 0}.dl-f pre{margin:4px 0;"
+    "padding:4px;background:rgba(127,127,127,.12)}</style>"
+)
+
+
+def esc(s: object) -> str:
+    return html.escape(str(s), quote=True)
+
+
+def chip(device: str) -> str:
+    return (f'<span class="dl-chip" style="background:{device_colour(device)}" '
+            f'title="{esc(device)}">{esc(device)}</span>')
+
+
+def _row(r: Row) -> str:
+    cls = ' class="dl-bad"' if r.flagged else ""
+    pad = f' style="padding-left:{8 + 16 * r.level}px"' if r.level else ""
+    return (f"<tr{cls}><td{pad}><code>{esc(r.name)}</code></td><td>{esc(r.kind)}</td>"
+            f"<td>{''.join(chip(d) for d in r.devices)}</td><td>{esc(', '.join(r.dtypes))}</td>"
+            f"<td>{esc(r.shape)}</td><td>{esc(human_bytes(r.nbytes))}</td></tr>")
+
+
+def finding_html(f: Finding) -> str:
+    return (f'<div class="dl-f" style="border-color:{_SEV_COLOUR[f.severity]}">'
+            f"<b>{esc(f.severity)}: {esc(f.title)}</b><br>{esc(f.message)}"
+            f"<pre><code>{esc(f.fix)}</code></pre></div>")
+
+
+def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
+                  show_all: bool = False) -> str:
+    out = [_CSS]
+    if snap is not None:
+        totals = " ".join(f"{chip(t.device)} {t.objects} obj, {esc(human_bytes(t.nbytes))}"
+                          for t in snap.totals)
+        out.append(f"<div><b>devicelens</b> — {len(snap.objects)} objects {totals}</div>")
+        out.append('<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
+                   "<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>")
+        out += [_row(r) for r in rows(snap, findings, show_all=show_all)]
+        out.append("</tbody></table>")
+        if snap.skipped:
+            out.append(f"<div>skipped: {esc(', '.join(snap.skipped))}</div>")
+    if findings:
+        out += [finding_html(f) for f in findings]
+    else:
+        out.append("<div>No device or dtype problems found.</div>")
+    return "".join(out)
+
+
+def report_html(r: MoveReport) -> str:
+    if not r.ok:
+        head = f"<b>Nothing was changed:</b> {esc(r.error)}"
+    else:
+        verb = "Would move" if r.dry_run else "Moved"
+        head = (f"<b>{verb} {len(r.moved)} objects "
+                f"({esc(human_bytes(sum(m.nbytes for m in r.moved)))}) to</b> {chip(r.target)}")
+    items = "".join(f"<li><code>{esc(m.path)}</code>: {chip(m.source)} → {chip(m.target)} "
+                    f"{esc(human_bytes(m.nbytes))}</li>" for m in r.moved)
+    refused = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in r.refused)
+    notes = "".join(f"<div>{esc(n)}</div>" for n in r.notes)
+    return (f"{_CSS}<div>{head}</div><ul>{items}</ul>"
+            + (f"<div>Refused:</div><ul>{refused}</ul>" if refused else "") + notes)

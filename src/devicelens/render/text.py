@@ -1,0 +1,79 @@
+"""Plain-text views for terminals and every ``text/plain`` fallback."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._rows import Row, human_bytes, rows
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..moves import MoveReport
+    from ..snapshot import Snapshot
+
+_ICONS = {"error": "✖", "warning": "▲", "info": "●"}
+_HEAD = ("name", "kind", "device", "dtype", "shape", "memory")
+
+
+def _cells(r: Row) -> tuple[str, ...]:
+    return ("  " * r.level + r.name + (" !" if r.flagged else ""), r.kind, ", ".join(r.devices),
+            ", ".join(r.dtypes), r.shape, human_bytes(r.nbytes))
+
+
+def totals_line(snap: Snapshot) -> str:
+    parts = [f"{t.device}: {t.objects} object{'s' * (t.objects != 1)}, {human_bytes(t.nbytes)}"
+             for t in snap.totals]
+    return " · ".join(parts) if parts else "no tensors"
+
+
+def table(rs: list[Row]) -> list[str]:
+    cells = [_HEAD, *(_cells(r) for r in rs)]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(_HEAD))]
+    return ["  ".join(c[i].ljust(widths[i]) for i in range(len(_HEAD))).rstrip() for c in cells]
+
+
+def findings_text(findings: list[Finding]) -> list[str]:
+    if not findings:
+        return ["No device or dtype problems found."]
+    n = len(findings)
+    out = [f"{n} finding{'s' * (n != 1)}:"]
+    for f in findings:
+        out.append(f"{_ICONS[f.severity]} {f.severity}: {f.title}")
+        out.append(f"  {f.message}")
+        out.append("  fix:")
+        out += [f"    {line}" for line in f.fix.splitlines()]
+    return out
+
+
+def snapshot_text(snap: Snapshot | None, findings: list[Finding], *,
+                  show_all: bool = False) -> str:
+    out: list[str] = []
+    if snap is not None:
+        n = len(snap.objects)
+        out.append(f"devicelens — {n} object{'s' * (n != 1)} · {totals_line(snap)}")
+        if snap.objects:
+            out += table(rows(snap, findings, show_all=show_all))
+        if snap.truncated:
+            out.append("(truncated: some containers were too large or too deep to list fully)")
+        if snap.skipped:
+            out.append(f"(skipped, could not be inspected: {', '.join(snap.skipped)})")
+        out.append("")
+    out += findings_text(findings)
+    return "\n".join(out)
+
+
+def report_text(r: MoveReport) -> str:
+    verb = "Would move" if r.dry_run else "Moved"
+    if not r.ok:
+        out = [f"Nothing was changed: {r.error}"]
+    else:
+        total = sum(m.nbytes for m in r.moved)
+        n = len(r.moved)
+        out = [f"{verb} {n} object{'s' * (n != 1)} ({human_bytes(total)}) to {r.target}."]
+        out += [f"  {m.path}: {m.source} → {m.target} ({human_bytes(m.nbytes)})"
+                for m in r.moved]
+    if r.refused:
+        out.append("Refused:")
+        out += [f"  {path}: {why}" for path, why in r.refused]
+    out += r.notes
+    return "\n".join(out)
