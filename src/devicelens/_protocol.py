@@ -1,8 +1,9 @@
 """The wire protocol between the kernel and the panel, declared once, here.
 
-``labextension/tokens.ts`` mirrors these ``TypedDict``s field by field (``tests/test_protocol_sync.py``
-keeps the two in step). Bump ``PROTOCOL_VERSION`` on any incompatible change: the panel compares it
-on open and tells the user to reinstall instead of misreading messages.
+``labextension/src/tokens.ts`` mirrors these ``TypedDict``s field by field
+(``tests/test_protocol_sync.py`` keeps the two in step). Bump ``PROTOCOL_VERSION`` on any
+incompatible change: the panel compares it on open and tells the user to reinstall instead of
+misreading messages.
 """
 
 from __future__ import annotations
@@ -132,7 +133,15 @@ class HelloMsg(TypedDict):
 
 
 class SnapshotMsg(TypedDict):
-    """Kernel -> panel, pushed after each cell while a panel is open, and as a refresh reply."""
+    """Kernel -> panel, pushed after each cell while a panel is open, and as a refresh reply.
+
+    ``changed`` None: ``snapshot.objects`` replaces every row. Otherwise upsert the rows named in
+    ``changed`` (new or different since ``seq - 1``; their objects are in ``snapshot.objects``)
+    and delete those in ``removed``. ``seq`` grows by one per message on a comm: a gap means a
+    lost message, so ask for ``refresh``. A push over ``MAX_PAYLOAD_BYTES`` arrives as several
+    messages with consecutive ``seq``: the first as usual, the rest upserting more rows; every
+    one carries the full ``findings``, ``totals`` and ``devices``.
+    """
 
     type: Literal["snapshot"]
     seq: int
@@ -165,10 +174,15 @@ class ErrorMsg(TypedDict):
 
 
 class RequestMsg(TypedDict):
-    """Panel -> kernel. ``params`` by method:
+    """Panel -> kernel. ``params`` by method (see the ``*Params`` dicts below):
 
-    refresh: {} · expand: {"name": str} · move_all: {"device": str, "dry_run": bool,
-    "names": list[str] | None} · apply_fix: {"finding_id": str} · list_devices: {}
+    refresh: {} · expand: {"name": str, "path"?: str, "offset"?: int} · move_all: {"device": str,
+    "dry_run"?: bool, "names"?: list[str] | None} · apply_fix: {"finding_id": str,
+    "dry_run"?: bool} · list_devices: {}
+
+    Replies carry the same ``request_id``: refresh -> SnapshotMsg; the others -> ResultMsg
+    (``result`` is the method's ``*Result`` dict), preceded by ProgressMsgs for moves; any
+    failure -> ErrorMsg instead.
     """
 
     type: Literal["request"]
@@ -176,6 +190,73 @@ class RequestMsg(TypedDict):
     request_id: str
     method: Method
     params: dict[str, Any]
+
+
+# --- requests: params and results ----------------------------------------------------------
+
+class RefreshParams(TypedDict):
+    pass
+
+
+class _ExpandRequired(TypedDict):
+    name: str
+
+
+class ExpandParams(_ExpandRequired, total=False):
+    path: str  # a submodule path ("model.encoder") to narrow to; default: the whole object
+    offset: int  # first child to send (children are paged to fit MAX_PAYLOAD_BYTES)
+
+
+class _MoveAllRequired(TypedDict):
+    device: str
+
+
+class MoveAllParams(_MoveAllRequired, total=False):
+    dry_run: bool
+    names: list[str] | None
+
+
+class _ApplyFixRequired(TypedDict):
+    finding_id: str
+
+
+class ApplyFixParams(_ApplyFixRequired, total=False):
+    dry_run: bool
+
+
+class ListDevicesParams(TypedDict):
+    pass
+
+
+class ExpandResult(TypedDict):
+    name: str
+    path: str
+    object: WireObject  # every module under ``path``; children from ``offset``
+    offset: int
+    next_offset: int | None  # where the next page of children starts; None = no more
+
+
+class MoveResult(TypedDict):
+    report: WireReport
+
+
+class ApplyFixResult(TypedDict):
+    finding_id: str
+    report: WireReport
+
+
+class DevicesResult(TypedDict):
+    devices: list[WireDevice]
+
+
+ErrorCode = Literal["bad_request", "unknown_method", "protocol_mismatch", "stale_finding",
+                    "bad_device", "move_failed", "too_large", "internal"]
+ERROR_CODES: tuple[str, ...] = ("bad_request", "unknown_method", "protocol_mismatch",
+                                "stale_finding", "bad_device", "move_failed", "too_large",
+                                "internal")
+
+#: requests larger than this (as JSON) are refused unread with ``too_large``
+MAX_REQUEST_BYTES = 64_000
 
 
 # --- encoders -------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """The one place that walks user objects: containers, module parameters/buffers, optimizer state.
 
 NB: nothing here may run user code. Containers are read through the *base* type's C methods
-(``dict.items(d)``, ``list.__iter__(l)``), attributes through the instance ``__dict__`` and slot
-descriptors, and types through ``type(obj)`` — never ``isinstance`` on a proxy, never a property,
-never ``str``/``repr`` of a user object. The same ``Ref`` steps let :mod:`moves` find an object again
-and :func:`code_for` write the fix against the user's own names.
+(``dict.items(d)``, ``list.__iter__(l)``), attributes through the instance ``__dict__`` and
+slot descriptors, and types through ``type(obj)``: never ``isinstance`` on a proxy, never a
+property, never ``str``/``repr`` of a user object. The same ``Ref`` steps let :mod:`moves` find an
+object again and :func:`code_for` write the fix against the user's own names.
 """
 
 from __future__ import annotations
@@ -166,7 +166,8 @@ def module_parts(module: Any) -> ModuleParts:
     children = [(k, v) for k, v in dict.items(d.get("_modules") or {}) if v is not None]
     attrs = [(k, v) for k, v in dict.items(d) if not k.startswith("_") or _tensorish(v)]
     names = {c.__name__ for c in type(module).__mro__}
-    hint = "seq" if names & {"ModuleList", "Sequential"} else "dict" if "ModuleDict" in names else ""
+    hint = "seq" if names & {"ModuleList", "Sequential"} else ""
+    hint = "dict" if "ModuleDict" in names else hint
     return ModuleParts(params, buffers, children, attrs, hint)
 
 
@@ -211,7 +212,7 @@ def _apply_step_code(prefix: str, step: Step) -> str:
 def display_for(ref: Ref) -> str:
     """The path users read: torch-dotted inside modules, Python-like inside containers."""
     out = ""
-    for kind, key, hint in ref:
+    for kind, key, _hint in ref:
         if kind == "name":
             out = str(key)
         elif kind == "attr":

@@ -108,7 +108,7 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     devices = {t.device for t in own}
     if len(devices) < 2 or o.dispatch:
         return []
-    target = majority(own) or "cpu"
+    target = _split_target(own)
     strays = [t for t in own if t.device != target]
     stray_mods = list(dict.fromkeys(t.owner for t in strays))
     leaf_split = any(len({t.device for t in own if t.owner == m}) > 1 for m in stray_mods)
@@ -122,6 +122,18 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     return [_finding("module_split", severity, f"{o.name} is partly moved", msg,
                      f"{root}.to({q(target)})", (t.path for t in strays), [o.name],
                      sorted(devices), action=Action("to_device", (o.tensors[0].ref[:1],), target))]
+
+
+def _split_target(own: list[TensorRecord]) -> str:
+    """Where a partly moved module was headed: the one non-cpu device it touches, else most bytes.
+
+    NB: users move models *to* accelerators; a model half on cpu, half on cuda:0 wants cuda:0.
+    (``meta`` counts as one: nothing can be copied back from it.)
+    """
+    accel = {t.device for t in own if t.device != "cpu"}
+    if len(accel) == 1:
+        return accel.pop()
+    return majority(own) or "cpu"
 
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:
@@ -181,23 +193,23 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
     root_dev = majority(module_tensors(o))
     heads = [m for m in o.modules if m.trapped and not _is_inside_trapped(m, o)]
     for m in heads:
-        holder = m.ref[:-1]
-        holder_code = code_for(holder)
-        container = "ModuleDict" if m.ref[-1].kind == "item" and isinstance(
-            m.ref[-1].key, str) else "ModuleList"
-        fix = f"{holder_code} = torch.nn.{container}({holder_code})"
+        holder_code = code_for(m.ref[:-1])
+        as_dict = m.ref[-1].kind == "item" and isinstance(m.ref[-1].key, str)
+        plain, wrapper = ("dict", "ModuleDict") if as_dict else ("list", "ModuleList")
+        fix = f"{holder_code} = torch.nn.{wrapper}({holder_code})"
         tensors = [t for t in o.tensors if t.role == "trapped" and t.path.startswith(m.path + ".")]
         stray = root_dev is not None and any(t.device != root_dev for t in tensors if _counts(t))
         if stray and root_dev is not None:
-            msg = (f"{m.path} ({m.type_name}) is held in a plain {_kind(holder, o)} and sits on "
-                   f"{', '.join(m.devices)} while {o.name} is on {root_dev}: Module.to(), "
-                   f".parameters() and state_dict() all miss it.")
-            out.append(_finding("trap_module", "error", f"{m.path} was left on "
-                                f"{', '.join(m.devices)}", msg, fix + f"\n{o.name}.to({q(root_dev)})",
-                                [m.path], [o.name], [*m.devices, root_dev],
+            devs = ", ".join(m.devices)
+            msg = (f"{m.path} ({m.type_name}) is held in a plain {plain} and sits on {devs} "
+                   f"while {o.name} is on {root_dev}: Module.to(), .parameters() and "
+                   f"state_dict() all miss it.")
+            out.append(_finding("trap_module", "error", f"{m.path} was left on {devs}", msg,
+                                f"{fix}\n{o.name}.to({q(root_dev)})", [m.path], [o.name],
+                                [*m.devices, root_dev],
                                 action=Action("to_device", (m.ref,), root_dev)))
         elif root_dev is not None:
-            msg = (f"{m.path} ({m.type_name}) is held in a plain {_kind(holder, o)}: "
+            msg = (f"{m.path} ({m.type_name}) is held in a plain {plain}: "
                    f"{o.name}.to(), .parameters() and state_dict() all miss it.")
             out.append(_finding("trap_latent", "info", f"{m.path} is not a registered submodule",
                                 msg, fix, [m.path], [o.name], m.devices))
@@ -208,10 +220,6 @@ def _is_inside_trapped(m: object, o: ObjectRecord) -> bool:
     path = getattr(m, "path", "")
     return any(other.trapped and path.startswith(other.path + ".") for other in o.modules
                if other is not m)
-
-
-def _kind(holder: Ref, o: ObjectRecord) -> str:
-    return "list/dict" if holder else "container"
 
 
 def _dataparallel(o: ObjectRecord) -> list[Finding]:

@@ -258,7 +258,7 @@ def _module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorReco
                    trapped: bool, hf_hook: bool) -> ModuleRecord:
     own = [t for t in tensors if t.role != "grad"]
     return ModuleRecord(
-        path, ref, type_name, _uniq(t.device for t in own),
+        path, ref, type_name, _devices(t.device for t in own),
         _uniq(t.dtype for t in own if _is_float(t.dtype)), len(own), _dedup_bytes(own), depth,
         trapped, hf_hook,
     )
@@ -270,6 +270,17 @@ def _is_float(dtype: str) -> bool:
 
 def _uniq(items: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
+
+
+def device_key(device: str) -> tuple[int, str, int]:
+    """Display order: cpu, then accelerators by type and index, meta last."""
+    kind, _, index = device.partition(":")
+    rank = 0 if kind == "cpu" else 2 if kind == "meta" else 1
+    return rank, kind, int(index) if index.isdigit() else -1
+
+
+def _devices(items: Any) -> tuple[str, ...]:
+    return tuple(sorted(set(items), key=device_key))
 
 
 def _dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
@@ -343,7 +354,7 @@ def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
     ck = _tree.container_kind(obj)
     return ObjectRecord(
         name=name, kind=kind, type_name=type(obj).__name__, tensors=tensors,
-        modules=tuple(w.modules), devices=_uniq(t.device for t in own),
+        modules=tuple(w.modules), devices=_devices(t.device for t in own),
         dtypes=_uniq(t.dtype for t in own), nbytes=_dedup_bytes(own), truncated=w.truncated,
         wrapper=wrapper,
         device_ids=tuple(int(i) for i in ids if type(i) is int) if type(ids) is list else (),
@@ -426,7 +437,8 @@ def _totals(objects: tuple[ObjectRecord, ...]) -> tuple[DeviceTotal, ...]:
     nbytes: dict[str, int] = {}
     for dev, n in storages.values():
         nbytes[dev] = nbytes.get(dev, 0) + n
-    return tuple(DeviceTotal(d, len(v[0]), v[1], nbytes.get(d, 0)) for d, v in sorted(per.items()))
+    return tuple(DeviceTotal(d, len(per[d][0]), per[d][1], nbytes.get(d, 0))
+                 for d in sorted(per, key=device_key))
 
 
 def available_devices(torch: Any) -> tuple[DeviceInfo, ...]:

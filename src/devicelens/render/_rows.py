@@ -91,8 +91,8 @@ def _module_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
     for m in o.modules[1:]:
         parent = m.path.rsplit(".", 1)[0] if "." in m.path else o.name
         parent_rec = next((p for p in o.modules if p.path == parent), None)
-        top = m.depth == 1 or m.trapped and not any(
-            p.trapped and m.path.startswith(p.path + ".") for p in o.modules if p is not m)
+        top = m.depth == 1 or (m.trapped and not any(
+            p.trapped and m.path.startswith(p.path + ".") for p in o.modules if p is not m))
         if top or (parent_rec is not None and _split(parent_rec)):
             hit = any(f == m.path or f.startswith(m.path + ".") for f in flagged)
             out.append(Row(m.path.count(".") - o.name.count("."), m.path, m.type_name,

@@ -1,0 +1,246 @@
+"""Findings: each kind fires on a real broken layout, stays quiet on the intentional twin, and its
+fix code, run against the same namespace, makes the finding go away."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from devicelens.analysis import diagnose
+from devicelens.snapshot import take_snapshot
+
+from .conftest import to_in_place
+
+
+def findings(ns):
+    return diagnose(take_snapshot(ns))
+
+
+def kinds(ns):
+    return sorted(f.kind for f in findings(ns))
+
+
+def only(ns, kind):
+    (f,) = [f for f in findings(ns) if f.kind == kind]
+    return f
+
+
+def run_fix(ns, f):
+    """NB: tests run the library's *own* generated fix code, to prove the advice is right."""
+    ns.update(torch=torch, nn=nn)
+    exec(f.fix, ns)
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.enc = nn.Linear(4, 8)
+        self.dec = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.dec(self.enc(x))
+
+
+# --- module split ----------------------------------------------------------------------------
+
+def test_partly_moved_module_is_flagged_and_fixed_on_meta():
+    model = Net()
+    model.dec.to("meta")
+    ns = {"model": model}
+    f = only(ns, "module_split")
+    assert f.severity == "error" and f.paths == ("model.enc.weight", "model.enc.bias")
+    assert f.fix == 'model.to("meta")' and f.devices == ("cpu", "meta")
+    assert f.action is not None and f.action.device == "meta"
+    run_fix(ns, f)
+    assert kinds(ns) == []
+
+
+def test_partly_moved_module_targets_the_accelerator(fake_cuda):
+    model = Net()
+    model.enc = fake_cuda.to(model.enc, "cuda:1")  # the small half went to the GPU
+    f = only({"model": model}, "module_split")
+    assert f.fix == 'model.to("cuda:1")'
+    assert "model.dec.weight" in f.paths and "split across cpu, cuda:1" in f.message
+
+
+def test_accelerate_dispatched_model_is_not_flagged():
+    model = Net()
+    model.dec.to("meta")
+    model.hf_device_map = {"enc": "cpu", "dec": "meta"}
+    assert kinds({"model": model}) == []
+    model2 = Net()
+    model2.dec.to("meta")
+    model2.dec._hf_hook = object()
+    assert kinds({"model2": model2}) == []
+
+
+def test_integer_counter_on_cpu_does_not_split_a_module():
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)).to("meta")
+    model[1].num_batches_tracked = torch.tensor(0)  # 0-dim int64 counter on cpu
+    assert kinds({"model": model}) == []
+
+
+# --- dtypes ----------------------------------------------------------------------------------
+
+def test_module_with_mixed_float_dtypes():
+    model = Net()
+    model.dec.half()
+    ns = {"model": model}
+    f = only(ns, "module_mixed_dtype")
+    assert f.fix == "model.to(torch.float32)" and set(f.dtypes) == {"float16", "float32"}
+    run_fix(ns, f)
+    assert kinds(ns) == []
+
+
+def test_float64_data_for_a_float32_model():
+    model = Net()
+    ns = {"model": model, "x": torch.randn(3, 4, dtype=torch.float64),
+          "labels": torch.tensor([0, 1, 1])}
+    f = only(ns, "loose_dtype")
+    assert f.fix == "x = x.float()" and f.paths == ("x",)
+    run_fix(ns, f)
+    assert kinds(ns) == [] and ns["x"].dtype == torch.float32
+
+
+# --- traps -----------------------------------------------------------------------------------
+
+class PosNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.pos_emb = torch.zeros(4)
+        self.step_size = torch.tensor(0.5)  # 0-dim cpu: mixes fine with any device
+
+
+def test_plain_tensor_attribute_left_behind():
+    model = PosNet().to("meta")
+    ns = {"model": model}
+    f = only(ns, "trap_attribute")
+    assert f.paths == ("model.pos_emb",) and f.devices == ("cpu", "meta")
+    assert 'model.register_buffer("pos_emb", _t.to("meta"))' in f.fix
+    run_fix(ns, f)
+    assert "pos_emb" in model._buffers and model.pos_emb.device.type == "meta"
+    assert kinds(ns) == []
+
+
+def test_plain_tensor_attribute_on_the_right_device_is_only_a_hint():
+    f = only({"model": PosNet()}, "trap_latent")
+    assert f.severity == "info" and f.action is None and f.paths == ("model.pos_emb",)
+
+
+class Heads(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+        self.heads = [nn.Linear(4, 2), nn.Linear(4, 3)]
+
+
+def test_list_held_submodules_left_behind():
+    model = Heads().to("meta")
+    ns = {"model": model}
+    fs = [f for f in findings(ns) if f.kind == "trap_module"]
+    assert [f.paths for f in fs] == [("model.heads[0]",), ("model.heads[1]",)]
+    assert fs[0].fix == 'model.heads = torch.nn.ModuleList(model.heads)\nmodel.to("meta")'
+    run_fix(ns, fs[0])
+    assert isinstance(model.heads, nn.ModuleList) and kinds(ns) == []
+
+
+# --- optimizers ------------------------------------------------------------------------------
+
+def trained():
+    model = Net()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    model(torch.randn(2, 4)).sum().backward()
+    opt.step()
+    return model, opt
+
+
+def test_optimizer_state_left_behind_after_moving_the_model():
+    model, opt = trained()
+    to_in_place(model, "meta")
+    ns = {"model": model, "opt": opt}
+    f = only(ns, "optimizer_state")
+    assert "opt.state[model.enc.weight]['exp_avg']" in f.paths
+    assert not any("'step'" in p for p in f.paths)  # the step counter belongs on the cpu
+    run_fix(ns, f)
+    assert kinds(ns) == []
+    assert opt.state[model.enc.weight]["exp_avg"].device.type == "meta"
+    assert opt.state[model.enc.weight]["step"].device.type == "cpu"
+
+
+def test_optimizer_state_dtype():
+    model, opt = trained()
+    opt.state[model.enc.weight]["exp_avg"] = opt.state[model.enc.weight]["exp_avg"].double()
+    ns = {"model": model, "opt": opt}
+    f = only(ns, "optimizer_state_dtype")
+    assert f.paths == ("opt.state[model.enc.weight]['exp_avg']",)
+    run_fix(ns, f)
+    assert kinds(ns) == []
+
+
+def test_model_recreated_after_the_optimizer():
+    _, opt = trained()
+    model = Net()  # the notebook cell that builds the model ran again
+    ns = {"model": model, "opt": opt}
+    f = only(ns, "optimizer_orphan")
+    assert f.fix == "opt = type(opt)(model.parameters(), **opt.defaults)"
+    run_fix(ns, f)
+    assert kinds(ns) == [] and ns["opt"].param_groups[0]["params"][0] is model.enc.weight
+
+
+# --- DataParallel ----------------------------------------------------------------------------
+
+def test_dataparallel_module_not_on_device_ids_0(fake_cuda):
+    dp = nn.DataParallel(Net())
+    dp.device_ids, dp.output_device = [1, 0], 1
+    fake_cuda.to(dp.module, "cuda:0")
+    f = only({"dp": dp}, "dataparallel_device")
+    assert f.fix == 'dp.module.to("cuda:1")' and "device_ids[0] = cuda:1" in f.message
+    assert "module_split" not in kinds({"dp": dp})
+
+
+def test_dataparallel_on_the_right_device_is_quiet(fake_cuda):
+    dp = nn.DataParallel(Net())
+    dp.device_ids, dp.output_device = [0, 1], 0
+    fake_cuda.to(dp.module, "cuda:0")
+    assert kinds({"dp": dp}) == []
+
+
+# --- loose tensors ---------------------------------------------------------------------------
+
+def test_data_not_moved_with_the_model(fake_cuda):
+    model = fake_cuda.to(Net(), "cuda:0")
+    batch = {"x": torch.randn(2, 4), "y": torch.tensor([1, 0]),
+             "on_gpu": fake_cuda.randn(2, device="cuda:0"), "temp": torch.tensor(2.0)}
+    f = only({"model": model, "batch": batch}, "loose_device")
+    assert f.paths == ("batch['x']", "batch['y']")  # the 0-dim cpu scalar mixes fine
+    assert f.fix == ("batch['x'] = batch['x'].to(next(model.parameters()).device)\n"
+                     "batch['y'] = batch['y'].to(next(model.parameters()).device)")
+    assert f.severity == "warning"
+
+
+def test_loose_tensors_in_a_tuple_get_a_rebuilding_fix():
+    model = Net().to("meta")
+    ns = {"model": model, "pair": (torch.ones(4), torch.ones(4))}
+    f = only(ns, "loose_device")
+    assert f.fix.startswith("pair = torch.utils._pytree.tree_map(")
+    run_fix(ns, f)
+    assert kinds(ns) == [] and ns["pair"][0].device.type == "meta"
+
+
+def test_no_loose_findings_without_a_single_model_device():
+    a, b = Net(), Net().to("meta")
+    assert kinds({"a": a, "b": b, "x": torch.ones(3)}) == []
+
+
+def test_finding_ids_are_stable_across_snapshots():
+    model = Net()
+    model.dec.to("meta")
+    assert [f.id for f in findings({"model": model})] == [f.id for f in findings({"model": model})]
+
+
+def test_errors_come_first():
+    model = PosNet()
+    model.fc.to("meta")
+    sev = [f.severity for f in findings({"model": model, "x": torch.ones(2, dtype=torch.float64)})]
+    assert sev == sorted(sev, key=["error", "warning", "info"].index)

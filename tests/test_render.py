@@ -1,0 +1,97 @@
+"""Renderers, checked as exact strings: what users read must not drift by accident."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from devicelens.analysis import diagnose
+from devicelens.moves import Move, MoveReport
+from devicelens.render import DevicesView, report_mimebundle
+from devicelens.render._rows import device_colour, human_bytes, shape_str
+from devicelens.render.html import esc
+from devicelens.snapshot import take_snapshot
+
+
+class Tiny(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.enc = nn.Linear(4, 8)
+        self.dec = nn.Linear(8, 2)
+
+
+def view(ns, **kw):
+    snap = take_snapshot(ns)
+    return DevicesView(snap, diagnose(snap), **kw)
+
+
+def test_text_table_and_findings_exact():
+    model = Tiny()
+    model.enc.to("meta")
+    ns = {"model": model, "x": torch.zeros(2, 4)}
+    assert repr(view(ns)) == """\
+devicelens — 2 objects · cpu: 2 objects, 104 B · meta: 1 object, 160 B
+name           kind    device     dtype    shape   memory
+model !        Tiny    cpu, meta  float32          232 B
+  model.enc    Linear  meta       float32          160 B
+  model.dec !  Linear  cpu        float32          72 B
+x              Tensor  cpu        float32  (2, 4)  32 B
+
+1 finding:
+✖ error: model is partly moved
+  model is split across cpu, meta: 2 of its tensors (model.dec) are not on meta, so its \
+forward pass will fail.
+  fix:
+    model.to("meta")"""
+
+
+def test_text_all_lists_every_tensor():
+    text = repr(view({"m": nn.Linear(2, 3)}, show_all=True))
+    assert text.splitlines()[1:5] == [
+        "name        kind       device  dtype    shape   memory",
+        "m           Linear     cpu     float32          36 B",
+        "  m.weight  parameter  cpu     float32  (3, 2)  24 B",
+        "  m.bias    parameter  cpu     float32  (3,)    12 B",
+    ]
+
+
+def test_text_no_problems():
+    assert repr(view({"x": torch.ones(1)})).endswith("No device or dtype problems found.")
+
+
+def test_html_colours_text_and_escaping():
+    model = Tiny()
+    model.enc.to("meta")
+    ns = {"model": model, "batch": {"<script>": torch.ones(1)}}
+    html = view(ns)._repr_mimebundle_()["text/html"]
+    assert ('<span class="dl-chip" style="background:#A58AFF" title="meta">meta</span>'
+            in html)
+    assert '<tr class="dl-bad"><td><code>model</code></td>' in html
+    assert "<pre><code>model.to(&quot;meta&quot;)</code></pre>" in html
+    assert "<script>" not in html and "batch[&#x27;&lt;script&gt;&#x27;]" in html
+
+
+def test_palette_is_fixed_and_distinct():
+    assert device_colour("cpu") == "#6F6F6F" and device_colour("cuda:0") == "#0072B2"
+    assert device_colour("cuda:1") == "#E69F00" and device_colour("cuda:9") == "#E69F00"
+    assert len({device_colour(f"cuda:{i}") for i in range(8)} | {device_colour("cpu")}) == 9
+
+
+def test_units_and_shapes():
+    assert [human_bytes(n) for n in (0, 1023, 1024, 1536, 5 * 2**20, 3 * 2**30)] == [
+        "0 B", "1023 B", "1.0 KiB", "1.5 KiB", "5.0 MiB", "3.0 GiB"]
+    assert [shape_str(s) for s in ((), (3,), (2, 5))] == ["()", "(3,)", "(2, 5)"]
+    assert esc('a<"b">') == "a&lt;&quot;b&quot;&gt;"
+
+
+def test_report_text_and_html():
+    r = MoveReport(True, False, "meta", (Move("x", "cpu", "meta", 2048),),
+                   (("model", "dispatched by accelerate"),), {"meta": 2048})
+    bundle = report_mimebundle(r)
+    assert bundle["text/plain"] == (
+        "Moved 1 object (2.0 KiB) to meta.\n  x: cpu → meta (2.0 KiB)\n"
+        "Refused:\n  model: dispatched by accelerate")
+    assert "<code>x</code>" in bundle["text/html"]
+    failed = MoveReport(False, False, "cuda:0", error="out of memory on cuda:0 (need 2.0 GiB)")
+    assert report_mimebundle(failed)["text/plain"] == (
+        "Nothing was changed: out of memory on cuda:0 (need 2.0 GiB)")
