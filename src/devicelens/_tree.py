@@ -159,20 +159,21 @@ class ModuleParts(NamedTuple):
     hint: str  # how children are indexed in code
 
 
-def module_parts(module: Any) -> ModuleParts:
+def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
+    if tensor_type is None:
+        import torch
+
+        tensor_type = torch.Tensor
     d = instance_dict(module) or {}
     params = [(k, v) for k, v in dict.items(d.get("_parameters") or {}) if v is not None]
     buffers = [(k, v) for k, v in dict.items(d.get("_buffers") or {}) if v is not None]
     children = [(k, v) for k, v in dict.items(d.get("_modules") or {}) if v is not None]
-    attrs = [(k, v) for k, v in dict.items(d) if not k.startswith("_") or _tensorish(v)]
+    attrs = [(k, v) for k, v in dict.items(d)
+             if not k.startswith("_") or issubclass(type(v), tensor_type)]
     names = {c.__name__ for c in type(module).__mro__}
     hint = "seq" if names & {"ModuleList", "Sequential"} else ""
     hint = "dict" if "ModuleDict" in names else hint
     return ModuleParts(params, buffers, children, attrs, hint)
-
-
-def _tensorish(v: Any) -> bool:
-    return any(k.__name__ == "Tensor" for k in type(v).__mro__)
 
 
 # --- code generation ------------------------------------------------------------------------
@@ -212,21 +213,25 @@ def _apply_step_code(prefix: str, step: Step) -> str:
 def display_for(ref: Ref) -> str:
     """The path users read: torch-dotted inside modules, Python-like inside containers."""
     out = ""
-    for kind, key, _hint in ref:
-        if kind == "name":
-            out = str(key)
-        elif kind == "attr":
-            out = f"{out}.{key}"
-        elif kind == "item":
-            out = f"{out}[{key!r}]"
-        elif kind == "pos":
-            out = f"{out}[#{key}]"
-        elif kind == "group_param":
-            g, i = key if isinstance(key, tuple) else (0, 0)
-            out = f"{out}.param_groups[{g}].params[{i}]"
-        elif kind == "state":
-            out = f"{out}.state"
+    for step in ref:
+        out = display_step(out, step)
     return out
+
+
+def display_step(prefix: str, step: Step) -> str:
+    kind, key, _hint = step
+    if kind == "name":
+        return str(key)
+    if kind == "attr":
+        return f"{prefix}.{key}"
+    if kind == "item":
+        return f"{prefix}[{key!r}]"
+    if kind == "pos":
+        return f"{prefix}[#{key}]"
+    if kind == "group_param":
+        g, i = key if isinstance(key, tuple) else (0, 0)
+        return f"{prefix}.param_groups[{g}].params[{i}]"
+    return f"{prefix}.state"
 
 
 def has_code(ref: Ref) -> bool:

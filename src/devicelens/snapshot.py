@@ -7,6 +7,7 @@ objects is delegated to :mod:`devicelens._tree`, which never runs user code.
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -42,8 +43,7 @@ class TensorRecord(NamedTuple):
     storage: int  # identity of the underlying storage (a view shares its base's)
 
 
-@dataclass(frozen=True)
-class ModuleRecord:
+class ModuleRecord(NamedTuple):
     """One submodule, aggregated over its whole subtree."""
 
     path: str
@@ -58,9 +58,11 @@ class ModuleRecord:
     hf_hook: bool  # accelerate has attached a dispatch hook
 
 
-@dataclass(frozen=True)
-class ObjectRecord:
-    """One name in the namespace that holds tensors (a tensor, module, optimizer or container)."""
+class ObjectRecord(NamedTuple):
+    """One name in the namespace that holds tensors (a tensor, module, optimizer or container).
+
+    NB: records are ``NamedTuple``s (immutable, and cheap to build at 100k per snapshot).
+    """
 
     name: str
     kind: str  # tensor | module | optimizer | container
@@ -124,86 +126,98 @@ class Snapshot:
 
 # --- walking -------------------------------------------------------------------------------
 
-class _Walker:
-    """Collects records for one namespace name. NB: bounded by depth, width and a node budget."""
+_new_record = tuple.__new__  # NB: 4x cheaper than TensorRecord(...), which goes through Python
 
-    def __init__(self, torch: Any, budget: list[int]) -> None:
+
+class _Ctx:
+    """What every walk of one snapshot shares: torch types, string caches and the node budget."""
+
+    def __init__(self, torch: Any, max_nodes: int) -> None:
         self.torch = torch
         self.Tensor = torch.Tensor
         self.Module = torch.nn.Module
         self.Optimizer = torch.optim.Optimizer
-        self.budget = budget
+        self.dense = (torch.Tensor, torch.nn.Parameter)
+        self.strided = torch.strided
+        self.budget = max_nodes
+        self.dev: dict[Any, str] = {}
+        self.dt: dict[Any, tuple[str, int, bool]] = {}
+        self.param_paths: dict[int, str] = {}
+
+    def dtype(self, dtype: Any) -> tuple[str, int, bool]:
+        name = str(dtype).removeprefix("torch.")
+        entry = (name, int(dtype.itemsize), name.startswith(("qint", "quint")))
+        self.dt[dtype] = entry
+        return entry
+
+
+class _Walker:
+    """Collects records for one namespace name. NB: bounded by depth, width and a node budget."""
+
+    def __init__(self, ctx: _Ctx) -> None:
+        self.ctx = ctx
         self.tensors: list[TensorRecord] = []
         self.modules: list[ModuleRecord] = []
         self.truncated = False
-        self._dev: dict[Any, str] = {}
-        self._dt: dict[Any, tuple[str, int]] = {}
-        self.param_paths: dict[int, str] = {}
 
     def spend(self) -> bool:
-        self.budget[0] -= 1
-        if self.budget[0] < 0:
+        self.ctx.budget -= 1
+        if self.ctx.budget < 0:
             self.truncated = True
             return False
         return True
 
-    def tensor(self, t: Any, ref: Ref, role: str, owner: str) -> None:
+    def tensor(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> None:
         if not self.spend():
             return
-        self.tensors.append(self.record(t, ref, role, owner))
-        if role in ("parameter", "trapped", "tensor", "attribute") and t.grad is not None:
+        rec = self.record(t, path, ref, role, owner)
+        self.tensors.append(rec)
+        if rec.requires_grad and role != "state" and t.grad is not None:
             gref = (*ref, Step("attr", "grad", "grad"))
-            self.tensors.append(self.record(t.grad, gref, "grad", _tree.display_for(ref)))
+            self.tensors.append(self.record(t.grad, f"{path}.grad", gref, "grad", path))
 
-    def record(self, t: Any, ref: Ref, role: str, owner: str) -> TensorRecord:
-        path = _tree.display_for(ref)
+    def record(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> TensorRecord:
+        ctx = self.ctx
         tp = type(t)
-        flavor = _FLAVORS.get(tp.__name__, "dense" if tp in self._dense else "subclass")
+        flavor = "dense" if tp in ctx.dense else _FLAVORS.get(tp.__name__, "subclass")
         try:
             dev = t.device
-            device = self._dev.get(dev) or self._dev.setdefault(dev, str(dev))
-            dtname, itemsize = self._dt.get(t.dtype) or self._dtype(t.dtype)
+            device = ctx.dev.get(dev) or ctx.dev.setdefault(dev, str(dev))
+            dt = t.dtype
+            dtname, itemsize, quantized = ctx.dt.get(dt) or ctx.dtype(dt)
             layout = t.layout
-            if layout is not self.torch.strided:
+            if layout is not ctx.strided:
                 flavor, shape, numel = "sparse", tuple(t.shape), t.numel()
             elif t.is_nested:
                 flavor, shape, numel = "nested", (), t.numel()
             else:
-                shape, numel = tuple(t.shape), t.numel()
-                if t.is_quantized:
+                shape = tuple(t.shape)
+                numel = t.numel()
+                if quantized:
                     flavor = "quantized"
             base = t._base
-            return TensorRecord(
+            return _new_record(TensorRecord, (
                 path, ref, role, owner, device, dtname, shape, numel, numel * itemsize,
-                t.requires_grad, t.is_leaf, _LAYOUTS.get(str(layout), str(layout)), flavor,
-                id(t if base is None else base),
-            )
+                t.requires_grad, t.is_leaf, _LAYOUTS.get(layout) or _layout(layout), flavor,
+                id(t if base is None else base)))
         except Exception:  # NB: exotic subclasses may refuse any of the reads above
             return TensorRecord(path, ref, role, owner, _safe_str(t, "device"), "?", (), 0, 0,
                                 False, True, "?", "opaque", id(t))
 
-    def _dtype(self, dtype: Any) -> tuple[str, int]:
-        entry = (str(dtype).removeprefix("torch."), int(dtype.itemsize))
-        self._dt[dtype] = entry
-        return entry
-
-    @property
-    def _dense(self) -> tuple[type, ...]:
-        return (self.Tensor, self.torch.nn.Parameter)
-
     # -- generic values
-    def value(self, obj: Any, ref: Ref, depth: int, seen: set[int], owner: str, role: str) -> None:
+    def value(self, obj: Any, path: str, ref: Ref, depth: int, seen: set[int], owner: str,
+              role: str) -> None:
         tp = type(obj)
-        if issubclass(tp, self.Tensor):
-            self.tensor(obj, ref, role, owner)
-        elif issubclass(tp, self.Module):
-            self.module(obj, ref, 0, seen, trapped=role != "tensor")
+        if issubclass(tp, self.ctx.Tensor):
+            self.tensor(obj, path, ref, role, owner)
+        elif issubclass(tp, self.ctx.Module):
+            self.module(obj, path, ref, 0, seen, trapped=role != "tensor")
         elif depth < MAX_DEPTH:
-            self.container(obj, ref, depth, seen, owner, role)
+            self.container(obj, path, ref, depth, seen, owner, role)
         elif _tree.container_kind(obj):
             self.truncated = True
 
-    def container(self, obj: Any, ref: Ref, depth: int, seen: set[int], owner: str,
+    def container(self, obj: Any, path: str, ref: Ref, depth: int, seen: set[int], owner: str,
                   role: str) -> None:
         kind = _tree.container_kind(obj)
         if kind is None or id(obj) in seen or not self.spend():
@@ -212,30 +226,34 @@ class _Walker:
         if kind != "dataclass" and _tree.container_len(obj, kind) > MAX_WIDTH:
             self.truncated = True
         for step, child in _tree.iter_children(obj, kind, MAX_WIDTH):
-            self.value(child, (*ref, step), depth + 1, seen, owner, role)
+            self.value(child, _tree.display_step(path, step), (*ref, step), depth + 1, seen,
+                       owner, role)
         seen.discard(id(obj))
 
     # -- modules
-    def module(self, m: Any, ref: Ref, depth: int, seen: set[int], trapped: bool) -> None:
+    def module(self, m: Any, path: str, ref: Ref, depth: int, seen: set[int],
+               trapped: bool) -> None:
         if id(m) in seen or not self.spend():
             return
         seen.add(id(m))
-        path = _tree.display_for(ref)
-        parts = _tree.module_parts(m)
+        parts = _tree.module_parts(m, self.ctx.Tensor)
         start_t, start_m = len(self.tensors), len(self.modules)
-        for name, p in parts.params:
-            self.param_paths.setdefault(id(p), f"{path}.{name}")
-            self.tensor(p, (*ref, Step("attr", name)), "trapped" if trapped else "parameter", path)
-        for name, b in parts.buffers:
-            self.tensor(b, (*ref, Step("attr", name)), "trapped" if trapped else "buffer", path)
+        for role, items in (("parameter", parts.params), ("buffer", parts.buffers)):
+            for name, t in items:
+                if role == "parameter":
+                    self.ctx.param_paths.setdefault(id(t), f"{path}.{name}")
+                self.tensor(t, f"{path}.{name}", (*ref, Step("attr", name)),
+                            "trapped" if trapped else role, path)
         for name, child in parts.children:
-            self.module(child, (*ref, Step("attr", name, parts.hint)), depth + 1, seen, trapped)
+            self.module(child, f"{path}.{name}", (*ref, Step("attr", name, parts.hint)),
+                        depth + 1, seen, trapped)
         for name, v in parts.attrs:
-            if issubclass(type(v), self.Tensor):
-                self.tensor(v, (*ref, Step("attr", name)), "trapped" if trapped else "attribute",
-                            path)
-            elif _tree.container_kind(v) and not issubclass(type(v), self.Module):
-                self.container(v, (*ref, Step("attr", name)), 1, seen, path, "trapped")
+            step = Step("attr", name)
+            if issubclass(type(v), self.ctx.Tensor):
+                self.tensor(v, f"{path}.{name}", (*ref, step),
+                            "trapped" if trapped else "attribute", path)
+            elif _tree.container_kind(v) and not issubclass(type(v), self.ctx.Module):
+                self.container(v, f"{path}.{name}", (*ref, step), 1, seen, path, "trapped")
         d = _tree.instance_dict(m) or {}
         self.modules.insert(start_m, _module_record(
             path, ref, type(m).__name__, self.tensors[start_t:], depth, trapped, "_hf_hook" in d))
@@ -243,8 +261,13 @@ class _Walker:
 
 
 _FLAVORS = {"FakeTensor": "fake", "DTensor": "dtensor", "FunctionalTensor": "subclass"}
-_LAYOUTS = {"torch.strided": "strided", "torch.sparse_coo": "sparse_coo",
-            "torch.sparse_csr": "sparse_csr", "torch.jagged": "jagged"}
+_LAYOUTS: dict[Any, str] = {}
+
+
+def _layout(layout: Any) -> str:
+    name = str(layout).removeprefix("torch.")
+    _LAYOUTS[layout] = name
+    return name
 
 
 def _safe_str(t: Any, attr: str) -> str:
@@ -293,7 +316,7 @@ def _dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
 
 # --- objects -------------------------------------------------------------------------------
 
-def _walk_optimizer(w: _Walker, opt: Any, name: str, param_paths: dict[int, str]) -> None:
+def _walk_optimizer(w: _Walker, opt: Any, name: str) -> None:
     d = _tree.instance_dict(opt) or {}
     groups = d.get("param_groups") or []
     state = d.get("state") or {}
@@ -301,40 +324,50 @@ def _walk_optimizer(w: _Walker, opt: Any, name: str, param_paths: dict[int, str]
     for g, group in enumerate(list.__iter__(groups) if type(groups) is list else ()):
         params = dict.get(group, "params", []) if issubclass(type(group), dict) else []
         for i, p in enumerate(params if type(params) is list else ()):
-            if not issubclass(type(p), w.Tensor):
+            if not issubclass(type(p), w.ctx.Tensor):
                 continue
-            owner = param_paths.get(id(p), "")
-            w.tensor(p, (*root, Step("group_param", (g, i))), "opt_param", owner)
+            owner = w.ctx.param_paths.get(id(p), "")
+            pref = (*root, Step("group_param", (g, i)))
+            ppath = _tree.display_for(pref)
+            w.tensor(p, ppath, pref, "opt_param", owner)
             pstate = dict.get(state, p, None) if issubclass(type(state), dict) else None
             if not issubclass(type(pstate), dict):
                 continue
-            label = owner or _tree.display_for((*root, Step("group_param", (g, i))))
+            label = owner or ppath
             for key, v in dict.items(pstate):
-                if issubclass(type(v), w.Tensor) and type(key) is str:
+                if issubclass(type(v), w.ctx.Tensor) and type(key) is str and w.spend():
                     ref = (*root, Step("state", (g, i)), Step("item", key))
-                    rec = w.record(v, ref, "state", label)
-                    w.tensors.append(rec._replace(path=f"{name}.state[{label}][{key!r}]"))
+                    w.tensors.append(w.record(v, f"{name}.state[{label}][{key!r}]", ref, "state",
+                                              label))
 
 
-def _object(w: _Walker, obj: Any, name: str, param_paths: dict[int, str]) -> ObjectRecord | None:
+def _object(w: _Walker, obj: Any, name: str) -> ObjectRecord | None:
     tp = type(obj)
     root = (Step("name", name),)
     seen: set[int] = set()
     kind = "container"
-    if issubclass(tp, w.Tensor):
-        kind = "tensor"
-        w.tensor(obj, root, "tensor", "")
-    elif issubclass(tp, w.Module):
+    if issubclass(tp, w.ctx.Module):
         kind = "module"
-        w.module(obj, root, 0, seen, trapped=False)
-    elif issubclass(tp, w.Optimizer):
+        w.module(obj, name, root, 0, seen, trapped=False)
+    elif issubclass(tp, w.ctx.Optimizer):
         kind = "optimizer"
-        _walk_optimizer(w, obj, name, param_paths)
+        _walk_optimizer(w, obj, name)
     else:
-        w.container(obj, root, 0, seen, "", "tensor")
+        w.container(obj, name, root, 0, seen, "", "tensor")
     if not w.tensors and not w.modules:
         return None
     return _object_record(w, obj, name, kind)
+
+
+def _tensor_object(w: _Walker, t: Any, name: str) -> ObjectRecord | None:
+    """The fast path: most names in a big namespace are plain tensors."""
+    w.tensor(t, name, (Step("name", name),), "tensor", "")
+    if not w.tensors:
+        return None
+    rec = w.tensors[0]
+    return _new_record(ObjectRecord, (
+        name, "tensor", type(t).__name__, tuple(w.tensors), (), (rec.device,), (rec.dtype,),
+        rec.nbytes, False, "", (), None, "", False))
 
 
 def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
@@ -351,7 +384,7 @@ def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
         dispatch = "accelerate"
     elif any(t.flavor == "dtensor" for t in own):
         dispatch = "dtensor"
-    ck = _tree.container_kind(obj)
+    ck = _tree.container_kind(obj) if kind == "container" else None
     return ObjectRecord(
         name=name, kind=kind, type_name=type(obj).__name__, tensors=tensors,
         modules=tuple(w.modules), devices=_devices(t.device for t in own),
@@ -396,49 +429,70 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
         namespace = _user_namespace()
     import torch
 
-    budget = [max_nodes]
     items = _candidates(namespace, names)
     # NB: modules first, so optimizers can name their parameters by module path.
-    order = sorted(items, key=lambda kv: 0 if issubclass(type(kv[1]), torch.nn.Module) else 1)
-    param_paths: dict[int, str] = {}
+    Module = torch.nn.Module
+    order = sorted(items, key=lambda kv: 0 if issubclass(type(kv[1]), Module) else 1)
+    ctx = _Ctx(torch, max_nodes)
     records: dict[str, ObjectRecord] = {}
+    totals = _Totals()
     skipped: list[str] = []
     truncated = False
-    with torch._C.DisableTorchFunctionSubclass():
-        for name, obj in order:
-            w = _Walker(torch, budget)
-            try:
-                rec = _object(w, obj, name, param_paths)
-            except Exception:  # NB: a hostile object costs its own row, never the snapshot
-                skipped.append(name)
-                continue
-            for pid, path in w.param_paths.items():
-                param_paths.setdefault(pid, path)
-            truncated |= w.truncated
-            if rec is not None:
-                records[name] = rec
+    gc_was_on = gc.isenabled()
+    gc.disable()  # NB: records are acyclic; collecting mid-walk only costs time (superlinear)
+    try:
+        with torch._C.DisableTorchFunctionSubclass():
+            for name, obj in order:
+                w = _Walker(ctx)
+                try:
+                    if issubclass(type(obj), ctx.Tensor):
+                        rec = _tensor_object(w, obj, name)
+                    else:
+                        rec = _object(w, obj, name)
+                except Exception:  # NB: a hostile object costs its own row, never the snapshot
+                    skipped.append(name)
+                    continue
+                truncated |= w.truncated
+                if rec is not None:
+                    records[name] = rec
+                    totals.add(rec)
+    finally:
+        if gc_was_on:
+            gc.enable()
     objects = tuple(records[n] for n, _ in items if n in records)
-    return Snapshot(objects, _totals(objects), available_devices(torch), truncated,
+    return Snapshot(objects, totals.result(), available_devices(torch), truncated,
                     torch.__version__, tuple(skipped), records)
 
 
-def _totals(objects: tuple[ObjectRecord, ...]) -> tuple[DeviceTotal, ...]:
-    per: dict[str, list[Any]] = {}
-    storages: dict[int, tuple[str, int]] = {}
-    for o in objects:
+class _Totals:
+    """Per-device objects, tensors and bytes, accumulated while each record is hot in cache.
+
+    NB: each storage counts once, however many names reach it.
+    """
+
+    def __init__(self) -> None:
+        self.objs: dict[str, int] = {}
+        self.count: dict[str, int] = {}
+        self.storages: dict[int, tuple[str, int]] = {}
+
+    def add(self, o: ObjectRecord) -> None:
+        objs, count, storages = self.objs, self.count, self.storages
         for dev in o.devices:
-            per.setdefault(dev, [set(), 0])[0].add(o.name)
+            objs[dev] = objs.get(dev, 0) + 1
         for t in o.tensors:
             if t.role == "opt_param":
                 continue
-            per.setdefault(t.device, [set(), 0])[1] += 1
-            if storages.get(t.storage, ("", -1))[1] < t.nbytes:
+            count[t.device] = count.get(t.device, 0) + 1
+            prev = storages.get(t.storage)
+            if prev is None or prev[1] < t.nbytes:
                 storages[t.storage] = (t.device, t.nbytes)
-    nbytes: dict[str, int] = {}
-    for dev, n in storages.values():
-        nbytes[dev] = nbytes.get(dev, 0) + n
-    return tuple(DeviceTotal(d, len(per[d][0]), per[d][1], nbytes.get(d, 0))
-                 for d in sorted(per, key=device_key))
+
+    def result(self) -> tuple[DeviceTotal, ...]:
+        nbytes: dict[str, int] = {}
+        for dev, n in self.storages.values():
+            nbytes[dev] = nbytes.get(dev, 0) + n
+        return tuple(DeviceTotal(d, self.objs.get(d, 0), self.count[d], nbytes.get(d, 0))
+                     for d in sorted(self.count, key=device_key))
 
 
 def available_devices(torch: Any) -> tuple[DeviceInfo, ...]:
