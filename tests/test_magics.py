@@ -79,3 +79,18 @@ def test_snapshot_does_not_initialise_cuda():
                  "devicelens.diagnose(devicelens.snapshot({'m': m}))\n"
                  "print(torch.cuda.is_initialized())")
     assert out == "False"
+
+
+def test_public_snapshot_stays_a_function_after_submodule_imports():
+    out = run_py("import devicelens\nimport devicelens.snapshot\nfrom devicelens.snapshot import "
+                 "take_snapshot\nfrom devicelens import snapshot\nimport sys\n"
+                 "print(callable(snapshot) and snapshot.__module__ == 'devicelens', "
+                 "'torch' in sys.modules)")
+    assert out == "True False"
+
+
+def test_public_classes_are_lazy_attributes():
+    out = run_py("import sys, devicelens\nbefore = 'torch' in sys.modules\n"
+                 "names = [devicelens.Finding.__name__, devicelens.MoveReport.__name__, "
+                 "devicelens.Snapshot.__name__]\nprint(before, names)")
+    assert out == "False ['Finding', 'MoveReport', 'Snapshot']"

@@ -199,3 +199,15 @@ def test_json_form_is_plain_data():
     back = json.loads(json.dumps(wire))
     assert [o["name"] for o in back["objects"]] == ["model", "x"]
     assert back["objects"][1]["shape"] == [2] and back["totals"][0]["device"] == "cpu"
+
+
+def test_optimizer_device_ignores_its_cpu_step_counters():
+    model = nn.Linear(3, 2)
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.randn(4, 3)).sum().backward()
+    opt.step()
+    for s in opt.state.values():  # what a correct move to an accelerator leaves behind
+        s["exp_avg"], s["exp_avg_sq"] = s["exp_avg"].to("meta"), s["exp_avg_sq"].to("meta")
+    snap = take_snapshot({"opt": opt})
+    assert snap["opt"].devices == ("meta",)
+    assert {t.device for t in snap["opt"].tensors if t.path.endswith("['step']")} == {"cpu"}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
+    "DeviceMismatchError",
     "Finding",
     "MoveReport",
     "Snapshot",
@@ -23,8 +24,14 @@ __all__ = [
     "unload_ipython_extension",
 ]
 
+# NB: the submodule ``snapshot`` shares its name with the function below. Importing it here, first,
+# means a later ``import devicelens.snapshot`` finds it in sys.modules and never rebinds the
+# package attribute, so ``devicelens.snapshot`` stays the function. (It imports no torch.)
+from . import snapshot as _snapshot_module  # noqa: E402
+
 if TYPE_CHECKING:
     from .analysis import Finding
+    from .guard import DeviceMismatchError
     from .moves import MoveReport
     from .snapshot import Snapshot
 
@@ -84,6 +91,19 @@ def unload_ipython_extension(ipython: Any) -> None:
     from ._extension import unload
 
     unload(ipython)
+
+
+_LAZY = {"DeviceMismatchError": "guard", "Finding": "analysis", "MoveReport": "moves",
+         "Snapshot": "snapshot"}
+
+
+def __getattr__(name: str) -> Any:
+    """Public classes, imported on first use (NB: the guard imports torch)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'devicelens' has no attribute {name!r}")
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

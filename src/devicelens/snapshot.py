@@ -330,8 +330,8 @@ def _walk_optimizer(w: _Walker, opt: Any, name: str) -> None:
             pref = (*root, Step("group_param", (g, i)))
             ppath = _tree.display_for(pref)
             w.tensor(p, ppath, pref, "opt_param", owner)
-            pstate = dict.get(state, p, None) if issubclass(type(state), dict) else None
-            if not issubclass(type(pstate), dict):
+            pstate: Any = dict.get(state, p, None) if issubclass(type(state), dict) else None
+            if pstate is None or not issubclass(type(pstate), dict):
                 continue
             label = owner or ppath
             for key, v in dict.items(pstate):
@@ -361,18 +361,24 @@ def _object(w: _Walker, obj: Any, name: str) -> ObjectRecord | None:
 
 def _tensor_object(w: _Walker, t: Any, name: str) -> ObjectRecord | None:
     """The fast path: most names in a big namespace are plain tensors."""
-    w.tensor(t, name, (Step("name", name),), "tensor", "")
-    if not w.tensors:
+    if not w.spend():
         return None
-    rec = w.tensors[0]
+    rec = w.record(t, name, (Step("name", name),), "tensor", "")
+    tensors: tuple[TensorRecord, ...] = (rec,)
+    if rec.requires_grad and t.grad is not None:
+        w.tensor(t.grad, f"{name}.grad", (Step("name", name), Step("attr", "grad", "grad")),
+                 "grad", name)
+        tensors = (rec, *w.tensors)
     return _new_record(ObjectRecord, (
-        name, "tensor", type(t).__name__, tuple(w.tensors), (), (rec.device,), (rec.dtype,),
-        rec.nbytes, False, "", (), None, "", False))
+        name, "tensor", type(t).__name__, tensors, (), (rec.device,), (rec.dtype,), rec.nbytes,
+        False, "", (), None, "", False))
 
 
 def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
     tensors = tuple(w.tensors)
-    own = [t for t in tensors if t.role not in ("grad", "opt_param")]
+    # NB: an optimizer's 0-dim cpu counters (``step``) sit on the cpu by design: not its device
+    own = [t for t in tensors if t.role not in ("grad", "opt_param")
+           and not (t.role == "state" and t.shape == () and t.device == "cpu")]
     d = _tree.instance_dict(obj) or {}
     wrapper = type(obj).__name__ if type(obj).__name__ in _WRAPPERS else ""
     ids = d.get("device_ids") if wrapper else None
@@ -442,8 +448,10 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     gc.disable()  # NB: records are acyclic; collecting mid-walk only costs time (superlinear)
     try:
         with torch._C.DisableTorchFunctionSubclass():
+            w = _Walker(ctx)
             for name, obj in order:
-                w = _Walker(ctx)
+                if w.tensors or w.modules or w.truncated:
+                    w = _Walker(ctx)
                 try:
                     if issubclass(type(obj), ctx.Tensor):
                         rec = _tensor_object(w, obj, name)

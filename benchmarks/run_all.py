@@ -1,0 +1,35 @@
+"""Run every benchmark in this folder, one after another, and print their tables.
+
+``make bench`` calls this; the README quotes the last run. Timings live here, never in tests.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import platform
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).parent
+
+
+def main() -> int:
+    import torch
+
+    print(f"# devicelens benchmarks — Python {platform.python_version()}, torch "
+          f"{torch.__version__}, {platform.machine()}, {len(__import__('os').sched_getaffinity(0))}"
+          " cores\n")
+    failed = 0
+    for bench in sorted(HERE.glob("bench_*.py")):
+        print(f"## {bench.stem}\n")
+        proc = subprocess.run([sys.executable, str(bench)], capture_output=True, text=True)
+        print(proc.stdout.rstrip())
+        if proc.returncode:
+            failed += 1
+            print(f"(failed with exit code {proc.returncode})\n{proc.stderr[-2000:]}")
+        print()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
