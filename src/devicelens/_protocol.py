@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 if TYPE_CHECKING:
     from .analysis import Finding
     from .moves import MoveReport
-    from .snapshot import ModuleRecord, ObjectRecord, Snapshot, TensorRecord
+    from .snapshot import DeviceInfo, ModuleRecord, ObjectRecord, Snapshot, TensorRecord
 
 PROTOCOL_VERSION = 1
 COMM_TARGET = "devicelens"
@@ -293,10 +293,14 @@ def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False) -> WireSnapshot:
         objects=[object_to_wire(o, children=True if all_tensors else None) for o in s.objects],
         totals=[WireTotal(device=t.device, objects=t.objects, tensors=t.tensors, bytes=t.nbytes)
                 for t in s.totals],
-        devices=[WireDevice(name=d.name, kind=d.kind, free_bytes=d.free_bytes,
-                            total_bytes=d.total_bytes) for d in s.devices],
+        devices=[device_to_wire(d) for d in s.devices],
         truncated=s.truncated, torch_version=s.torch_version, skipped=list(s.skipped),
     )
+
+
+def device_to_wire(d: DeviceInfo) -> WireDevice:
+    return WireDevice(name=d.name, kind=d.kind, free_bytes=d.free_bytes,
+                      total_bytes=d.total_bytes)
 
 
 def finding_to_wire(f: Finding) -> WireFinding:
@@ -314,3 +318,4 @@ def report_to_wire(r: MoveReport) -> WireReport:
         refused=[WireRefusal(path=p, reason=why) for p, why in r.refused],
         bytes_by_device=dict(r.bytes_by_device), error=r.error, notes=list(r.notes),
     )
+

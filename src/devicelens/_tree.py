@@ -73,7 +73,7 @@ def _read_field(obj: Any, name: str) -> Any:
     if d is not None and name in d:
         return d[name]
     slot = _type_dict_lookup(type(obj), name)
-    if type(slot).__name__ == "member_descriptor":
+    if type(slot).__name__ in ("member_descriptor", "_tuplegetter"):  # slots, namedtuple fields
         return slot.__get__(obj, type(obj))
     raise LookupError(name)
 
@@ -120,8 +120,8 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
                 return
             yield Step("item", i), v
     elif kind == "set":
-        base = frozenset if issubclass(type(obj), frozenset) else set
-        for i, v in enumerate(base.__iter__(obj)):
+        sbase: Any = frozenset if issubclass(type(obj), frozenset) else set
+        for i, v in enumerate(sbase.__iter__(obj)):
             if i >= width:
                 return
             yield Step("pos", i), v

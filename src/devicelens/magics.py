@@ -46,6 +46,11 @@ class DeviceMagics(Magics):
         names = args.names or None
         if args.to or args.fix:
             return _move(args, ns, names)
+        if not (args.json or args.text):
+            from .render.widget import devices_widget, prefer_widget
+
+            if args.widget or prefer_widget(self.shell):
+                return devices_widget(ns, names=names, show_all=args.all)
         snap = take_snapshot(ns, names=names)
         findings = diagnose(snap)
         if args.json:
@@ -53,10 +58,6 @@ class DeviceMagics(Magics):
 
             return {**snap.to_json(all_tensors=args.all),
                     "findings": [finding_to_wire(f) for f in findings]}
-        if args.widget:
-            from .render.widget import devices_widget
-
-            return devices_widget(ns, names=names)
         view = DevicesView(snap, findings, show_all=args.all)
         return view.__repr__() if args.text else view
 
@@ -66,10 +67,12 @@ def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
 
     if args.to and args.fix:
         raise UsageError("%devices: use either --to DEVICE or --fix, not both")
+    bar = moves.console_progress()
     try:
         if args.to:
-            return moves.move_all(args.to, ns, names=names, dry_run=args.dry_run,
-                                  progress=moves.console_progress())
-        return moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run)
+            return moves.move_all(args.to, ns, names=names, dry_run=args.dry_run, progress=bar)
+        return moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run, progress=bar)
     except ValueError as e:
         raise UsageError(f"%devices: {e}") from None
+    finally:
+        bar.close()

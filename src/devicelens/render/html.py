@@ -68,15 +68,23 @@ def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
 
 
 def report_html(r: MoveReport) -> str:
+    from .text import MAX_REPORT_ROWS
+
     if not r.ok:
         head = f"<b>Nothing was changed:</b> {esc(r.error)}"
+    elif not r.moved:
+        head = f"<b>Nothing to move:</b> everything in scope is already on {chip(r.target)}"
     else:
         verb = "Would move" if r.dry_run else "Moved"
         head = (f"<b>{verb} {len(r.moved)} objects "
                 f"({esc(human_bytes(sum(m.nbytes for m in r.moved)))}) to</b> {chip(r.target)}")
+    shown, rest = r.moved[:MAX_REPORT_ROWS], r.moved[MAX_REPORT_ROWS:]
     items = "".join(f"<li><code>{esc(m.path)}</code>: {chip(m.source)} → {chip(m.target)} "
-                    f"{esc(human_bytes(m.nbytes))}</li>" for m in r.moved)
+                    f"{esc(human_bytes(m.nbytes))}</li>" for m in shown)
+    if rest:
+        items += (f"<li>… and {len(rest)} more "
+                  f"({esc(human_bytes(sum(m.nbytes for m in rest)))})</li>")
     refused = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in r.refused)
-    notes = "".join(f"<div>{esc(n)}</div>" for n in r.notes)
-    return (f"{_CSS}<div>{head}</div><ul>{items}</ul>"
+    notes = "".join(f"<div>Note: {esc(n)}</div>" for n in r.notes)
+    return (f"{_CSS}<div>{head}</div>" + (f"<ul>{items}</ul>" if items else "")
             + (f"<div>Refused:</div><ul>{refused}</ul>" if refused else "") + notes)

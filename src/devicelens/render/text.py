@@ -62,18 +62,26 @@ def snapshot_text(snap: Snapshot | None, findings: list[Finding], *,
     return "\n".join(out)
 
 
+MAX_REPORT_ROWS = 20
+
+
 def report_text(r: MoveReport) -> str:
     verb = "Would move" if r.dry_run else "Moved"
     if not r.ok:
         out = [f"Nothing was changed: {r.error}"]
+    elif not r.moved:
+        out = [f"Nothing to move: everything in scope is already on {r.target}."]
     else:
         total = sum(m.nbytes for m in r.moved)
         n = len(r.moved)
         out = [f"{verb} {n} object{'s' * (n != 1)} ({human_bytes(total)}) to {r.target}."]
         out += [f"  {m.path}: {m.source} → {m.target} ({human_bytes(m.nbytes)})"
-                for m in r.moved]
+                for m in r.moved[:MAX_REPORT_ROWS]]
+        rest = r.moved[MAX_REPORT_ROWS:]
+        if rest:
+            out.append(f"  … and {len(rest)} more ({human_bytes(sum(m.nbytes for m in rest))})")
     if r.refused:
         out.append("Refused:")
         out += [f"  {path}: {why}" for path, why in r.refused]
-    out += r.notes
+    out += [f"Note: {n}" for n in r.notes]
     return "\n".join(out)
