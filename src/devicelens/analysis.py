@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ._tree import Ref, Step, code_for, has_code
 from .snapshot import ObjectRecord, Snapshot, TensorRecord
@@ -281,7 +281,7 @@ def _optimizer(o: ObjectRecord, snap: Snapshot) -> list[Finding]:
     return out + _orphan(o, params, snap)
 
 
-def _orphan(o: ObjectRecord, params: dict[object, TensorRecord], snap: Snapshot) -> list[Finding]:
+def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot) -> list[Finding]:
     modules = [m for m in snap.objects if m.kind == "module"]
     if not params or not modules or any(p.owner for p in params.values()):
         return []
