@@ -199,6 +199,15 @@ def test_dataparallel_module_not_on_device_ids_0(fake_cuda):
     assert "module_split" not in kinds({"dp": dp})
 
 
+def test_dataparallel_data_goes_to_device_ids_0(fake_cuda):
+    dp = nn.DataParallel(Net())
+    dp.device_ids, dp.output_device = [0, 1], 0
+    x = fake_cuda.randn(2, 4, device="cuda:1")
+    f = only({"dp": dp, "x": x}, "loose_device")
+    assert f.fix == 'x = x.to("cuda:0")'
+    assert only({"dp": dp, "x": x}, "dataparallel_device").fix == 'dp.module.to("cuda:0")'
+
+
 def test_dataparallel_on_the_right_device_is_quiet(fake_cuda):
     dp = nn.DataParallel(Net())
     dp.device_ids, dp.output_device = [0, 1], 0
@@ -228,9 +237,55 @@ def test_loose_tensors_in_a_tuple_get_a_rebuilding_fix():
     assert kinds(ns) == [] and ns["pair"][0].device.type == "meta"
 
 
-def test_no_loose_findings_without_a_single_model_device():
-    a, b = Net(), Net().to("meta")
-    assert kinds({"a": a, "b": b, "x": torch.ones(3)}) == []
+def test_no_loose_findings_when_the_main_model_is_split():
+    model = Net()
+    model.dec.to("meta")
+    assert kinds({"model": model, "x": torch.ones(3)}) == ["module_split"]
+
+
+def test_loss_weight_left_on_the_cpu(fake_cuda):
+    model = fake_cuda.to(Net(), "cuda:0")
+    criterion = nn.CrossEntropyLoss(weight=torch.ones(2))
+    ns = {"model": model, "criterion": criterion, "labels": torch.tensor([0, 1])}
+    f = only(ns, "module_device")
+    assert f.paths == ("criterion.weight",) and f.fix == 'criterion.to("cuda:0")'
+    assert "calling it on model's outputs will fail" in f.message
+    # NB: the loss on the cpu must not hide the labels on the cpu
+    assert only(ns, "loose_device").paths == ("labels",)
+
+
+def test_main_model_is_the_biggest_module():
+    big, small = nn.Linear(64, 64), nn.Linear(2, 2)
+    ns = {"head": small.to("meta"), "backbone": big}
+    f = only(ns, "module_device")
+    assert f.objects == ("head", "backbone") and f.fix == 'head.to("cpu")'
+    assert "unless you keep it there on purpose" in f.message
+
+
+class Pipeline(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stage0 = nn.Sequential(nn.Linear(4, 8), nn.ReLU())
+        self.stage1 = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2))
+
+
+def test_model_parallel_by_hand_is_only_a_note(fake_cuda):
+    model = Pipeline()
+    fake_cuda.to(model.stage0, "cuda:0")
+    fake_cuda.to(model.stage1, "cuda:1")
+    f = only({"model": model}, "module_split")
+    assert f.severity == "info" and f.action is None
+    assert "intentional model parallelism" in f.message
+
+
+def test_a_layer_left_on_the_cpu_inside_a_pipeline(fake_cuda):
+    model = Pipeline()
+    fake_cuda.to(model.stage0, "cuda:0")
+    fake_cuda.to(model.stage1[0], "cuda:1")  # stage1[1] stayed behind
+    f = only({"model": model}, "module_split")
+    assert f.severity == "error" and f.fix == 'model.stage1[1].to("cuda:1")'
+    assert f.paths == ("model.stage1.1.weight", "model.stage1.1.bias")
+    assert f.action is not None and f.action.device == "cuda:1"
 
 
 def test_finding_ids_are_stable_across_snapshots():

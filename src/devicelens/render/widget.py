@@ -1,0 +1,311 @@
+"""The ipywidgets view of ``%devices`` for front ends without the devicelens panel (VS Code, Colab).
+
+Wiring only: every button calls the same core as the panel (snapshot → diagnose → moves) and
+shows the result through the shared rows and HTML helpers. ipywidgets is imported lazily, so
+:func:`prefer_widget` stays cheap for the magic to ask on every ``%devices``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from .. import moves
+from ..analysis import diagnose
+from ..snapshot import take_snapshot
+from . import DevicesView, mimebundle
+from ._rows import human_bytes, rows
+from .html import _CSS, _row, chip, esc, finding_html, report_html
+from .text import findings_text
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..moves import MoveReport
+    from ..snapshot import DeviceInfo, Snapshot
+
+__all__ = ["DevicesWidget", "devices_widget", "prefer_widget"]
+
+_BUSY = "devicelens is still busy with the previous action; try again when it has finished."
+
+
+# --- which view ----------------------------------------------------------------------------
+
+def _is_kernel(shell: Any) -> bool:
+    """A Jupyter kernel shell (ipykernel's, or a subclass such as Colab's), not terminal IPython."""
+    return shell is not None and any(
+        k.__name__ == "ZMQInteractiveShell" for k in type(shell).__mro__)
+
+
+def _panel_connected(shell: Any) -> bool | None:
+    """Whether a devicelens panel has its comm open to ``shell``; None when nobody can tell.
+
+    NB: asks :mod:`devicelens.comm` only if the extension already imported it (never imports
+    it): its ``panel_connected(shell)`` where there is one, else the open bridges of its hub.
+    """
+    bridge = sys.modules.get("devicelens.comm")
+    if bridge is None:
+        return None
+    try:
+        ask = getattr(bridge, "panel_connected", None)
+        if callable(ask):
+            return bool(ask(shell))
+        hub = getattr(bridge, "_HUBS", {}).get(id(shell))
+        return None if hub is None else bool(hub.bridges)
+    except Exception:  # NB: a broken bridge must not break %devices
+        return None
+
+
+def _panel_less_frontend() -> bool:
+    """Front ends known to have no devicelens panel: VS Code and Google Colab."""
+    env = os.environ
+    return bool(env.get("VSCODE_PID") or env.get("VSCODE_CWD")) or "google.colab" in sys.modules
+
+
+def _has_ipywidgets() -> bool:
+    """Importable, judged without importing it (``%devices`` asks on every call)."""
+    try:
+        return importlib.util.find_spec("ipywidgets") is not None
+    except (ImportError, ValueError):  # NB: ValueError when sys.modules holds None for it
+        return False
+
+
+def prefer_widget(shell: Any) -> bool:
+    """The default-view rule of ``%devices``: the widget view only where it beats the HTML table.
+
+    All of: a Jupyter kernel (never terminal IPython), ipywidgets importable, no devicelens panel
+    connected, and a front end known to lack the panel (VS Code, Colab). Everywhere else, in
+    JupyterLab and Notebook 7 where the panel lives, the rich HTML table stays the default.
+    """
+    if not _is_kernel(shell) or not _has_ipywidgets():
+        return False
+    if _panel_connected(shell):
+        return False
+    return _panel_less_frontend()
+
+
+def devices_widget(namespace: dict[str, Any], names: list[str] | None = None, *,
+                   show_all: bool = False) -> DevicesWidget | DevicesView:
+    """The interactive view, or the HTML/text view where widgets cannot be shown.
+
+    Terminal IPython gets text, a kernel without ipywidgets the HTML table; outside IPython
+    (scripts, tests) the widget is built all the same.
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        has_widgets = False
+    else:
+        has_widgets = True
+    if not has_widgets or (shell is not None and not _is_kernel(shell)):
+        snap = take_snapshot(namespace, names=names)
+        return DevicesView(snap, diagnose(snap), show_all=show_all)
+    return DevicesWidget(namespace, names, show_all=show_all)
+
+
+# --- the view ------------------------------------------------------------------------------
+
+def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
+    """The colour-coded table alone (the findings get their own widgets, with buttons)."""
+    totals = " ".join(f"{chip(t.device)} {t.objects} obj, {esc(human_bytes(t.nbytes))}"
+                      for t in snap.totals)
+    body = "".join(_row(r) for r in rows(snap, findings, show_all=show_all))
+    skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
+    return (f"{_CSS}<div><b>devicelens</b> — {len(snap.objects)} objects {totals}</div>"
+            '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
+            f"<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>{body}</tbody>"
+            f"</table>{skipped}")
+
+
+def device_options(devices: tuple[DeviceInfo, ...]) -> list[tuple[str, str]]:
+    """Dropdown entries (label, device): free memory where known, and a warning on ``meta``."""
+    out = []
+    for d in devices:
+        if d.kind == "meta":
+            label = f"{d.name} (drops the data)"
+        elif d.free_bytes is not None:
+            label = f"{d.name} ({human_bytes(d.free_bytes)} free)"
+        else:
+            label = d.name
+        out.append((label, d.name))
+    return out
+
+
+class DevicesWidget:
+    """Table, findings with an Apply button each, Move all to [device ▾] with progress, Refresh.
+
+    NB: a button never acts on what it showed but on a fresh snapshot: Apply re-diagnoses and
+    applies the finding with the same id only if it still exists, so a stale view cannot move
+    anything the user did not see. One action runs at a time; errors land in ``status``.
+    """
+
+    def __init__(self, namespace: dict[str, Any], names: list[str] | None = None, *,
+                 show_all: bool = False) -> None:
+        import ipywidgets as w
+
+        self.namespace = namespace
+        self.names = names
+        self.show_all = show_all
+        self.snapshot: Snapshot | None = None
+        self.findings: list[Finding] = []
+        self.apply_buttons: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self.device = w.Dropdown(description="Move all to", options=[("cpu", "cpu")],
+                                 layout=w.Layout(width="auto"))
+        self.move_button = w.Button(description="Move", icon="arrow-right",
+                                    tooltip="Move every tensor, module and optimizer state")
+        self.progress = w.IntProgress(value=0, min=0, max=100, description="",
+                                      layout=w.Layout(width="160px"))
+        self.refresh_button = w.Button(description="Refresh", icon="refresh")
+        self.table = w.HTML()
+        self.findings_box = w.VBox()
+        self.status = w.HTML()
+        self._no_findings = w.HTML(f"<div>{esc(findings_text([])[0])}</div>")
+        self.move_button.on_click(lambda _b: self.move_all())
+        self.refresh_button.on_click(lambda _b: self._refresh_clicked())
+        toolbar = w.HBox([self.device, self.move_button, self.progress, self.refresh_button])
+        self.root = w.VBox([toolbar, self.table, self.findings_box, self.status])
+        for widget, cls in ((self.root, "dl-widget"), (self.device, "dl-w-device"),
+                            (self.move_button, "dl-w-move"), (self.progress, "dl-w-progress"),
+                            (self.refresh_button, "dl-w-refresh"), (self.table, "dl-w-table"),
+                            (self.status, "dl-w-status")):
+            widget.add_class(cls)  # NB: stable hooks for browser tests and user CSS
+        self.refresh()
+
+    # -- actions (what the buttons call; public so scripts and tests can call them too)
+    def refresh(self) -> None:
+        """Re-snapshot the namespace and redraw the table, findings and device list."""
+        snap = take_snapshot(self.namespace, names=self.names)
+        self.snapshot, self.findings = snap, diagnose(snap)
+        self.table.value = table_html(snap, self.findings, show_all=self.show_all)
+        old = [r for r in self.findings_box.children if r is not self._no_findings]
+        self.apply_buttons = {}
+        self.findings_box.children = tuple(self._finding_row(f) for f in self.findings) or (
+            self._no_findings,)
+        for row in old:  # NB: close the replaced widgets, or every refresh leaks comms
+            for child in (*row.children, row):
+                _close(child)
+        self._update_devices(snap)
+
+    def move_all(self, device: str | None = None) -> MoveReport | None:
+        """Move everything shown to ``device`` (default: the dropdown's), reporting progress."""
+        target = device or str(self.device.value)
+        with self._action() as ok:
+            if not ok:
+                return None
+            self.progress.value, self.progress.bar_style = 0, ""
+            report = moves.move_all(target, self.namespace, names=self.names,
+                                    progress=self._on_progress)
+            if report.ok:
+                self.progress.value = self.progress.max
+            self.progress.bar_style = "success" if report.ok else "danger"
+            return self._done(report)
+        return None
+
+    def apply(self, finding_id: str) -> MoveReport | None:
+        """Apply the fix of finding ``finding_id`` if a fresh diagnosis still reports it."""
+        with self._action() as ok:
+            if not ok:
+                return None
+            snap = take_snapshot(self.namespace, names=self.names)
+            current = next((f for f in diagnose(snap) if f.id == finding_id), None)
+            if current is None:
+                self.refresh()
+                self.status.value = ("<div>That finding no longer applies (the namespace "
+                                     "changed); nothing was moved. The view is refreshed.</div>")
+                return None
+            return self._done(moves.apply_fix(current, self.namespace))
+        return None
+
+    # -- helpers
+    @contextmanager
+    def _action(self) -> Iterator[bool]:
+        """One action at a time, buttons disabled meanwhile, every error shown, none raised."""
+        if not self._lock.acquire(blocking=False):
+            self.status.value = f"<div>{esc(_BUSY)}</div>"
+            yield False
+            return
+        buttons = [self.move_button, self.refresh_button, *self.apply_buttons.values()]
+        for b in buttons:
+            b.disabled = True
+        try:
+            yield True
+        except Exception as e:  # NB: a click must never leave a traceback in the log only
+            self.status.value = (f"<div><b>Nothing was changed:</b> {esc(type(e).__name__)}: "
+                                 f"{esc(e)}</div>")
+        finally:
+            for b in buttons:
+                b.disabled = False
+            self._lock.release()
+
+    def _done(self, report: MoveReport) -> MoveReport:
+        self.refresh()
+        self.status.value = report_html(report)
+        return report
+
+    def _on_progress(self, done: int, total: int) -> None:
+        """NB: in whole percent, so a move of 100k tensors sends at most 100 updates."""
+        self.progress.value = 100 if total <= 0 else min(100, int(done) * 100 // int(total))
+
+    def _refresh_clicked(self) -> None:
+        with self._action() as ok:
+            if ok:
+                self.status.value = ""
+                self.refresh()
+
+    def _finding_row(self, f: Finding) -> Any:
+        import ipywidgets as w
+
+        text = w.HTML(finding_html(f), layout=w.Layout(flex="1 1 auto"))
+        row = w.HBox([text])
+        row.add_class("dl-w-finding")
+        row.add_class(f"dl-w-{f.kind}")
+        if f.action is None:
+            return row
+        button = w.Button(description="Apply", icon="wrench", tooltip=f.fix,
+                          button_style="warning" if f.severity != "error" else "danger")
+        button.add_class("dl-w-apply")
+        button.on_click(_bind(self.apply, f.id))
+        self.apply_buttons[f.id] = button
+        row.children = (text, button)
+        return row
+
+    def _update_devices(self, snap: Snapshot) -> None:
+        options = device_options(snap.devices)
+        values = [v for _, v in options]
+        keep = self.device.value if self.device.value in values else None
+        accel = [d.name for d in snap.devices if d.kind not in ("cpu", "meta")]
+        self.device.options = options
+        self.device.value = keep or (accel[0] if accel else "cpu")
+
+    # -- display
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """The live widget, plus the same text and HTML as ``%devices`` for front ends without
+        a widget manager (nbconvert, GitHub, a kernel whose page lacks ipywidgets)."""
+        bundle: dict[str, Any] = dict(self.root._repr_mimebundle_() or {})
+        bundle.update(mimebundle(self.snapshot, self.findings, show_all=self.show_all))
+        return bundle
+
+    def __repr__(self) -> str:
+        return str(mimebundle(self.snapshot, self.findings, show_all=self.show_all)["text/plain"])
+
+
+def _close(widget: Any) -> None:
+    """Close a widget with its layout and style (widgets of their own, with their own comms)."""
+    for part in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if part is not None:
+            part.close()
+    widget.close()
+
+
+def _bind(fn: Callable[[str], object], arg: str) -> Callable[[Any], None]:
+    def on_click(_button: Any) -> None:
+        fn(arg)
+
+    return on_click
