@@ -47,19 +47,21 @@ def finding_html(f: Finding) -> str:
             f"<pre><code>{esc(f.fix)}</code></pre></div>")
 
 
+def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
+    """The colour-coded table with its per-device totals (styles included), no findings."""
+    totals = " ".join(f"{chip(t.device)} {t.objects} obj, {esc(human_bytes(t.nbytes))}"
+                      for t in snap.totals)
+    body = "".join(_row(r) for r in rows(snap, findings, show_all=show_all))
+    skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
+    return (f"{_CSS}<div><b>devicelens</b> — {len(snap.objects)} objects {totals}</div>"
+            '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
+            f"<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>{body}</tbody>"
+            f"</table>{skipped}")
+
+
 def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
                   show_all: bool = False) -> str:
-    out = [_CSS]
-    if snap is not None:
-        totals = " ".join(f"{chip(t.device)} {t.objects} obj, {esc(human_bytes(t.nbytes))}"
-                          for t in snap.totals)
-        out.append(f"<div><b>devicelens</b> — {len(snap.objects)} objects {totals}</div>")
-        out.append('<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
-                   "<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>")
-        out += [_row(r) for r in rows(snap, findings, show_all=show_all)]
-        out.append("</tbody></table>")
-        if snap.skipped:
-            out.append(f"<div>skipped: {esc(', '.join(snap.skipped))}</div>")
+    out = [_CSS if snap is None else table_html(snap, findings, show_all=show_all)]
     if findings:
         out += [finding_html(f) for f in findings]
     else:

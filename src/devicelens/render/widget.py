@@ -19,8 +19,8 @@ from .. import moves
 from ..analysis import diagnose
 from ..snapshot import take_snapshot
 from . import DevicesView, mimebundle
-from ._rows import human_bytes, rows
-from .html import _CSS, _row, chip, esc, finding_html, report_html
+from ._rows import human_bytes
+from .html import esc, finding_html, report_html, table_html
 from .text import findings_text
 
 if TYPE_CHECKING:
@@ -110,18 +110,6 @@ def devices_widget(namespace: dict[str, Any], names: list[str] | None = None, *,
 
 
 # --- the view ------------------------------------------------------------------------------
-
-def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
-    """The colour-coded table alone (the findings get their own widgets, with buttons)."""
-    totals = " ".join(f"{chip(t.device)} {t.objects} obj, {esc(human_bytes(t.nbytes))}"
-                      for t in snap.totals)
-    body = "".join(_row(r) for r in rows(snap, findings, show_all=show_all))
-    skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
-    return (f"{_CSS}<div><b>devicelens</b> — {len(snap.objects)} objects {totals}</div>"
-            '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
-            f"<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>{body}</tbody>"
-            f"</table>{skipped}")
-
 
 def device_options(devices: tuple[DeviceInfo, ...]) -> list[tuple[str, str]]:
     """Dropdown entries (label, device): free memory where known, and a warning on ``meta``."""
