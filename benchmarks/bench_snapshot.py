@@ -32,17 +32,16 @@ def bare_loop(ns: dict[str, object]) -> int:
     n = 0
     for v in ns.values():
         if isinstance(v, torch.Tensor):
-            v.device, v.dtype, v.shape
+            _ = v.device, v.dtype, v.shape
             n += 1
         elif isinstance(v, nn.Module):
             for p in v.parameters():
-                p.device, p.dtype, p.shape
-                p.grad
+                _ = p.device, p.dtype, p.shape, p.grad
                 n += 1
         elif isinstance(v, torch.optim.Optimizer):
             for s in v.state.values():
                 for t in s.values():
-                    t.device, t.dtype, t.shape
+                    _ = t.device, t.dtype, t.shape
                     n += 1
     return n
 

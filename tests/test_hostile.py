@@ -130,7 +130,8 @@ def fingerprint(obj, depth=0, seen=None):
     if type(obj) in (list, tuple, set, frozenset):
         return (id(obj), len(obj), [fingerprint(x, depth + 1, seen) for x in list(obj)[:50]])
     if type(obj) in (dict, OrderedDict):
-        return (id(obj), len(obj), [fingerprint(v, depth + 1, seen) for v in list(obj.values())[:50]])
+        values = list(obj.values())[:50]
+        return (id(obj), len(obj), [fingerprint(v, depth + 1, seen) for v in values])
     if isinstance(obj, nn.Module):
         return (id(obj), [(id(p), p._version, str(p.device)) for p in obj._parameters.values()])
     if type(obj) is torch.Tensor or type(obj) is nn.Parameter:

@@ -27,7 +27,7 @@ __all__ = [
 # NB: the submodule ``snapshot`` shares its name with the function below. Importing it here, first,
 # means a later ``import devicelens.snapshot`` finds it in sys.modules and never rebinds the
 # package attribute, so ``devicelens.snapshot`` stays the function. (It imports no torch.)
-from . import snapshot as _snapshot_module  # noqa: E402
+from . import snapshot as _snapshot_module  # noqa: F401
 
 if TYPE_CHECKING:
     from .analysis import Finding

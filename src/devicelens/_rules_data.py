@@ -71,7 +71,7 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot) ->
 def _loose(snap: Snapshot) -> list[Finding]:
     device, dtype, model, wrapper = model_layout(snap.objects)
     out: list[Finding] = []
-    target = q(device) if wrapper or not device else f"next({model}.parameters()).device"
+    target = f"next({model}.parameters()).device" if model and not wrapper else q(device or "")
     for o in snap.objects:
         if o.kind not in ("tensor", "container"):
             continue

@@ -1,0 +1,163 @@
+"""Lint of ``forward()`` methods: tensors created without a device, or with a hard-coded one.
+
+``torch.zeros(...)`` in ``forward`` lands on the default device while the module may sit on
+``cuda:1`` (the classic DataParallel failure); ``.cuda()`` / ``device="cuda:0"`` pin a replica to
+the wrong GPU. Reads source only (``inspect`` + ``ast``); never calls the method.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+import inspect
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Literal
+
+FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "tensor", "randn", "rand",
+                       "randint", "eye", "linspace", "logspace", "randperm", "as_tensor"})
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One pre-flight or lint finding. ``line`` is a cell line (0: not tied to one)."""
+
+    severity: Literal["error", "warning"]
+    kind: str
+    line: int
+    message: str
+    fix: str
+    name: str = ""  # for lint: the local variable the tensor is assigned to
+    where: str = ""  # for lint: "RNNModel.forward"; the source location is in ``message``
+
+
+def _forward_of(cls: type) -> Any:
+    for klass in cls.__mro__:
+        fn = klass.__dict__.get("forward")
+        if fn is not None:
+            mod = getattr(fn, "__module__", "") or ""
+            return None if mod == "torch" or mod.startswith("torch.") else fn
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def lint_forward(cls: type) -> tuple[Issue, ...]:
+    """Warnings for ``cls.forward``; () when it is torch's own or has no readable source."""
+    fn = _forward_of(cls)
+    try:
+        lines, start = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return ()
+    fdef = tree.body[0] if tree.body else None
+    if not isinstance(fdef, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ()
+    from ._blame import cell_label
+
+    ctx = _Ctx(fn, start, cell_label(fn.__code__.co_filename), _anchor(fdef), _targets(fdef))
+    out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
+           for issue in ctx.check(node)]
+    return tuple(out)
+
+
+def _anchor(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The expression for "the input's device": the first argument after self, if a tensor."""
+    args = fdef.args.args[1:]
+    if args:
+        ann = ast.unparse(args[0].annotation) if args[0].annotation is not None else "Tensor"
+        if "Tensor" in ann:
+            return f"{args[0].arg}.device"
+    return "next(self.parameters()).device"
+
+
+def _targets(fdef: ast.AST) -> dict[int, tuple[str, ast.expr]]:
+    """id(call) -> (name it is assigned to, the assigned value), for ``h = torch.zeros(...)``."""
+    out: dict[int, tuple[str, ast.expr]] = {}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            tgt = node.targets[0]
+            names = [tgt] if isinstance(tgt, ast.Name) else (
+                list(tgt.elts) if isinstance(tgt, ast.Tuple) else [])
+            if len(names) == 1 and isinstance(names[0], ast.Name):
+                for sub in ast.walk(node.value):
+                    if isinstance(sub, ast.Call):
+                        out.setdefault(id(sub), (names[0].id, node.value))
+    return out
+
+
+class _Ctx:
+    def __init__(self, fn: Any, start: int, label: str, anchor: str,
+                 targets: dict[int, tuple[str, ast.expr]]) -> None:
+        self.fn, self.start, self.label = fn, start, label
+        self.anchor, self.targets = anchor, targets
+        self.where = fn.__qualname__
+
+    def check(self, call: ast.Call) -> list[Issue]:
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            return []
+        device = next((k.value for k in call.keywords if k.arg == "device"), None)
+        if func.attr in FACTORIES and self._is_torch(func.value):
+            if device is None:
+                return [self._issue(call, "forward_no_device", "has no device, so it lands on "
+                                    "the default device (cpu) whatever device the module is on")]
+            if _hardcoded(device):
+                return [self._issue(call, "forward_hardcoded_device",
+                                    f"pins it to {ast.unparse(device)} whatever device the "
+                                    "module is on")]
+        elif func.attr == "cuda" or (func.attr == "to" and _hardcoded(
+                call.args[0] if call.args else device)):
+            return [self._issue(call, "forward_hardcoded_device",
+                                "pins it to one GPU whatever device the module is on")]
+        return []
+
+    def _is_torch(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            mod = self.fn.__globals__.get(node.id)
+            return getattr(mod, "__name__", None) == "torch"
+        return False
+
+    def _issue(self, call: ast.Call, kind: str, what: str) -> Issue:
+        line = self.start + call.lineno - 1
+        name, value = self.targets.get(id(call), ("", call))
+        fixed = ast.unparse(_fixed(value, call, self.anchor))
+        fix = f"{name} = {fixed}" if name else fixed
+        if kind == "forward_no_device":
+            fix += "  # or create it once in __init__ with self.register_buffer(...)"
+        src = ast.unparse(call)
+        src = src if len(src) <= 50 else src[:47] + "..."
+        msg = (f"{self.where} ({self.label} line {line}): `{src}` {what}; this fails under "
+               "DataParallel on cuda:1 or once the module moves.")
+        return Issue("warning", kind, 0, msg, fix, name, self.where)
+
+
+def _hardcoded(node: ast.expr | None) -> bool:
+    """``"cuda:0"``, ``"cuda"``, ``torch.device("cuda", 1)``: a device spelled out literally."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.startswith(("cuda", "xpu", "mps"))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "device" and bool(node.args) and _hardcoded(node.args[0])
+    return False
+
+
+def _span(node: ast.expr) -> tuple[Any, ...]:
+    return (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+
+
+def _fixed(value: ast.expr, call: ast.Call, anchor: str) -> ast.expr:
+    """``value`` with ``call`` rewritten to take ``device=<anchor>``."""
+
+    class Fix(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            self.generic_visit(node)
+            if _span(node) != _span(call):
+                return node
+            dev = ast.parse(anchor, mode="eval").body
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("cuda", "to"):
+                return ast.Call(ast.Attribute(func.value, "to", ast.Load()), [dev], [])
+            kws = [k for k in node.keywords if k.arg != "device"]
+            return ast.Call(node.func, node.args, [*kws, ast.keyword("device", dev)])
+
+    return Fix().visit(copy.deepcopy(value))  # type: ignore[no-any-return]

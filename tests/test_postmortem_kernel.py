@@ -1,0 +1,75 @@
+"""Post-mortem and ``%%cuda_safe`` in a real ipykernel: what a notebook actually receives."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+pytestmark = pytest.mark.kernel
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+SETUP = """%load_ext devicelens
+import torch
+from torch import nn
+net = nn.Sequential(nn.Linear(8, 4))
+x64 = torch.randn(2, 8, dtype=torch.float64)
+a, b = torch.ones(2), torch.ones(2, device="meta")
+"""
+
+
+@pytest.fixture(scope="module")
+def kc() -> Iterator[Any]:
+    km, client = start_new_kernel(kernel_name="python3")
+    try:
+        yield client
+    finally:
+        client.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def execute(kc: Any, code: str) -> list[dict[str, Any]]:
+    """Run a cell to idle; the iopub messages it produced."""
+    msg_id = kc.execute(code)
+    out, deadline = [], time.monotonic() + 60
+    while time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return out
+        out.append(msg)
+    raise AssertionError("cell did not finish")
+
+
+def error_of(msgs: list[dict[str, Any]]) -> dict[str, Any]:
+    errors = [m["content"] for m in msgs if m["msg_type"] == "error"]
+    assert len(errors) == 1, msgs
+    return errors[0]
+
+
+def test_failing_cell_gets_a_diagnosis_in_the_error_message(kc):
+    assert not [m for m in execute(kc, SETUP) if m["msg_type"] == "error"]
+    err = error_of(execute(kc, "out = net(x64)\n"))
+    assert err["ename"] == "RuntimeError"
+    assert err["evalue"].startswith("mat1 and mat2 must have the same dtype")
+    text = ANSI.sub("", "\n".join(err["traceback"]))
+    assert text.index("RuntimeError: mat1 and mat2") < text.index("devicelens: ")
+    assert "culprit: x64 (float64[2, 8] on cpu), `input` in Linear.forward" in text
+    assert "at: cell line 1: out = net(x64)" in text
+    assert text.rstrip().endswith("x64 = x64.float()")
+
+
+def test_cuda_safe_in_a_kernel(kc):
+    msgs = execute(kc, "%%cuda_safe\nprint('running')\nc = a + b\n")
+    err = error_of(msgs)
+    assert err["ename"] == "DeviceMismatchError"
+    assert "at: cell line 3: c = a + b" in err["evalue"]
+    assert "culprit: b (float32[2] on meta), argument 2; expected cpu" in err["evalue"]
+    assert "from:" not in err["evalue"]  # the kernel's own launcher is not a cell
+    assert err["evalue"].endswith("fix:\n      b = b.to(a.device)")
+    assert "running" in "".join(m["content"].get("text", "") for m in msgs)
