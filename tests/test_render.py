@@ -95,3 +95,21 @@ def test_report_text_and_html():
     failed = MoveReport(False, False, "cuda:0", error="out of memory on cuda:0 (need 2.0 GiB)")
     assert report_mimebundle(failed)["text/plain"] == (
         "Nothing was changed: out of memory on cuda:0 (need 2.0 GiB)")
+
+
+def test_optimizer_state_collapses_to_one_row_per_kind_and_place():
+    model = nn.Linear(2, 2)
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    state = opt.state[model.weight]
+    state["exp_avg"] = state["exp_avg"].to("meta")  # one tensor left elsewhere
+    lines = repr(view({"model": model, "opt": opt})).splitlines()
+    assert lines[3:8] == [
+        "opt !                         Adam      cpu, meta  float32         48 B",
+        "  opt.state[…]['step']        state ×2  cpu        float32         8 B",
+        "  opt.state[…]['exp_avg'] !   state ×1  meta       float32         16 B",
+        "  opt.state[…]['exp_avg_sq']  state ×2  cpu        float32         24 B",
+        "  opt.state[…]['exp_avg']     state ×1  cpu        float32         8 B",
+    ]
+    assert "1 state tensor of opt is on meta while" in "\n".join(lines)

@@ -33,7 +33,8 @@ def _optimizer(o: ObjectRecord, snap: Snapshot) -> list[Finding]:
            f" else _v.dtype)")
     if bad_dev:
         pdevs = sorted({params[t.ref[-2].key].device for t in bad_dev})
-        msg = (f"{len(bad_dev)} state tensors of {o.name} are on "
+        n = len(bad_dev)
+        msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'are' if n != 1 else 'is'} on "
                f"{', '.join(sorted({t.device for t in bad_dev}))} while their parameters are on "
                f"{', '.join(pdevs)}: {o.name}.step() will fail.")
         out.append(_finding("optimizer_state", "error", f"{o.name} state left behind", msg, fix,
@@ -41,7 +42,9 @@ def _optimizer(o: ObjectRecord, snap: Snapshot) -> list[Finding]:
                             sorted({t.device for t in bad_dev} | set(pdevs)),
                             action=Action("optimizer_state", (root,))))
     if bad_dt:
-        msg = (f"{len(bad_dt)} state tensors of {o.name} have a different dtype than their "
+        n = len(bad_dt)
+        msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'have' if n != 1 else 'has'} a "
+               f"different dtype than their "
                f"parameters: {o.name}.step() will fail or lose precision.")
         out.append(_finding("optimizer_state_dtype", "warning", f"{o.name} state dtype differs",
                             msg, fix, (t.path for t in bad_dt), [o.name],

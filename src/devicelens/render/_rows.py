@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ..analysis import Finding
-    from ..snapshot import ModuleRecord, ObjectRecord, Snapshot
+    from ..snapshot import ModuleRecord, ObjectRecord, Snapshot, TensorRecord
 
 #: Okabe–Ito, colour-blind safe; the device is always written as text beside its colour.
 #: NB: mirrored in labextension/src/tokens.ts (DEVICE_COLOURS); tests keep them equal.
@@ -77,6 +77,8 @@ def rows(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> 
                         t.path in flagged) for t in o.tensors[int(o.kind == "tensor"):]]
         elif o.kind == "module":
             out += _module_rows(o, flagged)
+        elif o.kind == "optimizer":
+            out += _optimizer_rows(o, flagged)
         elif o.kind != "tensor":
             out += _summary_rows(o, flagged)
     return out
@@ -98,6 +100,18 @@ def _module_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
             out.append(Row(m.path.count(".") - o.name.count("."), m.path, m.type_name,
                            m.devices, m.dtypes, "", m.nbytes, hit))
     return out
+
+
+def _optimizer_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
+    """One row per kind of state (``exp_avg``, ``step``...) and placement, not per parameter."""
+    groups: dict[tuple[str, str, str], list[TensorRecord]] = {}
+    for t in o.tensors:
+        if t.role == "state":
+            key = str(t.ref[-1].key)
+            groups.setdefault((key, t.device, t.dtype), []).append(t)
+    return [Row(1, f"{o.name}.state[…][{key!r}]", f"state ×{len(ts)}", (dev,), (dt,), "",
+                sum(t.nbytes for t in ts), any(t.path in flagged for t in ts))
+            for (key, dev, dt), ts in groups.items()]
 
 
 def _summary_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
