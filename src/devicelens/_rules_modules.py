@@ -46,7 +46,9 @@ def _split_finding(o: ObjectRecord, own: list[TensorRecord], strays: list[Tensor
            f"{'…' if len(stray_mods) > 3 else ''}) are not on {target}, so its forward pass "
            f"will fail{' unless each part gets inputs on its own device' if tail else ''}"
            f"{tail}.")
-    return _finding("module_split", severity, f"{o.name} is partly moved", msg,
+    title = (f"{o.name} is partly moved" if severity != "info" else
+             f"{o.name} spans {', '.join(sorted(devices))} (model parallel?)")
+    return _finding("module_split", severity, title, msg,
                     f"{code_for(root)}.to({q(target)})", (t.path for t in strays), [o.name],
                     sorted(devices),
                     action=Action("to_device", (root,), target) if severity != "info" else None)
