@@ -18,7 +18,8 @@ $(PY):
 
 # Dev environment: pinned requirements, torch unless one is importable, then the package itself
 # (pip install builds the labextension through hatch-jupyter-builder; users need no Node).
-$(VENV)/.stamp-setup: $(PY) requirements-dev.txt pyproject.toml package.json
+$(VENV)/.stamp-setup: $(PY) requirements-dev.txt pyproject.toml package.json yarn.lock \
+		$(wildcard labextension/src/* labextension/style/* labextension/schema/*)
 	$(PY) -c "import torch" 2>/dev/null || $(PIP) install -q $(TORCH)
 	$(PIP) install -q -r requirements-dev.txt
 	$(PIP) install -q --no-build-isolation -e ".[test]"
@@ -37,7 +38,8 @@ test-py: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests
 
 test-js: setup
-	@if [ -f labextension/jest.config.js ] || [ -f jest.config.js ]; then jlpm test; fi
+	@test -d node_modules || jlpm install
+	jlpm test
 
 test-ui: setup
 	@if [ -f ui-tests/package.json ]; then $(MAKE) -C ui-tests test; fi

@@ -1,0 +1,237 @@
+/**
+ * Table rows for the panel: objects grouped with their submodules and tensors, filtered,
+ * sorted, capped. Pure functions of a view and the user's choices, so tests compare values.
+ */
+
+import { SortKey } from './model';
+import { IView } from './view';
+import { shapeStr, WireFinding, WireModule, WireObject, WireTensor } from './tokens';
+
+/** One line of the table. */
+export interface IRow {
+  /** Unique: the object name, module path or tensor path. */
+  key: string;
+  level: number;
+  /** Namespace name this row belongs to. */
+  object: string;
+  name: string;
+  kind: string;
+  devices: string[];
+  dtypes: string[];
+  shape: string;
+  bytes: number;
+  flagged: boolean;
+  expandable: boolean;
+  expanded: boolean;
+}
+
+export interface ITableOptions {
+  filter: string;
+  sortKey: SortKey;
+  ascending: boolean;
+  maxRows: number;
+  isExpanded: (key: string) => boolean;
+}
+
+export interface ITable {
+  rows: IRow[];
+  /** Rows left out by maxRows. */
+  hidden: number;
+  /** Objects left out by the filter. */
+  filtered: number;
+}
+
+/** Paths and names that findings point at (info findings excluded), as `_rows.py` flags them. */
+export function flaggedPaths(findings: WireFinding[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of findings) {
+    if (f.severity !== 'info') {
+      [...f.paths, ...f.objects].forEach(p => out.add(p));
+    }
+  }
+  return out;
+}
+
+function under(path: string, prefix: string): boolean {
+  return (
+    path === prefix ||
+    path.startsWith(prefix + '.') ||
+    path.startsWith(prefix + '[')
+  );
+}
+
+function hits(flagged: Set<string>, prefix: string): boolean {
+  for (const p of flagged) {
+    if (under(p, prefix)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function matches(needle: string, ...texts: (string | string[])[]): boolean {
+  return texts.some(t =>
+    (Array.isArray(t) ? t : [t]).some(s => s.toLowerCase().includes(needle))
+  );
+}
+
+function objectMatches(o: WireObject, needle: string): boolean {
+  if (!needle) {
+    return true;
+  }
+  return (
+    matches(needle, o.name, o.type, o.kind, o.devices, o.dtypes) ||
+    o.modules.some(m => matches(needle, m.path, m.type)) ||
+    (o.children ?? []).some(t => matches(needle, t.path, t.role, t.device, t.dtype))
+  );
+}
+
+function sortValue(o: WireObject, key: SortKey): string | number {
+  switch (key) {
+    case 'bytes':
+      return o.bytes;
+    case 'kind':
+      return o.type.toLowerCase();
+    case 'device':
+      return o.devices.join(',');
+    case 'dtype':
+      return o.dtypes.join(',');
+    case 'shape':
+      return o.shape ? o.shape.reduce((a, b) => a * b, 1) : -1;
+    default:
+      return o.name.toLowerCase();
+  }
+}
+
+function compare(a: string | number, b: string | number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function tensorRow(t: WireTensor, object: string, level: number, flagged: Set<string>): IRow {
+  // NB: an optimizer's parameter reads best as the model parameter it is
+  const label = t.role === 'opt_param' && t.owner ? `→\u00a0${t.owner}` : t.path;
+  return {
+    key: t.path,
+    level,
+    object,
+    name: label,
+    kind: t.role,
+    devices: [t.device],
+    dtypes: [t.dtype],
+    shape: shapeStr(t.shape),
+    bytes: t.bytes,
+    flagged: flagged.has(t.path),
+    expandable: false,
+    expanded: false
+  };
+}
+
+/** Submodule rows under `parent`, each expandable into its own submodules and tensors. */
+function moduleRows(
+  o: WireObject,
+  parent: string,
+  level: number,
+  flagged: Set<string>,
+  isExpanded: (key: string) => boolean
+): IRow[] {
+  const out: IRow[] = [];
+  const tensors = (o.children ?? []).filter(t => t.owner === parent && t.role !== 'grad');
+  tensors.forEach(t => out.push(tensorRow(t, o.name, level, flagged)));
+  const subs = o.modules.filter((m: WireModule) => parentOf(m.path, o.name) === parent);
+  for (const m of subs) {
+    const hasKids =
+      m.tensors > 0 || o.modules.some(c => parentOf(c.path, o.name) === m.path);
+    const open = hasKids && isExpanded(m.path);
+    out.push({
+      key: m.path,
+      level,
+      object: o.name,
+      name: m.path,
+      kind: m.trapped ? `${m.type} (not moved by .to())` : m.type,
+      devices: m.devices,
+      dtypes: m.dtypes,
+      shape: '',
+      bytes: m.bytes,
+      flagged: hits(flagged, m.path),
+      expandable: hasKids,
+      expanded: open
+    });
+    if (open) {
+      out.push(...moduleRows(o, m.path, level + 1, flagged, isExpanded));
+    }
+  }
+  return out;
+}
+
+/** The module path one level up (`model.2.0` -> `model.2`); '' for the root itself. */
+function parentOf(path: string, root: string): string {
+  if (path === root) {
+    return '';
+  }
+  const cut = path.lastIndexOf('.');
+  return cut < root.length ? root : path.slice(0, cut);
+}
+
+function childRows(
+  o: WireObject,
+  flagged: Set<string>,
+  isExpanded: (key: string) => boolean
+): IRow[] {
+  if (o.kind === 'module') {
+    return moduleRows(o, o.name, 1, flagged, isExpanded);
+  }
+  return (o.children ?? []).map(t => tensorRow(t, o.name, 1, flagged));
+}
+
+/** The rows to draw for `view` under the user's filter, sort order and open rows. */
+export function tableRows(view: IView, opts: ITableOptions): ITable {
+  const needle = opts.filter.trim().toLowerCase();
+  const flagged = flaggedPaths(view.findings);
+  const shown = view.objects.filter(o => objectMatches(o, needle));
+  const sign = opts.ascending ? 1 : -1;
+  shown.sort(
+    (a, b) =>
+      sign * compare(sortValue(a, opts.sortKey), sortValue(b, opts.sortKey)) ||
+      compare(a.name, b.name)
+  );
+  const rows: IRow[] = [];
+  for (const o of shown) {
+    const open = o.expandable && opts.isExpanded(o.name);
+    rows.push({
+      key: o.name,
+      level: 0,
+      object: o.name,
+      name: o.name,
+      kind: o.kind === 'tensor' ? 'Tensor' : o.type,
+      devices: o.devices,
+      dtypes: o.dtypes,
+      shape: shapeStr(o.shape),
+      bytes: o.bytes,
+      flagged: hits(flagged, o.name),
+      expandable: o.expandable,
+      expanded: open
+    });
+    if (open) {
+      rows.push(...childRows(o, flagged, opts.isExpanded));
+    }
+  }
+  const max = Math.max(1, opts.maxRows);
+  return {
+    rows: rows.slice(0, max),
+    hidden: Math.max(0, rows.length - max),
+    filtered: view.objects.length - shown.length
+  };
+}
+
+/** Findings grouped by the object row they are drawn under; the rest under ''. */
+export function findingsByObject(
+  findings: WireFinding[],
+  names: Set<string>
+): Map<string, WireFinding[]> {
+  const out = new Map<string, WireFinding[]>();
+  for (const f of findings) {
+    const at = f.objects.find(n => names.has(n)) ?? '';
+    out.set(at, [...(out.get(at) ?? []), f]);
+  }
+  return out;
+}

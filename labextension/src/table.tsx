@@ -1,0 +1,225 @@
+/**
+ * The table view: objects grouped with their submodules and tensors (rows.ts decides which),
+ * device chips, findings drawn under the rows they concern, and per-device totals.
+ */
+
+import * as React from 'react';
+
+import { DeviceModel, SortKey } from './model';
+import type { IPanelHost } from './panel';
+import { findingsByObject, IRow, tableRows } from './rows';
+import { deviceColour, humanBytes, WireFinding, WireTotal } from './tokens';
+
+/** Columns; the `wide` ones fold into a line under the name in a narrow sidebar (CSS). */
+const COLUMNS: [SortKey, string, boolean][] = [
+  ['name', 'Name', false],
+  ['kind', 'Kind', true],
+  ['device', 'Device', false],
+  ['dtype', 'dtype', true],
+  ['shape', 'Shape', true],
+  ['bytes', 'Memory', false]
+];
+
+function run(p: Promise<unknown>): void {
+  p.catch(() => undefined); // NB: the model keeps the error to show
+}
+
+/** A device as colour plus text (never colour alone). */
+export function Chip(props: { device: string }): JSX.Element {
+  const bg = deviceColour(props.device);
+  return (
+    <span
+      className="dl-chip"
+      data-device={props.device}
+      style={{ backgroundColor: bg, color: inkOn(bg) }}
+    >
+      {props.device}
+    </span>
+  );
+}
+
+/** Black or white text, whichever reads better on `hex`. */
+function inkOn(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return lum > 0.45 ? '#000000' : '#ffffff';
+}
+
+export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Element {
+  const { model, host } = props;
+  const view = model.view;
+  const table = tableRows(view, {
+    filter: model.filter,
+    sortKey: model.sortKey,
+    ascending: model.sortAscending,
+    maxRows: model.settings.maxRows,
+    isExpanded: key => model.isExpanded(key)
+  });
+  const byObject = findingsByObject(view.findings, new Set(view.objects.map(o => o.name)));
+  const body: JSX.Element[] = [];
+  for (const row of table.rows) {
+    body.push(<Row key={row.key} row={row} model={model} />);
+    if (row.level === 0) {
+      for (const f of byObject.get(row.object) ?? []) {
+        body.push(
+          <tr key={`${row.key}::${f.id}`} className="dl-finding-row">
+            <td colSpan={COLUMNS.length}>
+              <FindingCard finding={f} model={model} host={host} />
+            </td>
+          </tr>
+        );
+      }
+    }
+  }
+  return (
+    <>
+      <table className="dl-table">
+        <thead>
+          <tr>
+            {COLUMNS.map(([key, label, wide]) => (
+              <th
+                key={key}
+                className={`dl-col-${key}${wide ? ' dl-wide' : ''}`}
+                aria-sort={
+                  model.sortKey !== key ? 'none' : model.sortAscending ? 'ascending' : 'descending'
+                }
+              >
+                <button className="dl-sort" onClick={() => model.sortBy(key)}>
+                  {label}
+                  {model.sortKey === key ? (model.sortAscending ? ' ▲' : ' ▼') : ''}
+                </button>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{body}</tbody>
+      </table>
+      {(table.hidden > 0 || table.filtered > 0 || view.truncated) && (
+        <div className="dl-note">
+          {table.hidden > 0 && `${table.hidden} more rows not shown (max rows setting). `}
+          {table.filtered > 0 && `${table.filtered} objects hidden by the filter. `}
+          {view.truncated && 'The namespace is larger than one snapshot holds: some objects are left out.'}
+        </div>
+      )}
+    </>
+  );
+}
+
+function Row(props: { row: IRow; model: DeviceModel }): JSX.Element {
+  const { row, model } = props;
+  const indent = { paddingLeft: `${0.25 + row.level * 1}em` };
+  return (
+    <tr
+      className={`dl-row dl-level-${Math.min(row.level, 3)}${row.flagged ? ' dl-flagged' : ''}`}
+      data-key={row.key}
+      data-object={row.object}
+    >
+      <td className="dl-name" style={indent}>
+        {row.expandable ? (
+          <button
+            className="dl-toggle"
+            aria-expanded={row.expanded}
+            aria-label={`${row.expanded ? 'Collapse' : 'Expand'} ${row.name}`}
+            onClick={() => model.toggle(row.key)}
+          >
+            {row.expanded ? '▾' : '▸'}
+          </button>
+        ) : (
+          <span className="dl-toggle-space" />
+        )}
+        <span className="dl-label" title={row.key}>
+          {breakable(row.name)}
+        </span>
+        <div className="dl-sub">{[row.kind, row.dtypes.join(', '), row.shape].filter(Boolean).join(' · ')}</div>
+      </td>
+      <td className="dl-kind dl-wide">{row.kind}</td>
+      <td className="dl-devices">
+        {row.devices.map(d => (
+          <Chip key={d} device={d} />
+        ))}
+      </td>
+      <td className="dl-dtype dl-wide">{row.dtypes.join(', ')}</td>
+      <td className="dl-shape dl-wide">{row.shape}</td>
+      <td className="dl-bytes">{humanBytes(row.bytes)}</td>
+    </tr>
+  );
+}
+
+/** A dotted path that may wrap after its dots and brackets, never inside a name. */
+function breakable(path: string): React.ReactNode[] {
+  return path.split(/(?<=[.\]])/).map((part, i) => (
+    <React.Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </React.Fragment>
+  ));
+}
+
+/** One finding: what is wrong and why, the fix as code, and Apply / Insert as cell / Copy. */
+export function FindingCard(props: {
+  finding: WireFinding;
+  model: DeviceModel;
+  host: IPanelHost;
+}): JSX.Element {
+  const { finding: f, model, host } = props;
+  const [copied, setCopied] = React.useState(false);
+  return (
+    <div className={`dl-finding dl-${f.severity}`} data-finding={f.id} data-kind={f.kind}>
+      <div className="dl-finding-title">
+        <span className="dl-severity">{f.severity}</span> {f.title}
+      </div>
+      <p className="dl-finding-message">{f.message}</p>
+      {f.fix && (
+        <>
+          <pre className="dl-fix">
+            <code>{f.fix}</code>
+          </pre>
+          <div className="dl-actions">
+            {f.applicable && (
+              <button
+                className="dl-button dl-primary dl-apply"
+                disabled={model.pending > 0}
+                onClick={() => run(model.applyFix(f.id))}
+                title="Run this fix in the kernel"
+              >
+                Apply
+              </button>
+            )}
+            <button
+              className="dl-button dl-insert"
+              onClick={() => host.insertCell(f.fix)}
+              title="Add the fix as a new cell below the active one (not run)"
+            >
+              Insert as cell
+            </button>
+            <button
+              className="dl-button dl-copy"
+              onClick={() => {
+                host.copy(f.fix);
+                setCopied(true);
+              }}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function Totals(props: { totals: WireTotal[] }): JSX.Element | null {
+  if (props.totals.length === 0) {
+    return null;
+  }
+  return (
+    <div className="dl-totals" aria-label="Totals per device">
+      {props.totals.map(t => (
+        <span key={t.device} className="dl-total" data-device={t.device}>
+          <Chip device={t.device} /> {humanBytes(t.bytes)} · {t.tensors} tensor
+          {t.tensors === 1 ? '' : 's'}
+        </span>
+      ))}
+    </div>
+  );
+}

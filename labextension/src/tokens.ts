@@ -1,0 +1,368 @@
+/**
+ * Ids, settings and the wire protocol, typed once more on this side.
+ *
+ * NB: every interface below mirrors a `TypedDict` of `src/devicelens/_protocol.py` field by
+ * field, and DEVICE_COLOURS mirrors `render/_rows.py`; `tests/test_protocol_sync.py` keeps them
+ * equal. Change both sides together and bump PROTOCOL_VERSION on any incompatible change.
+ */
+
+import { ISignal } from '@lumino/signaling';
+
+/** Version of the wire protocol this panel speaks; the kernel sends its own in `hello`. */
+export const PROTOCOL_VERSION = 1;
+/** Version of this panel (the Python package version it was built with). */
+export const PANEL_VERSION = '0.1.0';
+/** Comm target the kernel registers on `%load_ext devicelens`. */
+export const COMM_TARGET = 'devicelens';
+/** The one fixed code string the panel ever asks a kernel to execute. */
+export const LOAD_EXTENSION_CODE = '%load_ext devicelens';
+
+export const PLUGIN_ID = 'devicelens:plugin';
+export const PANEL_ID = 'devicelens-panel';
+
+/** Command ids (palette, menus, shortcuts). */
+export namespace CommandIDs {
+  export const open = 'devicelens:open';
+  export const refresh = 'devicelens:refresh';
+  export const moveAll = 'devicelens:move-all';
+}
+
+/** Request methods the kernel serves. */
+export type Method = 'refresh' | 'expand' | 'move_all' | 'apply_fix' | 'list_devices';
+export const METHODS: Method[] = ['refresh', 'expand', 'move_all', 'apply_fix', 'list_devices'];
+
+// --- data ------------------------------------------------------------------------------------
+
+export interface WireTensor {
+  path: string;
+  role: string;
+  owner: string;
+  device: string;
+  dtype: string;
+  shape: number[];
+  bytes: number;
+  requires_grad: boolean;
+}
+
+export interface WireModule {
+  path: string;
+  type: string;
+  devices: string[];
+  dtypes: string[];
+  tensors: number;
+  bytes: number;
+  depth: number;
+  trapped: boolean;
+}
+
+export interface WireObject {
+  name: string;
+  kind: string;
+  type: string;
+  devices: string[];
+  dtypes: string[];
+  shape: number[] | null;
+  bytes: number;
+  tensors: number;
+  truncated: boolean;
+  expandable: boolean;
+  modules: WireModule[];
+  children: WireTensor[] | null;
+}
+
+export interface WireTotal {
+  device: string;
+  objects: number;
+  tensors: number;
+  bytes: number;
+}
+
+export interface WireDevice {
+  name: string;
+  kind: string;
+  free_bytes: number | null;
+  total_bytes: number | null;
+}
+
+export interface WireSnapshot {
+  objects: WireObject[];
+  totals: WireTotal[];
+  devices: WireDevice[];
+  truncated: boolean;
+  torch_version: string | null;
+  skipped: string[];
+}
+
+export interface WireFinding {
+  id: string;
+  kind: string;
+  severity: 'error' | 'warning' | 'info';
+  title: string;
+  message: string;
+  fix: string;
+  paths: string[];
+  objects: string[];
+  devices: string[];
+  dtypes: string[];
+  applicable: boolean;
+}
+
+export interface WireMove {
+  path: string;
+  source: string;
+  target: string;
+  bytes: number;
+}
+
+export interface WireRefusal {
+  path: string;
+  reason: string;
+}
+
+export interface WireReport {
+  ok: boolean;
+  dry_run: boolean;
+  target: string;
+  moved: WireMove[];
+  refused: WireRefusal[];
+  bytes_by_device: { [device: string]: number };
+  error: string | null;
+  notes: string[];
+}
+
+// --- messages --------------------------------------------------------------------------------
+
+/** Kernel -> panel, first message on every open comm. */
+export interface HelloMsg {
+  type: 'hello';
+  protocol: number;
+  version: string;
+}
+
+/** Kernel -> panel, pushed after each cell while a panel is open, and as a refresh reply. */
+export interface SnapshotMsg {
+  type: 'snapshot';
+  seq: number;
+  request_id: string | null;
+  snapshot: WireSnapshot;
+  findings: WireFinding[];
+  changed: string[] | null;
+  removed: string[];
+}
+
+export interface ResultMsg {
+  type: 'result';
+  request_id: string;
+  method: Method;
+  result: { [key: string]: any };
+}
+
+export interface ProgressMsg {
+  type: 'progress';
+  request_id: string;
+  done: number;
+  total: number;
+}
+
+export interface ErrorMsg {
+  type: 'error';
+  request_id: string | null;
+  error: string;
+  detail: string;
+}
+
+/** Panel -> kernel. */
+export interface RequestMsg {
+  type: 'request';
+  protocol: number;
+  request_id: string;
+  method: Method;
+  params: { [key: string]: any };
+}
+
+// --- requests: params and results -----------------------------------------------------------
+
+export interface RefreshParams {}
+
+export interface ExpandParams {
+  name: string;
+  path?: string;
+  offset?: number;
+}
+
+export interface MoveAllParams {
+  device: string;
+  dry_run?: boolean;
+  names?: string[] | null;
+}
+
+export interface ApplyFixParams {
+  finding_id: string;
+  dry_run?: boolean;
+}
+
+export interface ListDevicesParams {}
+
+export interface ExpandResult {
+  name: string;
+  path: string;
+  object: WireObject;
+  offset: number;
+  next_offset: number | null;
+}
+
+export interface MoveResult {
+  report: WireReport;
+}
+
+export interface ApplyFixResult {
+  finding_id: string;
+  report: WireReport;
+}
+
+export interface DevicesResult {
+  devices: WireDevice[];
+}
+
+/** `ErrorMsg.error` codes. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unknown_method'
+  | 'protocol_mismatch'
+  | 'stale_finding'
+  | 'bad_device'
+  | 'move_failed'
+  | 'too_large'
+  | 'internal';
+export const ERROR_CODES: ErrorCode[] = [
+  'bad_request',
+  'unknown_method',
+  'protocol_mismatch',
+  'stale_finding',
+  'bad_device',
+  'move_failed',
+  'too_large',
+  'internal'
+];
+
+/** Any message the kernel sends. */
+export type KernelMsg = HelloMsg | SnapshotMsg | ResultMsg | ProgressMsg | ErrorMsg;
+
+// --- connection ------------------------------------------------------------------------------
+
+/**
+ * Where the panel stands with the kernel of the current notebook. Each state has one message
+ * and, where there is one, one thing to do about it (see panel.tsx).
+ */
+export type ConnectionState =
+  | 'no-notebook'
+  | 'no-kernel'
+  | 'starting'
+  | 'not-python'
+  | 'connecting'
+  | 'not-loaded'
+  | 'ready'
+  | 'restarting'
+  | 'dead'
+  | 'mismatch';
+
+/** What the kernel boundary (kernel.ts) reports to the model. */
+export interface IBridgeStatus {
+  state: ConnectionState;
+  /** Kernel busy running a cell: requests wait in the kernel's queue. */
+  busy: boolean;
+  /** Kernel language when it is not Python, else ''. */
+  language: string;
+  /** Kernel-side devicelens version from `hello`, '' before it. */
+  kernelVersion: string;
+  /** Kernel-side protocol version from `hello`, 0 before it. */
+  kernelProtocol: number;
+  /** Path of the notebook followed, '' without one. */
+  notebook: string;
+}
+
+/**
+ * The kernel boundary as the model sees it; kernel.ts implements it and tests fake it.
+ */
+export interface IKernelBridge {
+  readonly status: IBridgeStatus;
+  /** Emits on every change of `status`. */
+  readonly statusChanged: ISignal<IKernelBridge, IBridgeStatus>;
+  /** Emits each well-formed message the kernel sends on the comm. */
+  readonly received: ISignal<IKernelBridge, KernelMsg>;
+  /** Send one request; false when no comm is open. */
+  send(msg: RequestMsg): boolean;
+  /** Run LOAD_EXTENSION_CODE in the kernel (the only code the panel executes). */
+  loadExtension(): Promise<void>;
+}
+
+/** Panel settings (schema/plugin.json). */
+export interface ISettings {
+  autoRefresh: boolean;
+  maxRows: number;
+  showMetaDevice: boolean;
+}
+
+export const DEFAULT_SETTINGS: ISettings = {
+  autoRefresh: true,
+  maxRows: 500,
+  showMetaDevice: false
+};
+
+// --- colours ---------------------------------------------------------------------------------
+
+/** Okabe–Ito, colour-blind safe; the device is always written as text beside its colour. */
+export const DEVICE_COLOURS = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#000000'
+];
+export const CPU_COLOUR = '#6F6F6F';
+export const META_COLOUR = '#A58AFF';
+export const OTHER_COLOUR = '#8C564B';
+
+/** Colour of a device chip, as `render/_rows.py:device_colour` picks it. */
+export function deviceColour(device: string): string {
+  const [kind, index = ''] = device.split(':', 2);
+  if (kind === 'cpu') {
+    return CPU_COLOUR;
+  }
+  if (kind === 'meta') {
+    return META_COLOUR;
+  }
+  if (['cuda', 'xpu', 'mps', 'hip'].includes(kind)) {
+    const n = /^\d+$/.test(index) ? parseInt(index, 10) : 0;
+    return DEVICE_COLOURS[n % DEVICE_COLOURS.length];
+  }
+  return OTHER_COLOUR;
+}
+
+/** Bytes as `render/_rows.py:human_bytes` writes them. */
+export function humanBytes(n: number): string {
+  if (n < 1024) {
+    return `${n} B`;
+  }
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  for (const unit of units) {
+    const f = value / 1024;
+    if (f < 1024 || unit === 'TiB') {
+      return `${f.toFixed(1)} ${unit}`;
+    }
+    value = Math.trunc(f);
+  }
+  return `${n} B`;
+}
+
+/** Shape as `render/_rows.py:shape_str` writes it. */
+export function shapeStr(shape: number[] | null | undefined): string {
+  if (!shape) {
+    return '';
+  }
+  return '(' + shape.join(', ') + (shape.length === 1 ? ',' : '') + ')';
+}

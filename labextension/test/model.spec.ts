@@ -1,0 +1,256 @@
+import { DeviceModel } from '../src/model';
+import { DEFAULT_SETTINGS, WireReport } from '../src/tokens';
+import { batch, FakeBridge, snapshotMsg, splitModel, SPLIT } from './fakes';
+
+function report(moved: number, extra: Partial<WireReport> = {}): WireReport {
+  return {
+    ok: true,
+    dry_run: false,
+    target: 'meta',
+    moved: Array.from({ length: moved }, (_, i) => ({
+      path: `model.${i}.weight`,
+      source: 'cpu',
+      target: 'meta',
+      bytes: 100
+    })),
+    refused: [],
+    bytes_by_device: { meta: 100 * moved },
+    error: null,
+    notes: [],
+    ...extra
+  };
+}
+
+function setup(settings = DEFAULT_SETTINGS) {
+  const bridge = new FakeBridge();
+  const model = new DeviceModel(bridge, settings);
+  let changes = 0;
+  model.changed.connect(() => changes++);
+  bridge.connect();
+  bridge.emit(snapshotMsg(1, [splitModel(), batch()], [SPLIT]));
+  return { bridge, model, changes: () => changes };
+}
+
+const DEVICES = [
+  { name: 'cpu', kind: 'cpu', free_bytes: null, total_bytes: null },
+  { name: 'cuda:0', kind: 'cuda', free_bytes: 1 << 30, total_bytes: 2 << 30 },
+  { name: 'meta', kind: 'meta', free_bytes: null, total_bytes: null }
+];
+
+/** Connected, first snapshot shown, the device list answered: nothing pending. */
+async function ready(settings = DEFAULT_SETTINGS) {
+  const s = setup(settings);
+  const req = s.bridge.last('list_devices');
+  s.bridge.emit({
+    type: 'result',
+    request_id: req.request_id,
+    method: 'list_devices',
+    result: { devices: DEVICES }
+  });
+  await Promise.resolve();
+  expect(s.model.pending).toBe(0);
+  return s;
+}
+
+describe('DeviceModel snapshots', () => {
+  it('shows the first push after hello and asks for the device list', () => {
+    const { bridge, model, changes } = setup();
+    expect(bridge.sent.map(m => m.method)).toEqual(['list_devices']);
+    expect(bridge.sent[0].protocol).toBe(1);
+    expect(model.view.objects.map(o => o.name)).toEqual(['model', 'batch']);
+    expect(model.view.findings[0].id).toBe('module_split-59e4c1f8f451');
+    expect(model.view.seq).toBe(1);
+    expect(changes()).toBeGreaterThan(0);
+  });
+
+  it('upserts changed rows and drops removed ones', () => {
+    const { bridge, model } = setup();
+    bridge.emit(snapshotMsg(2, [batch('batch', 'meta', 999), batch('x')], [], {
+      changed: ['batch', 'x'],
+      removed: ['model']
+    }));
+    const objs = model.view.objects;
+    expect(objs.map(o => [o.name, o.devices[0], o.bytes])).toEqual([
+      ['batch', 'meta', 999],
+      ['x', 'cpu', 128]
+    ]);
+    expect(model.view.findings).toEqual([]);
+  });
+
+  it('asks for a full snapshot after a gap in seq instead of applying the delta', () => {
+    const { bridge, model } = setup();
+    bridge.emit(snapshotMsg(5, [batch('y')], [], { changed: ['y'], removed: [] }));
+    expect(model.view.objects.map(o => o.name)).toEqual(['model', 'batch']);
+    expect(bridge.last('refresh').params).toEqual({});
+  });
+
+  it('ignores a push older than what it shows', () => {
+    const { bridge, model } = setup();
+    bridge.emit(snapshotMsg(1, [batch('old')]));
+    expect(model.view.objects.map(o => o.name)).toEqual(['model', 'batch']);
+  });
+
+  it('holds pushes back while auto-refresh is off, until Refresh', async () => {
+    const { bridge, model } = setup({ ...DEFAULT_SETTINGS, autoRefresh: false });
+    bridge.emit(snapshotMsg(2, [batch('z')]));
+    expect(model.outdated).toBe(true);
+    expect(model.view.objects.map(o => o.name)).toEqual(['model', 'batch']);
+    const done = model.refresh();
+    expect(model.view.objects.map(o => o.name)).toEqual(['z']);
+    const rid = bridge.last('refresh').request_id;
+    bridge.emit(snapshotMsg(3, [batch('w')], [], { request_id: rid }));
+    await done;
+    expect(model.outdated).toBe(false);
+    expect(model.view.objects.map(o => o.name)).toEqual(['w']);
+  });
+});
+
+describe('DeviceModel requests', () => {
+  it('applies a fix by finding id and shows the report', async () => {
+    const { bridge, model } = await ready({ ...DEFAULT_SETTINGS, autoRefresh: false });
+    const applied = model.applyFix(SPLIT.id);
+    const req = bridge.last('apply_fix');
+    expect(req.params).toEqual({ finding_id: SPLIT.id });
+    expect(model.pending).toBe(1);
+    bridge.emit({
+      type: 'result',
+      request_id: req.request_id,
+      method: 'apply_fix',
+      result: { finding_id: SPLIT.id, report: report(2) }
+    });
+    const r = await applied;
+    expect(r.moved).toHaveLength(2);
+    expect(model.outcome?.action).toBe('apply_fix');
+    expect(model.pending).toBe(0);
+    // the push that follows a move is shown even with auto-refresh off
+    bridge.emit(snapshotMsg(2, [batch('after')]));
+    expect(model.view.objects.map(o => o.name)).toEqual(['after']);
+    bridge.emit(snapshotMsg(3, [batch('later')]));
+    expect(model.view.objects.map(o => o.name)).toEqual(['after']);
+  });
+
+  it('plans a move with a dry run, then moves with progress', async () => {
+    const { bridge, model } = await ready();
+    const planned = model.planMove('meta');
+    const dry = bridge.last('move_all');
+    expect(dry.params).toEqual({ device: 'meta', dry_run: true, names: null });
+    bridge.emit({
+      type: 'result',
+      request_id: dry.request_id,
+      method: 'move_all',
+      result: { report: report(3, { dry_run: true }) }
+    });
+    const plan = await planned;
+    expect(plan.device).toBe('meta');
+    expect(plan.report.moved.reduce((n, m) => n + m.bytes, 0)).toBe(300);
+    expect(model.plan).toBe(plan);
+
+    const moving = model.confirmMove();
+    expect(model.plan).toBeNull();
+    const go = bridge.last('move_all');
+    expect(go.params).toEqual({ device: 'meta', dry_run: false, names: null });
+    bridge.emit({ type: 'progress', request_id: go.request_id, done: 1, total: 3 });
+    expect(model.progress).toEqual({ method: 'move_all', done: 1, total: 3 });
+    bridge.emit({
+      type: 'result',
+      request_id: go.request_id,
+      method: 'move_all',
+      result: { report: report(3) }
+    });
+    await moving;
+    expect(model.progress).toBeNull();
+    expect(model.outcome?.report.moved).toHaveLength(3);
+  });
+
+  it('rejects a request the kernel refuses and shows why', async () => {
+    const { bridge, model } = await ready();
+    const applied = model.applyFix('gone');
+    const req = bridge.last('apply_fix');
+    bridge.emit({
+      type: 'error',
+      request_id: req.request_id,
+      error: 'stale_finding',
+      detail: "finding 'gone' no longer applies"
+    });
+    await expect(applied).rejects.toThrow("finding 'gone' no longer applies");
+    expect(model.error).toBe("finding 'gone' no longer applies");
+    expect(model.pending).toBe(0);
+  });
+
+  it('sends nothing and says so when not connected', async () => {
+    const bridge = new FakeBridge();
+    const model = new DeviceModel(bridge);
+    await expect(model.refresh()).rejects.toThrow('Not connected');
+    expect(bridge.sent).toEqual([]);
+    expect(model.error).toContain('refresh not sent');
+  });
+
+  it('rejects requests in flight and clears rows when the kernel restarts', async () => {
+    const { bridge, model } = await ready();
+    const applied = model.applyFix(SPLIT.id);
+    bridge.setStatus({ state: 'restarting' });
+    await expect(applied).rejects.toThrow('restarting');
+    expect(model.view.objects).toEqual([]);
+    expect(model.pending).toBe(0);
+  });
+
+  it('counts requests queued behind a busy kernel', async () => {
+    const { bridge, model } = await ready();
+    bridge.setStatus({ busy: true });
+    void model.refresh().catch(() => undefined);
+    void model.refresh().catch(() => undefined);
+    expect(model.status.busy).toBe(true);
+    expect(model.pending).toBe(2);
+  });
+
+  it('offers meta as a target only when the setting allows it', async () => {
+    const { model } = await ready();
+    expect(model.targets.map(d => d.name)).toEqual(['cpu', 'cuda:0']);
+    model.settings = { ...model.settings, showMetaDevice: true };
+    expect(model.targets.map(d => d.name)).toEqual(['cpu', 'cuda:0', 'meta']);
+  });
+
+  it('fetches lazily sent tensors page by page when a row opens', async () => {
+    const { bridge, model } = await ready();
+    const big = { ...splitModel(), name: 'big', children: null };
+    bridge.emit(snapshotMsg(2, [big], [], { changed: ['big'], removed: [] }));
+    model.toggle('big');
+    expect(model.isExpanded('big')).toBe(true);
+    const first = bridge.last('expand');
+    expect(first.params).toEqual({ name: 'big' });
+    const page = (offset: number, paths: string[], next: number | null) => ({
+      name: 'big',
+      path: '',
+      offset,
+      next_offset: next,
+      object: { ...big, children: paths.map(p => ({ ...splitModel().children![0], path: p })) }
+    });
+    bridge.emit({
+      type: 'result',
+      request_id: first.request_id,
+      method: 'expand',
+      result: page(0, ['big.a', 'big.b'], 2)
+    });
+    const second = bridge.last('expand');
+    expect(second.params).toEqual({ name: 'big', offset: 2 });
+    bridge.emit({
+      type: 'result',
+      request_id: second.request_id,
+      method: 'expand',
+      result: page(2, ['big.c'], null)
+    });
+    const obj = model.view.objects.find(o => o.name === 'big')!;
+    expect(obj.children!.map(t => t.path)).toEqual(['big.a', 'big.b', 'big.c']);
+    expect(bridge.sent.filter(m => m.method === 'expand')).toHaveLength(2);
+  });
+
+  it('delegates %load_ext to the bridge and disposes once', async () => {
+    const bridge = new FakeBridge();
+    const model = new DeviceModel(bridge);
+    await model.loadExtension();
+    expect(bridge.loads).toBe(1);
+    model.dispose();
+    model.dispose();
+    expect(model.isDisposed).toBe(true);
+  });
+});

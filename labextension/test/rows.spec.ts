@@ -1,0 +1,151 @@
+import { IView } from '../src/view';
+import { findingsByObject, ITableOptions, tableRows } from '../src/rows';
+import { deviceColour, DEVICE_COLOURS, humanBytes, shapeStr } from '../src/tokens';
+import { batch, SPLIT, splitModel } from './fakes';
+
+function view(): IView {
+  return {
+    objects: [splitModel(), batch('batch', 'cpu', 128), batch('z_meta', 'meta', 4096)],
+    findings: [SPLIT],
+    totals: [],
+    devices: [],
+    truncated: false,
+    skipped: [],
+    torchVersion: null,
+    seq: 1
+  };
+}
+
+function opts(open: string[] = [], extra: Partial<ITableOptions> = {}): ITableOptions {
+  return {
+    filter: '',
+    sortKey: 'name',
+    ascending: true,
+    maxRows: 500,
+    isExpanded: k => open.includes(k),
+    ...extra
+  };
+}
+
+const brief = (rows: ReturnType<typeof tableRows>['rows']) =>
+  rows.map(r => `${r.level}:${r.name}:${r.devices.join('+')}${r.flagged ? ':!' : ''}`);
+
+describe('tableRows', () => {
+  it('shows one row per object, flagged where a finding points', () => {
+    expect(brief(tableRows(view(), opts()).rows)).toEqual([
+      '0:batch:cpu',
+      '0:model:cpu+meta:!',
+      '0:z_meta:meta'
+    ]);
+  });
+
+  it('opens a module per submodule, and a submodule into its tensors', () => {
+    const rows = tableRows(view(), opts(['model', 'model.0', 'model.2'])).rows;
+    expect(brief(rows)).toEqual([
+      '0:batch:cpu',
+      '0:model:cpu+meta:!',
+      '1:model.0:cpu:!',
+      '2:model.0.weight:cpu:!',
+      '2:model.0.bias:cpu:!',
+      '1:model.1:',
+      '1:model.2:meta',
+      '2:model.2.0:meta',
+      '0:z_meta:meta'
+    ]);
+    const m2 = rows.find(r => r.key === 'model.2')!;
+    expect([m2.expandable, m2.expanded]).toEqual([true, true]);
+    expect(rows.find(r => r.key === 'model.1')!.expandable).toBe(false);
+  });
+
+  it('filters by device, type or nested path, and counts what it hid', () => {
+    const t = tableRows(view(), opts([], { filter: 'META' }));
+    expect(t.rows.map(r => r.key)).toEqual(['model', 'z_meta']);
+    expect(t.filtered).toBe(1);
+    expect(tableRows(view(), opts([], { filter: '2.0.bias' })).rows.map(r => r.key)).toEqual([
+      'model'
+    ]);
+  });
+
+  it('sorts objects and keeps children under their object', () => {
+    const t = tableRows(view(), opts(['model'], { sortKey: 'bytes', ascending: false }));
+    expect(t.rows.filter(r => r.level === 0).map(r => r.key)).toEqual([
+      'z_meta',
+      'model',
+      'batch'
+    ]);
+    const i = t.rows.findIndex(r => r.key === 'model');
+    expect(t.rows[i + 1].key).toBe('model.0');
+  });
+
+  it('caps rows at maxRows and says how many are left out', () => {
+    const t = tableRows(view(), opts(['model'], { maxRows: 2 }));
+    expect(t.rows.map(r => r.key)).toEqual(['batch', 'model']);
+    expect(t.hidden).toBe(4);
+  });
+
+  it('places findings under the object they concern', () => {
+    const loose = { ...SPLIT, id: 'other', objects: ['gone'] };
+    const by = findingsByObject([SPLIT, loose], new Set(['model', 'batch']));
+    expect(by.get('model')!.map(f => f.id)).toEqual([SPLIT.id]);
+    expect(by.get('')!.map(f => f.id)).toEqual(['other']);
+  });
+});
+
+describe('helpers mirrored from render/_rows.py', () => {
+  it('colours devices like device_colour', () => {
+    expect(deviceColour('cpu')).toBe('#6F6F6F');
+    expect(deviceColour('meta')).toBe('#A58AFF');
+    expect(deviceColour('cuda:1')).toBe(DEVICE_COLOURS[1]);
+    expect(deviceColour('cuda:9')).toBe(DEVICE_COLOURS[1]);
+    expect(deviceColour('mps')).toBe(DEVICE_COLOURS[0]);
+    expect(deviceColour('tpu:0')).toBe('#8C564B');
+  });
+
+  it('writes bytes and shapes like human_bytes and shape_str', () => {
+    expect([0, 1023, 1024, 1536, 5 * 1024 * 1024, 3 * 1024 ** 5].map(humanBytes)).toEqual([
+      '0 B',
+      '1023 B',
+      '1.0 KiB',
+      '1.5 KiB',
+      '5.0 MiB',
+      '3072.0 TiB'
+    ]);
+    expect([shapeStr([3]), shapeStr([2, 3]), shapeStr([]), shapeStr(null)]).toEqual([
+      '(3,)',
+      '(2, 3)',
+      '()',
+      ''
+    ]);
+  });
+});
+
+describe('optimizer rows', () => {
+  it('name each parameter by the model parameter it is, keyed by its own path', () => {
+    const opt = {
+      ...batch('opt'),
+      kind: 'optimizer',
+      type: 'SGD',
+      devices: [],
+      shape: null,
+      expandable: true,
+      children: [
+        {
+          path: 'opt.param_groups[0].params[0]',
+          role: 'opt_param',
+          owner: 'model.0.weight',
+          device: 'cpu',
+          dtype: 'float32',
+          shape: [16, 8],
+          bytes: 512,
+          requires_grad: true
+        }
+      ]
+    };
+    const v = { ...view(), objects: [opt] };
+    const rows = tableRows(v, opts(['opt'])).rows;
+    expect(rows.map(r => [r.level, r.key, r.name, r.kind, r.shape])).toEqual([
+      [0, 'opt', 'opt', 'SGD', ''],
+      [1, 'opt.param_groups[0].params[0]', '→\u00a0model.0.weight', 'opt_param', '(16, 8)']
+    ]);
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * The devicelens panel in a real JupyterLab 4 / Notebook 7 with a real kernel: rows and
+ * colours, a finding applied and inserted, move all (to meta), kernel restart, two notebooks.
+ * Devices: cpu + meta (a real second device on a CPU-only machine).
+ */
+import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
+import { Locator, Page } from '@playwright/test';
+import * as path from 'path';
+
+const IMG = path.resolve(__dirname, '..', '..', 'docs', 'img');
+
+/** A model split across cpu and meta, a batch and an optimizer (the issue's scenario). */
+const SETUP = [
+  '%load_ext devicelens',
+  'import torch, torch.nn as nn',
+  'torch.manual_seed(0)',
+  'model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4))',
+  "model[2].to('meta')",
+  'batch = torch.randn(32, 8)',
+  'opt = torch.optim.SGD(model.parameters(), lr=0.1)'
+].join('\n');
+
+const SPLIT = '.dl-finding[data-kind="module_split"]';
+const CPU_RGB = 'rgb(111, 111, 111)'; // #6F6F6F, tokens.ts CPU_COLOUR
+const META_RGB = 'rgb(165, 138, 255)'; // #A58AFF, tokens.ts META_COLOUR
+
+function panelOf(page: Page): Locator {
+  return page.locator('#devicelens-panel');
+}
+
+function row(page: Page, key: string): Locator {
+  return panelOf(page).locator(`tr.dl-row[data-key="${key}"]`);
+}
+
+async function devicesOf(page: Page, key: string): Promise<string[]> {
+  return row(page, key)
+    .locator('.dl-chip')
+    .evaluateAll(chips => chips.map(c => c.getAttribute('data-device') ?? ''));
+}
+
+/** A one-cell Python notebook as nbformat JSON. */
+function notebookJSON(source: string): string {
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+    cells: [
+      { cell_type: 'code', id: 'c0', source, metadata: {}, outputs: [], execution_count: null }
+    ]
+  });
+}
+
+/** Drag the right sidebar's edge left so the panel shows every column. */
+async function widenSidebar(page: Page, by = 260) {
+  const handle = page
+    .locator('#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)')
+    .last();
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x - by, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** New notebook with `source` run in its first cell, and the panel opened from the View menu. */
+async function notebookWithPanel(page: IJupyterLabPageFixture, name: string, source: string) {
+  await page.notebook.createNew(name);
+  await page.notebook.setCell(0, 'code', source);
+  await page.notebook.runCell(0);
+  await page.menu.clickMenuItem('View>Device Inspector');
+  await expect(panelOf(page)).toBeVisible();
+}
+
+test.describe('JupyterLab', () => {
+  test('rows, colours and the finding; insert as cell; apply', async ({ page }) => {
+    await notebookWithPanel(page, 'split.ipynb', SETUP);
+    await expect(row(page, 'model')).toBeVisible();
+    await expect(row(page, 'batch')).toBeVisible();
+    await expect(row(page, 'opt')).toBeVisible();
+    expect(await devicesOf(page, 'model')).toEqual(['cpu', 'meta']);
+    expect(await devicesOf(page, 'batch')).toEqual(['cpu']);
+    await expect(row(page, 'model')).toHaveClass(/dl-flagged/);
+    await expect(row(page, 'batch')).not.toHaveClass(/dl-flagged/);
+    const chip = (d: string) => row(page, 'model').locator(`.dl-chip[data-device="${d}"]`);
+    await expect(chip('cpu')).toHaveCSS('background-color', CPU_RGB);
+    await expect(chip('meta')).toHaveCSS('background-color', META_RGB);
+
+    const finding = panelOf(page).locator(SPLIT);
+    await expect(finding).toContainText('model is partly moved');
+    const fix = (await finding.locator('.dl-fix').innerText()).trim();
+    expect(fix).toMatch(/^model\.to\(/);
+
+    // expand the model: one row per submodule, the cpu part flagged
+    await widenSidebar(page);
+    await row(page, 'model').locator('.dl-toggle').click();
+    await expect(row(page, 'model.0')).toHaveClass(/dl-flagged/);
+    expect(await devicesOf(page, 'model.2')).toEqual(['meta']);
+    await panelOf(page).screenshot({ path: path.join(IMG, 'panel-light.png') });
+
+    // Insert as cell: a new cell below the active one with the fix, not run
+    const before = await page.notebook.getCellCount(); // runCell left the last cell active
+    await finding.locator('.dl-insert').click();
+    expect(await page.notebook.getCellCount()).toBe(before + 1);
+    expect((await page.notebook.getCellTextInput(before)).trim()).toBe(fix);
+    expect(await page.notebook.getCellTextOutput(before)).toBeNull();
+
+    // Apply: runs in the kernel through the protocol; the finding goes, the rows follow
+    await finding.locator('.dl-apply').click();
+    await expect(panelOf(page).locator(SPLIT)).toHaveCount(0);
+    await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('Moved');
+    await expect.poll(() => devicesOf(page, 'model')).toHaveLength(1);
+    await expect(row(page, 'model')).not.toHaveClass(/dl-flagged/);
+  });
+
+  test.describe('with the meta device enabled, dark theme', () => {
+    test.use({
+      mockSettings: {
+        ...galata.DEFAULT_SETTINGS,
+        'devicelens:plugin': { showMetaDevice: true },
+        '@jupyterlab/apputils-extension:themes': { theme: 'JupyterLab Dark' }
+      }
+    });
+
+    test('move all to meta: dry run, confirmation, progress, report', async ({ page }) => {
+      await notebookWithPanel(page, 'move.ipynb', SETUP);
+      await expect(panelOf(page).locator(SPLIT)).toBeVisible();
+      await widenSidebar(page);
+      await row(page, 'opt').locator('.dl-toggle').click();
+      await expect(row(page, 'opt.param_groups[0].params[0]')).toBeVisible();
+      await panelOf(page).screenshot({ path: path.join(IMG, 'panel-dark.png') });
+
+      await panelOf(page).locator('.dl-move select').selectOption('meta');
+      await panelOf(page).locator('.dl-move-go').click();
+      const confirm = panelOf(page).locator('.dl-confirm');
+      await expect(confirm).toContainText(/Move \d+(\.\d)? (B|KiB) in \d+ tensors? to meta\?/);
+      await expect(confirm.locator('.dl-warning')).toContainText('discarded');
+      await confirm.locator('.dl-confirm-go').click();
+      await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('to meta');
+      for (const name of ['model', 'batch', 'opt.param_groups[0].params[0]']) {
+        await expect.poll(() => devicesOf(page, name)).toEqual(['meta']);
+      }
+      // every row, expanded or not, is on the target, and so are the totals
+      const all = () =>
+        panelOf(page)
+          .locator('tr.dl-row .dl-chip')
+          .evaluateAll(cs => [...new Set(cs.map(c => c.getAttribute('data-device')))]);
+      await expect.poll(all).toEqual(['meta']);
+      await expect(panelOf(page).locator('.dl-total')).toHaveCount(1);
+      await expect(panelOf(page).locator('.dl-total')).toHaveAttribute('data-device', 'meta');
+    });
+  });
+
+  test('kernel restart, %load_ext, and two notebooks', async ({ page, tmpPath }) => {
+    await notebookWithPanel(page, 'first.ipynb', SETUP);
+    await expect(row(page, 'model')).toBeVisible();
+
+    await page.evaluate(() => {
+      void (window as any).jupyterapp.commands.execute('kernelmenu:restart'); // NB: opens a dialog
+    });
+    await page.locator('.jp-Dialog .jp-mod-accept').click();
+    await expect(panelOf(page).locator('.dl-state')).toContainText(/restarting|Connecting/);
+    // NB: JupyterLab 4.6's kernel connection can keep what it queued during a restart queued
+    // (status stuck at 'starting', devicelens or not): a reconnect sends it on.
+    await page.waitForTimeout(1000);
+    await page.evaluate(() =>
+      (window as any).jupyterapp.shell.currentWidget.sessionContext.session.kernel.reconnect()
+    );
+    const load = panelOf(page).locator('.dl-load');
+    await expect(load).toBeVisible();
+    await expect(row(page, 'model')).toHaveCount(0);
+    await load.click(); // runs `%load_ext devicelens`: connected, empty namespace
+    await expect(panelOf(page)).toContainText('No tensors, modules or optimizers');
+    await page.notebook.runCell(0);
+    await expect(row(page, 'model')).toBeVisible();
+
+    // a second notebook: the panel follows it, and comes back with the first
+    const second = "%load_ext devicelens\nimport torch\nother = torch.zeros(3, 5, device='meta')";
+    await page.contents.uploadContent(notebookJSON(second), 'text', `${tmpPath}/second.ipynb`);
+    await page.notebook.openByPath(`${tmpPath}/second.ipynb`);
+    await page.notebook.activate('second.ipynb');
+    await page.notebook.runCell(0);
+    await expect(row(page, 'other')).toBeVisible();
+    await expect(row(page, 'model')).toHaveCount(0);
+    expect(await devicesOf(page, 'other')).toEqual(['meta']);
+    await expect(panelOf(page).locator('.dl-notebook')).toHaveText('second.ipynb');
+
+    await page.notebook.activate('first.ipynb');
+    await expect(row(page, 'model')).toBeVisible();
+    await expect(row(page, 'other')).toHaveCount(0);
+    await expect(panelOf(page).locator('.dl-notebook')).toHaveText('first.ipynb');
+  });
+});
+
+test.describe('Notebook 7', () => {
+  test.use({ autoGoto: false });
+
+  test('the panel opens from the View menu and shows the same rows', async ({
+    context,
+    request,
+    tmpPath
+  }) => {
+    const file = `${tmpPath}/nb7.ipynb`;
+    const put = await request.put(`/api/contents/${file}`, {
+      data: { type: 'notebook', format: 'json', content: JSON.parse(notebookJSON(SETUP)) }
+    });
+    expect(put.ok()).toBe(true);
+    const page = await context.newPage(); // NB: a plain page: galata's goto leads into /lab
+    await page.goto(`/notebooks/${file}`);
+    const prompt = page.locator('.jp-Cell .jp-InputPrompt').first();
+    await prompt.waitFor();
+    // NB: retried: a click before the kernel is connected may be dropped
+    await expect(async () => {
+      await page.getByRole('menuitem', { name: 'Run', exact: true }).click();
+      await page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click();
+      await expect(prompt).toHaveText(/\[\d+\]/, { timeout: 20000 });
+    }).toPass({ timeout: 80000 });
+
+    await page.getByRole('menuitem', { name: 'View' }).click();
+    await page.getByRole('menuitem', { name: 'Device Inspector' }).click();
+    await expect(panelOf(page)).toBeVisible();
+    await expect(row(page, 'model')).toBeVisible();
+    expect(await devicesOf(page, 'model')).toEqual(['cpu', 'meta']);
+    await expect(row(page, 'batch')).toBeVisible();
+    await expect(row(page, 'opt')).toBeVisible();
+    await expect(panelOf(page).locator(SPLIT)).toBeVisible();
+    await page.screenshot({ path: path.join(IMG, 'panel-notebook7.png') });
+  });
+});
