@@ -83,11 +83,13 @@ def _loose(snap: Snapshot) -> list[Finding]:
         if device:
             wrong = [t for t in loose if t.device != device]
             if wrong:
-                out.append(_loose_finding("loose_device", o, wrong, device, None, target))
+                out.append(_loose_finding("loose_device", o, wrong, device, None, target,
+                                          model or "the model"))
         if dtype:
             wrong_dt = [t for t in loose if is_float(t.dtype) and t.dtype != dtype]
             if wrong_dt:
-                out.append(_loose_finding("loose_dtype", o, wrong_dt, None, dtype, ""))
+                out.append(_loose_finding("loose_dtype", o, wrong_dt, None, dtype, "",
+                                          model or "the model"))
     return out
 
 
@@ -96,7 +98,7 @@ _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
 
 
 def _loose_finding(kind: str, o: ObjectRecord, wrong: list[TensorRecord], device: str | None,
-                   dtype: str | None, target: str) -> Finding:
+                   dtype: str | None, target: str, model: str) -> Finding:
     call = f"to({target})" if device else _CASTS.get(dtype or "", f"to(torch.{dtype})")
     lines = [f"{code_for(t.ref)} = {code_for(t.ref)}.{call}" for t in wrong if has_code(t.ref)]
     if o.frozen or len(lines) < len(wrong):
@@ -105,14 +107,14 @@ def _loose_finding(kind: str, o: ObjectRecord, wrong: list[TensorRecord], device
     if device:
         found = sorted({t.device for t in wrong})
         msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} on {', '.join(found)} "
-               f"but the model is on {device}: passing "
-               f"{'it' if len(wrong) == 1 else 'them'} to it will fail.")
+               f"but {model} is on {device}: using {'it' if len(wrong) == 1 else 'them'} with "
+               f"{model} will fail.")
         return _finding(kind, "warning", f"{o.name} is not on {device}", msg, "\n".join(lines),
                         (t.path for t in wrong), [o.name], [*found, device],
                         action=Action("to_device", tuple(t.ref for t in wrong), device))
     found = sorted({t.dtype for t in wrong})
-    msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} {', '.join(found)} but the "
-           f"model is {dtype}: matmuls with its weights raise \"must have the same dtype\".")
+    msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} {', '.join(found)} but "
+           f"{model} is {dtype}: matmuls with its weights raise \"must have the same dtype\".")
     return _finding(kind, "warning", f"{o.name} is {', '.join(found)}", msg, "\n".join(lines),
                     (t.path for t in wrong), [o.name], dtypes=[*found, dtype or ""],
                     action=Action("to_dtype", tuple(t.ref for t in wrong), dtype=dtype))
