@@ -15,23 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
+from _workload import namespace
 from torch import nn
 
 from devicelens import moves
 
 DEV = "meta"
-
-
-def namespace(n_loose: int = 10_000) -> dict[str, Any]:
-    torch.manual_seed(0)
-    model = nn.Sequential(*[nn.Linear(2, 2) for _ in range(1000)])  # 2000 parameters
-    opt = torch.optim.Adam(model.parameters())
-    for p in model.parameters():
-        p.grad = torch.zeros_like(p)
-    opt.step()
-    ns: dict[str, Any] = {f"t{i}": torch.zeros(2) for i in range(n_loose)}
-    ns.update(model=model, opt=opt)
-    return ns
 
 
 def naive(ns: dict[str, Any]) -> None:

@@ -10,21 +10,11 @@ from __future__ import annotations
 import time
 
 import torch
+from _workload import namespace
 from torch import nn
 
 from devicelens.analysis import diagnose
 from devicelens.snapshot import take_snapshot
-
-
-def namespace(n_loose: int) -> dict[str, object]:
-    model = nn.Sequential(*[nn.Linear(2, 2) for _ in range(1000)])  # 2000 parameters
-    opt = torch.optim.Adam(model.parameters())
-    for p in model.parameters():
-        p.grad = torch.zeros_like(p)
-    opt.step()
-    ns: dict[str, object] = {f"t{i}": torch.zeros(2) for i in range(n_loose)}
-    ns.update(model=model, opt=opt)
-    return ns
 
 
 def bare_loop(ns: dict[str, object]) -> int:
