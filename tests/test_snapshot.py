@@ -211,3 +211,35 @@ def test_optimizer_device_ignores_its_cpu_step_counters():
     snap = take_snapshot({"opt": opt})
     assert snap["opt"].devices == ("meta",)
     assert {t.device for t in snap["opt"].tensors if t.path.endswith("['step']")} == {"cpu"}
+
+
+def test_unchanged_loose_tensors_reuse_the_last_record():
+    x = torch.zeros(3)
+    first = take_snapshot({"x": x})["x"]
+    assert take_snapshot({"x": x})["x"] is first
+
+
+@pytest.mark.parametrize("change", ["device", "dtype", "shape", "rebind", "grad", "view"])
+def test_a_changed_tensor_is_never_served_from_the_cache(change):
+    x = torch.zeros(3)
+    ns = {"x": x}
+    take_snapshot(ns)
+    if change == "device":
+        torch.utils.swap_tensors(x, torch.zeros(3, device="meta"))  # same object, new device
+    elif change == "dtype":
+        x.data = x.data.double()
+    elif change == "shape":
+        x.resize_(5)
+    elif change == "rebind":
+        ns["x"] = torch.zeros(3, dtype=torch.int8)
+    elif change == "grad":
+        x.requires_grad_(True)
+    else:
+        base = torch.zeros(6)
+        ns["x"] = base[:3]
+    fresh = take_snapshot(ns)["x"].tensors[0]
+    t = ns["x"]
+    assert (fresh.device, fresh.dtype, fresh.shape, fresh.requires_grad) == (
+        str(t.device), str(t.dtype).removeprefix("torch."), tuple(t.shape), t.requires_grad)
+    assert fresh.nbytes == t.numel() * t.element_size()
+    assert fresh.storage == id(t if t._base is None else t._base)

@@ -62,6 +62,8 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     Module = torch.nn.Module
     order = sorted(items, key=lambda kv: 0 if issubclass(type(kv[1]), Module) else 1)
     ctx = _Ctx(torch, max_nodes)
+    old_cache: dict[str, tuple[Any, ...]] = _loose_cache[0]
+    new_cache: dict[str, tuple[Any, ...]] = {}
     records: dict[str, ObjectRecord] = {}
     totals = _Totals()
     skipped: list[str] = []
@@ -76,7 +78,10 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
                     w = _Walker(ctx)
                 try:
                     if issubclass(type(obj), ctx.Tensor):
-                        rec = _tensor_object(w, obj, name)
+                        rec = _reuse(old_cache, new_cache, ctx, name, obj)
+                        if rec is None:
+                            rec = _tensor_object(w, obj, name)
+                            _remember(new_cache, name, obj, rec)
                     else:
                         rec = _object(w, obj, name)
                 except Exception:  # NB: a hostile object costs its own row, never the snapshot
@@ -89,9 +94,48 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     finally:
         if gc_was_on:
             gc.enable()
+    _loose_cache[0] = new_cache
     objects = tuple(records[n] for n, _ in items if n in records)
     return Snapshot(objects, totals.result(), available_devices(torch), truncated,
                     torch.__version__, tuple(skipped), records)
+
+
+# --- reuse between snapshots -----------------------------------------------------------------
+
+#: name -> (id, type, device, dtype, shape, id of base, record) of the last snapshot's loose
+#: tensors. NB: replaced whole by every snapshot (no growth), and holds no tensor.
+_loose_cache: list[dict[str, tuple[Any, ...]]] = [{}]
+
+
+def _reuse(old: dict[str, tuple[Any, ...]], new: dict[str, tuple[Any, ...]], ctx: _Ctx,
+           name: str, t: Any) -> ObjectRecord | None:
+    """The last snapshot's record for ``name`` if it is provably still exact, else None.
+
+    NB: exact because everything a loose tensor's record holds follows from what is compared:
+    identity and type (flavor, layout), device, dtype, shape (sizes), the base (storage key) and
+    requires_grad (only tensors without autograd are cached, so no grad or grad_fn to track).
+    """
+    entry = old.get(name)
+    if entry is None or ctx.budget <= 0:
+        return None
+    if not (entry[0] == id(t) and entry[1] is type(t) and not t.requires_grad
+            and entry[3] is t.dtype and entry[2] == t.device and entry[4] == t.shape):
+        return None
+    base = t._base
+    if entry[5] != (None if base is None else id(base)):
+        return None
+    ctx.budget -= 1
+    new[name] = entry
+    rec: ObjectRecord = entry[6]
+    return rec
+
+
+def _remember(new: dict[str, tuple[Any, ...]], name: str, t: Any, rec: ObjectRecord | None) -> None:
+    if rec is None or rec.tensors[0].flavor not in ("dense", "fake") or t.requires_grad:
+        return  # NB: only plain tensors, whose every record field follows from the key
+    base = t._base
+    new[name] = (id(t), type(t), t.device, t.dtype, t.shape, None if base is None else id(base),
+                 rec)
 
 
 class _Totals:
