@@ -1,4 +1,7 @@
-"""What ``%load_ext devicelens`` installs into a shell, and how ``%unload_ext`` takes it back."""
+"""What ``%load_ext devicelens`` installs into a shell, and how ``%unload_ext`` takes it back.
+
+NB: nothing here imports torch: a kernel that has not imported it yet pays nothing.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +9,20 @@ from typing import Any
 
 
 def load(ipython: Any) -> None:
-    from .magics import DeviceMagics
-
-    ipython.register_magics(DeviceMagics)
     from ._cuda_safe_magic import CudaSafeMagics
+    from .comm import register
+    from .magics import DeviceMagics
     from .postmortem import install
 
+    ipython.register_magics(DeviceMagics)
     ipython.register_magics(CudaSafeMagics)
     install(ipython)  # post-mortem diagnosis of device/dtype errors, in every cell
-    from .comm import register
-
     register(ipython)  # the sidebar panel's comm target
 
 
 def unload(ipython: Any) -> None:
+    from .comm import unregister
     from .postmortem import uninstall
 
     uninstall(ipython)
-    from .comm import unregister
-
     unregister(ipython)
