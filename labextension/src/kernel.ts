@@ -227,6 +227,11 @@ export class KernelBridge implements IKernelBridge {
       }
     } else if (this._status.state !== 'ready') {
       return;
+    } else if (data.type === 'error' && data.error === 'protocol_mismatch') {
+      // NB: the kernel refuses this panel's protocol: one mismatch state, not an error per request
+      this._closeComm(true);
+      this._set({ state: 'mismatch' });
+      return;
     }
     this._received.emit(data);
   };
@@ -265,6 +270,9 @@ export class KernelBridge implements IKernelBridge {
         if (state === 'restarting' || state === 'dead' || state === 'no-kernel') {
           void this._connect();
           return;
+        }
+        if (state === 'connecting' && this._comm) {
+          this._armTimer(); // NB: the quiet spell starts now; the open may have queued behind a cell
         }
         this._set({ busy: false });
         return;

@@ -1,9 +1,11 @@
 /**
- * The one faked boundary: an IKernelBridge that records what the model sends and lets a test
- * play the kernel's replies; plus wire fixtures shaped like `_protocol.py`'s encoders output.
+ * The faked boundaries: an IKernelBridge that records what the model sends and lets a test
+ * play the kernel's replies; for kernel.ts itself, the few JupyterLab pieces it consumes (a
+ * session context, a kernel connection, a comm); plus wire fixtures shaped like
+ * `_protocol.py`'s encoders output.
  */
 
-import { Signal } from '@lumino/signaling';
+import { Signal, Slot } from '@lumino/signaling';
 
 import {
   IBridgeStatus,
@@ -178,4 +180,148 @@ export function snapshotMsg(
     removed: [],
     ...extra
   };
+}
+
+// --- JupyterLab's side of kernel.ts ----------------------------------------------------------
+
+/** A Signal that counts its connections, so a test can see handlers let go. */
+export class CountingSignal<T, U> extends Signal<T, U> {
+  receivers = 0;
+  connect(slot: Slot<T, U>, thisArg?: unknown): boolean {
+    const added = super.connect(slot, thisArg);
+    this.receivers += added ? 1 : 0;
+    return added;
+  }
+  disconnect(slot: Slot<T, U>, thisArg?: unknown): boolean {
+    const removed = super.disconnect(slot, thisArg);
+    this.receivers -= removed ? 1 : 0;
+    return removed;
+  }
+}
+
+/**
+ * A recording Kernel.IComm. Like JupyterLab's CommHandler, `close()` calls `onClose` locally
+ * before disposing, and throws once disposed.
+ */
+export class FakeComm {
+  constructor(
+    readonly targetName: string,
+    readonly commId: string
+  ) {}
+  onMsg: ((msg: any) => void) | null = null;
+  onClose: ((msg: any) => void) | null = null;
+  isDisposed = false;
+  /** `data` of each `open()`. */
+  opened: unknown[] = [];
+  /** `data` of each `send()`. */
+  sent: unknown[] = [];
+  /** Times the panel closed this comm (told the kernel). */
+  closes = 0;
+
+  open(data: unknown): void {
+    this.opened.push(data);
+  }
+  send(data: unknown): void {
+    if (!this.isDisposed) {
+      this.sent.push(data);
+    }
+  }
+  close(): void {
+    if (this.isDisposed) {
+      throw new Error('Cannot close');
+    }
+    this.closes++;
+    this.onClose?.(commMsg('comm_close', this.commId, {}));
+    this.dispose();
+  }
+  dispose(): void {
+    this.isDisposed = true;
+  }
+
+  /** The kernel sends `data` on this comm. */
+  receive(data: unknown): void {
+    this.onMsg?.(commMsg('comm_msg', this.commId, data));
+  }
+  /** The kernel closes this comm (as ipykernel does at once for an unknown target). */
+  kernelClose(): void {
+    this.onClose?.(commMsg('comm_close', this.commId, {}));
+    this.dispose();
+  }
+}
+
+function commMsg(type: string, commId: string, data: unknown) {
+  return { header: { msg_type: type }, content: { comm_id: commId, data } };
+}
+
+/** A Kernel.IKernelConnection with what kernel.ts uses: status, info, comms, execute. */
+export class FakeKernel {
+  constructor(
+    readonly id = 'k1',
+    language = 'python'
+  ) {
+    this.info = Promise.resolve({ language_info: { name: language } });
+  }
+  status = 'idle';
+  info: Promise<{ language_info: { name: string } }>;
+  comms: FakeComm[] = [];
+  /** Arguments of each `requestExecute()`. */
+  executed: { content: unknown; disposeOnDone: unknown }[] = [];
+  /** What the next execute replies. */
+  replyStatus = 'ok';
+
+  createComm(target: string): FakeComm {
+    const comm = new FakeComm(target, `${this.id}-comm-${this.comms.length + 1}`);
+    this.comms.push(comm);
+    return comm;
+  }
+  requestExecute(content: unknown, disposeOnDone?: unknown) {
+    this.executed.push({ content, disposeOnDone });
+    return { done: Promise.resolve({ content: { status: this.replyStatus } }) };
+  }
+  /** The comm opened last. */
+  get comm(): FakeComm {
+    const comm = this.comms[this.comms.length - 1];
+    if (!comm) {
+      throw new Error(`no comm opened on kernel ${this.id}`);
+    }
+    return comm;
+  }
+}
+
+/** An ISessionContext with what kernel.ts uses: path, readiness, the kernel, three signals. */
+export class FakeSessionContext {
+  constructor(kernel: FakeKernel | null, readonly path = 'a.ipynb') {
+    this.session = { kernel };
+  }
+  isReady = true;
+  ready: Promise<void> = Promise.resolve();
+  session: { kernel: FakeKernel | null };
+  kernelChanged = new CountingSignal<this, unknown>(this);
+  statusChanged = new CountingSignal<this, string>(this);
+  iopubMessage = new CountingSignal<this, unknown>(this);
+
+  /** The kernel's status changes, as the session context relays it. */
+  setStatus(status: string): void {
+    if (this.session.kernel) {
+      this.session.kernel.status = status;
+    }
+    this.statusChanged.emit(status);
+  }
+  /** Another kernel replaces the current one (restart into a new one, change kernel). */
+  changeKernel(kernel: FakeKernel | null): void {
+    const oldValue = this.session.kernel;
+    this.session.kernel = kernel;
+    this.kernelChanged.emit({ name: 'kernel', oldValue, newValue: kernel });
+  }
+  /** The iopub `status: idle` that ends an execute request. */
+  executeDone(): void {
+    this.iopubMessage.emit({
+      header: { msg_type: 'status' },
+      parent_header: { msg_type: 'execute_request' },
+      content: { execution_state: 'idle' }
+    });
+  }
+  get receivers(): number {
+    return this.kernelChanged.receivers + this.statusChanged.receivers + this.iopubMessage.receivers;
+  }
 }
