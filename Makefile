@@ -18,7 +18,7 @@ $(PY):
 
 # Dev environment: pinned requirements, torch unless one is importable, then the package itself
 # (pip install builds the labextension through hatch-jupyter-builder; users need no Node).
-$(VENV)/.stamp-setup: $(PY) requirements-dev.txt pyproject.toml package.json yarn.lock \
+$(VENV)/.stamp-setup: $(PY) requirements-dev.txt pyproject.toml package.json yarn.lock tsconfig.json \
 		$(wildcard labextension/src/* labextension/style/* labextension/schema/*)
 	$(PY) -c "import torch" 2>/dev/null || $(PIP) install -q $(TORCH)
 	$(PIP) install -q -r requirements-dev.txt
