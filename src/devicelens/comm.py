@@ -407,6 +407,12 @@ def register(shell: Any) -> Hub:
     return hub
 
 
+def panel_connected(shell: Any) -> bool:
+    """Whether a devicelens panel has a comm open to ``shell`` right now."""
+    hub = _HUBS.get(id(shell))
+    return hub is not None and bool(hub.bridges)
+
+
 def unregister(shell: Any) -> None:
     """Undo :func:`register`: close open panels' comms, drop the target and the hook."""
     import comm

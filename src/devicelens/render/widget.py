@@ -45,17 +45,13 @@ def _panel_connected(shell: Any) -> bool | None:
     """Whether a devicelens panel has its comm open to ``shell``; None when nobody can tell.
 
     NB: asks :mod:`devicelens.comm` only if the extension already imported it (never imports
-    it): its ``panel_connected(shell)`` where there is one, else the open bridges of its hub.
+    it).
     """
     bridge = sys.modules.get("devicelens.comm")
     if bridge is None:
         return None
     try:
-        ask = getattr(bridge, "panel_connected", None)
-        if callable(ask):
-            return bool(ask(shell))
-        hub = getattr(bridge, "_HUBS", {}).get(id(shell))
-        return None if hub is None else bool(hub.bridges)
+        return bool(bridge.panel_connected(shell))
     except Exception:  # NB: a broken bridge must not break %devices
         return None
 
