@@ -10,7 +10,7 @@ export PATH := $(BIN):$(PATH)
 TORCH := torch==2.13.0
 PORT ?= 8888
 
-.PHONY: demo test setup test-py test-js test-ui bench lint clean
+.PHONY: demo test setup test-py test-js test-ui bench lint clean screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -43,6 +43,10 @@ test-js: setup
 
 test-ui: setup
 	@if [ -f ui-tests/package.json ]; then $(MAKE) -C ui-tests test; fi
+
+# Refresh the README's screenshots (docs/img) from the browser tests; look at them before committing.
+screenshots: setup
+	$(MAKE) -C ui-tests screenshots
 
 bench: setup
 	$(PY) benchmarks/run_all.py

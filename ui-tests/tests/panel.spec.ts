@@ -7,7 +7,10 @@ import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata
 import { Locator, Page } from '@playwright/test';
 import * as path from 'path';
 
-const IMG = path.resolve(__dirname, '..', '..', 'docs', 'img');
+// Screenshots go to test-results/ (ignored); `make -C ui-tests screenshots` refreshes docs/img.
+const IMG = process.env.DEVICELENS_SCREENSHOTS
+  ? path.resolve(__dirname, '..', '..', 'docs', 'img')
+  : path.resolve(__dirname, '..', 'test-results', 'img');
 
 /** A model split across cpu and meta, a batch and an optimizer (the issue's scenario). */
 const SETUP = [

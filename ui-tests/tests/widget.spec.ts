@@ -7,7 +7,10 @@ import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import { Locator, Page } from '@playwright/test';
 import * as path from 'path';
 
-const IMG = path.resolve(__dirname, '..', '..', 'docs', 'img');
+// Screenshots go to test-results/ (ignored); `make -C ui-tests screenshots` refreshes docs/img.
+const IMG = process.env.DEVICELENS_SCREENSHOTS
+  ? path.resolve(__dirname, '..', '..', 'docs', 'img')
+  : path.resolve(__dirname, '..', 'test-results', 'img');
 
 /** The model went to meta; the batch and a loss weight stayed on the cpu. */
 const SETUP = [
