@@ -90,7 +90,7 @@ class _Walker:
                 t.requires_grad, t.is_leaf, _LAYOUTS.get(layout) or _layout(layout), flavor,
                 id(t if base is None else base)))
         except Exception:  # NB: exotic subclasses may refuse any of the reads above
-            return TensorRecord(path, ref, role, owner, _safe_str(t, "device"), "?", (), 0, 0,
+            return TensorRecord(path, ref, role, owner, _opaque_device(t, ctx), "?", (), 0, 0,
                                 False, True, "?", "opaque", id(t))
 
     # -- generic values
@@ -159,9 +159,10 @@ def _layout(layout: Any) -> str:
     return name
 
 
-def _safe_str(t: Any, attr: str) -> str:
+def _opaque_device(t: Any, ctx: _Ctx) -> str:
+    """The device from the C tensor header itself: no subclass property, no user code."""
     try:
-        return str(type(t).__dict__.get(attr, None) and getattr(t, attr))
+        return str(ctx.torch._C.TensorBase.device.__get__(t))
     except Exception:
         return "?"
 
