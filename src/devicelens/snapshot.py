@@ -37,12 +37,11 @@ def _user_namespace() -> dict[str, Any]:
 
 
 def _candidates(namespace: dict[str, Any], names: list[str] | None) -> list[tuple[str, Any]]:
+    """The names to look at: NB private names and IPython's ``In``/``Out`` history never."""
     if names is not None:
         return [(n, namespace[n]) for n in names if n in namespace]
-    hidden = namespace.get("_devicelens_hidden", ())
     return [(k, v) for k, v in dict.items(namespace)
-            if type(k) is str and not k.startswith("_") and k not in ("In", "Out")
-            and k not in hidden]
+            if type(k) is str and not k.startswith("_") and k not in ("In", "Out")]
 
 
 def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] | None = None,
