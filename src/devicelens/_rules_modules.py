@@ -32,10 +32,10 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     # (``meta`` counts as one: nothing can be copied back from it.)
     target = accel.pop()
     strays = [t for t in own if t.device != target]
-    return [_split_finding(o, own, strays, devices, target, "error")]
+    return [_split_finding(o, strays, devices, target, "error")]
 
 
-def _split_finding(o: ObjectRecord, own: list[TensorRecord], strays: list[TensorRecord],
+def _split_finding(o: ObjectRecord, strays: list[TensorRecord],
                    devices: set[str], target: str, severity: Severity) -> Finding:
     stray_mods = list(dict.fromkeys(t.owner for t in strays))
     root = o.tensors[0].ref[:1]
@@ -64,7 +64,7 @@ def _pipeline(o: ObjectRecord, own: list[TensorRecord], devices: set[str]) -> li
         leaf_split = any(len(devs) > 1 for devs in per_owner.values())
         target = majority(own) or "cpu"
         strays = [t for t in own if t.device != target]
-        return [_split_finding(o, own, strays, devices, target,
+        return [_split_finding(o, strays, devices, target,
                                "error" if leaf_split else "info")]
     by_target: dict[str, dict[str, list[TensorRecord]]] = {}
     for t in own:
