@@ -55,17 +55,10 @@ def module_layout(m: Any) -> tuple[str | None, str | None, str]:
     """(device of the parameters, device of the float/non-scalar buffers, parameter dtype)."""
     params: list[Any] = []
     buffers: list[Any] = []
-    todo: list[Any] = [m]
-    seen: set[int] = set()
-    while todo and len(seen) < 10_000:
-        mod = todo.pop()
-        if id(mod) in seen:
-            continue
-        seen.add(id(mod))
+    for mod in _tree.submodules(m):
         parts = _tree.module_parts(mod)
         params += [p for _n, p in parts.params]
         buffers += [b for _n, b in parts.buffers if b.dim() or b.is_floating_point()]
-        todo.extend(c for _n, c in parts.children)
     dtype = str(params[0].dtype).removeprefix("torch.") if params else ""
     return majority_device(params), majority_device(buffers), dtype
 

@@ -176,6 +176,19 @@ def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
     return ModuleParts(params, buffers, children, attrs, hint)
 
 
+def submodules(root: Any, limit: int = 10_000) -> Iterator[Any]:
+    """``root`` and every registered submodule below it, each once, at most ``limit`` of them."""
+    todo = [root]
+    seen: set[int] = set()
+    while todo and len(seen) < limit:
+        m = todo.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        yield m
+        todo.extend(c for _n, c in module_parts(m).children)
+
+
 # --- code generation ------------------------------------------------------------------------
 
 def code_for(ref: Ref) -> str:

@@ -104,13 +104,7 @@ def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
 def lint_modules(modules: list[Any]) -> list[Issue]:
     """Forward lint of every module class reachable from ``modules``, each class once."""
     classes: dict[type, None] = {}
-    todo = list(modules)
-    seen: set[int] = set()
-    while todo and len(seen) < 10_000:
-        m = todo.pop()
-        if id(m) in seen:
-            continue
-        seen.add(id(m))
-        classes.setdefault(type(m))
-        todo.extend(c for _n, c in _tree.module_parts(m).children)
+    for root in modules:
+        for m in _tree.submodules(root):
+            classes.setdefault(type(m))
     return [i for cls in classes for i in lint_forward(cls)]

@@ -7,10 +7,7 @@ import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata
 import { Locator, Page } from '@playwright/test';
 import * as path from 'path';
 
-// Screenshots go to test-results/ (ignored); `make -C ui-tests screenshots` refreshes docs/img.
-const IMG = process.env.DEVICELENS_SCREENSHOTS
-  ? path.resolve(__dirname, '..', '..', 'docs', 'img')
-  : path.resolve(__dirname, '..', 'test-results', 'img');
+import { IMG } from './img';
 
 /** A model split across cpu and meta, a batch and an optimizer (the issue's scenario). */
 const SETUP = [
