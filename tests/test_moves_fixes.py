@@ -154,7 +154,8 @@ def test_apply_all_fixes_leaves_no_device_or_dtype_findings() -> None:
     assert x.device.type == "meta" and x.dtype == torch.float32  # device and dtype, one copy
     assert ns["batch"]["n"].device.type == "cpu"  # a 0-dim CPU scalar is fine where it is
     assert not [f for f in findings(ns) if f.kind in DEVICE_KINDS + DTYPE_KINDS]
-    assert moves.apply_all_fixes(ns).notes == ("No fixes to apply.",)
+    again = moves.apply_all_fixes(ns)
+    assert again.ok and again.notes == ("No device or dtype problems found: nothing to fix.",)
 
 
 def test_a_stale_finding_reports_and_changes_nothing() -> None:

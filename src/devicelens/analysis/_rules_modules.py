@@ -4,17 +4,19 @@ DataParallel placement, and helper modules (losses) left off the model's device.
 
 from __future__ import annotations
 
-from ..inspect._tree import Ref, code_for
+from ..inspect._tree import Ref, Step, code_for
 from ..inspect.records import ObjectRecord, TensorRecord
+from ._usage import Usage
 from .findings import (
     Action,
     Finding,
-    Layout,
+    Model,
     Severity,
     _counts,
     _finding,
     is_float,
     majority,
+    model_named,
     module_tensors,
     q,
 )
@@ -25,6 +27,8 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     devices = {t.device for t in own}
     if len(devices) < 2 or o.dispatch:
         return []
+    if empty_weights(own):
+        return [_empty_weights(o, own)]
     accel = {d for d in devices if d != "cpu"}
     if len(accel) >= 2:
         return _pipeline(o, own, devices)
@@ -33,6 +37,32 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     target = accel.pop()
     strays = [t for t in own if t.device != target]
     return [_split_finding(o, strays, devices, target, "error")]
+
+
+def empty_weights(own: list[TensorRecord]) -> bool:
+    """Parameters all on meta, buffers with data: built under accelerate's
+    ``init_empty_weights`` (or ``device="meta"``), waiting for its weights to be loaded.
+
+    NB: its non-persistent buffers (rotary ``inv_freq``) are in no checkpoint: moving them to
+    meta would destroy them for good.
+    """
+    params = [t for t in own if t.role == "parameter"]
+    rest = [t for t in own if t.device != "meta"]
+    return (bool(params) and all(t.device == "meta" for t in params) and bool(rest)
+            and all(t.role == "buffer" for t in rest))
+
+
+def _empty_weights(o: ObjectRecord, own: list[TensorRecord]) -> Finding:
+    bufs = [t for t in own if t.device != "meta"]
+    devs = sorted({t.device for t in bufs})
+    msg = (f"{o.name} has its parameters on meta (no data yet) and its buffers "
+           f"({', '.join(t.path for t in bufs[:3])}{'…' if len(bufs) > 3 else ''}) on "
+           f"{', '.join(devs)}: the layout of a model built with empty weights "
+           f"(accelerate's init_empty_weights). Load its weights before running it "
+           f"(load_checkpoint_and_dispatch, or {o.name}.load_state_dict(state_dict, assign=True)); "
+           f"do not move it to meta or call to_empty(), which would destroy those buffers.")
+    return _finding("empty_weights", "info", f"{o.name} waits for its weights", msg, "",
+                    (t.path for t in bufs), [o.name], ["meta", *devs])
 
 
 def _split_finding(o: ObjectRecord, strays: list[TensorRecord],
@@ -97,33 +127,70 @@ def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
     return None
 
 
-def _helper_modules(objects: tuple[ObjectRecord, ...], layout: Layout) -> list[Finding]:
-    """Other modules (a loss with a class-weight buffer, a separate head) off the model's device.
+def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model],
+                    usage: Usage) -> list[Finding]:
+    """Other modules (a loss with a class-weight buffer, a separate head) off the device of the
+    model they are used with.
 
-    NB: only when the main model sits on one device; a module that is itself split is
-    :func:`_module_split`'s business.
+    NB: a module with parameters is a model in its own right: it is judged only against the
+    models the cells use it with (else a note). A helper without parameters follows the models
+    when they all agree. A module that is itself split is :func:`_module_split`'s business.
     """
     out: list[Finding] = []
     for o in objects:
-        if o.kind != "module" or o.name == layout.model or o.dispatch or not layout.device:
-            continue
         own = module_tensors(o)
         devices = {t.device for t in own}
-        if len(devices) != 1 or layout.device in devices:
+        if o.kind != "module" or o.dispatch or len(devices) != 1:
             continue
-        dev = devices.pop()
+        mine = model_named(ms, [o.name])
+        partners = [m for m in model_named(ms, usage.models_of(o.name)) if m not in mine]
         has_params = any(t.role == "parameter" for t in own)
-        what = ("feeding one into the other will fail, unless you keep it there on purpose"
-                if has_params else f"calling it on {layout.model}'s outputs will fail")
-        msg = (f"{o.name} ({o.type_name}) holds {', '.join(t.path for t in own[:3])} on {dev} "
-               f"while {layout.model} is on {layout.device}: {what}.")
-        root = o.tensors[0].ref[:1]
-        out.append(_finding("module_device", "warning", f"{o.name} is not on {layout.device}",
-                            msg, f"{code_for(root)}.to({q(layout.device)})",
-                            (t.path for t in own), [o.name, layout.model or ""],
-                            [dev, layout.device],
-                            action=Action("to_device", (root,), layout.device)))
+        ref = partners or [m for m in ms if m not in mine]
+        wants = {m.device for m in ref}
+        if len(wants) != 1 or None in wants or devices == wants:
+            continue
+        want, model, dev = wants.pop(), ref[0], devices.pop()
+        assert want is not None
+        if has_params and not partners:
+            if not (mine and mine[0] == ms[0]):  # NB: one note per pair, on the smaller one
+                out.append(_apart(o, dev, model, want))
+        elif dev == "meta":
+            out.append(_meta_module(o, dev, model, want))
+        else:
+            out.append(_helper_finding(o, own, dev, model, want, has_params))
     return out
+
+
+def _helper_finding(o: ObjectRecord, own: list[TensorRecord], dev: str, model: Model,
+                    want: str, has_params: bool) -> Finding:
+    what = ("feeding one into the other will fail" if has_params
+            else f"calling it on {model.name}'s outputs will fail")
+    msg = (f"{o.name} ({o.type_name}) holds {', '.join(t.path for t in own[:3])} on {dev} "
+           f"while {model.name}, which it is used with, is on {want}: {what}.")
+    root = o.tensors[0].ref[:1]
+    return _finding("module_device", "warning", f"{o.name} is not on {want}", msg,
+                    f"{code_for(root)}.to({q(want)})", (t.path for t in own),
+                    [o.name, model.name], [dev, want],
+                    action=Action("to_device", (root,), want))
+
+
+def _meta_module(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
+    """``o`` on meta has no data: the other side moves (a meta copy of the model runs)."""
+    msg = (f"{o.name} ({o.type_name}) is on meta while {model.name}, which it is used with, is "
+           f"on {want}: feeding one into the other will fail. {o.name} has no data to copy to "
+           f"{want}: load its weights there ({o.name}.to_empty(device={q(want)}) then "
+           f"load_state_dict), or move {model.name} to meta as well.")
+    root = (Step("name", model.name),)
+    return _finding("meta_no_data", "warning", f"{o.name} is on meta, {model.name} on {want}",
+                    msg, f"{code_for(root)}.to(\"meta\")", [o.name], [o.name, model.name],
+                    [dev, want], action=Action("to_device", (root,), "meta"))
+
+
+def _apart(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
+    msg = (f"{o.name} ({o.type_name}) is on {dev} while {model.name} is on {want}. Your cells "
+           f"do not use them together; if you feed one into the other, put both on one device.")
+    return _finding("module_apart", "info", f"{o.name} and {model.name} are on different devices",
+                    msg, "", [o.name], [o.name, model.name], [dev, want])
 
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:

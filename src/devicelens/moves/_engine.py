@@ -11,7 +11,7 @@ import gc
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 if TYPE_CHECKING:
@@ -33,7 +33,11 @@ class Move(NamedTuple):
 
 @dataclass(frozen=True)
 class MoveReport:
-    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed."""
+    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed.
+
+    NB: anything ``refused`` makes the whole move not ok: a partial move is never reported as
+    done. ``applied``/``skipped``: for fixes, each finding's title, and why one was not applied.
+    """
 
     ok: bool
     dry_run: bool
@@ -44,6 +48,8 @@ class MoveReport:
     error: str | None = None
     notes: tuple[str, ...] = ()
     missing_bytes: int = 0  # with an out-of-memory error: how much was missing, where known
+    applied: tuple[str, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
 
@@ -164,6 +170,7 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
     from ..inspect import _tree
     from ._final import finalize
     from ._plan import Target, Walker
+    from ._remap import plan_remap
 
     ns = _namespace(namespace)
     w = Walker(torch, ns)
@@ -187,10 +194,15 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
                 roots.setdefault(root, set()).add(id(obj))
                 if a.op == "optimizer_state":
                     w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
+                elif a.op == "optimizer_remap":
+                    failure = failure or plan_remap(w, obj, ref, a.pairs, _tree.display_for(ref))
+                    anchors += [(ns, str(n[0].key), dict.get(ns, str(n[0].key)))
+                                for _o, n in a.pairs]
             target = Target(device=parse_device(a.device) if a.device else None,
                             dtype=_dtype(torch, a.dtype))
-            targets.append(a.device or a.dtype or "parameter devices")
-            if a.op != "optimizer_state":
+            targets.append(a.device or a.dtype or ("current parameters" if a.op ==
+                           "optimizer_remap" else "parameter devices"))
+            if a.op not in ("optimizer_state", "optimizer_remap"):
                 for root, want in roots.items():
                     label = _tree.display_for(a.refs[0]) if len(a.refs) == 1 else root
                     w.unit(root, label, target, want)
@@ -221,10 +233,12 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
         raise ValueError("this plan was already applied; make a new one")
     if plan.failure is not None:
         return _report(plan, dry_run, ok=False, error=plan.failure)
+    if plan.refused:
+        return _report(plan, dry_run, ok=False, error=_refusal(plan))
     short = _memory_shortfall(torch, plan, run=not dry_run)
     if short is not None:
         return _report(plan, dry_run, ok=False, error=short[0], missing=short[1])
-    if dry_run or not plan.entries:
+    if dry_run or not (plan.entries or plan.assigns):
         return _report(plan, dry_run, ok=True)
     failed: tuple[Any, bool, str] | None = None
     try:
@@ -246,6 +260,13 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
     plan.spent = True
     plan.entries, plan.groups, plan.assigns, plan.anchors = [], [], [], []
     return report
+
+
+def _refusal(plan: Plan) -> str:
+    names = list(dict.fromkeys(p for p, _ in plan.refused))
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"{shown} cannot be moved (see below), so nothing was moved; to leave "
+            f"{'it' if len(names) == 1 else 'them'} out, name the objects to move")
 
 
 def _report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,
@@ -350,10 +371,26 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
 
     ns = _namespace(namespace)
     selected = None if names is None else _names(ns, names)
-    fixable = [f for f in diagnose(take_snapshot(ns, names=selected)) if f.action is not None]
+    found = diagnose(take_snapshot(ns, names=selected))
+    fixable = [f for f in found if f.action is not None]
+    skipped = tuple((f.title, _not_applied(f)) for f in found
+                    if f.action is None and f.severity != "info")
     if not fixable:
-        return MoveReport(True, dry_run, "nothing", notes=("No fixes to apply.",))
-    return apply_plan(plan_fixes(fixable, ns), dry_run=dry_run, progress=progress)
+        if not skipped:
+            return MoveReport(True, dry_run, "", notes=("No device or dtype problems found: "
+                                                        "nothing to fix.",))
+        n = len(skipped)
+        return MoveReport(False, dry_run, "", skipped=skipped,
+                          error=f"no automatic fix for the {n} finding{'s' * (n > 1)} below")
+    report = apply_plan(plan_fixes(fixable, ns), dry_run=dry_run, progress=progress)
+    return replace(report, applied=tuple(f.title for f in fixable) if report.ok else (),
+                   skipped=skipped)
+
+
+def _not_applied(f: Finding) -> str:
+    if not f.fix:
+        return "no automatic fix"
+    return "no automatic fix: it is your call; run its fix code by hand if you agree"
 
 
 # --- progress ------------------------------------------------------------------------------

@@ -82,12 +82,30 @@ def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, A
     _optimizer_state(torch, w, entries, shared)
     _grads(entries, w, shared)
     changing = [e for e in entries.values() if e.changes]
-    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused))
+    plan = Plan(w.ns, target, changing, anchors=anchors,
+                refused=list(w.refused) + _out_of_meta(changing))
     plan.groups, plan.group_bytes = _groups(torch, changing)
     plan.assigns = _assigns(w, changing, entries)
     plan.rows, plan.bytes_by_device = _rows(plan)
+    plan.rows += w.extra_rows
     plan.notes = _notes(w, changing, shared)
     return plan
+
+
+def _out_of_meta(changing: list[Entry]) -> list[tuple[str, str]]:
+    """Refusals for copies out of meta, decided here rather than as a raise mid-move.
+
+    NB: a meta tensor holds only its shape: ``.to("cpu")`` raises "Cannot copy out of meta
+    tensor". The fix is to move the other side to meta, or to create or load this one again.
+    """
+    out: dict[str, str] = {}
+    for e in changing:
+        if e.device is not None and e.device.type != "meta" and e.t.device.type == "meta":
+            out.setdefault(e.unit, (
+                f"is on meta, which holds no data, so it cannot be copied to {e.device} "
+                f"({e.path}); move the rest to meta instead, or create or load it again on "
+                f"{e.device} (load_state_dict(..., assign=True))"))
+    return list(out.items())
 
 
 def _want(target: Target, t: Any) -> tuple[Any, Any]:

@@ -45,7 +45,7 @@ def _row(r: Row) -> str:
 def finding_html(f: Finding) -> str:
     return (f'<div class="dl-f" style="border-color:{_SEV_COLOUR[f.severity]}">'
             f"<b>{esc(f.severity)}: {esc(f.title)}</b><br>{esc(f.message)}"
-            f"<pre><code>{esc(f.fix)}</code></pre></div>")
+            + (f"<pre><code>{esc(f.fix)}</code></pre>" if f.fix else "") + "</div>")
 
 
 def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
@@ -71,23 +71,25 @@ def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
 
 
 def report_html(r: MoveReport) -> str:
-    from .text import MAX_REPORT_ROWS
+    from .text import MAX_REPORT_ROWS, report_head
 
-    if not r.ok:
-        head = f"<b>Nothing was changed:</b> {esc(r.error)}"
-    elif not r.moved:
-        head = f"<b>Nothing to move:</b> everything in scope is already on {chip(r.target)}"
-    else:
+    head = f"<b>{esc(report_head(r))}</b>"
+    if r.ok and r.moved:
         verb = "Would move" if r.dry_run else "Moved"
         head = (f"<b>{verb} {len(r.moved)} objects "
                 f"({esc(human_bytes(sum(m.nbytes for m in r.moved)))}) to</b> {chip(r.target)}")
-    shown, rest = r.moved[:MAX_REPORT_ROWS], r.moved[MAX_REPORT_ROWS:]
+    shown, rest = (r.moved[:MAX_REPORT_ROWS], r.moved[MAX_REPORT_ROWS:]) if r.ok else ((), ())
     items = "".join(f"<li><code>{esc(m.path)}</code>: {chip(m.source)} → {chip(m.target)} "
-                    f"{esc(human_bytes(m.nbytes))}</li>" for m in shown)
+                    f"{esc(human_bytes(m.nbytes)) if m.nbytes else ''}</li>" for m in shown)
     if rest:
         items += (f"<li>… and {len(rest)} more "
                   f"({esc(human_bytes(sum(m.nbytes for m in rest)))})</li>")
+    applied = "".join(f"<li>✔ {esc(t)}</li>" for t in r.applied)
+    skipped = "".join(f"<li>{esc(t)}: {esc(why)}</li>" for t, why in r.skipped)
     refused = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in r.refused)
     notes = "".join(f"<div>Note: {esc(n)}</div>" for n in r.notes)
     return (f"{_CSS}<div>{head}</div>" + (f"<ul>{items}</ul>" if items else "")
+            + (f"<div>{'Would apply' if r.dry_run else 'Applied'}:</div><ul>{applied}</ul>"
+               if applied else "")
+            + (f"<div>Not applied:</div><ul>{skipped}</ul>" if skipped else "")
             + (f"<div>Refused:</div><ul>{refused}</ul>" if refused else "") + notes)

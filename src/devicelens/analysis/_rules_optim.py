@@ -1,0 +1,205 @@
+"""Rules about optimizers: state left on another device or dtype than its parameters, and an
+optimizer holding parameters its model no longer has (re-created, or replaced by ``Module.to()``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..inspect._tree import Ref, Step, code_for
+from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
+from ._usage import Usage
+from .findings import Action, Finding, _finding, is_float
+
+
+def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
+    params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
+    bad_dev: list[TensorRecord] = []
+    bad_dt: list[TensorRecord] = []
+    for t in o.tensors:
+        if t.role != "state" or t.ref[-1].key == "step" or (t.shape == () and t.device == "cpu"):
+            continue
+        p = params.get(t.ref[-2].key)
+        if p is None:
+            continue
+        if t.device != p.device:
+            bad_dev.append(t)
+        elif is_float(t.dtype) and is_float(p.dtype) and t.dtype != p.dtype:
+            bad_dt.append(t)
+    out: list[Finding] = []
+    root: Ref = (Step("name", o.name),)
+    fix = (f"for _p, _s in {o.name}.state.items():\n    for _k, _v in _s.items():\n"
+           f"        if torch.is_tensor(_v) and _k != \"step\":\n"
+           f"            _s[_k] = _v.to(device=_p.device, dtype=_p.dtype if _v.is_floating_point()"
+           f" else _v.dtype)")
+    if bad_dev:
+        pdevs = sorted({params[t.ref[-2].key].device for t in bad_dev})
+        n = len(bad_dev)
+        msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'are' if n != 1 else 'is'} on "
+               f"{', '.join(sorted({t.device for t in bad_dev}))} while their parameters are on "
+               f"{', '.join(pdevs)}: {o.name}.step() will fail.")
+        out.append(_finding("optimizer_state", "error", f"{o.name} state left behind", msg, fix,
+                            (t.path for t in bad_dev), [o.name],
+                            sorted({t.device for t in bad_dev} | set(pdevs)),
+                            action=Action("optimizer_state", (root,))))
+    if bad_dt:
+        n = len(bad_dt)
+        msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'have' if n != 1 else 'has'} a "
+               f"different dtype than their "
+               f"parameters: {o.name}.step() will fail or lose precision.")
+        out.append(_finding("optimizer_state_dtype", "warning", f"{o.name} state dtype differs",
+                            msg, fix, (t.path for t in bad_dt), [o.name],
+                            dtypes=sorted({t.dtype for t in bad_dt}),
+                            action=Action("optimizer_state", (root,))))
+    return out + _orphan(o, params, snap, usage)
+
+
+# --- stale parameters ---------------------------------------------------------------------
+
+class _Match(NamedTuple):
+    module: ObjectRecord
+    new: list[TensorRecord]  # the module's current parameter for each of the optimizer's
+    code: str  # an expression listing them, in the optimizer's order
+
+
+def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
+            usage: Usage) -> list[Finding]:
+    """An optimizer none of whose parameters a module in the namespace holds.
+
+    NB: ``Module.to()`` between cpu and meta (torch 2.13, without the swap flag) makes new
+    Parameter objects, and so do ``load_state_dict(assign=True)`` and re-running the cell that
+    builds the model: the optimizer keeps updating the old ones.
+    """
+    modules = [m for m in snap.objects if m.kind == "module"]
+    if not params or not modules or any(p.owner for p in params.values()):
+        return []
+    old = list(params.values())
+    match = _match(old, modules, usage.models_of(o.name))
+    if match is None:
+        return [_recreate(o, old, modules)]
+    model = match.module.name
+    moved = {t.device for t in old} != {t.device for t in match.new}
+    cause = (f"{o.name} holds the parameters {model} had before {model}.to() replaced them "
+             f"(Module.to() to or from meta makes new Parameter objects)" if moved else
+             f"{o.name} holds parameters {model} no longer has: {model} was re-created, or its "
+             f"parameters replaced (load_state_dict(assign=True)), after {o.name} was made")
+    msg = (f"{cause}, so {o.name}.step() updates {len(old)} tensors {model} does not use. "
+           f"The fix points {o.name} at {model}'s current parameters and keeps its state, "
+           f"moved to them.")
+    pairs = tuple((t.ref, n.ref) for t, n in zip(old, match.new, strict=True))
+    return [_finding("optimizer_orphan", "error", f"{o.name} updates stale parameters", msg,
+                     _remap_code(o.name, match.code), [o.name], [o.name, model],
+                     sorted({t.device for t in old} | {t.device for t in match.new}),
+                     action=Action("optimizer_remap", ((Step("name", o.name),),), pairs=pairs))]
+
+
+def _match(old: list[TensorRecord], modules: list[ObjectRecord],
+           used: frozenset[str]) -> _Match | None:
+    """The module whose parameters the stale ones were: same shapes in the same order (all of
+    them, or each param group as one run of them). Ties: the module the cells say, then one on
+    another device (``.to()``), then the largest."""
+    best: tuple[tuple[int, int, int], _Match] | None = None
+    for m in modules:
+        new = _params(m)
+        found = _whole(old, new, m) or _by_group(old, new, m)
+        if found is None:
+            continue
+        rank = (m.name not in used, {t.device for t in old} == {t.device for t in new},
+                -sum(t.nbytes for t in new))
+        if best is None or rank < best[0]:
+            best = (rank, found)
+    return best[1] if best is not None else None
+
+
+def _params(m: ObjectRecord) -> list[TensorRecord]:
+    """``m.parameters()``, in its order. NB: a tied parameter counts once, as in torch."""
+    seen: set[int] = set()
+    out = []
+    for t in m.tensors:
+        if t.role == "parameter" and t.storage not in seen:
+            seen.add(t.storage)
+            out.append(t)
+    return out
+
+
+def _whole(old: list[TensorRecord], new: list[TensorRecord], m: ObjectRecord) -> _Match | None:
+    if [t.shape for t in old] != [t.shape for t in new]:
+        return None
+    return _Match(m, new, f"{code_for(m.tensors[0].ref[:1])}.parameters()")
+
+
+def _by_group(old: list[TensorRecord], new: list[TensorRecord],
+              m: ObjectRecord) -> _Match | None:
+    """Each param group is exactly one run of the module's parameters (``model.head``)."""
+    groups: dict[Any, list[TensorRecord]] = {}
+    for t in old:
+        groups.setdefault(t.ref[-1].key[0], []).append(t)  # type: ignore[index]
+    shapes = [t.shape for t in new]
+    mapped: list[TensorRecord] = []
+    pieces: list[str] = []
+    used: set[int] = set()
+    for ts in groups.values():
+        want = [t.shape for t in ts]
+        starts = [i for i in range(len(new) - len(want) + 1)
+                  if shapes[i:i + len(want)] == want]
+        if len(starts) != 1 or used & set(range(starts[0], starts[0] + len(want))):
+            return None
+        run = new[starts[0]:starts[0] + len(want)]
+        used.update(range(starts[0], starts[0] + len(want)))
+        mapped += run
+        pieces.append(_run_code(m, run))
+    return _Match(m, mapped, f"[{', '.join(pieces)}]")
+
+
+def _run_code(m: ObjectRecord, run: list[TensorRecord]) -> str:
+    """``*model.head.parameters()`` when a submodule holds exactly ``run``, else each one."""
+    ids = [t.storage for t in run]
+    for sub in m.modules:
+        inside = _params_under(m, sub.path)
+        if [t.storage for t in inside] == ids:
+            return f"*{code_for(sub.ref)}.parameters()"
+    return ", ".join(code_for(t.ref) for t in run)
+
+
+def _params_under(m: ObjectRecord, path: str) -> list[TensorRecord]:
+    return [t for t in _params(m) if t.owner == path or t.owner.startswith(path + ".")]
+
+
+_TO_PARAM = (
+    "def _to_param(v, p):\n"
+    "    # NB: step counters (0-dim cpu tensors) stay on the cpu, where torch.optim keeps them\n"
+    "    if not torch.is_tensor(v) or (v.dim() == 0 and v.device.type == \"cpu\"):\n"
+    "        return v\n"
+    "    cast = v.dim() and v.is_floating_point() and p.is_floating_point()\n"
+    "    return v.to(device=p.device, dtype=p.dtype if cast else v.dtype)\n")
+
+
+def _remap_code(opt: str, new: str) -> str:
+    """Runnable code that re-points ``opt`` at ``new``: works for every torch.optim optimizer
+    (param_groups and state are the whole of its parameter bookkeeping; LBFGS aliases
+    ``param_groups[0]["params"]``, hence the in-place slice assignment)."""
+    return (f"{_TO_PARAM}"
+            f"_old = [_p for _g in {opt}.param_groups for _p in _g[\"params\"]]\n"
+            f"_new = dict(zip(map(id, _old), {new}, strict=True))\n"
+            f"for _p in _old:\n"
+            f"    if _p in {opt}.state:\n"
+            f"        {opt}.state[_new[id(_p)]] = torch.utils._pytree.tree_map(\n"
+            f"            lambda v, n=_new[id(_p)]: _to_param(v, n), {opt}.state.pop(_p))\n"
+            f"for _g in {opt}.param_groups:\n"
+            f"    _g[\"params\"][:] = [_new[id(_p)] for _p in _g[\"params\"]]\n"
+            f"del _old, _new")
+
+
+def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectRecord]) -> Finding:
+    """No module matches the stale parameters' shapes: all we can say is make a new one."""
+    model = max(modules, key=lambda m: sum(t.nbytes for t in m.tensors)).name
+    msg = (f"None of the {len(old)} parameters {o.name} updates belongs to a module in the "
+           f"namespace, and no module has parameters of the same shapes: {o.name}.step() "
+           f"trains a model you no longer use. Create {o.name} again for the model you train "
+           f"(its state starts afresh).")
+    fix = (f"import inspect as _inspect\n"
+           f"_args = _inspect.signature(type({o.name})).parameters\n"
+           f"{o.name} = type({o.name})({model}.parameters(), **{{_k: _v for _k, _v in "
+           f"{o.name}.defaults.items() if _k in _args}})")
+    return _finding("optimizer_orphan", "error", f"{o.name} updates stale parameters", msg, fix,
+                    [o.name], [o.name, model])
