@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..inspect._tree import Step, code_for, has_code
 from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
 from ._usage import Usage
-from .findings import Action, Finding, Model, _finding, is_float, model_named, q
+from .findings import Action, Finding, Model, _finding, is_float, model_named, model_names, q
 
 
 def _loose(snap: Snapshot, ms: list[Model], usage: Usage) -> list[Finding]:
@@ -22,7 +22,7 @@ def _loose(snap: Snapshot, ms: list[Model], usage: Usage) -> list[Finding]:
                  and not (t.shape == () and t.device == "cpu")]
         if not loose:
             continue
-        used = model_named(ms, usage.models_of(o.name))
+        used = model_named(ms, usage.models_of(o.name, model_names(ms)))
         out += _judge(o, loose, used or ms, bool(used), "device")
         out += _judge(o, [t for t in loose if is_float(t.dtype)], used or ms, bool(used),
                       "dtype")

@@ -17,6 +17,7 @@ from .findings import (
     is_float,
     majority,
     model_named,
+    model_names,
     module_tensors,
     q,
 )
@@ -143,7 +144,8 @@ def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model],
         if o.kind != "module" or o.dispatch or len(devices) != 1:
             continue
         mine = model_named(ms, [o.name])
-        partners = [m for m in model_named(ms, usage.models_of(o.name)) if m not in mine]
+        others = model_names(m for m in ms if m not in mine)
+        partners = model_named(ms, usage.models_of(o.name, others))
         has_params = any(t.role == "parameter" for t in own)
         ref = partners or [m for m in ms if m not in mine]
         wants = {m.device for m in ref}
@@ -154,11 +156,25 @@ def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model],
         if has_params and not partners:
             if not (mine and mine[0] == ms[0]):  # NB: one note per pair, on the smaller one
                 out.append(_apart(o, dev, model, want))
+        elif has_params:
+            if _moves_first(mine[0] if mine else None, dev, model, want):
+                out.append(_helper_finding(o, own, dev, model, want, has_params))
         elif dev == "meta":
             out.append(_meta_module(o, dev, model, want))
         else:
             out.append(_helper_finding(o, own, dev, model, want, has_params))
     return out
+
+
+def _moves_first(me: Model | None, dev: str, other: Model, want: str) -> bool:
+    """Of two models used together on different devices, the one to move (never both: the
+    fixes would undo each other). NB: meta holds no data, so the side with data goes to meta;
+    otherwise the smaller model goes to the bigger one."""
+    if dev == "meta" or me is None:
+        return False
+    if want == "meta":
+        return True
+    return (me.nbytes, me.name) < (other.nbytes, other.name)
 
 
 def _helper_finding(o: ObjectRecord, own: list[TensorRecord], dev: str, model: Model,

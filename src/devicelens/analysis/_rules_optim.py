@@ -130,25 +130,58 @@ def _whole(old: list[TensorRecord], new: list[TensorRecord], m: ObjectRecord) ->
 
 def _by_group(old: list[TensorRecord], new: list[TensorRecord],
               m: ObjectRecord) -> _Match | None:
-    """Each param group is exactly one run of the module's parameters (``model.head``)."""
+    """Each param group is one run of the module's parameters (``model.head``), or failing
+    that the only way to pick its shapes in order (Muon takes the matrices only)."""
     groups: dict[Any, list[TensorRecord]] = {}
     for t in old:
         groups.setdefault(t.ref[-1].key[0], []).append(t)  # type: ignore[index]
     shapes = [t.shape for t in new]
     mapped: list[TensorRecord] = []
     pieces: list[str] = []
-    used: set[int] = set()
+    taken: set[int] = set()
     for ts in groups.values():
         want = [t.shape for t in ts]
-        starts = [i for i in range(len(new) - len(want) + 1)
-                  if shapes[i:i + len(want)] == want]
-        if len(starts) != 1 or used & set(range(starts[0], starts[0] + len(want))):
+        idx = _run(want, shapes, taken) or _subsequence(want, shapes, taken)
+        if idx is None:
             return None
-        run = new[starts[0]:starts[0] + len(want)]
-        used.update(range(starts[0], starts[0] + len(want)))
+        taken.update(idx)
+        run = [new[i] for i in idx]
         mapped += run
         pieces.append(_run_code(m, run))
     return _Match(m, mapped, f"[{', '.join(pieces)}]")
+
+
+def _run(want: list[Any], shapes: list[Any], taken: set[int]) -> list[int] | None:
+    n = len(want)
+    starts = [i for i in range(len(shapes) - n + 1) if shapes[i:i + n] == want
+              and not taken & set(range(i, i + n))]
+    return list(range(starts[0], starts[0] + n)) if len(starts) == 1 else None
+
+
+MAX_EMBED = 4_000_000
+
+
+def _subsequence(want: list[Any], shapes: list[Any], taken: set[int]) -> list[int] | None:
+    """The indices of the one way to find ``want`` in order in ``shapes`` (None: no way, or
+    several). NB: ways counted up to 2, by dynamic programming from the end."""
+    n, k = len(shapes), len(want)
+    if k == 0 or n * k > MAX_EMBED:
+        return None
+    ways = [[0] * (n + 1) for _ in range(k + 1)]
+    ways[k] = [1] * (n + 1)
+    for i in range(k - 1, -1, -1):
+        for j in range(n - 1, -1, -1):
+            here = ways[i + 1][j + 1] if shapes[j] == want[i] and j not in taken else 0
+            ways[i][j] = min(2, ways[i][j + 1] + here)
+    if ways[0][0] != 1:
+        return None
+    out, j = [], 0
+    for i in range(k):
+        while not (shapes[j] == want[i] and j not in taken and ways[i + 1][j + 1]):
+            j += 1
+        out.append(j)
+        j += 1
+    return out
 
 
 def _run_code(m: ObjectRecord, run: list[TensorRecord]) -> str:
@@ -165,29 +198,31 @@ def _params_under(m: ObjectRecord, path: str) -> list[TensorRecord]:
     return [t for t in _params(m) if t.owner == path or t.owner.startswith(path + ".")]
 
 
-_TO_PARAM = (
-    "def _to_param(v, p):\n"
-    "    # NB: step counters (0-dim cpu tensors) stay on the cpu, where torch.optim keeps them\n"
-    "    if not torch.is_tensor(v) or (v.dim() == 0 and v.device.type == \"cpu\"):\n"
-    "        return v\n"
-    "    cast = v.dim() and v.is_floating_point() and p.is_floating_point()\n"
-    "    return v.to(device=p.device, dtype=p.dtype if cast else v.dtype)\n")
+_FOLLOW = (
+    "def _follow(k, v, p, group):\n"
+    "    # NB: as torch.optim's load_state_dict: 'step' stays put unless capturable or fused\n"
+    "    if k == \"step\":\n"
+    "        special = group.get(\"capturable\") or group.get(\"fused\")\n"
+    "        return v.to(p.device) if special and torch.is_tensor(v) else v\n"
+    "    return torch.utils._pytree.tree_map(lambda t: t.to(device=p.device, dtype=p.dtype if (\n"
+    "        t.is_floating_point() and p.is_floating_point()) else t.dtype)\n"
+    "        if torch.is_tensor(t) else t, v)\n")
 
 
 def _remap_code(opt: str, new: str) -> str:
     """Runnable code that re-points ``opt`` at ``new``: works for every torch.optim optimizer
     (param_groups and state are the whole of its parameter bookkeeping; LBFGS aliases
-    ``param_groups[0]["params"]``, hence the in-place slice assignment)."""
-    return (f"{_TO_PARAM}"
+    ``param_groups[0]["params"]``, hence the in-place item assignment)."""
+    return (f"{_FOLLOW}"
             f"_old = [_p for _g in {opt}.param_groups for _p in _g[\"params\"]]\n"
             f"_new = dict(zip(map(id, _old), {new}, strict=True))\n"
-            f"for _p in _old:\n"
-            f"    if _p in {opt}.state:\n"
-            f"        {opt}.state[_new[id(_p)]] = torch.utils._pytree.tree_map(\n"
-            f"            lambda v, n=_new[id(_p)]: _to_param(v, n), {opt}.state.pop(_p))\n"
             f"for _g in {opt}.param_groups:\n"
-            f"    _g[\"params\"][:] = [_new[id(_p)] for _p in _g[\"params\"]]\n"
-            f"del _old, _new")
+            f"    for _i, _p in enumerate(_g[\"params\"]):\n"
+            f"        _n = _g[\"params\"][_i] = _new[id(_p)]\n"
+            f"        if _p in {opt}.state:\n"
+            f"            {opt}.state[_n] = {{_k: _follow(_k, _v, _n, _g) "
+            f"for _k, _v in {opt}.state.pop(_p).items()}}\n"
+            f"del _old, _new, _n")
 
 
 def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectRecord]) -> Finding:

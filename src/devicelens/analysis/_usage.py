@@ -24,36 +24,50 @@ _OPERATORS = (ast.BinOp, ast.Compare, ast.BoolOp)
 MAX_CELLS = 20
 MAX_CELL_CHARS = 50_000
 
-#: per cell: (name, partners) events in source order; partners are module names
-Events = tuple[tuple[str, frozenset[str]], ...]
+#: per cell: (name, partners, direct) events in source order; partners are module names,
+#: ``direct`` when ``name`` is an argument of the module call itself
+Events = tuple[tuple[str, frozenset[str], bool], ...]
 
 
 class Usage:
-    """``partners(name)``: the modules ``name`` was last used with (empty when unknown)."""
+    """Which modules each name was last used with (empty when unknown)."""
 
     def __init__(self, cells: Sequence[str], modules: Iterable[str]) -> None:
         mods = frozenset(modules)
         env: dict[str, frozenset[str]] = {}
-        self._cells: list[dict[str, set[str]]] = []
+        self._cells: list[dict[str, tuple[set[str], set[str]]]] = []
         for src in list(cells)[-MAX_CELLS:]:
             events, assigned = _cell(src, mods, tuple(sorted(env.items())))
             env.update(assigned)
-            per: dict[str, set[str]] = {}
-            for name, partners in events:
-                per.setdefault(name, set()).update(partners)
+            per: dict[str, tuple[set[str], set[str]]] = {}
+            for name, partners, direct in events:
+                per.setdefault(name, (set(), set()))[0 if direct else 1].update(partners)
             self._cells.append(per)
         self.origins = env
 
-    def partners(self, name: str) -> frozenset[str]:
+    def tiers(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(modules ``name`` is passed to, modules it is otherwise combined with), from the
+        newest cell that uses it."""
         for per in reversed(self._cells):
             got = per.get(name)
-            if got:
-                return frozenset(got - {name})
-        return frozenset()
+            if got and (got[0] - {name} or got[1] - {name}):
+                return frozenset(got[0] - {name}), frozenset(got[1] - {name})
+        return frozenset(), frozenset()
 
-    def models_of(self, name: str) -> frozenset[str]:
-        """The modules ``name`` is used with, else the ones it was computed from."""
-        return self.partners(name) or frozenset(self.origins.get(name, ()))
+    def partners(self, name: str) -> frozenset[str]:
+        direct, other = self.tiers(name)
+        return direct | other
+
+    def models_of(self, name: str, known: Iterable[str] | None = None) -> frozenset[str]:
+        """The ``known`` modules ``name`` is used with: those it is passed to first, then those
+        it is combined with, else the ones it was computed from."""
+        k = None if known is None else frozenset(known)
+        direct, other = self.tiers(name)
+        for tier in (direct, other, self.origins.get(name, frozenset())):
+            got = tier if k is None else tier & k
+            if got:
+                return got
+        return frozenset()
 
 
 @lru_cache(maxsize=256)
@@ -76,7 +90,7 @@ class _Visitor:
         self.modules = modules
         self.env = env
         self.assigned: dict[str, frozenset[str]] = {}
-        self.events: list[tuple[str, frozenset[str]]] = []
+        self.events: list[tuple[str, frozenset[str], bool]] = []
 
     # -- statements
     def body(self, stmts: list[ast.stmt]) -> None:
@@ -161,8 +175,11 @@ class _Visitor:
             assert model is not None
             if method in _NOT_COMPUTE:
                 return frozenset((model,)), set()
-            self._tie(free, frozenset((model,)))
-            self._tie({model}, origin)  # NB: model(h) with h from another model: both tied
+            self._tie(free, frozenset((model,)), direct=True)
+            self._tie(free, origin - {model})  # NB: loss_fn(out, y): y meets out's model
+            # NB: model(h) with h from another model: the two models are used together
+            self._tie({model}, origin - {model}, direct=True)
+            self._tie(origin - {model}, frozenset((model,)), direct=True)
             return frozenset((model,)), set()
         if isinstance(func, ast.Attribute):  # x.view(-1), out.sum(): the receiver is an operand
             o, f = self._walk(func.value)
@@ -172,12 +189,14 @@ class _Visitor:
             return origin, set()
         return origin, free
 
-    def _tie(self, names: Iterable[str], models: frozenset[str]) -> None:
+    def _tie(self, names: Iterable[str], models: frozenset[str], direct: bool = False) -> None:
+        if not models:
+            return
         for n in names:
-            self.events.append((n, models))
-        for m in models:
-            if len(models) > 1:
-                self.events.append((m, models))
+            self.events.append((n, models, direct))
+        if len(models) > 1:  # NB: a(x) + b(z): a and b are used together
+            for m in models:
+                self.events.append((m, models, direct))
 
     @staticmethod
     def _cell_magic(e: ast.Call) -> list[ast.stmt] | None:

@@ -184,6 +184,11 @@ def _model(o: ObjectRecord) -> Model:
     return Model(o.name, device, dtypes.pop() if len(dtypes) == 1 else None, nbytes, o.wrapper)
 
 
+def model_names(ms: Iterable[Model]) -> set[str]:
+    """Every name (and alias) the models go by."""
+    return {n for m in ms for n in (m.name, *m.aliases)}
+
+
 def model_named(ms: Iterable[Model], names: Iterable[str]) -> list[Model]:
     """The models ``names`` refer to (by name or alias), each once, in ``ms`` order."""
     wanted = set(names)

@@ -8,15 +8,19 @@ an out-of-memory error or a bad device leaves the namespace exactly as it was.
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ._progress import ConsoleProgress, console_progress
 
 if TYPE_CHECKING:
     from ..analysis import Finding
     from ._final import Plan
+
+__all__ = ["ConsoleProgress", "Move", "MoveReport", "apply_all_fixes", "apply_fix", "apply_plan",
+           "console_progress", "move_all", "parse_device", "plan_fixes", "plan_move"]
 
 Progress = Callable[[int, int], None]
 
@@ -391,46 +395,3 @@ def _not_applied(f: Finding) -> str:
     if not f.fix:
         return "no automatic fix"
     return "no automatic fix: it is your call; run its fix code by hand if you agree"
-
-
-# --- progress ------------------------------------------------------------------------------
-
-class ConsoleProgress:
-    """A ``(done, total)`` callback drawing a one-line bar, only for moves over ``min_bytes``."""
-
-    def __init__(self, min_bytes: int = 1 << 30, stream: TextIO | None = None,
-                 width: int = 30) -> None:
-        self.min_bytes = min_bytes
-        self.stream = stream
-        self.width = width
-        self._last = -1
-        self._open = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if total < self.min_bytes or total <= 0:
-            return
-        pct = min(100, done * 100 // total)
-        if pct == self._last:
-            return
-        from ..inspect import human_bytes
-
-        self._last = pct
-        out = self.stream or sys.stdout
-        filled = self.width * min(done, total) // total
-        out.write(f"\rdevicelens: moving [{'#' * filled}{'.' * (self.width - filled)}] "
-                  f"{human_bytes(done)} / {human_bytes(total)}")
-        self._open = done < total
-        if not self._open:
-            out.write("\n")
-        out.flush()
-
-    def close(self) -> None:
-        """End the bar's line if the move stopped before 100%."""
-        if self._open:
-            (self.stream or sys.stdout).write("\n")
-            self._open = False
-
-
-def console_progress(min_bytes: int = 1 << 30, stream: TextIO | None = None) -> ConsoleProgress:
-    """The progress bar ``%devices --to`` shows for moves of more than ~1 GB."""
-    return ConsoleProgress(min_bytes, stream)

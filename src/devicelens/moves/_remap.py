@@ -52,23 +52,24 @@ def plan_remap(w: Walker, opt: Any, ref: Ref, pairs: tuple[tuple[Ref, Ref], ...]
 
 def _follow(w: Walker, pstate: dict[Any, Any], p: Any, ref: Ref, unit: str,
             special: bool) -> None:
-    """State tensors go to the new parameter's device (and dtype, for moments), the way
-    ``load_state_dict`` places them. NB: 0-dim cpu counters (``step``) stay on the cpu unless
-    the group is capturable or fused; lists of tensors (LBFGS history) follow item by item."""
+    """State goes to the new parameter's device (and floating dtype), as torch.optim's own
+    ``load_state_dict`` places it. NB: ``step`` stays where it is unless the group is
+    capturable or fused; lists of tensors (LBFGS history) follow item by item."""
     for k, v in list(dict.items(pstate)):
+        if k == "step" and not special:
+            continue
         if issubclass(type(v), w.Tensor):
-            _one(w, v, Slot("map", pstate, k), (*ref, Step("item", k)), p, unit, special)
+            _one(w, v, Slot("map", pstate, k), (*ref, Step("item", k)), p, unit, k != "step")
         elif type(v) is list:
             for j, x in enumerate(v):
                 if issubclass(type(x), w.Tensor):
                     _one(w, x, Slot("list", v, j), (*ref, Step("item", k), Step("item", j)),
-                         p, unit, special)
+                         p, unit, True)
 
 
-def _one(w: Walker, v: Any, slot: Slot, ref: Ref, p: Any, unit: str, special: bool) -> None:
-    if v.dim() == 0 and v.device.type == "cpu" and not special:
-        return
+def _one(w: Walker, v: Any, slot: Slot, ref: Ref, p: Any, unit: str, cast: bool) -> None:
     dev = p.device if v.device != p.device else None
-    cast = v.dim() > 0 and v.is_floating_point() and p.is_floating_point() and v.dtype != p.dtype
-    if dev is not None or cast:
-        w.occ.append(Occ(v, slot, ref, False, None, unit, "", (dev, p.dtype if cast else None)))
+    dt = (p.dtype if cast and v.is_floating_point() and p.is_floating_point()
+          and v.dtype != p.dtype else None)
+    if dev is not None or dt is not None:
+        w.occ.append(Occ(v, slot, ref, False, None, unit, "", (dev, dt)))

@@ -1,0 +1,170 @@
+"""Several models in one namespace: each loose tensor is judged against the model the user's
+cells use it with, never against an arbitrary one, and no fix copies out of meta."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens import moves
+from devicelens.analysis import Finding, diagnose
+from devicelens.analysis._usage import Usage
+from devicelens.inspect import take_snapshot
+from devicelens.render.text import report_text
+
+
+def found(ns: dict[str, Any], *cells: str) -> list[Finding]:
+    return diagnose(take_snapshot(ns), cells=cells)
+
+
+def about(fs: list[Finding], name: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.severity) for f in fs if name in f.objects]
+
+
+def run(ns: dict[str, Any], code: str) -> None:
+    """NB: runs the library's own printed fix (or the user's cell) in the namespace."""
+    ns.setdefault("torch", torch)
+    exec(code, ns)
+
+
+def three_models(x_device: str = "meta") -> dict[str, Any]:
+    """``a`` on meta, an unrelated half-precision ``c`` (the biggest), ``x`` meant for ``a``."""
+    torch.manual_seed(0)
+    return {"a": nn.Linear(4, 4).to("meta"), "c": nn.Linear(64, 64).half(),
+            "x": torch.randn(2, 4, device=x_device)}
+
+
+# --- usage from the cells ------------------------------------------------------------------
+
+def test_usage_follows_calls_outputs_and_earlier_cells() -> None:
+    u = Usage(["out = model(batch['x'])\nloss = crit(out, y.view(-1))",
+               "h = a(x)\nz = b(h) + w", "opt = torch.optim.AdamW(net.parameters())"],
+              ["model", "crit", "a", "b", "net"])
+    assert u.partners("batch") == {"model"}
+    assert u.partners("y") == {"crit", "model"}  # through model's output
+    assert u.partners("x") == {"a"} and u.tiers("h") == ({"b"}, {"a"})
+    assert u.models_of("h") == {"b"} and u.models_of("y", ["model"]) == {"model"}
+    assert u.partners("w") == {"b"} and u.partners("a") == {"b"} == u.models_of("a")
+    assert u.models_of("opt") == {"net"} and u.partners("nobody") == frozenset()
+
+
+def test_the_newest_cell_decides_and_cuda_safe_bodies_are_read() -> None:
+    u = Usage(["a(x)", "get_ipython().run_cell_magic('cuda_safe', '', 'c(x)\\n')"], ["a", "c"])
+    assert u.partners("x") == {"c"}
+    assert Usage(["a(x", "def f(:"], ["a"]).partners("x") == frozenset()  # never raises
+
+
+# --- issue 10, item 4 ----------------------------------------------------------------------
+
+def test_a_tensor_used_with_a_meta_model_is_not_judged_against_an_unrelated_half_one() -> None:
+    ns = three_models("meta")
+    fs = found(ns, "out = a(x)")
+    # before: "x is not on cpu" and "x is float32 but c is float16"
+    assert about(fs, "x") == []
+    assert [f.kind for f in fs if f.severity != "info"] == []
+    run(ns, "out = a(x)")
+
+
+def test_a_stray_is_judged_against_the_model_it_is_used_with() -> None:
+    ns = three_models("cpu")
+    fs = found(ns, "out = a(x)")
+    assert about(fs, "x") == [("loose_device", "warning")]
+    (f,) = [f for f in fs if "x" in f.objects]
+    assert f.title == "x is not on meta" and "but a is on meta" in f.message
+    assert f.fix == "x = x.to(next(a.parameters()).device)"
+    with pytest.raises(RuntimeError):
+        run(ns, "out = a(x)")
+    run(ns, f.fix)
+    run(ns, "out = a(x)")
+    assert ns["out"].device.type == "meta" and about(found(ns, "out = a(x)"), "x") == []
+
+
+def test_labels_are_judged_through_the_models_output() -> None:
+    ns = {"model": nn.Linear(4, 3).to("meta"), "other": nn.Linear(32, 32).double(),
+          "x": torch.randn(2, 4, device="meta"), "y": torch.tensor([0, 2])}
+    fs = found(ns, "out = model(x)\nloss = nn.functional.cross_entropy(out, y)")
+    (f,) = [f for f in fs if "y" in f.objects]
+    assert f.kind == "loose_device" and "but model is on meta" in f.message
+    assert about(fs, "x") == []
+
+
+def test_without_usage_several_disagreeing_models_give_at_most_a_note(fake_cuda: Any) -> None:
+    ns = three_models("cpu")
+    assert about(found(ns), "x") == []  # on cpu, like c: it may well be c's
+    ns["x"] = fake_cuda.randn(2, 4, device="cuda:1")
+    (f,) = [f for f in found(ns) if "x" in f.objects]
+    assert (f.kind, f.severity, f.action, f.fix) == ("loose_device_unknown", "info", None, "")
+    assert "(c: cpu, a: meta)" in f.message
+    ns["x"] = torch.randn(2, 4, dtype=torch.float64)
+    (f,) = [f for f in found(ns) if "x" in f.objects]
+    assert f.kind == "loose_dtype_unknown" and "(c: float16, a: float32)" in f.message
+
+
+def test_one_model_or_agreeing_models_still_judge_every_loose_tensor() -> None:
+    ns = {"model": nn.Linear(4, 4).to("meta"), "head": nn.Linear(2, 2).to("meta"),
+          "x": torch.randn(2, 4)}
+    (f,) = [f for f in found(ns) if "x" in f.objects]
+    assert f.kind == "loose_device" and f.fix == "x = x.to(next(model.parameters()).device)"
+
+
+def test_a_meta_input_of_a_cpu_model_moves_the_model_never_the_meta_tensor() -> None:
+    ns = {"b": nn.Linear(4, 2), "x": torch.ones(3, 4, device="meta")}
+    fs = found(ns, "out = b(x)")
+    (f,) = [f for f in fs if "x" in f.objects]
+    assert f.kind == "meta_no_data" and f.fix == 'b.to("meta")'
+    assert "a meta tensor has no data to copy to cpu" in f.message
+    assert f.action is not None and f.action.device == "meta"
+    report = moves.apply_fix(f, ns)
+    assert report.ok and ns["b"].weight.device.type == "meta"
+    run(ns, "out = b(x)")
+
+
+def test_two_models_used_together_get_one_fix_and_never_a_copy_out_of_meta() -> None:
+    ns = {"a": nn.Linear(4, 4).to("meta"), "b": nn.Linear(4, 64),
+          "x": torch.ones(2, 4, device="meta")}
+    fs = found(ns, "y = b(a(x))")
+    assert [(f.kind, f.objects, f.fix) for f in fs] == [
+        ("module_device", ("b", "a"), 'b.to("meta")')]  # not 'a.to("cpu")'
+    run(ns, fs[0].fix)
+    run(ns, "y = b(a(x))")
+
+
+def test_of_two_models_on_two_gpus_only_the_smaller_moves(fake_cuda: Any) -> None:
+    ns = {"enc": fake_cuda.to(nn.Linear(64, 64), "cuda:0"),
+          "head": fake_cuda.to(nn.Linear(64, 2), "cuda:1")}
+    fs = found(ns, "out = head(enc(x))")
+    assert [(f.kind, f.fix) for f in fs] == [("module_device", 'head.to("cuda:0")')]
+
+
+# --- the planner refuses copies out of meta, up front ------------------------------------------
+
+def test_dry_run_predicts_the_copy_out_of_meta_instead_of_would_move() -> None:
+    ns = {"model": nn.Linear(4, 2).to("meta"), "x": torch.ones(2)}
+    dry = moves.move_all("cpu", ns, dry_run=True)
+    assert not dry.ok and dry.moved == ()
+    text = report_text(dry)
+    assert text.startswith("Would fail: model cannot be moved (see below), so nothing was moved")
+    assert "model: is on meta, which holds no data, so it cannot be copied to cpu" in text
+    assert "Would move" not in text
+    real = moves.move_all("cpu", ns)
+    assert not real.ok and real.error == dry.error and ns["x"].device.type == "cpu"
+
+
+# --- through a real shell: the cells come from IPython's ``In`` ----------------------------------
+
+def test_percent_devices_reads_the_cells_from_in(ip: Any) -> None:
+    ip.run_cell("import torch\nfrom torch import nn\na = nn.Linear(4, 4).to('meta')\n"
+                "c = nn.Linear(64, 64).half()\nx = torch.randn(2, 4)\n", store_history=False)
+    cell = "out = a(x)\n"
+    ip.user_ns["In"].append(cell)  # NB: what run_cell(..., store_history=True) records
+    assert ip.run_cell(cell, store_history=False).error_in_exec is not None
+    text = ip.run_line_magic("devices", "--text")
+    assert "▲ warning: x is not on meta" in text and "but a is on meta" in text
+    assert "x is float32" not in text and "x is not on cpu" not in text
+    assert ip.run_line_magic("devices", "--fix").ok
+    ip.user_ns["In"].append(cell)
+    assert ip.run_cell(cell, store_history=False).error_in_exec is None
+    assert "warning" not in ip.run_line_magic("devices", "--text")
