@@ -159,12 +159,82 @@ def test_percent_devices_reads_the_cells_from_in(ip: Any) -> None:
     ip.run_cell("import torch\nfrom torch import nn\na = nn.Linear(4, 4).to('meta')\n"
                 "c = nn.Linear(64, 64).half()\nx = torch.randn(2, 4)\n", store_history=False)
     cell = "out = a(x)\n"
-    ip.user_ns["In"].append(cell)  # NB: what run_cell(..., store_history=True) records
-    assert ip.run_cell(cell, store_history=False).error_in_exec is not None
-    text = ip.run_line_magic("devices", "--text")
-    assert "▲ warning: x is not on meta" in text and "but a is on meta" in text
-    assert "x is float32" not in text and "x is not on cpu" not in text
-    assert ip.run_line_magic("devices", "--fix").ok
-    ip.user_ns["In"].append(cell)
-    assert ip.run_cell(cell, store_history=False).error_in_exec is None
-    assert "warning" not in ip.run_line_magic("devices", "--text")
+    history = ip.user_ns["In"]
+    n = len(history)
+    try:
+        history.append(cell)  # NB: what run_cell(..., store_history=True) records
+        assert ip.run_cell(cell, store_history=False).error_in_exec is not None
+        text = ip.run_line_magic("devices", "--text")
+        assert "▲ warning: x is not on meta" in text and "but a is on meta" in text
+        assert "x is float32" not in text and "x is not on cpu" not in text
+        assert ip.run_line_magic("devices", "--fix").ok
+        history.append(cell)
+        assert ip.run_cell(cell, store_history=False).error_in_exec is None
+        assert "warning" not in ip.run_line_magic("devices", "--text")
+    finally:
+        del history[n:]  # NB: the shell is shared by the whole test session
+
+
+def test_a_model_whose_data_another_model_uses_is_the_one_left_behind(fake_cuda: Any) -> None:
+    teacher = nn.Sequential(nn.Linear(64, 256), nn.Linear(256, 2))  # never moved, the biggest
+    ns = {"teacher": teacher, "student": fake_cuda.to(nn.Linear(64, 2), "cuda:0"),
+          "X_train": fake_cuda.randn(16, 64, device="cuda:0")}
+    cell = "t_logits = teacher_predict(teacher, X_train)\ns_logits = student(X_train)\n"
+    fs = found(ns, cell)
+    assert [(f.kind, f.severity, f.fix) for f in fs] == [
+        ("model_left_behind", "error", 'teacher.to("cuda:0")')]
+    assert "what your cells feed it (X_train) is on cuda:0, where student uses it" in fs[0].message
+    with fake_cuda, torch.no_grad():
+        run(ns, fs[0].fix)
+    assert str(teacher[0].weight.device) == "cuda:0" and found(ns, cell) == []
+
+
+def test_a_dataparallel_scatters_its_inputs_wherever_they_are(fake_cuda: Any) -> None:
+    dp = nn.DataParallel(nn.Linear(4, 2))
+    dp.device_ids, dp.output_device = [0, 1], 0
+    fake_cuda.to(dp.module, "cuda:0")
+    ns = {"dp": dp, "x": torch.randn(3, 4)}
+    assert found(ns, "out = dp(x)") == []
+
+
+# --- look-alikes: how a tensor is used decides -------------------------------------------------
+
+def test_with_history_a_tensor_no_cell_uses_yet_is_only_a_note() -> None:
+    ns = {"unet": nn.Conv2d(4, 4, 3).half(), "latents": torch.randn(1, 4, 8, 8)}
+    (f,) = found(ns)  # no history (the API on a plain dict): judged against the only model
+    assert (f.kind, f.severity) == ("loose_dtype", "warning")
+    (f,) = found(ns, "unet = unet.half()\nlatents = torch.randn(1, 4, 8, 8)")
+    assert (f.kind, f.severity, f.action) == ("loose_dtype", "info", None)
+    assert f.message.endswith("(Your cells have not used it with a model yet.)")
+
+
+def test_a_tensor_used_under_autocast_may_differ_in_dtype() -> None:
+    ns = {"unet": nn.Conv2d(4, 4, 3).half(), "latents": torch.randn(1, 4, 8, 8)}
+    amp = ("with torch.no_grad(), torch.autocast('cpu', dtype=torch.float16):\n"
+           "    noise_pred = unet(latents)\n")
+    assert found(ns, amp) == []
+    (f,) = found(ns, "noise_pred = unet(latents)")
+    assert (f.kind, f.severity) == ("loose_dtype", "warning")
+
+
+ENCODER = '''
+class Encoder(nn.Module):
+    def forward(self, tokens, lengths):
+        packed = pack_padded_sequence(self.embedding(tokens), lengths, batch_first=True)
+        return self.lstm(packed)
+'''
+
+
+def test_cpu_lengths_through_the_users_forward_are_not_flagged_gpu_ones_are() -> None:
+    encoder = nn.Sequential(nn.Embedding(40, 8)).to("meta")
+    encoder.__class__ = type("Encoder", (nn.Sequential,), {})
+    ns = {"encoder": encoder, "tokens": torch.randint(1, 40, (3, 7)).to("meta"),
+          "lengths": torch.tensor([7, 5, 2])}
+    assert found(ns, ENCODER, "out = encoder(tokens, lengths)") == []
+    batch = {"tokens": ns["tokens"], "lengths": torch.tensor([7, 5, 2])}
+    fake_gpu = {"encoder": encoder, "batch": batch}
+    assert found(fake_gpu, ENCODER, "out = encoder(batch['tokens'], batch['lengths'])") == []
+    batch["lengths"] = batch["lengths"].to("meta")
+    (f,) = found(fake_gpu, ENCODER, "out = encoder(batch['tokens'], lengths=batch['lengths'])")
+    assert (f.kind, f.paths, f.fix) == ("cpu_required", ("batch['lengths']",), "")
+    assert "takes its lengths as a CPU int64 tensor" in f.message

@@ -3,7 +3,8 @@
 Every finding also carries an :class:`Action`, a structured description of the same fix that the
 move engine can apply (never code: the kernel never executes strings). Intentional layouts
 (accelerate dispatch, DTensor, the optimizer ``step`` counter, 0-dim CPU tensors, integer
-counters) are never flagged. The rules live in :mod:`._rules_modules` and :mod:`._rules_data`.
+counters) are never flagged. The rules live in :mod:`._rules_modules` (one module),
+:mod:`._rules_multi` (modules used together), :mod:`._rules_optim` and :mod:`._rules_data`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from ..inspect.records import Snapshot
 from ._rules_data import _loose
 from ._rules_modules import (
     _dataparallel,
-    _helper_modules,
     _module_dtypes,
     _module_split,
     _traps,
 )
+from ._rules_multi import _helper_modules, _stray_models
 from ._rules_optim import _optimizer
 from ._usage import Usage
 from .findings import (
@@ -47,8 +48,9 @@ def diagnose(snap: Snapshot, cells: Sequence[str] | None = None) -> list[Finding
     """
     ms = models(snap.objects)
     usage = Usage(snap.cells if cells is None else cells,
-                  (o.name for o in snap.objects if o.kind == "module"))
-    out: list[Finding] = _helper_modules(snap.objects, ms, usage)
+                  {o.name: o.type_name for o in snap.objects if o.kind == "module"})
+    out: list[Finding] = _stray_models(snap.objects, ms, usage)
+    out += _helper_modules(snap.objects, ms, usage, {f.objects[0] for f in out})
     for o in snap.objects:
         if o.kind == "module":
             out += _dataparallel(o) or _module_split(o)

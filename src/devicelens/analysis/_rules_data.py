@@ -7,6 +7,8 @@ whose models all agree is judged, never a tensor against an arbitrary one of sev
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..inspect._tree import Step, code_for, has_code
 from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
 from ._usage import Usage
@@ -14,24 +16,62 @@ from .findings import Action, Finding, Model, _finding, is_float, model_named, m
 
 
 def _loose(snap: Snapshot, ms: list[Model], usage: Usage) -> list[Finding]:
+    """NB: with the user's cells to read, a tensor no cell uses with a model is only a note:
+    how it will be used (under autocast? as CPU lengths?) is not known yet."""
     out: list[Finding] = []
     for o in snap.objects:
         if o.kind not in ("tensor", "container"):
             continue
         loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
                  and not (t.shape == () and t.device == "cpu")]
+        cpu = [t for t in loose if t.path in usage.cpu_paths]
+        loose = [t for t in loose if t.path not in usage.cpu_paths]
+        out += _cpu_required(o, [t for t in cpu if t.device != "cpu"])
         if not loose:
             continue
         used = model_named(ms, usage.models_of(o.name, model_names(ms)))
-        out += _judge(o, loose, used or ms, bool(used), "device")
-        out += _judge(o, [t for t in loose if is_float(t.dtype)], used or ms, bool(used),
-                      "dtype")
+        found = _judge(o, loose, used or ms, bool(used), "device")
+        if not usage.amp(o.name):  # NB: autocast casts the inputs of the ops it covers
+            found += _judge(o, [t for t in loose if is_float(t.dtype)], used or ms, bool(used),
+                            "dtype")
+        if usage.history and not used:
+            found = [_not_yet(f) for f in found]
+        out += found
     return out
+
+
+def _not_yet(f: Finding) -> Finding:
+    if f.severity == "info":
+        return f
+    return replace(f, severity="info", action=None,
+                   message=f"{f.message} (Your cells have not used it with a model yet.)")
+
+
+def _cpu_required(o: ObjectRecord, wrong: list[TensorRecord]) -> list[Finding]:
+    """Arguments PyTorch wants on the CPU (``pack_padded_sequence`` lengths) on a device."""
+    if not wrong:
+        return []
+    n = len(wrong)
+    found = sorted({t.device for t in wrong})
+    movable = [t for t in wrong if t.device != "meta" and has_code(t.ref)]
+    msg = (f"{_names(wrong)} {'is' if n == 1 else 'are'} on {', '.join(found)}, but your code "
+           f"passes {'it' if n == 1 else 'them'} to pack_padded_sequence, which takes its "
+           f"lengths as a CPU int64 tensor: keep {'it' if n == 1 else 'them'} on the cpu.")
+    return [_finding("cpu_required", "warning", f"{o.name} must stay on the cpu", msg,
+                     "\n".join(f"{code_for(t.ref)} = {code_for(t.ref)}.cpu()" for t in movable),
+                     (t.path for t in wrong), [o.name], [*found, "cpu"],
+                     action=Action("to_device", tuple(t.ref for t in movable), "cpu")
+                     if movable else None)]
 
 
 def _judge(o: ObjectRecord, loose: list[TensorRecord], ms: list[Model], used: bool,
            attr: str) -> list[Finding]:
-    """``loose`` against the models it is used with, or against every model when unknown."""
+    """``loose`` against the models it is used with, or against every model when unknown.
+
+    NB: a DataParallel scatters its inputs to its devices itself: they may be anywhere.
+    """
+    if attr == "device":
+        ms = [m for m in ms if m.wrapper != "DataParallel"]
     wants = {getattr(m, attr) for m in ms}
     if not loose or not ms or None in wants:
         return []

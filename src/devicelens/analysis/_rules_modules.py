@@ -1,23 +1,19 @@
-"""Rules about modules: split across devices, mixed dtypes, traps ``Module.to()`` misses,
-DataParallel placement, and helper modules (losses) left off the model's device.
+"""Rules about one module: split across devices, mixed dtypes, traps ``Module.to()`` misses,
+DataParallel placement, and a model built with empty weights (a note, never a fix).
 """
 
 from __future__ import annotations
 
-from ..inspect._tree import Ref, Step, code_for
+from ..inspect._tree import Ref, code_for
 from ..inspect.records import ObjectRecord, TensorRecord
-from ._usage import Usage
 from .findings import (
     Action,
     Finding,
-    Model,
     Severity,
     _counts,
     _finding,
     is_float,
     majority,
-    model_named,
-    model_names,
     module_tensors,
     q,
 )
@@ -126,87 +122,6 @@ def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
         if near:
             return majority(near)
     return None
-
-
-def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model],
-                    usage: Usage) -> list[Finding]:
-    """Other modules (a loss with a class-weight buffer, a separate head) off the device of the
-    model they are used with.
-
-    NB: a module with parameters is a model in its own right: it is judged only against the
-    models the cells use it with (else a note). A helper without parameters follows the models
-    when they all agree. A module that is itself split is :func:`_module_split`'s business.
-    """
-    out: list[Finding] = []
-    for o in objects:
-        own = module_tensors(o)
-        devices = {t.device for t in own}
-        if o.kind != "module" or o.dispatch or len(devices) != 1:
-            continue
-        mine = model_named(ms, [o.name])
-        others = model_names(m for m in ms if m not in mine)
-        partners = model_named(ms, usage.models_of(o.name, others))
-        has_params = any(t.role == "parameter" for t in own)
-        ref = partners or [m for m in ms if m not in mine]
-        wants = {m.device for m in ref}
-        if len(wants) != 1 or None in wants or devices == wants:
-            continue
-        want, model, dev = wants.pop(), ref[0], devices.pop()
-        assert want is not None
-        if has_params and not partners:
-            if not (mine and mine[0] == ms[0]):  # NB: one note per pair, on the smaller one
-                out.append(_apart(o, dev, model, want))
-        elif has_params:
-            if _moves_first(mine[0] if mine else None, dev, model, want):
-                out.append(_helper_finding(o, own, dev, model, want, has_params))
-        elif dev == "meta":
-            out.append(_meta_module(o, dev, model, want))
-        else:
-            out.append(_helper_finding(o, own, dev, model, want, has_params))
-    return out
-
-
-def _moves_first(me: Model | None, dev: str, other: Model, want: str) -> bool:
-    """Of two models used together on different devices, the one to move (never both: the
-    fixes would undo each other). NB: meta holds no data, so the side with data goes to meta;
-    otherwise the smaller model goes to the bigger one."""
-    if dev == "meta" or me is None:
-        return False
-    if want == "meta":
-        return True
-    return (me.nbytes, me.name) < (other.nbytes, other.name)
-
-
-def _helper_finding(o: ObjectRecord, own: list[TensorRecord], dev: str, model: Model,
-                    want: str, has_params: bool) -> Finding:
-    what = ("feeding one into the other will fail" if has_params
-            else f"calling it on {model.name}'s outputs will fail")
-    msg = (f"{o.name} ({o.type_name}) holds {', '.join(t.path for t in own[:3])} on {dev} "
-           f"while {model.name}, which it is used with, is on {want}: {what}.")
-    root = o.tensors[0].ref[:1]
-    return _finding("module_device", "warning", f"{o.name} is not on {want}", msg,
-                    f"{code_for(root)}.to({q(want)})", (t.path for t in own),
-                    [o.name, model.name], [dev, want],
-                    action=Action("to_device", (root,), want))
-
-
-def _meta_module(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
-    """``o`` on meta has no data: the other side moves (a meta copy of the model runs)."""
-    msg = (f"{o.name} ({o.type_name}) is on meta while {model.name}, which it is used with, is "
-           f"on {want}: feeding one into the other will fail. {o.name} has no data to copy to "
-           f"{want}: load its weights there ({o.name}.to_empty(device={q(want)}) then "
-           f"load_state_dict), or move {model.name} to meta as well.")
-    root = (Step("name", model.name),)
-    return _finding("meta_no_data", "warning", f"{o.name} is on meta, {model.name} on {want}",
-                    msg, f"{code_for(root)}.to(\"meta\")", [o.name], [o.name, model.name],
-                    [dev, want], action=Action("to_device", (root,), "meta"))
-
-
-def _apart(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
-    msg = (f"{o.name} ({o.type_name}) is on {dev} while {model.name} is on {want}. Your cells "
-           f"do not use them together; if you feed one into the other, put both on one device.")
-    return _finding("module_apart", "info", f"{o.name} and {model.name} are on different devices",
-                    msg, "", [o.name], [o.name, model.name], [dev, want])
 
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:

@@ -14,6 +14,9 @@ from .findings import Action, Finding, _finding, is_float
 
 def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
     params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
+    orphan = _orphan(o, params, snap, usage)
+    if orphan and orphan[0].action is not None:
+        return orphan  # NB: the remap also puts the state where the new parameters are
     bad_dev: list[TensorRecord] = []
     bad_dt: list[TensorRecord] = []
     for t in o.tensors:
@@ -51,7 +54,7 @@ def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
                             msg, fix, (t.path for t in bad_dt), [o.name],
                             dtypes=sorted({t.dtype for t in bad_dt}),
                             action=Action("optimizer_state", (root,))))
-    return out + _orphan(o, params, snap, usage)
+    return out + orphan
 
 
 # --- stale parameters ---------------------------------------------------------------------
