@@ -15,6 +15,8 @@ from devicelens import moves
 from devicelens.analysis import Finding, diagnose
 from devicelens.inspect import take_snapshot
 
+from .conftest import to_in_place
+
 
 class Net(nn.Module):
     def __init__(self) -> None:
@@ -249,3 +251,53 @@ def test_percent_devices_fix_lists_what_it_applied_and_the_optimizer_trains(ip: 
     assert [f.kind for f in diagnose(take_snapshot(ns))] == []
     assert ip.run_cell("net(x).sum().backward()\nopt.step()", store_history=False).success
     assert ns["opt"].param_groups[0]["params"][0] is ns["net"][0].weight
+
+
+class Wrapper:
+    """A training-loop helper holding the optimizer (as Lightning Fabric's does)."""
+
+    def __init__(self, optimizer: torch.optim.Optimizer) -> None:
+        self.optimizer = optimizer
+
+    @property
+    def state(self) -> Any:  # NB: never read while inspecting
+        raise AssertionError("devicelens ran a property")
+
+    def step(self) -> Any:
+        return self.optimizer.step()
+
+
+def wrapped_state_left_behind() -> dict[str, Any]:
+    torch.manual_seed(0)
+    m = nn.Linear(10, 1)
+    opt = torch.optim.AdamW(m.parameters())
+    m(torch.randn(2, 10)).sum().backward()
+    opt.step()
+    to_in_place(m, "meta")  # as cpu -> cuda does: the parameters stay, their state does not
+    return {"m": m, "optimizer": Wrapper(opt), "torch": torch}
+
+
+def test_an_optimizer_inside_a_plain_wrapper_is_seen_and_fixed_through_it() -> None:
+    ns = wrapped_state_left_behind()
+    (f,) = [f for f in diagnose(take_snapshot(ns)) if f.kind == "optimizer_state"]
+    assert f.fix.startswith("for _p, _s in optimizer.optimizer.state.items():")
+    assert "optimizer.optimizer.state[m.weight]['exp_avg']" in f.paths
+    exec(f.fix, ns)
+    assert [g.kind for g in diagnose(take_snapshot(ns))] == []
+    ns = wrapped_state_left_behind()
+    report = moves.apply_all_fixes(ns)
+    assert report.ok and report.applied == ("optimizer state left behind",)
+    inner = ns["optimizer"].optimizer
+    assert {v.device.type for s in inner.state.values() for k, v in s.items()
+            if k != "step"} == {"meta"}
+
+
+def test_moving_everything_takes_a_wrapped_optimizers_state_along() -> None:
+    torch.manual_seed(0)
+    m = nn.Linear(4, 2)
+    opt = torch.optim.Adam(m.parameters())
+    m(torch.randn(2, 4)).sum().backward()
+    opt.step()
+    ns = {"m": m, "optimizer": Wrapper(opt)}
+    assert moves.move_all("meta", ns).ok
+    assert m.weight.device.type == "meta" and opt.state[m.weight]["exp_avg"].device.type == "meta"

@@ -14,7 +14,10 @@ from .findings import Action, Finding, _finding, is_float
 
 def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
     params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
-    orphan = _orphan(o, params, snap, usage)
+    # NB: the optimizer itself, or one a plain wrapper holds (``optimizer.optimizer``)
+    root: Ref = next((t.ref[:-1] for t in o.tensors if t.role == "opt_param"),
+                     (Step("name", o.name),))
+    orphan = _orphan(o, params, snap, usage, root)
     if orphan and orphan[0].action is not None:
         return orphan  # NB: the remap also puts the state where the new parameters are
     bad_dev: list[TensorRecord] = []
@@ -30,8 +33,7 @@ def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
         elif is_float(t.dtype) and is_float(p.dtype) and t.dtype != p.dtype:
             bad_dt.append(t)
     out: list[Finding] = []
-    root: Ref = (Step("name", o.name),)
-    fix = (f"for _p, _s in {o.name}.state.items():\n    for _k, _v in _s.items():\n"
+    fix = (f"for _p, _s in {code_for(root)}.state.items():\n    for _k, _v in _s.items():\n"
            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
            f"            _s[_k] = _v.to(device=_p.device, dtype=_p.dtype if _v.is_floating_point()"
            f" else _v.dtype)")
@@ -66,7 +68,7 @@ class _Match(NamedTuple):
 
 
 def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
-            usage: Usage) -> list[Finding]:
+            usage: Usage, root: Ref) -> list[Finding]:
     """An optimizer none of whose parameters a module in the namespace holds.
 
     NB: ``Module.to()`` between cpu and meta (torch 2.13, without the swap flag) makes new
@@ -79,7 +81,7 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
     old = list(params.values())
     match = _match(old, modules, usage.models_of(o.name))
     if match is None:
-        return [_recreate(o, old, modules)]
+        return [_recreate(o, old, modules, code_for(root))]
     model = match.module.name
     moved = {t.device for t in old} != {t.device for t in match.new}
     cause = (f"{o.name} holds the parameters {model} had before {model}.to() replaced them "
@@ -91,9 +93,9 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
            f"moved to them.")
     pairs = tuple((t.ref, n.ref) for t, n in zip(old, match.new, strict=True))
     return [_finding("optimizer_orphan", "error", f"{o.name} updates stale parameters", msg,
-                     _remap_code(o.name, match.code), [o.name], [o.name, model],
+                     _remap_code(code_for(root), match.code), [o.name], [o.name, model],
                      sorted({t.device for t in old} | {t.device for t in match.new}),
-                     action=Action("optimizer_remap", ((Step("name", o.name),),), pairs=pairs))]
+                     action=Action("optimizer_remap", (root,), pairs=pairs))]
 
 
 def _match(old: list[TensorRecord], modules: list[ObjectRecord],
@@ -228,7 +230,8 @@ def _remap_code(opt: str, new: str) -> str:
             f"del _old, _new, _n")
 
 
-def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectRecord]) -> Finding:
+def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectRecord],
+              code: str) -> Finding:
     """No module matches the stale parameters' shapes: all we can say is make a new one."""
     model = max(modules, key=lambda m: sum(t.nbytes for t in m.tensors)).name
     msg = (f"None of the {len(old)} parameters {o.name} updates belongs to a module in the "
@@ -236,8 +239,8 @@ def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectReco
            f"trains a model you no longer use. Create {o.name} again for the model you train "
            f"(its state starts afresh).")
     fix = (f"import inspect as _inspect\n"
-           f"_args = _inspect.signature(type({o.name})).parameters\n"
-           f"{o.name} = type({o.name})({model}.parameters(), **{{_k: _v for _k, _v in "
-           f"{o.name}.defaults.items() if _k in _args}})")
+           f"_args = _inspect.signature(type({code})).parameters\n"
+           f"{code} = type({code})({model}.parameters(), **{{_k: _v for _k, _v in "
+           f"{code}.defaults.items() if _k in _args}})")
     return _finding("optimizer_orphan", "error", f"{o.name} updates stale parameters", msg, fix,
                     [o.name], [o.name, model])

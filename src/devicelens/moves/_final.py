@@ -6,6 +6,7 @@ immutable containers to rebuild and the references to rebind. Pure: changes noth
 from __future__ import annotations
 
 import contextlib
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,8 +144,9 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
     ``load_state_dict`` places it. NB: ``step`` and 0-dim CPU scalars stay on the CPU unless the
     group is capturable or fused."""
     for name, v in list(dict.items(w.ns)):
-        if issubclass(type(v), w.Optimizer) and id(v) not in w.optimizers:
-            w.optimizers[id(v)] = (v, (Step("name", name),), "follow", name)
+        for opt, ref in _optimizers_at(w, name, v):
+            if id(opt) not in w.optimizers:
+                w.optimizers[id(opt)] = (opt, ref, "follow", _tree.display_for(ref))
     for opt, ref, mode, unit in list(w.optimizers.values()):
         d = _tree.instance_dict(opt) or {}
         state: Any = d.get("state")
@@ -176,6 +178,19 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
                 sref = (*ref, Step("state", (g, i)), Step("item", k))
                 _merge(entries, Occ(v, Slot("map", pstate, k), sref, False, None, unit, "",
                                     (dev, dt)), w, shared)
+
+
+def _optimizers_at(w: Walker, name: str, v: Any) -> list[tuple[Any, Ref]]:
+    """The optimizer bound to ``name``, or one a plain wrapper object holds (Lightning Fabric's
+    ``optimizer.optimizer``). NB: read through the instance dict, never a property."""
+    root: Ref = (Step("name", name),)
+    if issubclass(type(v), w.Optimizer):
+        return [(v, root)]
+    if (issubclass(type(v), w.Module) or _tree.container_kind(v) is not None
+            or issubclass(type(v), (type, types.ModuleType, types.FunctionType))):
+        return []
+    return [(x, (*root, Step("attr", k))) for k, x in (_tree.instance_dict(v) or {}).items()
+            if type(k) is str and issubclass(type(x), w.Optimizer)]
 
 
 def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
