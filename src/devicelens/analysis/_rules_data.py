@@ -134,8 +134,8 @@ def _loose_finding(o: ObjectRecord, wrong: list[TensorRecord], device: str | Non
     call = f"to({target})" if device else _CASTS.get(dtype or "", f"to(torch.{dtype})")
     lines = [f"{code_for(t.ref)} = {code_for(t.ref)}.{call}" for t in wrong if has_code(t.ref)]
     if o.frozen or len(lines) < len(wrong):
-        lines = [f"{o.name} = torch.utils._pytree.tree_map(lambda t: t.{call} if "
-                 f"torch.is_tensor(t) else t, {o.name})"]
+        lines = [f"{o.name} = torch.utils._pytree.tree_map(lambda _t: _t.{call} if "
+                 f"torch.is_tensor(_t) else _t, {o.name})"]
     if device:
         found = sorted({t.device for t in wrong})
         msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} on {', '.join(found)} "

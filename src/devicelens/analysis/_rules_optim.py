@@ -203,15 +203,15 @@ def _params_under(m: ObjectRecord, path: str) -> list[TensorRecord]:
     return [t for t in _params(m) if t.owner == path or t.owner.startswith(path + ".")]
 
 
-_FOLLOW = (
-    "def _follow(k, v, p, group):\n"
+_FOLLOW = (  # NB: only underscore names, which never clash with the user's
+    "def _follow(_k, _v, _q, _grp):\n"
     "    # NB: as torch.optim's load_state_dict: 'step' stays put unless capturable or fused\n"
-    "    if k == \"step\":\n"
-    "        special = group.get(\"capturable\") or group.get(\"fused\")\n"
-    "        return v.to(p.device) if special and torch.is_tensor(v) else v\n"
-    "    return torch.utils._pytree.tree_map(lambda t: t.to(device=p.device, dtype=p.dtype if (\n"
-    "        t.is_floating_point() and p.is_floating_point()) else t.dtype)\n"
-    "        if torch.is_tensor(t) else t, v)\n")
+    "    if _k == \"step\":\n"
+    "        _special = _grp.get(\"capturable\") or _grp.get(\"fused\")\n"
+    "        return _v.to(_q.device) if _special and torch.is_tensor(_v) else _v\n"
+    "    return torch.utils._pytree.tree_map(lambda _t: _t.to(device=_q.device, dtype=_q.dtype\n"
+    "        if _t.is_floating_point() and _q.is_floating_point() else _t.dtype)\n"
+    "        if torch.is_tensor(_t) else _t, _v)\n")
 
 
 def _remap_code(opt: str, new: str) -> str:
