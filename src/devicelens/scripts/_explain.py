@@ -1,0 +1,95 @@
+"""The diagnosis ``devicelens run`` prints after a script's traceback: the notebook's post-mortem
+(:func:`~devicelens.guard.postmortem.explain`), seen from this rank under torchrun and tagged
+``[rank r/N, local_rank l]``.
+
+NB: never raises and never runs user code; ranks that did not fail with a mismatch print nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from types import TracebackType
+from typing import Any
+
+from ..guard._blame import CellFiles, Frame, cell_lines, frame_locals, traceback_frames
+from ..guard._mismatch import MismatchReport
+from ..inspect.ranks import RankInfo, rank_info
+
+
+def tag(info: RankInfo | None = None) -> str:
+    """`` [rank 1/2, local_rank 1]`` in a distributed run, '' otherwise."""
+    info = info if info is not None else rank_info()
+    return f" {info.tag}" if info is not None else ""
+
+
+def explain_script(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -> str | None:
+    """``devicelens [rank ...]: <headline>`` and the report's body, or ``None``."""
+    try:
+        return _explain(exc, tb, is_cell)
+    except Exception:  # NB: a diagnosis must never hide the original error
+        return None
+
+
+def _explain(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -> str | None:
+    info = rank_info()
+    frames = traceback_frames(tb)
+    ns = script_scope(frames, is_cell)
+    headline = ""
+    rep: MismatchReport | None
+    if _guard_error(exc):
+        # NB: the guard's message *is* the report; repeat it only to say which rank it is
+        rep = getattr(exc, "report", None) if info is not None else None
+    else:
+        from ..guard.postmortem import explain
+
+        rep = explain(exc, tb, ns, is_cell)
+    if rep is None and info is not None and "torch" in sys.modules:
+        from ._dist import explain_dist
+
+        found = explain_dist(exc, frames, ns, is_cell, info)
+        if found is not None:
+            headline, rep = found
+    if rep is None:
+        return None
+    rep = script_lines(rep, frames, is_cell)
+    if info is not None:
+        from ._dist import rejudge
+
+        rep = rejudge(rep, info, ns, frames)
+    return f"devicelens{tag(info)}: {headline or rep.headline()}\n{rep.body()}"
+
+
+def script_scope(frames: list[Frame], is_cell: CellFiles) -> dict[str, Any]:
+    """The names a script's user knows at the failure: the script's globals, then the locals of
+    its functions on the stack (``model`` and ``batch`` made inside ``main()``).
+
+    NB: outer scopes win (a tensor is named where it was made, and fixed there), and methods'
+    locals (``x`` in ``forward``) stay locals: the post-mortem names those by their frame.
+    """
+    user = [fr.frame for fr in frames if is_cell(fr.frame.f_code.co_filename)]
+    if not user:
+        return {}
+    top = next((f for f in reversed(user) if f.f_code.co_name == "<module>"), user[-1])
+    scope = dict(top.f_globals)
+    for f in reversed(user):
+        loc = frame_locals(f)
+        if f.f_code.co_name == "<module>" or "self" in loc:
+            continue
+        for k, v in loc.items():
+            scope.setdefault(k, v)
+    return scope
+
+
+def script_lines(rep: MismatchReport, frames: list[Frame], is_cell: CellFiles) -> MismatchReport:
+    """"at" the failing line, "from" the outermost *function* line: a script's top level only
+    calls ``main()``, which says nothing."""
+    user = [fr for fr in frames if is_cell(fr.frame.f_code.co_filename)]
+    if len(user) < 2 or user[-1].frame.f_code.co_name != "<module>":
+        return rep
+    return replace(rep, lines=tuple(cell_lines(user[:-1], is_cell)))
+
+
+def _guard_error(exc: BaseException) -> bool:
+    mode = sys.modules.get("devicelens.guard._mode")
+    return mode is not None and isinstance(exc, mode.DeviceMismatchError)
