@@ -153,11 +153,12 @@ def _collective(device_type: str, frames: list[Frame], ns: dict[str, Any],
         return None
     op = fr.frame.f_code.co_name
     namer = Namer(ns, frames, is_cell)
-    culprits = []
+    found: dict[int, Operand] = {}
     for k, v in frame_locals(fr.frame).items():
         for t in (v if type(v) in (list, tuple) else [v]):
             if is_tensor(t) and t.device.type == device_type:
-                culprits.append(describe_tensor(t, f"`{k}` in {op}", namer.tensor(t)))
+                found.setdefault(id(t), describe_tensor(t, f"`{k}` in {op}", namer.tensor(t)))
+    culprits = list(found.values())
     if not culprits:
         return None
     backend = _backend(frame_locals(fr.frame).get("group")) or info.backend

@@ -151,7 +151,7 @@ def _uncaught(exc: BaseException) -> int:
 
     text = explain_script(exc, tb, user_files())
     if text:
-        print(f"\n{text}", file=sys.stderr, flush=True)
+        emit(f"\n{text}\n")
     if isinstance(exc, KeyboardInterrupt):
         _EXIT["sigint"] = True
     return 1
@@ -189,4 +189,19 @@ def _print_moves(guard: Any, target: str) -> None:
     out += [f"  {m.name}: {m.source} -> {m.target}, {m.count}x ({m.op}, {m.line})" for m in moves]
     out.append("To make it permanent:")
     out += ["  " + ln for fix in dict.fromkeys(m.fix for m in moves) for ln in fix.splitlines()]
-    print("\n".join(out), file=sys.stderr, flush=True)
+    emit("\n".join(out) + "\n")
+
+
+def emit(text: str) -> None:
+    """Write ``text`` to stderr in one piece. NB: one ``write`` to a pipe (up to 4 KiB) is
+    atomic, so other ranks' lines never land inside a report under torchrun."""
+    try:
+        sys.stderr.flush()
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # NB: a replaced stderr (a test's capture)
+        sys.stderr.write(text)
+        sys.stderr.flush()
+        return
+    data = text.encode(sys.stderr.encoding or "utf-8", "backslashreplace")
+    while data:
+        data = data[os.write(fd, data):]
