@@ -23,7 +23,7 @@ class ScriptDeviceGuard(DeviceGuard):
         """The script's names where the mismatch happens: globals and its functions' locals."""
         from ._explain import script_scope
 
-        return script_scope(_blame.stack_frames(sys._getframe(1)), self.is_cell)
+        return script_scope(script_frames(sys._getframe(1)), self.is_cell)
 
     @ns.setter
     def ns(self, value: dict[str, Any]) -> None:
@@ -34,11 +34,25 @@ class ScriptDeviceGuard(DeviceGuard):
         from ._explain import script_lines
 
         rep = super().report(kind, func, slots, start)
-        return script_lines(rep, _blame.stack_frames(start), self.is_cell)
+        return script_lines(rep, script_frames(start), self.is_cell)
 
 
 class ScriptDtypeGuard(ScriptDeviceGuard, DtypeGuard):
     pass
+
+
+def script_frames(start: FrameType | None) -> list[_blame.Frame]:
+    """The script's frames, innermost first: those between ours and the runner's."""
+    frames = _blame.stack_frames(start)
+    inner = next((i for i, fr in enumerate(frames) if not _ours(fr)), len(frames))
+    outer = next((i for i, fr in enumerate(frames) if i >= inner and _ours(fr)), len(frames))
+    return frames[inner:outer]
+
+
+def _ours(fr: _blame.Frame) -> bool:
+    from .run import PACKAGE
+
+    return fr.frame.f_code.co_filename.startswith(PACKAGE)
 
 
 def script_guard(*, dtype: bool, autofix: bool, device: str | None,

@@ -1,0 +1,169 @@
+"""``python -m devicelens run``: a script runs exactly as ``python`` runs it (compared with a real
+``python`` on the same script), and an uncaught mismatch gets the notebook's diagnosis.
+
+Scripts live in ``tests/train/``. Subprocesses where the process itself is under test (argv,
+exit status, signals; and under torchrun, see test_scripts_torchrun.py); in-process :func:`run`
+for the torch cases (PyTorch is slow to start, and the runner is the same code).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from devicelens.scripts._args import RunOptions, parse
+from devicelens.scripts.run import main, run
+
+ROOT = Path(__file__).resolve().parents[1]
+TRAIN = ROOT / "tests" / "train"
+ENV = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"}
+
+
+def python(*args: str, cwd: Path = ROOT / "tests") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120,
+                          cwd=cwd, env=ENV)
+
+
+@pytest.mark.parametrize("args", [
+    [], ["--lr", "3e-4", "-m", "x"], ["exit", "3"], ["exit", "0"], ["exit-message"], ["raise"],
+    ["interrupt"], ["sigterm"]], ids=lambda a: " ".join(a) or "plain")
+def test_a_script_runs_exactly_as_with_python(args):
+    # NB: a relative path from another folder: __file__ and sys.path[0] come out absolute
+    plain = python("train/probe.py", *args)
+    ours = python("-m", "devicelens", "run", "train/probe.py", *args)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (
+        plain.returncode, plain.stdout, plain.stderr)
+    expected_status = {"exit": int(args[-1]) if args[:1] == ["exit"] else 0, "exit-message": 1,
+                       "raise": 1, "interrupt": -2, "sigterm": -15}
+    assert ours.returncode == expected_status.get(args[0] if args else "", 0)
+    assert f"argv ['train/probe.py'{''.join(', ' + repr(a) for a in args)}]" in ours.stdout
+    assert f"path0 {TRAIN}\nfile {TRAIN / 'probe.py'}\n" in ours.stdout
+
+
+def test_the_failing_scripts_traceback_is_pythons():
+    ours = python("-m", "devicelens", "run", "train/probe.py", "raise")
+    assert ours.stderr.startswith("Traceback (most recent call last):\n  File \"")
+    assert "devicelens" not in ours.stderr and "runpy" not in ours.stderr  # no frame of ours
+    assert ours.stderr.rstrip().endswith("ValueError: boom")
+    assert "The above exception was the direct cause" in ours.stderr
+
+
+def test_a_module_runs_as_with_python_m(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text(
+        "import sys\nprint(sys.argv, sys.path[0], __file__, __name__, __spec__.name)\n"
+        "sys.exit(int(sys.argv[1]))\n")
+    plain = python("-m", "pkg.mod", "4", cwd=tmp_path)
+    ours = python("-m", "devicelens", "run", "-m", "pkg.mod", "4", cwd=tmp_path)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (4, plain.stdout, plain.stderr)
+    assert ours.stdout == f"['{pkg / 'mod.py'}', '4'] {tmp_path} {pkg / 'mod.py'} __main__ " \
+                          "pkg.mod\n"
+    missing = python("-m", "devicelens", "run", "-m", "pkg.nope", cwd=tmp_path)
+    assert (missing.returncode, missing.stderr) == (1, f"{sys.executable}: No module named "
+                                                       "pkg.nope\n")
+
+
+def test_a_missing_script_fails_as_with_python(tmp_path):
+    plain = python("nope.py", cwd=tmp_path)
+    ours = python("-m", "devicelens", "run", "nope.py", cwd=tmp_path)
+    assert (ours.returncode, ours.stderr) == (plain.returncode, plain.stderr) == (
+        2, f"{sys.executable}: can't open file '{tmp_path / 'nope.py'}': [Errno 2] No such file "
+           "or directory\n")
+
+
+# --- the command line -----------------------------------------------------------------------
+
+def test_options_go_before_the_script_and_the_rest_is_the_scripts():
+    assert parse(["--dtype", "t.py", "--guard", "-m", "x"]) == RunOptions(
+        "t.py", args=("--guard", "-m", "x"), guard=True, dtype=True)
+    assert parse(["--guard", "--device=cuda:1", "-m", "pkg.mod", "-v"]) == RunOptions(
+        "pkg.mod", module=True, args=("-v",), guard=True, device="cuda:1")
+    assert parse(["--autofix", "--allow-autofix", "--", "-odd.py"]) == RunOptions(
+        "-odd.py", guard=True, autofix=True)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["run"], "devicelens run: no script to run: give a path or -m MODULE"),
+    (["run", "--autofix", "t.py"], "devicelens run: --autofix is refused in scripts: it moves "
+                                   "tensors while the script runs and hides the bug"),
+    (["run", "--allow-autofix", "t.py"], "devicelens run: --allow-autofix only goes with "
+                                         "--autofix"),
+    (["run", "--fast", "t.py"], "devicelens run: unknown option '--fast' (options go before "
+                                "the script)"),
+    (["run", "--device"], "devicelens run: --device needs a device, e.g. --device cuda:0"),
+    (["frob"], "devicelens: unknown command 'frob'"),
+    ([], "usage: python -m devicelens run"),
+])
+def test_bad_command_lines_exit_2_with_the_reason(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and "usage: python -m devicelens run" in err
+
+
+# --- the guard over a whole script (in-process: the runner is the same code) -----------------
+
+@pytest.fixture
+def in_process(monkeypatch):
+    """Run the runner here; restore what it sets up as python would (argv, sys.path[0])."""
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
+
+    def go(*options: str) -> int:
+        return run(parse(list(options)))
+    return go
+
+
+def test_a_device_mismatch_keeps_its_traceback_and_gets_the_diagnosis(in_process, capsys):
+    assert in_process(str(TRAIN / "meta_step.py"), "device") == 1
+    out = capsys.readouterr()
+    assert out.out == ""
+    trace, _, diagnosis = out.err.partition("\n\ndevicelens: ")
+    assert trace.startswith("Traceback (most recent call last):\n  File \"" + str(TRAIN))
+    assert "devicelens" not in trace  # python's traceback: no frame of the runner
+    assert trace.endswith("RuntimeError: Tensor on device meta is not on the expected device cpu!")
+    assert diagnosis == (
+        "tensors on different devices: cpu, meta\n"
+        "  culprit: batch (float32[2, 8] on cpu), `input` in Linear.forward; expected meta\n"
+        "  inside: model.fc (Linear)\n"  # model and batch are main()'s locals
+        "  at: meta_step.py line 19 (in Net.forward): return self.fc(x).relu()\n"
+        "  from: meta_step.py line 29 (in main): out = model(batch)\n"
+        "  fix:\n"
+        "      batch = batch.to(\"meta\")\n")
+
+
+def test_guard_names_main_locals_and_the_line_in_main(in_process, capsys):
+    assert in_process("--guard", str(TRAIN / "meta_step.py"), "device") == 1
+    err = capsys.readouterr().err
+    assert re.search(r"DeviceMismatchError: linear\(\) got tensors on different devices: cpu, "
+                     r"meta\n  culprit: batch \(float32\[2, 8\] on cpu\), argument 1; expected "
+                     r"meta\n  inside: model.fc \(Linear\)\n", err)
+    assert "  from: meta_step.py line 29 (in main): out = model(batch)\n" in err
+    assert err.rstrip().endswith('batch = batch.to("meta")')
+    assert "\ndevicelens: " not in err  # the error's message is the report; not said twice
+
+
+def test_dtype_guard_catches_a_float64_batch(in_process, capsys):
+    assert in_process("--dtype", str(TRAIN / "meta_step.py"), "dtype") == 1
+    err = capsys.readouterr().err
+    assert "DeviceMismatchError: linear() got tensors on different dtypes: float32, float64\n" \
+           "  culprit: batch (float64[2, 8] on cpu), argument 1; expected float32\n" in err
+    assert err.rstrip().endswith("batch = batch.float()")
+
+
+def test_autofix_when_allowed_reports_every_move_at_exit(in_process, capsys):
+    assert in_process("--autofix", "--allow-autofix", str(TRAIN / "meta_step.py"), "device") == 0
+    out = capsys.readouterr()
+    assert out.out == "output (2, 4) meta\n"  # the script ran to its end
+    assert out.err == (
+        "devicelens: --autofix moved 1 op argument(s) while meta_step.py ran:\n"
+        "  batch: cpu -> meta, 1x (linear, meta_step.py line 19 (in Net.forward))\n"
+        "To make it permanent:\n"
+        "  batch = batch.to(\"meta\")\n")
