@@ -34,11 +34,12 @@ class _CallableModule(types.ModuleType):
 
     def __call__(self, dtype: bool = False, **options: Any) -> Any:
         """Check every torch op inside ``with devicelens.guard():`` and raise
-        ``DeviceMismatchError`` naming the caller's variables; ``dtype=True`` also checks
-        floating dtypes. Options: ``autofix``, ``device`` (see ``%%cuda_safe``)."""
-        from ._mode import make_guard
+        ``DeviceMismatchError`` naming the variables of the code that failed (its globals and
+        its functions' locals); ``dtype=True`` also checks floating dtypes. Options:
+        ``autofix``, ``device`` (see ``%%cuda_safe``)."""
+        from ._scoped import scoped_guard
 
-        return make_guard(sys._getframe(1).f_globals, dtype=dtype, **options)
+        return scoped_guard(dtype=dtype, **options)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -8,12 +8,11 @@ NB: never raises and never runs user code; ranks that did not fail with a mismat
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from types import TracebackType
-from typing import Any
 
-from ..guard._blame import CellFiles, Frame, cell_lines, frame_locals, traceback_frames
+from ..guard._blame import CellFiles, traceback_frames
 from ..guard._mismatch import MismatchReport
+from ..guard._scopes import function_lines, user_scope
 from ..inspect.ranks import RankInfo, rank_info
 
 
@@ -34,7 +33,7 @@ def explain_script(exc: BaseException, tb: TracebackType | None, is_cell: CellFi
 def _explain(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -> str | None:
     info = rank_info()
     frames = traceback_frames(tb)
-    ns = script_scope(frames, is_cell)
+    ns = user_scope(frames, is_cell)
     headline = ""
     rep: MismatchReport | None
     if _guard_error(exc):
@@ -52,42 +51,12 @@ def _explain(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -
             headline, rep = found
     if rep is None:
         return None
-    rep = script_lines(rep, frames, is_cell)
+    rep = function_lines(rep, frames, is_cell)
     if info is not None:
         from ._dist import rejudge
 
         rep = rejudge(rep, info, ns, frames)
     return f"devicelens{tag(info)}: {headline or rep.headline()}\n{rep.body()}"
-
-
-def script_scope(frames: list[Frame], is_cell: CellFiles) -> dict[str, Any]:
-    """The names a script's user knows at the failure: the script's globals, then the locals of
-    its functions on the stack (``model`` and ``batch`` made inside ``main()``).
-
-    NB: outer scopes win (a tensor is named where it was made, and fixed there), and methods'
-    locals (``x`` in ``forward``) stay locals: the post-mortem names those by their frame.
-    """
-    user = [fr.frame for fr in frames if is_cell(fr.frame.f_code.co_filename)]
-    if not user:
-        return {}
-    top = next((f for f in reversed(user) if f.f_code.co_name == "<module>"), user[-1])
-    scope = dict(top.f_globals)
-    for f in reversed(user):
-        loc = frame_locals(f)
-        if f.f_code.co_name == "<module>" or "self" in loc:
-            continue
-        for k, v in loc.items():
-            scope.setdefault(k, v)
-    return scope
-
-
-def script_lines(rep: MismatchReport, frames: list[Frame], is_cell: CellFiles) -> MismatchReport:
-    """"at" the failing line, "from" the outermost *function* line: a script's top level only
-    calls ``main()``, which says nothing."""
-    user = [fr for fr in frames if is_cell(fr.frame.f_code.co_filename)]
-    if len(user) < 2 or user[-1].frame.f_code.co_name != "<module>":
-        return rep
-    return replace(rep, lines=tuple(cell_lines(user[:-1], is_cell)))
 
 
 def _guard_error(exc: BaseException) -> bool:

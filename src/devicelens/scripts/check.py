@@ -14,6 +14,7 @@ from types import FrameType
 from typing import Any
 
 from ..analysis import DEVICE_KINDS, DIST_KINDS, DTYPE_KINDS, Finding, diagnose, diagnose_ranks
+from ..analysis.findings import model_layout
 from ..guard._blame import Frame, Named, Operand, cell_lines
 from ..guard._mismatch import Kind, MismatchReport
 from ..inspect.ranks import RankInfo, rank_info
@@ -73,7 +74,7 @@ def _findings(snap: Snapshot, info: RankInfo | None, dtype: bool) -> list[Findin
 def _report(bad: list[Finding], snap: Snapshot, caller: FrameType,
             info: RankInfo | None) -> MismatchReport:
     kind: Kind = "device" if any(f.kind in DEVICE_KINDS + DIST_KINDS for f in bad) else "dtype"
-    expected = _expected(bad, kind)
+    expected = _expected(bad, kind) or getattr(model_layout(snap.objects), kind) or ""
     records = {t.path: t for t in snap.tensors()}
     culprits = [_operand(records[p]) for f in bad for p in f.paths[:MAX_CULPRITS] if p in records]
     anchor = next((t for t in snap.tensors() if getattr(t, kind) == expected

@@ -135,9 +135,9 @@ def _run_file(path: str) -> None:
 
 
 def _guard(opts: RunOptions) -> Any:
-    from ._guarded import script_guard
+    from ..guard._scoped import scoped_guard
 
-    return script_guard(dtype=opts.dtype, autofix=opts.autofix, device=opts.device,
+    return scoped_guard(dtype=opts.dtype, autofix=opts.autofix, device=opts.device,
                         is_cell=user_files())
 
 
