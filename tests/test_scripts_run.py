@@ -167,3 +167,64 @@ def test_autofix_when_allowed_reports_every_move_at_exit(in_process, capsys):
         "  batch: cpu -> meta, 1x (linear, meta_step.py line 19 (in Net.forward))\n"
         "To make it permanent:\n"
         "  batch = batch.to(\"meta\")\n")
+
+
+# --- a rank, in-process: torchrun's environment, simulated GPUs (FakeTensorMode) -------------
+
+RANK_STEP = '''
+import os
+import torch
+from torch import nn
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+fake = FakeTensorMode(allow_non_fake_inputs=True)
+fake.fake_tensor_converter.set_tensor_memo = lambda *a, **k: None  # Module.to() in place
+local_rank = int(os.environ["LOCAL_RANK"])
+model = nn.Linear(4, 2)
+with fake, torch.no_grad():
+    model.to("cuda:0")
+    x = torch.randn(3, 4, device=f"cuda:{local_rank}")
+    STEP
+'''
+
+
+@pytest.fixture
+def rank1(monkeypatch):
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    for k, v in dict(RANK="1", WORLD_SIZE="2", LOCAL_RANK="1", LOCAL_WORLD_SIZE="2").items():
+        monkeypatch.setenv(k, v)
+
+
+def test_guard_on_a_rank_repeats_its_report_tagged_with_this_ranks_gpu(
+        in_process, capsys, rank1, tmp_path):
+    script = tmp_path / "step.py"
+    script.write_text(RANK_STEP.replace("STEP", "out = model(x)"))
+    assert in_process("--guard", str(script)) == 1
+    err = capsys.readouterr().err
+    # the guard judged by the model (cuda:0); this rank's GPU is cuda:1, so the model is wrong
+    assert "DeviceMismatchError: linear() got tensors on different devices: cuda:0, cuda:1\n" \
+           "  culprit: x (float32[3, 4] on cuda:1), argument 1; expected cuda:0" in err
+    tagged = err[err.index("\ndevicelens [rank 1/2, local_rank 1]: "):]
+    assert "  culprit: model.weight (float32[2, 4] on cuda:0), argument 2; expected cuda:1\n" \
+        in tagged
+    assert tagged.endswith('  fix:\n      model.to(f"cuda:{local_rank}")\n')
+
+
+def test_nccls_duplicate_gpu_error_names_the_model(in_process, capsys, rank1, tmp_path):
+    """NCCL's words for "every rank on cuda:0" (its text as NCCL raises it on a GPU machine)."""
+    script = tmp_path / "step.py"
+    script.write_text(RANK_STEP.replace("STEP", 'raise RuntimeError("NCCL error: invalid usage, '
+                                              'Duplicate GPU detected : rank 1 and rank 0 both '
+                                              'on CUDA device 0")'))
+    assert in_process(str(script)) == 1
+    err = capsys.readouterr().err
+    assert err[err.index("\ndevicelens"):] == (
+        "\ndevicelens [rank 1/2, local_rank 1]: NCCL found two ranks on one GPU; this process is "
+        "local_rank 1, whose GPU is cuda:1\n"
+        f"  at: step.py line {RANK_STEP.count(chr(10))}: raise RuntimeError(\"NCCL error: "
+        "invalid usage, Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 0\")\n"
+        "  note: model is on cuda:0 on every rank: the code does not use LOCAL_RANK, so all ranks "
+        "of this node share one GPU (with NCCL: \"Duplicate GPU detected\"); this process is "
+        "local_rank 1 of 2, whose GPU is cuda:1.\n"
+        "  fix:\n"
+        "      model.to(f\"cuda:{local_rank}\")\n")

@@ -39,7 +39,7 @@ def rejudge(rep: MismatchReport, info: RankInfo, ns: dict[str, Any],
                       fixes=fixes_for(culprits, "device", own, list(rep.operands)))
     found = rank_findings(ns, info)
     fixes = [*rep.fixes, *(f.fix for f in found)]
-    return replace(rep, notes=(*(f.message for f in found), *rep.notes),
+    return replace(rep, notes=tuple(dict.fromkeys((*(f.message for f in found), *rep.notes))),
                    fixes=tuple(dict.fromkeys(in_rank_terms(f, info, frames, ns) for f in fixes)))
 
 
@@ -85,6 +85,7 @@ def _rank_variables(info: RankInfo, frames: list[Frame],
 # --- failures only distributed training has -------------------------------------------------
 
 _DDP = "device_ids and output_device arguments only work with"
+_DUPLICATE_GPU = "Duplicate GPU detected"
 _NO_BACKEND = re.compile(r"No backend type associated with device type (\w+)")
 
 
@@ -97,6 +98,12 @@ def explain_dist(exc: BaseException, frames: list[Frame], ns: dict[str, Any],
     m = _NO_BACKEND.search(text)
     if isinstance(exc, RuntimeError) and m is not None:
         return _collective(m.group(1), frames, ns, is_cell, info)
+    if _DUPLICATE_GPU in text:
+        # NB: NCCL's own words for "every rank on cuda:0"; the rank rules name the model
+        rep = MismatchReport("device", "", info.device, (), (), "",
+                             tuple(cell_lines(frames, is_cell)))
+        return (f"NCCL found two ranks on one GPU; this process is local_rank {info.local_rank}, "
+                f"whose GPU is {info.device}"), rep
     return None
 
 

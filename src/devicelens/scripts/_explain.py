@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
+from typing import Any
 
 from ..guard._blame import CellFiles, traceback_frames
 from ..guard._mismatch import MismatchReport
@@ -34,15 +35,19 @@ def _explain(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -
     info = rank_info()
     frames = traceback_frames(tb)
     ns = user_scope(frames, is_cell)
-    headline = ""
-    rep: MismatchReport | None
     if _guard_error(exc):
-        # NB: the guard's message *is* the report; repeat it only to say which rank it is
-        rep = getattr(exc, "report", None) if info is not None else None
-    else:
-        from ..guard.postmortem import explain
+        # NB: the guard's message *is* the report: repeat it only to say which rank it is, and
+        # what this rank's own GPU changes (check() has seen the rank already)
+        rep = getattr(exc, "report", None)
+        if info is None or rep is None:
+            return None
+        if rep.op != "check":
+            rep = _rejudge(rep, info, ns, frames)
+        return f"devicelens{tag(info)}: {rep.text()}"
+    from ..guard.postmortem import explain
 
-        rep = explain(exc, tb, ns, is_cell)
+    headline = ""
+    rep = explain(exc, tb, ns, is_cell)
     if rep is None and info is not None and "torch" in sys.modules:
         from ._dist import explain_dist
 
@@ -53,10 +58,15 @@ def _explain(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -
         return None
     rep = function_lines(rep, frames, is_cell)
     if info is not None:
-        from ._dist import rejudge
-
-        rep = rejudge(rep, info, ns, frames)
+        rep = _rejudge(rep, info, ns, frames)
     return f"devicelens{tag(info)}: {headline or rep.headline()}\n{rep.body()}"
+
+
+def _rejudge(rep: MismatchReport, info: RankInfo, ns: dict[str, Any],
+             frames: list[Any]) -> MismatchReport:
+    from ._dist import rejudge
+
+    return rejudge(rep, info, ns, frames)
 
 
 def _guard_error(exc: BaseException) -> bool:
