@@ -228,3 +228,24 @@ def test_nccls_duplicate_gpu_error_names_the_model(in_process, capsys, rank1, tm
         "local_rank 1 of 2, whose GPU is cuda:1.\n"
         "  fix:\n"
         "      model.to(f\"cuda:{local_rank}\")\n")
+
+
+def test_a_script_and_a_notebook_cell_get_the_same_diagnosis(in_process, capsys, ip, tmp_path):
+    """One post-mortem (guard.postmortem.explain) behind both front ends."""
+    code = ("import torch\nfrom torch import nn\n"
+            "model = nn.Sequential(nn.Linear(8, 4), nn.ReLU()).to('meta')\n"
+            "labels = torch.randn(2, 8)\n"
+            "out = model(labels)\n")
+    script = tmp_path / "step.py"
+    script.write_text(code)
+    assert in_process(str(script)) == 1
+    ran = capsys.readouterr().err.split("\ndevicelens: ")[1].splitlines()
+    ip.run_cell(code, store_history=False)
+    cell = capsys.readouterr().out.split("\ndevicelens: ")[1].splitlines()
+    assert ran[0] == cell[0] == "tensors on different devices: cpu, meta"
+    assert ran[1] == cell[1] == ("  culprit: labels (float32[2, 8] on cpu), `input` in "
+                                 "Linear.forward; expected meta")
+    assert [ln for ln in ran if not ln.startswith("  at:")] == [
+        re.sub(r"\x1b\[[0-9;]*m", "", ln) for ln in cell if not ln.startswith("  at:")]
+    assert ran[3] == "  at: step.py line 5: out = model(labels)" and cell[3] == (
+        "  at: cell line 5: out = model(labels)")
