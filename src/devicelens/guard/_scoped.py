@@ -26,9 +26,9 @@ class ScopedDeviceGuard(DeviceGuard):
     def ns(self, value: dict[str, Any]) -> None:
         pass  # NB: the constructor's namespace argument; the scopes at the failure win
 
-    def report(self, kind: Kind, func: Any, slots: list[Slot],
-               start: FrameType | None) -> MismatchReport:
-        rep = super().report(kind, func, slots, start)
+    def report(self, kind: Kind, func: Any, slots: list[Slot], start: FrameType | None,
+               *args: Any, **kwargs: Any) -> MismatchReport:
+        rep = super().report(kind, func, slots, start, *args, **kwargs)
         return function_lines(rep, user_frames(start), self.is_cell)
 
 
