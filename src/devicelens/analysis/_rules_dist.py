@@ -52,9 +52,8 @@ def _whose(device: str, info: RankInfo) -> str:
     if index == "0" and info.local_rank != 0:
         return ("cuda:0 on every rank: the code does not use LOCAL_RANK, so all ranks of this "
                 "node share one GPU (with NCCL: \"Duplicate GPU detected\")")
-    owner = f"local_rank {index}'s GPU" if index.isdigit() and int(index) < \
-        info.local_world_size else "no rank's GPU"
-    return f"{device}, {owner}"
+    mine = index.isdigit() and int(index) < info.local_world_size
+    return f"{device}, {f'local_rank {index}' if mine else 'no rank'}'s GPU"
 
 
 def _rank_device(o: ObjectRecord, info: RankInfo) -> list[Finding]:

@@ -19,9 +19,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+from ..guard._scopes import PACKAGE
 from ._args import USAGE, RunOptions, UsageError, parse
-
-PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main(argv: list[str] | None = None) -> int:
