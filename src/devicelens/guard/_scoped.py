@@ -12,7 +12,7 @@ from typing import Any
 
 from ._mismatch import Kind, MismatchReport
 from ._mode import DeviceGuard, DtypeGuard, Slot
-from ._scopes import function_lines, user_frames, user_scope
+from ._scopes import function_lines, user_files, user_frames, user_scope
 
 
 class ScopedDeviceGuard(DeviceGuard):
@@ -38,4 +38,5 @@ class ScopedDtypeGuard(ScopedDeviceGuard, DtypeGuard):
 
 def scoped_guard(dtype: bool = False, **options: Any) -> DeviceGuard:
     """``devicelens.guard(dtype=False, autofix=False, device=None, is_cell=None)``."""
+    options["is_cell"] = options.get("is_cell") or user_files()
     return (ScopedDtypeGuard if dtype else ScopedDeviceGuard)({}, **options)

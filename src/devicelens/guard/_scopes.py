@@ -19,6 +19,17 @@ from ._mismatch import MismatchReport
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def user_files() -> CellFiles:
+    """The user's code: notebook cells, and every file that is not Python's, an installed
+    package's or devicelens' own (scripts, and modules imported from a notebook)."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    skip = ("<", PACKAGE, *{paths["stdlib"], paths["purelib"], paths["platlib"]})
+    cells = _blame.default_cell_files()
+    return lambda fn: not fn.startswith(PACKAGE) and (cells(fn) or not fn.startswith(skip))
+
+
 def user_scope(frames: list[Frame], is_cell: CellFiles) -> dict[str, Any]:
     """The globals of the outermost user frame, then the locals of the user's functions.
 

@@ -14,7 +14,6 @@ import os
 import runpy
 import signal
 import sys
-import sysconfig
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
@@ -45,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def user_files() -> Callable[[str], bool]:
     """The user's own files: not Python's, not an installed package's, not devicelens'."""
-    paths = sysconfig.get_paths()
-    skip = ("<", PACKAGE, *{paths["stdlib"], paths["purelib"], paths["platlib"]})
-    return lambda filename: not filename.startswith(skip)
+    from ..guard._scopes import user_files as files
+
+    return files()
 
 
 def run(opts: RunOptions) -> int:
