@@ -7,6 +7,7 @@ that aborts on fake cuda). The process group is real: gloo on the CPU.
 """
 
 import os
+import sys
 
 import torch
 import torch.distributed as dist
@@ -24,12 +25,13 @@ rank = dist.get_rank()
 local_rank = int(os.environ["LOCAL_RANK"])
 seen = torch.ones(2)
 dist.all_reduce(seen)  # a cpu tensor with gloo: fine, never flagged
-print(f"rank {rank}: {int(seen[0])} ranks answered", flush=True)
+# NB: one write per line: under torchrun (python -u) print() writes the text and "\n" apart
+sys.stdout.write(f"rank {rank}: {int(seen[0])} ranks answered\n")
 
 model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
 with fake, torch.no_grad():
     model.to("cuda:0")
     x = torch.randn(4, 8, device=f"cuda:{local_rank}")
     out = model(x)
-print(f"rank {rank}: step done", flush=True)
+sys.stdout.write(f"rank {rank}: step done\n")
 dist.destroy_process_group()
