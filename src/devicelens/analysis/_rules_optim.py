@@ -20,18 +20,7 @@ def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
     orphan = _orphan(o, params, snap, usage, root)
     if orphan and orphan[0].action is not None:
         return orphan  # NB: the remap also puts the state where the new parameters are
-    bad_dev: list[TensorRecord] = []
-    bad_dt: list[TensorRecord] = []
-    for t in o.tensors:
-        if t.role != "state" or t.ref[-1].key == "step" or (t.shape == () and t.device == "cpu"):
-            continue
-        p = params.get(t.ref[-2].key)
-        if p is None:
-            continue
-        if t.device != p.device:
-            bad_dev.append(t)
-        elif is_float(t.dtype) and is_float(p.dtype) and t.dtype != p.dtype:
-            bad_dt.append(t)
+    bad_dev, bad_dt = _mismatched_state(o, params)
     out: list[Finding] = []
     fix = (f"for _p, _s in {code_for(root)}.state.items():\n    for _k, _v in _s.items():\n"
            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
@@ -57,6 +46,25 @@ def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
                             dtypes=sorted({t.dtype for t in bad_dt}),
                             action=Action("optimizer_state", (root,))))
     return out + orphan
+
+
+def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],
+                      ) -> tuple[list[TensorRecord], list[TensorRecord]]:
+    """State tensors on another device, and (else) of another floating dtype, than their
+    parameter. NB: ``step`` and 0-dim cpu scalars belong on the cpu."""
+    bad_dev: list[TensorRecord] = []
+    bad_dt: list[TensorRecord] = []
+    for t in o.tensors:
+        if t.role != "state" or t.ref[-1].key == "step" or (t.shape == () and t.device == "cpu"):
+            continue
+        p = params.get(t.ref[-2].key)
+        if p is None:
+            continue
+        if t.device != p.device:
+            bad_dev.append(t)
+        elif is_float(t.dtype) and is_float(p.dtype) and t.dtype != p.dtype:
+            bad_dt.append(t)
+    return bad_dev, bad_dt
 
 
 # --- stale parameters ---------------------------------------------------------------------

@@ -174,7 +174,7 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
     from ..inspect import _tree
     from ._final import finalize
     from ._plan import Target, Walker
-    from ._remap import plan_remap
+    from ._remap import plan_optimizer
 
     ns = _namespace(namespace)
     w = Walker(torch, ns)
@@ -196,12 +196,7 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
                 root = str(ref[0].key)
                 anchors.append((ns, root, dict.get(ns, root)))
                 roots.setdefault(root, set()).add(id(obj))
-                if a.op == "optimizer_state":
-                    w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
-                elif a.op == "optimizer_remap":
-                    failure = failure or plan_remap(w, obj, ref, a.pairs, _tree.display_for(ref))
-                    anchors += [(ns, str(n[0].key), dict.get(ns, str(n[0].key)))
-                                for _o, n in a.pairs]
+                failure = failure or plan_optimizer(w, a, obj, ref, anchors)
             target = Target(device=parse_device(a.device) if a.device else None,
                             dtype=_dtype(torch, a.dtype))
             targets.append(a.device or a.dtype or ("current parameters" if a.op ==

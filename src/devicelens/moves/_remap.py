@@ -16,6 +16,19 @@ from ._final import MISSING
 from ._plan import Occ, Slot, Walker
 
 
+def plan_optimizer(w: Walker, a: Any, opt: Any, ref: Ref,
+                   anchors: list[tuple[dict[str, Any], str, Any]]) -> str | None:
+    """The optimizer half of a fix (``a`` an :class:`~devicelens.analysis.Action`): its state
+    follows its parameters, or it is remapped; the reason it cannot be, else None."""
+    label = _tree.display_for(ref)
+    if a.op == "optimizer_state":
+        w.optimizers[id(opt)] = (opt, ref, "state", label)
+    elif a.op == "optimizer_remap":
+        anchors += [(w.ns, str(n[0].key), dict.get(w.ns, str(n[0].key))) for _o, n in a.pairs]
+        return plan_remap(w, opt, ref, a.pairs, label)
+    return None
+
+
 def plan_remap(w: Walker, opt: Any, ref: Ref, pairs: tuple[tuple[Ref, Ref], ...],
                label: str) -> str | None:
     """Add the remap of ``opt`` to ``w``; the reason it cannot be done, else None."""
