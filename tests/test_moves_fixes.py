@@ -167,13 +167,14 @@ def test_a_stale_finding_reports_and_changes_nothing() -> None:
     assert ns["w"] is w and w.device.type == "cpu"
 
 
-def test_a_finding_without_an_automatic_fix_is_a_value_error() -> None:
+def test_a_finding_without_an_automatic_fix_is_a_report() -> None:
     m = nn.Linear(2, 2)
     m.mask = torch.ones(2)
     ns = {"m": m}
     latent = one(ns, "trap_latent")
-    with pytest.raises(ValueError, match="has no automatic fix"):
-        moves.apply_fix(latent, ns)
+    report = moves.apply_fix(latent, ns)
+    assert (report.ok, report.moved) == (False, ())
+    assert report.error == f"finding {latent.id!r} has no automatic fix; apply its code by hand"
 
 
 # --- the magic ----------------------------------------------------------------------------

@@ -71,12 +71,15 @@ def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
 
     if args.to and args.fix:
         raise UsageError("%devices: use either --to DEVICE or --fix, not both")
+    if args.to:
+        try:  # NB: move_all reports a bad device; a magic's user gets a UsageError first
+            moves.parse_device(args.to)
+        except ValueError as e:
+            raise UsageError(f"%devices: {e}") from None
     bar = moves.console_progress()
     try:
         if args.to:
             return moves.move_all(args.to, ns, names=names, dry_run=args.dry_run, progress=bar)
         return moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run, progress=bar)
-    except ValueError as e:
-        raise UsageError(f"%devices: {e}") from None
     finally:
         bar.close()

@@ -67,6 +67,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     failure: str | None = None
     spent: bool = False
+    rnns: list[Any] = field(default_factory=list)  # RNN modules whose weights may be swapped
+    graphs: list[str] = field(default_factory=list)  # names of tensors that hold a graph
 
     @property
     def total(self) -> int:
@@ -82,7 +84,10 @@ def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, A
     _optimizer_state(torch, w, entries, shared)
     _grads(entries, w, shared)
     changing = [e for e in entries.values() if e.changes]
-    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused))
+    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused),
+                rnns=list(w.rnns.values()))
+    plan.graphs = list(dict.fromkeys(_tree.display_for(o.ref) for o in w.occ
+                                     if o.t.requires_grad and not o.t.is_leaf))
     plan.groups, plan.group_bytes = _groups(torch, changing)
     plan.assigns = _assigns(w, changing, entries)
     plan.rows, plan.bytes_by_device = _rows(plan)
@@ -134,6 +139,8 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
         if not issubclass(type(state), dict) or type(groups) is not list:
             continue
         for g, i, p in optimizer_params(opt, w.Tensor):
+            if w.trust(type(p)):
+                continue
             pe = entries.get(id(p))
             moving = pe is not None and pe.changes
             pstate: Any = dict.get(state, p)
@@ -145,7 +152,7 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
             pdt = pe.dtype if pe is not None and pe.dtype is not None else p.dtype
             dtype_follows = mode == "state" or (pe is not None and pe.dtype is not None)
             for k, v in list(dict.items(pstate)):
-                if not issubclass(type(v), w.Tensor):
+                if not issubclass(type(v), w.Tensor) or w.trust(type(v)):
                     continue
                 scalar = k == "step" or (v.dim() == 0 and v.device.type == "cpu")
                 if scalar and not special:
@@ -167,6 +174,11 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
         if not e.changes or not t.is_leaf or t.grad is None:
             continue
         g = t.grad
+        why = w.trust(type(g))
+        if why:  # NB: a leaf moves with its grad or not at all
+            e.device = e.dtype = None
+            w.refused.append((e.path, f"its .grad cannot be moved safely: {why}"))
+            continue
         e.grad = g
         dev = e.device if e.device is not None and g.device != e.device else None
         dt = e.dtype if e.dtype is not None and g.dtype != e.dtype else None

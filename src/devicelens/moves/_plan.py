@@ -12,11 +12,12 @@ from typing import Any, NamedTuple
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
+from ._trust import Trust
 
 MAX_DEPTH = 64
 _SCALAR_KEYS = (str, int, bool, type(None))
 _MODE_RANK = {"follow": 0, "state": 1, "move": 2}  # what an optimizer's state does
-_SCALARS = frozenset((str, int, bool, float, type(None), bytes))
+_SCALARS = frozenset((str, int, bool, float, complex, type(None), bytes))
 
 
 class Slot(NamedTuple):
@@ -72,6 +73,8 @@ class Walker:
         self.Optimizer = torch.optim.Optimizer
         self.Parameter = torch.nn.Parameter
         self.DataParallel = torch.nn.DataParallel
+        self.RNNBase = torch.nn.RNNBase
+        self.trust = Trust(torch)
         self.occ: list[Occ] = []
         self.links: list[tuple[Node, Slot]] = []
         self.nodes: dict[int, Node] = {}
@@ -83,16 +86,20 @@ class Walker:
         self.notes: list[str] = []
         self.want: set[int] | None = None
         self.want_target: Target | None = None
+        self.rnns: dict[int, Any] = {}  # NB: their _flat_weight_refs are the only weak refs
 
     # -- units
-    def unit(self, name: str, label: str, target: Target, want: set[int] | None = None) -> None:
-        """Walk ``namespace[name]``; with ``want``, only objects whose id is in it are in scope."""
+    def unit(self, name: str, label: str, target: Target, want: set[int] | None = None, *,
+             quiet: bool = False) -> None:
+        """Walk ``namespace[name]``; with ``want``, only objects whose id is in it are in scope.
+        ``quiet``: a refused unit that holds nothing in scope is not reported (alias search)."""
         self.want, self.want_target = want, target
         self._u_occ: list[Occ] = []
         self._u_links: list[tuple[Node, Slot]] = []
         self._u_opts: list[tuple[Any, Ref, str]] = []
         self._u_lits: list[tuple[Slot, Any]] = []
         self._u_notes: list[str] = []
+        self._u_rnns: list[Any] = []
         self._refusal = ""
         self._label = label
         obj = dict.get(self.ns, name)
@@ -102,13 +109,15 @@ class Walker:
         except Exception as e:  # NB: a hostile object costs its own unit, never the move
             self._refusal = f"could not be inspected ({type(e).__name__})"
         if self._refusal:
-            self.refused.append((label, self._refusal))
+            if not (quiet and not self._u_occ):
+                self.refused.append((label, self._refusal))
             self.protected.update(id(o.t) for o in self._u_occ)
             return
         self.occ += self._u_occ
         self.links += self._u_links
         self.literals += self._u_lits
         self.notes += self._u_notes
+        self.rnns.update((id(m), m) for m in self._u_rnns)
         for opt, ref, mode in self._u_opts:
             known = self.optimizers.get(id(opt))
             if known is None or _MODE_RANK[mode] > _MODE_RANK[known[2]]:
@@ -149,9 +158,13 @@ class Walker:
         scope = self._scope(t, scope)
         if scope is None:
             return
-        if type(t).__name__ == "DTensor":
+        tp = type(t)
+        if tp.__name__ == "DTensor":
             self.refuse("holds DTensors: their placement is managed by torch.distributed "
                         "(redistribute them instead)")
+        why = self.trust(tp)
+        if why:
+            self.refuse(f"holds a tensor that cannot be moved safely: {why}")
         self._u_occ.append(Occ(t, None if inplace else slot, ref, inplace, scope, self._label,
                                note))
 
@@ -160,6 +173,8 @@ class Walker:
         if depth > MAX_DEPTH:
             if scope is not None:
                 self.refuse(f"nested deeper than {MAX_DEPTH} levels")
+            return
+        if _only_scalars(obj, kind):
             return
         frozen = kind in ("tuple", "namedtuple") or (
             kind == "set" and issubclass(type(obj), frozenset)) or (
@@ -190,6 +205,8 @@ class Walker:
                         "intentional; change it with accelerate, not by moving it")
         if scope is not None and scope.device is not None:
             self._wrapper(m, d, ref, scope.device)
+        if scope is not None and issubclass(type(m), self.RNNBase):
+            self._u_rnns.append(m)
         parts = _tree.module_parts(m)
         for name, p in parts.params:
             self.tensor(p, None, (*ref, Step("attr", name)), scope, True, note)
@@ -290,14 +307,18 @@ def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, 
         if d is None or not issubclass(type(d), dict):
             return out
         for i, (k, v) in enumerate(list(dict.items(d))):
+            if type(v) in _SCALARS:
+                continue
             step = Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)
             out.append((Slot("map", d, k), step, v))
     elif kind == "list":
         out = [(Slot("list", obj, i), Step("item", i), v)
-               for i, v in enumerate(list(list.__iter__(obj)))]
+               for i, v in enumerate(list(list.__iter__(obj))) if type(v) not in _SCALARS]
     elif kind in ("tuple", "namedtuple"):
         fields = _tree._type_dict_lookup(type(obj), "_fields") if kind == "namedtuple" else ()
         for i, v in enumerate(tuple.__iter__(obj)):
+            if type(v) in _SCALARS:
+                continue
             name = fields[i] if i < len(fields) else None
             step = Step("attr", name, "field") if type(name) is str else Step("item", i)
             out.append((Slot("node", node, i), step, v))
@@ -305,7 +326,7 @@ def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, 
         frozen = issubclass(type(obj), frozenset)
         items = list(frozenset.__iter__(obj) if frozen else set.__iter__(obj))
         out = [(Slot("node", node, i) if node is not None else Slot("set", obj, None),
-                Step("pos", i), v) for i, v in enumerate(items)]
+                Step("pos", i), v) for i, v in enumerate(items) if type(v) not in _SCALARS]
     elif kind == "dataclass":
         idict = _tree.instance_dict(obj)
         for name in _tree._dataclass_fields(type(obj)) or ():
@@ -321,6 +342,22 @@ def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, 
                 slot = Slot("member", obj, name)
             out.append((slot, Step("attr", name, "field"), v))
     return out
+
+
+def _only_scalars(obj: Any, kind: str) -> bool:
+    """True when ``obj`` holds nothing but scalars, judged at C speed (``set(map(type, ...))``):
+    a list of a million ints costs milliseconds, not seconds. NB: base-type iterators only."""
+    if kind == "list":
+        items: Any = list.__iter__(obj)
+    elif kind in ("tuple", "namedtuple"):
+        items = tuple.__iter__(obj)
+    elif kind == "set":
+        items = (frozenset if issubclass(type(obj), frozenset) else set).__iter__(obj)
+    elif kind == "dict":
+        items = dict.values(obj)
+    else:
+        return False
+    return set(map(type, items)) <= _SCALARS
 
 
 def _holds_module(v: Any, kind: str, module_type: type) -> bool:
