@@ -201,6 +201,7 @@ def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> N
             raise
         cuda = any(e.device is not None and e.device.type == "cuda" for e in plan.entries)
         _swap.relink_rnn_refs(torch, plan.rnns, flatten=cuda)
+        deferred.done = True
 
 
 def _swap_in(torch: Any, plan: Plan, side: Side, undo: list[Callable[[], None]]) -> None:
@@ -235,6 +236,7 @@ class DeferredInterrupt:
 
     def __init__(self) -> None:
         self.hit = False
+        self.done = False  # NB: set by the commit once everything is in place
         self.old: Any = None
 
     def _note(self, signum: int, frame: Any) -> None:

@@ -272,10 +272,11 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
                   False)
     # NB: raised here, outside the handlers, so no frame holding new copies stays attached
     if interrupted or deferred.hit:
-        if interrupted or result is not None:
+        done = deferred.done and result is None
+        if not done:
             out.release(torch)
         deferred.deliver("devicelens: interrupted after the move completed; everything was "
-                         "moved" if not interrupted and result is None else
+                         "moved" if done else
                          "devicelens: the move was interrupted; nothing was changed")
     return result
 
