@@ -384,3 +384,37 @@ def test_ctrl_c_while_allocating_changes_nothing() -> None:
     with Interrupt(), pytest.raises(KeyboardInterrupt, match="nothing was changed"):
         moves.move_all("meta", ns)
     assert state(ns) == before
+
+
+# --- D (moves' share): dict keys whose hashing is user code ---------------------------------
+
+class LoudKey:
+    def __hash__(self) -> int:
+        CALLS.append("hash")
+        return 1
+
+    def __eq__(self, other: object) -> bool:
+        CALLS.append("eq")
+        return self is other
+
+
+def test_tensors_under_a_user_hashed_key_are_refused_without_hashing_it() -> None:
+    import enum
+
+    class Split(enum.Enum):
+        TRAIN = 1
+
+    key = LoudKey()
+    d: dict[Any, Any] = {}
+    dict.__setitem__(d, key, torch.ones(2))
+    t = torch.ones(2)
+    plain = {Split.TRAIN: t, ("a", 1): t, torch.device("cpu"): t}
+    ns = {"d": d, "plain": plain}
+    CALLS.clear()
+    report = moves.move_all("meta", ns)
+    assert CALLS == []
+    assert report.ok and report.refused == (
+        ("d", "holds tensors under a dict key whose __hash__ or __eq__ is its own code "
+              "(a LoudKey)"),)
+    assert dict.__getitem__(d, key).device.type == "cpu"  # untouched
+    assert {k: v.device.type for k, v in plain.items()} == dict.fromkeys(plain, "meta")

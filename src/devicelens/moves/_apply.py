@@ -18,6 +18,7 @@ from ..inspect import _tree
 from . import _swap
 from ._final import MISSING, Entry, Literal, Plan, read_slot
 from ._plan import Node, Slot
+from ._trust import is_fake
 
 Progress = Callable[[int, int], None]
 
@@ -115,7 +116,7 @@ def _flat(torch: Any, t: Any) -> Any:
     """A uint8 tensor over ``t``'s whole storage. NB: under FakeTensorMode a real storage must be
     wrapped outside the mode (the mode refuses ``set_`` across fake and real)."""
     fake = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
-    if fake is not None and type(t).__name__ != "FakeTensor":
+    if fake is not None and not is_fake(t):
         from torch._subclasses.fake_tensor import unset_fake_temporarily
 
         with unset_fake_temporarily():
@@ -182,20 +183,22 @@ def _build(node: Node, side: Side) -> Any:
 
 def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> None:
     """Swap everything in. NB: allocates nothing; on any failure the undo log restores all, and
-    a Ctrl-C meanwhile only sets ``deferred.hit`` (the caller raises it when all is settled)."""
+    a Ctrl-C meanwhile only sets ``deferred.hit`` (the caller raises it when all is settled).
+    Each undo step is logged *before* its change and is harmless if the change never happened,
+    so a failure between any two lines is undone completely."""
     with deferred:
         _verify(plan)
         undo: list[Callable[[], None]] = []
         rnns = plan.rnns if side.swaps else []
         try:
             if rnns:
-                _swap.release_rnn_refs(rnns)
                 undo.append(partial(_swap.relink_rnn_refs, torch, rnns))
+                _swap.release_rnn_refs(rnns)
             _swap_in(torch, plan, side, undo)
             for slot, prod, old in plan.assigns:
                 value = side.value(prod)
-                write_slot(slot, value, old)
                 undo.append(partial(write_slot, slot, old, value))
+                write_slot(slot, value, old)
         except BaseException:
             _undo(undo)
             raise
@@ -209,24 +212,31 @@ def _swap_in(torch: Any, plan: Plan, side: Side, undo: list[Callable[[], None]])
     inplace = [e for e in plan.entries if e.inplace]
     for e in inplace:
         if e.grad is not None:
-            e.t.grad = None
             undo.append(partial(setattr, e.t, "grad", e.grad))
+            e.t.grad = None
     for e in inplace:
         t = e.t
         if id(t) in side.swaps:
             if weakref.getweakrefs(t):
                 raise RuntimeError(f"{e.path}: something else holds a weak reference to it")
-            do = _swap.swapper(torch, t, side.swaps[id(t)])
+            other = side.swaps[id(t)]
+            do = _swap.swapper(torch, t, other)
+            undo.append(partial(_unswap, do, t, other._cdata))
             do()
-            undo.append(do)
         else:
             old = t.data
-            t.data = side.new[id(t)]
             undo.append(partial(setattr, t, "data", old))
+            t.data = side.new[id(t)]
     for e in inplace:
         if e.grad is not None:
-            e.t.grad = side.new.get(id(e.grad), e.grad)
             undo.append(partial(setattr, e.t, "grad", None))
+            e.t.grad = side.new.get(id(e.grad), e.grad)
+
+
+def _unswap(do: Callable[[], None], t: Any, new_body: int) -> None:
+    """Undo a swap only if it happened (``t`` holds the new body)."""
+    if t._cdata == new_body:
+        do()
 
 
 class DeferredInterrupt:

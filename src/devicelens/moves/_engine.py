@@ -210,15 +210,17 @@ def _dry_run(torch: Any, plan: Plan) -> MoveReport:
     from ._lasterror import last_error
 
     known = _swap.rnn_refs(plan.rnns)
-    for e in plan.entries:
-        if not (e.inplace and _swap.predicts_swap(torch, e.t, e.device)):
-            continue
-        why = _swap.blocker(torch, e.t, e.device, known, plan.graphs)
-        if why is None:
-            continue
-        if why.held and last_error():
-            return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,))
-        return out.report(plan, True, ok=False, **out.failure(torch, plan, e, False, why.reason))
+    with torch._C.DisableTorchFunctionSubclass():  # NB: a dry run reads, it runs no user code
+        for e in plan.entries:
+            if not (e.inplace and _swap.predicts_swap(torch, e.t, e.device)):
+                continue
+            why = _swap.blocker(torch, e.t, e.device, known, plan.graphs)
+            if why is None:
+                continue
+            if why.held and last_error():
+                return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,))
+            return out.report(plan, True, ok=False,
+                              **out.failure(torch, plan, e, False, why.reason))
     return out.report(plan, True, ok=True)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
 from ._plan import Node, Occ, Slot, Target, Walker, optimizer_params
+from ._trust import type_name
 
 MISSING = object()
 
@@ -191,7 +192,7 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
 
 def _groupable(torch: Any, t: Any) -> bool:
     tp = type(t)
-    return ((tp is torch.Tensor or tp is torch.nn.Parameter or tp.__name__ == "FakeTensor")
+    return ((tp is torch.Tensor or tp is torch.nn.Parameter or type_name(tp) == "FakeTensor")
             and t.layout is torch.strided and not t.is_quantized and not t.is_nested)
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
-from ._trust import Trust
+from ._trust import Trust, plain_key, type_name
 
 MAX_DEPTH = 64
 _SCALAR_KEYS = (str, int, bool, type(None))
@@ -159,7 +159,7 @@ class Walker:
         if scope is None:
             return
         tp = type(t)
-        if tp.__name__ == "DTensor":
+        if type_name(tp) == "DTensor":
             self.refuse("holds DTensors: their placement is managed by torch.distributed "
                         "(redistribute them instead)")
         why = self.trust(tp)
@@ -190,7 +190,14 @@ class Walker:
             return
         self.visited.add(key)
         for child_slot, step, child in _children(obj, kind, node):
+            if child_slot.kind != "map" or plain_key(child_slot.key):
+                self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
+                continue
+            found = len(self._u_occ)
             self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
+            if len(self._u_occ) > found:  # NB: rebinding it would hash the key: user code
+                self.refuse(f"holds tensors under a dict key whose __hash__ or __eq__ is its "
+                            f"own code (a {type_name(type(child_slot.key))})")
 
     # -- modules
     def module(self, m: Any, ref: Ref, scope: Target | None, depth: int, note: str) -> None:
@@ -238,7 +245,7 @@ class Walker:
                                note or _trap_container_note(ref, kind, holds))
 
     def _wrapper(self, m: Any, d: dict[str, Any], ref: Ref, device: Any) -> None:
-        names = {k.__name__ for k in type(m).__mro__}
+        names = {type_name(k) for k in type.__getattribute__(type(m), "__mro__")}
         code = _tree.code_for(ref)
         if "DistributedDataParallel" in names:
             self.refuse(f"DistributedDataParallel is bound to its process group; re-create it: "

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from ..inspect import _tree
+from ._trust import is_fake, type_name
 
 
 class Blocker(NamedTuple):
@@ -29,14 +30,14 @@ class Blocker(NamedTuple):
 
 def needs_swap(torch: Any, t: Any, new: Any) -> bool:
     """Whether ``new`` can only replace ``t``'s body by a swap (not ``t.data = new``)."""
-    return type(new).__name__ == "FakeTensor" or not torch._has_compatible_shallow_copy_type(t, new)
+    return is_fake(new) or not torch._has_compatible_shallow_copy_type(t, new)
 
 
 def predicts_swap(torch: Any, t: Any, device: Any) -> bool:
     """:func:`needs_swap` before anything is allocated (a dry run). NB: meta tensors share no
     body type with any real device; dense cpu/cuda/xpu/mps bodies are interchangeable."""
     fake = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
-    if type(t).__name__ == "FakeTensor" or fake is not None:
+    if is_fake(t) or fake is not None:
         return device is not None
     return device is not None and (t.device.type == "meta") != (device.type == "meta")
 
@@ -55,8 +56,8 @@ def blocker(torch: Any, t: Any, device: Any, known_refs: set[int], graphs: list[
             ) -> Blocker | None:
     """Why ``t`` cannot be swapped for a copy on ``device``, or None."""
     tp = type(t)
-    if tp is not torch.Tensor and tp is not torch.nn.Parameter and tp.__name__ != "FakeTensor":
-        return Blocker(f"a {tp.__name__} cannot be moved in place to {device}", False)
+    if tp is not torch.Tensor and tp is not torch.nn.Parameter and not is_fake(t):
+        return Blocker(f"a {type_name(tp)} cannot be moved in place to {device}", False)
     if any(id(r) not in known_refs for r in weakref.getweakrefs(t)):
         return Blocker(f"cannot be moved in place to {device}: something holds a weak "
                        f"reference to it (torch.compile, a fake-tensor converter?)", False)

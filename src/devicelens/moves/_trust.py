@@ -6,6 +6,7 @@ user code (or lie) while a move is planned, so its tensors are refused, never re
 
 from __future__ import annotations
 
+from types import FunctionType
 from typing import Any
 
 # NB: what a move reads or relies on
@@ -15,6 +16,45 @@ _METADATA = frozenset({
     "is_quantized", "is_nested", "grad_fn", "_backward_hooks", "_post_accumulate_grad_hooks",
     "__getattribute__", "__dict__", "_use_count",
 })
+
+
+def type_name(tp: type) -> str:
+    """``tp.__name__`` without a metaclass's ``__getattribute__`` (user code)."""
+    return str(type.__getattribute__(tp, "__name__"))
+
+
+def is_fake(obj: Any) -> bool:
+    return type_name(type(obj)) == "FakeTensor"
+
+
+_PLAIN_KEYS = frozenset((str, int, float, bool, complex, bytes, type(None)))
+
+
+def plain_key(key: Any, depth: int = 0) -> bool:
+    """Whether hashing and comparing ``key`` (to rebind a value under it) runs no user code:
+    builtin scalars, tuples of them, identity-hashed objects, C types, torch's own classes."""
+    tp = type(key)
+    if tp in _PLAIN_KEYS:
+        return True
+    if tp is tuple or tp is frozenset:
+        return depth < 8 and all(plain_key(k, depth + 1) for k in tp.__iter__(key))
+    for name in ("__hash__", "__eq__"):
+        fn = _type_lookup(tp, name)
+        if fn is None:
+            return False
+        module = getattr(fn, "__module__", None) if type(fn) is FunctionType else "C"
+        if not (type(module) is str and (module in ("C", "enum") or module == "torch"
+                                         or module.startswith("torch."))):
+            return False
+    return True
+
+
+def _type_lookup(tp: type, name: str) -> Any:
+    for klass in type.__getattribute__(tp, "__mro__"):
+        d = type.__getattribute__(klass, "__dict__")
+        if name in d:
+            return d[name]
+    return None
 
 
 class Trust:
@@ -40,6 +80,6 @@ class Trust:
                 continue  # NB: torch's own subclasses (FakeTensor, jagged nested) are no user code
             bad = sorted(_METADATA.intersection(d))
             if bad:
-                return (f"its class {tp.__name__} redefines .{bad[0]}, so devicelens cannot "
+                return (f"its class {type_name(tp)} redefines .{bad[0]}, so devicelens cannot "
                         f"trust what it says; move it with its own .to()")
         return ""
