@@ -418,3 +418,26 @@ def test_tensors_under_a_user_hashed_key_are_refused_without_hashing_it() -> Non
               "(a LoudKey)"),)
     assert dict.__getitem__(d, key).device.type == "cpu"  # untouched
     assert {k: v.device.type for k, v in plain.items()} == dict.fromkeys(plain, "meta")
+
+
+# --- H (moves' share): containers only a move opens ----------------------------------------
+
+def test_deque_userlist_chainmap_and_simplenamespace_are_moved_keeping_aliases() -> None:
+    import collections
+    import types
+
+    t, u = torch.ones(2), torch.zeros(3)
+    dq = collections.deque([t, 1, (t, "k")], maxlen=5)
+    ul = collections.UserList([u, 2])
+    cm = collections.ChainMap({"a": t}, {"a": u, "b": u})
+    sn = types.SimpleNamespace(w=t, n=4)
+    big = collections.deque(range(100_000))
+    ns = {"t": t, "dq": dq, "ul": ul, "cm": cm, "sn": sn, "big": big}
+    report = moves.move_all("meta", ns)
+    assert report.ok and {m.path for m in report.moved} == {"t", "ul"}
+    new_t, new_u = ns["t"], cm.maps[1]["a"]
+    assert new_t.device.type == "meta" and new_u.device.type == "meta"
+    assert dq[0] is new_t and dq[2][0] is new_t and dq[1] == 1 and dq.maxlen == 5
+    assert ul[0] is new_u and ul.data[1] == 2 and cm["a"] is new_t and cm["b"] is new_u
+    assert sn.w is new_t and sn.n == 4 and ns["dq"] is dq and ns["sn"] is sn
+    assert big[99_999] == 99_999

@@ -8,6 +8,7 @@ an unexpected failure there puts everything back as it was.
 
 from __future__ import annotations
 
+import collections
 import copy
 import weakref
 from collections.abc import Callable
@@ -16,8 +17,8 @@ from typing import Any
 
 from ..inspect import _tree
 from . import _swap
+from ._containers import Node, Slot
 from ._final import MISSING, Entry, Literal, Plan, read_slot
-from ._plan import Node, Slot
 from ._trust import is_fake
 
 Progress = Callable[[int, int], None]
@@ -305,6 +306,8 @@ def write_slot(slot: Slot, value: Any, old: Any) -> None:
         dict.__setitem__(h, key, value)
     elif kind == "list":
         list.__setitem__(h, key, value)
+    elif kind == "deque":
+        collections.deque.__setitem__(h, key, value)
     elif kind == "set":
         set.discard(h, old)
         set.add(h, value)

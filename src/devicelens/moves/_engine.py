@@ -67,8 +67,9 @@ def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
     raises ``ValueError`` for a bad device or name."""
     import torch
 
+    from ._containers import _SCALARS
     from ._final import finalize
-    from ._plan import _SCALARS, Target, Walker
+    from ._plan import Target, Walker
 
     dev = parse_device(device)
     ns = _namespace(namespace)

@@ -5,13 +5,15 @@ immutable containers to rebuild and the references to rebind. Pure: changes noth
 
 from __future__ import annotations
 
+import collections
 import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
-from ._plan import Node, Occ, Slot, Target, Walker, optimizer_params
+from ._containers import Node, Slot
+from ._plan import Occ, Target, Walker, optimizer_params
 from ._trust import type_name
 
 MISSING = object()
@@ -230,6 +232,9 @@ def read_slot(slot: Slot, old: Any) -> Any:
             return dict.get(h, key, MISSING)
         if kind == "list":
             return list.__getitem__(h, key) if key < list.__len__(h) else MISSING
+        if kind == "deque":
+            return collections.deque.__getitem__(h, key) if key < collections.deque.__len__(
+                h) else MISSING
         if kind == "set":
             return old if set.__contains__(h, old) else MISSING
         if kind == "member":

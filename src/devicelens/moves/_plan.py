@@ -12,34 +12,19 @@ from typing import Any, NamedTuple
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
+from ._containers import (
+    _SCALARS,
+    Node,
+    Slot,
+    _children,
+    _holds_module,
+    _only_scalars,
+    move_kind,
+)
 from ._trust import Trust, plain_key, type_name
 
 MAX_DEPTH = 64
-_SCALAR_KEYS = (str, int, bool, type(None))
 _MODE_RANK = {"follow": 0, "state": 1, "move": 2}  # what an optimizer's state does
-_SCALARS = frozenset((str, int, bool, float, complex, type(None), bytes))
-
-
-class Slot(NamedTuple):
-    """One reference to rebind. ``kind``: map (a dict-like), list, set, member (a ``__slots__``
-    field), grad (``holder.grad``) or node (a field of an immutable container, rebuilt)."""
-
-    kind: str
-    holder: Any
-    key: Any
-
-
-class Node:
-    """An immutable container (tuple, namedtuple, frozen dataclass, frozenset) above a tensor."""
-
-    __slots__ = ("dirty", "kind", "obj", "parents", "replace")
-
-    def __init__(self, obj: Any, kind: str) -> None:
-        self.obj = obj
-        self.kind = kind
-        self.parents: list[Slot] = []
-        self.replace: dict[Any, Any] = {}  # key -> Entry | Node
-        self.dirty = False
 
 
 class Target(NamedTuple):
@@ -149,7 +134,7 @@ class Walker:
         elif issubclass(tp, self.Optimizer):
             self.optimizer(obj, ref, scope)
         else:
-            kind = _tree.container_kind(obj)
+            kind = move_kind(obj)
             if kind is not None:
                 self.container(obj, kind, slot, ref, scope, depth, note)
 
@@ -238,7 +223,7 @@ class Walker:
         elif issubclass(tp, self.Module):
             self.module(v, ref, scope, depth + 1, note)
         elif not issubclass(tp, self.Optimizer):
-            kind = _tree.container_kind(v)
+            kind = move_kind(v)
             if kind is not None:
                 holds = _holds_module(v, kind, self.Module)
                 self.container(v, kind, Slot("map", d, name), ref, scope, depth + 1,
@@ -304,72 +289,6 @@ def _dispatched(d: dict[str, Any]) -> bool:
     devmap = d.get("hf_device_map")
     multi = type(devmap) is dict and len({str(v) for v in devmap.values()}) > 1
     return multi or "_hf_hook" in d
-
-
-def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, Any]]:
-    """(slot, step, child) for every child; the slot says how to put a new child back."""
-    out: list[tuple[Slot, Step, Any]] = []
-    if kind in ("dict", "userdict"):
-        d = obj if kind == "dict" else (_tree.instance_dict(obj) or {}).get("data")
-        if d is None or not issubclass(type(d), dict):
-            return out
-        for i, (k, v) in enumerate(list(dict.items(d))):
-            if type(v) in _SCALARS:
-                continue
-            step = Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)
-            out.append((Slot("map", d, k), step, v))
-    elif kind == "list":
-        out = [(Slot("list", obj, i), Step("item", i), v)
-               for i, v in enumerate(list(list.__iter__(obj))) if type(v) not in _SCALARS]
-    elif kind in ("tuple", "namedtuple"):
-        fields = _tree._type_dict_lookup(type(obj), "_fields") if kind == "namedtuple" else ()
-        for i, v in enumerate(tuple.__iter__(obj)):
-            if type(v) in _SCALARS:
-                continue
-            name = fields[i] if i < len(fields) else None
-            step = Step("attr", name, "field") if type(name) is str else Step("item", i)
-            out.append((Slot("node", node, i), step, v))
-    elif kind == "set":
-        frozen = issubclass(type(obj), frozenset)
-        items = list(frozenset.__iter__(obj) if frozen else set.__iter__(obj))
-        out = [(Slot("node", node, i) if node is not None else Slot("set", obj, None),
-                Step("pos", i), v) for i, v in enumerate(items) if type(v) not in _SCALARS]
-    elif kind == "dataclass":
-        idict = _tree.instance_dict(obj)
-        for name in _tree._dataclass_fields(type(obj)) or ():
-            try:
-                v = _tree._read_field(obj, name)
-            except LookupError:
-                continue
-            if node is not None:
-                slot = Slot("node", node, name)
-            elif idict is not None and name in idict:
-                slot = Slot("map", idict, name)
-            else:
-                slot = Slot("member", obj, name)
-            out.append((slot, Step("attr", name, "field"), v))
-    return out
-
-
-def _only_scalars(obj: Any, kind: str) -> bool:
-    """True when ``obj`` holds nothing but scalars, judged at C speed (``set(map(type, ...))``):
-    a list of a million ints costs milliseconds, not seconds. NB: base-type iterators only."""
-    if kind == "list":
-        items: Any = list.__iter__(obj)
-    elif kind in ("tuple", "namedtuple"):
-        items = tuple.__iter__(obj)
-    elif kind == "set":
-        items = (frozenset if issubclass(type(obj), frozenset) else set).__iter__(obj)
-    elif kind == "dict":
-        items = dict.values(obj)
-    else:
-        return False
-    return set(map(type, items)) <= _SCALARS
-
-
-def _holds_module(v: Any, kind: str, module_type: type) -> bool:
-    return any(issubclass(type(c), module_type) for _s, _st, c in _children(v, kind, None)
-               if kind != "dataclass")
 
 
 def _trap_tensor_note(ref: Ref) -> str:
