@@ -89,9 +89,11 @@ def container_kind(obj: Any) -> str | None:
         return "list"
     if issubclass(tp, (set, frozenset)):
         return "set"
-    if tp.__name__ == "UserDict" or any(k.__name__ == "UserDict" for k in tp.__mro__[1:]):
+    # NB: names and the MRO read past a metaclass; issubclass, not isinstance (a __class__ property)
+    if any(type.__getattribute__(k, "__name__") == "UserDict"
+           for k in type.__getattribute__(tp, "__mro__")):
         return "userdict"
-    if _dataclass_fields(tp) is not None and not isinstance(obj, type):
+    if _dataclass_fields(tp) is not None and not issubclass(tp, type):
         return "dataclass"
     return None
 

@@ -19,7 +19,7 @@ from ..inspect import _tree
 from . import _swap
 from ._containers import Node, Slot
 from ._final import MISSING, Entry, Literal, Plan, read_slot
-from ._trust import is_fake
+from ._keys import is_fake
 
 Progress = Callable[[int, int], None]
 
@@ -200,12 +200,12 @@ def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> N
                 value = side.value(prod)
                 undo.append(partial(write_slot, slot, old, value))
                 write_slot(slot, value, old)
+            cuda = any(e.device is not None and e.device.type == "cuda" for e in plan.entries)
+            _swap.relink_rnn_refs(torch, plan.rnns, flatten=cuda)
+            deferred.done = True  # NB: the last line that may fail: from here on it is done
         except BaseException:
             _undo(undo)
             raise
-        cuda = any(e.device is not None and e.device.type == "cuda" for e in plan.entries)
-        _swap.relink_rnn_refs(torch, plan.rnns, flatten=cuda)
-        deferred.done = True
 
 
 def _swap_in(torch: Any, plan: Plan, side: Side, undo: list[Callable[[], None]]) -> None:

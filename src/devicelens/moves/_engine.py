@@ -271,8 +271,9 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:
-        result = (None, False, f"the move failed and everything was restored: {out.cause(e)}",
-                  False)
+        if not deferred.done:  # NB: once done, a failure while leaving the commit changes nothing
+            result = (None, False, f"the move failed and everything was restored: "
+                                   f"{out.cause(e)}", False)
     # NB: raised here, outside the handlers, so no frame holding new copies stays attached
     if interrupted or deferred.hit:
         done = deferred.done and result is None

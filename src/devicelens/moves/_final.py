@@ -12,9 +12,9 @@ from typing import Any
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
+from ..inspect._trust import type_name
 from ._containers import Node, Slot
 from ._plan import Occ, Target, Walker, optimizer_params
-from ._trust import type_name
 
 MISSING = object()
 

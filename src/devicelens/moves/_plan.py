@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
+from ..inspect._trust import Trust, type_name
 from ._containers import (
     _SCALARS,
     Node,
@@ -21,7 +22,7 @@ from ._containers import (
     _only_scalars,
     move_kind,
 )
-from ._trust import Trust, plain_key, type_name
+from ._keys import plain_key
 
 MAX_DEPTH = 64
 _MODE_RANK = {"follow": 0, "state": 1, "move": 2}  # what an optimizer's state does
@@ -149,7 +150,8 @@ class Walker:
                         "(redistribute them instead)")
         why = self.trust(tp)
         if why:
-            self.refuse(f"holds a tensor that cannot be moved safely: {why}")
+            self.refuse(f"holds a tensor that cannot be moved safely: {why}, so devicelens "
+                        f"cannot trust what it says; move it with its own .to()")
         self._u_occ.append(Occ(t, None if inplace else slot, ref, inplace, scope, self._label,
                                note))
 

@@ -17,7 +17,8 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from ..inspect import _tree
-from ._trust import is_fake, type_name
+from ..inspect._trust import type_name
+from ._keys import is_fake
 
 
 class Blocker(NamedTuple):
@@ -133,22 +134,23 @@ def _swap_direct(torch: Any, t: Any, other: Any) -> None:
 
 
 def release_rnn_refs(rnns: list[Any]) -> None:
-    """Drop RNN modules' weak references to their weights (they would block the swap)."""
+    """Drop RNN modules' weak references to their weights (they would block the swap). NB: the
+    list itself stays, emptied, and is refilled by :func:`relink_rnn_refs`."""
     for m in rnns:
-        d = _tree.instance_dict(m)
-        if d is not None and type(d.get("_flat_weight_refs")) is list:
-            d["_flat_weight_refs"] = []
+        refs = (_tree.instance_dict(m) or {}).get("_flat_weight_refs")
+        if type(refs) is list:
+            list.clear(refs)
 
 
 def relink_rnn_refs(torch: Any, rnns: list[Any], flatten: bool = False) -> None:
     """Make RNN modules' weak references again, as ``RNNBase._apply`` does after ``.to()``;
     with ``flatten``, pack the weights for cuDNN again (a no-op off CUDA)."""
     for m in rnns:
-        d = _tree.instance_dict(m)
-        weights = None if d is None else d.get("_flat_weights")
-        if d is None or type(weights) is not list:
+        d = _tree.instance_dict(m) or {}
+        weights, refs = d.get("_flat_weights"), d.get("_flat_weight_refs")
+        if type(weights) is not list or type(refs) is not list:
             continue
-        d["_flat_weight_refs"] = [weakref.ref(w) if w is not None else None for w in weights]
+        refs[:] = [weakref.ref(w) if w is not None else None for w in weights]
         own = _tree._type_dict_lookup(type(m), "__getattribute__")
         if flatten and own is object.__dict__["__getattribute__"]:
             with contextlib.suppress(Exception):  # NB: only speed depends on it
