@@ -25,7 +25,9 @@ from devicelens.jupyter._protocol import report_to_wire
 
 from .strategies import CALLS, FIGURES, SCALE, assert_plain_json, build, fingerprint, namespaces
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+# NB: ``make fuzz`` runs 20x longer than the suite's per-test timeout
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
+              pytest.mark.timeout(300 * SCALE)]
 
 INJECTIONS = ("none", "oom", "interrupt_alloc", "commit_error", "sigint_commit", "swap_error")
 DONE = "devicelens: interrupted after the move completed; everything was moved"

@@ -29,7 +29,9 @@ from .strategies import (
     namespaces,
 )
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+# NB: ``make fuzz`` runs 20x longer than the suite's per-test timeout
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
+              pytest.mark.timeout(300 * SCALE)]
 
 
 def read_everything(ns: dict[str, Any], target: str) -> None:

@@ -225,6 +225,8 @@ def _dry_run(torch: Any, plan: Plan) -> MoveReport:
     return out.report(plan, True, ok=True)
 
 
+_DONE = "devicelens: interrupted after the move completed; everything was moved"
+_UNDONE = "devicelens: the move was interrupted; nothing was changed"
 _RELEASE_AHEAD = ("Some parameters are still held, perhaps only by the traceback of the last "
                   "error: the move will release that traceback first (then %debug cannot open "
                   "it).")
@@ -279,9 +281,7 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
         done = deferred.done and result is None
         if not done:
             out.release(torch)
-        deferred.deliver("devicelens: interrupted after the move completed; everything was "
-                         "moved" if done else
-                         "devicelens: the move was interrupted; nothing was changed")
+        deferred.deliver(_DONE if done else _UNDONE)
     return result
 
 
@@ -306,6 +306,8 @@ def move_all(device: Any, namespace: dict[str, Any] | None = None, *,
         plan = plan_move(device, namespace, names=names)
     except Exception as e:
         return _unplanned(device if type(device) is str else shown(device), dry_run, e)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_UNDONE) from None
     return apply_plan(plan, dry_run=dry_run, progress=progress)
 
 
@@ -329,10 +331,12 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
     try:
         ns = _namespace(namespace)
         selected = None if names is None else _names(ns, names)
-        snap = take_snapshot(ns, names=selected)
+        fixable = [f for f in diagnose(take_snapshot(ns, names=selected))
+                   if f.action is not None]
     except Exception as e:
         return _unplanned("nothing", dry_run, e)
-    fixable = [f for f in diagnose(snap) if f.action is not None]
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_UNDONE) from None
     if not fixable:
         return MoveReport(True, dry_run, "nothing", notes=("No fixes to apply.",))
     return _apply_findings(fixable, ns, dry_run, progress)
@@ -345,4 +349,6 @@ def _apply_findings(findings: list[Finding], namespace: dict[str, Any] | None, d
         plan = plan_fixes(findings, namespace)
     except Exception as e:
         return _unplanned("nothing", dry_run, e)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_UNDONE) from None
     return apply_plan(plan, dry_run=dry_run, progress=progress)
