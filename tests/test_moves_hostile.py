@@ -349,7 +349,15 @@ def state(ns: dict[str, Any]) -> list[Any]:
                                       strict=True)]]
 
 
-def test_ctrl_c_while_committing_never_leaves_half_a_move() -> None:
+@pytest.fixture
+def default_sigint() -> Any:
+    """Python's own Ctrl-C handler (other tests and IPython may have installed theirs)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def test_ctrl_c_while_committing_never_leaves_half_a_move(default_sigint: Any) -> None:
     """A real SIGINT at every third line the commit runs: the state is either untouched or
     completely moved, and the KeyboardInterrupt says which."""
     lines = lines_in_commit(small_world)

@@ -83,11 +83,13 @@ def injected(inj: Injector) -> Iterator[None]:
                     raise RuntimeError("injected commit failure")
             return trace
 
+        old = signal.signal(signal.SIGINT, signal.default_int_handler)  # NB: Python's own
         sys.settrace(trace)
         try:
             yield
         finally:
             sys.settrace(None)
+            signal.signal(signal.SIGINT, old)
     elif inj.how == "swap_error":
         real = torch.utils.swap_tensors
 

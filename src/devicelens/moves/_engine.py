@@ -211,18 +211,18 @@ def _dry_run(torch: Any, plan: Plan) -> MoveReport:
     from ._lasterror import last_error
 
     known = _swap.rnn_refs(plan.rnns)
+    held = False
     with torch._C.DisableTorchFunctionSubclass():  # NB: a dry run reads, it runs no user code
         for e in plan.entries:
             if not (e.inplace and _swap.predicts_swap(torch, e.t, e.device)):
                 continue
             why = _swap.blocker(torch, e.t, e.device, known, plan.graphs)
-            if why is None:
+            if why is None or (why.held and last_error()):
+                held = held or why is not None
                 continue
-            if why.held and last_error():
-                return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,))
             return out.report(plan, True, ok=False,
                               **out.failure(torch, plan, e, False, why.reason))
-    return out.report(plan, True, ok=True)
+    return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,) if held else ())
 
 
 _DONE = "devicelens: interrupted after the move completed; everything was moved"
