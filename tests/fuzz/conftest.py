@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .strategies import FIGURES, SCALE
+from .checks import FIGURES, SCALE
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -23,7 +23,9 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from devicelens import moves
 from devicelens.jupyter._protocol import report_to_wire
 
-from .strategies import CALLS, FIGURES, SCALE, assert_plain_json, build, fingerprint, namespaces
+from .checks import FIGURES, SCALE, assert_plain_json, fingerprint
+from .hostile import CALLS
+from .strategies import build, namespaces
 
 # NB: ``make fuzz`` runs 20x longer than the suite's per-test timeout
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),

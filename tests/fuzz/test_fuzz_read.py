@@ -19,15 +19,9 @@ from devicelens.jupyter import _push
 from devicelens.jupyter._protocol import finding_to_wire, report_to_wire, snapshot_to_wire
 from devicelens.render import DevicesView, report_mimebundle
 
-from .strategies import (
-    CALLS,
-    FIGURES,
-    SCALE,
-    assert_plain_json,
-    build,
-    fingerprint,
-    namespaces,
-)
+from .checks import FIGURES, SCALE, assert_plain_json, fingerprint
+from .hostile import CALLS
+from .strategies import build, namespaces
 
 # NB: ``make fuzz`` runs 20x longer than the suite's per-test timeout
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
