@@ -255,7 +255,7 @@ function Activity(props: { model: DeviceModel }): JSX.Element {
             {plan.report.moved.length === 1 ? '' : 's'} to <Chip device={plan.device} />?
           </p>
           {plan.device.startsWith('meta') && (
-            <p className="dl-warning">
+            <p className="dl-caution">
               meta keeps shapes and dtypes only: the values of every moved tensor are discarded.
             </p>
           )}

@@ -269,7 +269,10 @@ export type ConnectionState =
 /** What the kernel boundary (kernel.ts) reports to the model. */
 export interface IBridgeStatus {
   state: ConnectionState;
-  /** Kernel busy running a cell: requests wait in the kernel's queue. */
+  /**
+   * A cell is running: an `execute_request` is between its iopub `busy` and `idle` (on any
+   * shell). NB: not the kernel's overall status, which subshells turn `idle` mid-cell.
+   */
   busy: boolean;
   /** Kernel language when it is not Python, else ''. */
   language: string;

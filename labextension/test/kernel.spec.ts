@@ -248,9 +248,11 @@ describe('KernelBridge: extension not loaded', () => {
     const first = kernel.comm;
 
     context.setStatus('busy');
+    context.executeStarts();
     jest.advanceTimersByTime(10000);
     expect(bridge.status).toEqual(status({ state: 'connecting', busy: true }));
 
+    context.executeDone();
     context.setStatus('idle');
     jest.advanceTimersByTime(3999);
     expect(bridge.status.state).toBe('connecting');
@@ -303,6 +305,47 @@ describe('KernelBridge: extension not loaded', () => {
     await expect(follow(null).bridge.loadExtension()).rejects.toThrow(
       'No kernel to load devicelens into.'
     );
+  });
+});
+
+describe('KernelBridge: is a cell running?', () => {
+  it('follows execute requests, not the kernel status a subshell turns idle mid-cell', async () => {
+    const { bridge, context } = await ready();
+    context.executeStarts('cell-1');
+    context.setStatus('busy');
+    expect(bridge.status.busy).toBe(true);
+    // a comm message answered on a subshell while the cell runs: busy, idle, kernel 'idle'
+    context.iopub('busy', 'comm_msg');
+    context.iopub('idle', 'comm_msg');
+    context.setStatus('idle');
+    expect(bridge.status.busy).toBe(true);
+    context.executeStarts('console-1'); // a second execute (a console on another subshell)
+    context.executeDone('cell-1');
+    expect(bridge.status.busy).toBe(true);
+    context.executeDone('console-1');
+    expect(bridge.status.busy).toBe(false);
+  });
+
+  it('takes a busy kernel found on connect for a running cell until something goes idle', async () => {
+    const kernel = new FakeKernel();
+    kernel.status = 'busy';
+    const { bridge, context } = follow(kernel);
+    await flush();
+    expect(bridge.status).toEqual(status({ state: 'connecting', busy: true }));
+    kernel.comm.receive(hello());
+    expect(bridge.status.busy).toBe(true);
+    context.executeDone('started-before-we-looked');
+    expect(bridge.status.busy).toBe(false);
+  });
+
+  it('forgets running cells over a restart', async () => {
+    const { bridge, context } = await ready();
+    context.executeStarts('cell-1');
+    context.setStatus('restarting');
+    expect(bridge.status).toMatchObject({ state: 'restarting', busy: false });
+    context.setStatus('idle');
+    await flush();
+    expect(bridge.status.busy).toBe(false);
   });
 });
 

@@ -4,9 +4,9 @@
  * Devices: cpu + meta (a real second device on a CPU-only machine).
  */
 import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
-import { Locator, Page } from '@playwright/test';
 import * as path from 'path';
 
+import { devicesOf, notebookJSON, panelOf, row, setPanelWidth } from './helpers';
 import { IMG } from './img';
 
 /** A model split across cpu and meta, a batch and an optimizer (the issue's scenario). */
@@ -23,44 +23,6 @@ const SETUP = [
 const SPLIT = '.dl-finding[data-kind="module_split"]';
 const CPU_RGB = 'rgb(111, 111, 111)'; // #6F6F6F, tokens.ts CPU_COLOUR
 const META_RGB = 'rgb(165, 138, 255)'; // #A58AFF, tokens.ts META_COLOUR
-
-function panelOf(page: Page): Locator {
-  return page.locator('#devicelens-panel');
-}
-
-function row(page: Page, key: string): Locator {
-  return panelOf(page).locator(`tr.dl-row[data-key="${key}"]`);
-}
-
-async function devicesOf(page: Page, key: string): Promise<string[]> {
-  return row(page, key)
-    .locator('.dl-chip')
-    .evaluateAll(chips => chips.map(c => c.getAttribute('data-device') ?? ''));
-}
-
-/** A one-cell Python notebook as nbformat JSON. */
-function notebookJSON(source: string): string {
-  return JSON.stringify({
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
-    cells: [
-      { cell_type: 'code', id: 'c0', source, metadata: {}, outputs: [], execution_count: null }
-    ]
-  });
-}
-
-/** Drag the right sidebar's edge left so the panel shows every column. */
-async function widenSidebar(page: Page, by = 260) {
-  const handle = page
-    .locator('#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)')
-    .last();
-  const box = (await handle.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x - by, box.y + box.height / 2, { steps: 5 });
-  await page.mouse.up();
-}
 
 /** New notebook with `source` run in its first cell, and the panel opened from the View menu. */
 async function notebookWithPanel(page: IJupyterLabPageFixture, name: string, source: string) {
@@ -91,7 +53,7 @@ test.describe('JupyterLab', () => {
     expect(fix).toMatch(/^model\.to\(/);
 
     // expand the model: one row per submodule, the cpu part flagged
-    await widenSidebar(page);
+    await setPanelWidth(page, 600);
     await row(page, 'model').locator('.dl-toggle').click();
     await expect(row(page, 'model.0')).toHaveClass(/dl-flagged/);
     expect(await devicesOf(page, 'model.2')).toEqual(['meta']);
@@ -124,7 +86,7 @@ test.describe('JupyterLab', () => {
     test('move all to meta: dry run, confirmation, progress, report', async ({ page }) => {
       await notebookWithPanel(page, 'move.ipynb', SETUP);
       await expect(panelOf(page).locator(SPLIT)).toBeVisible();
-      await widenSidebar(page);
+      await setPanelWidth(page, 600);
       await row(page, 'opt').locator('.dl-toggle').click();
       await expect(row(page, 'opt.param_groups[0].params[0]')).toBeVisible();
       await panelOf(page).screenshot({ path: path.join(IMG, 'panel-dark.png') });
@@ -133,7 +95,7 @@ test.describe('JupyterLab', () => {
       await panelOf(page).locator('.dl-move-go').click();
       const confirm = panelOf(page).locator('.dl-confirm');
       await expect(confirm).toContainText(/Move \d+(\.\d)? (B|KiB) in \d+ tensors? to meta\?/);
-      await expect(confirm.locator('.dl-warning')).toContainText('discarded');
+      await expect(confirm.locator('.dl-caution')).toContainText('discarded');
       await confirm.locator('.dl-confirm-go').click();
       await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('to meta');
       for (const name of ['model', 'batch', 'opt.param_groups[0].params[0]']) {
