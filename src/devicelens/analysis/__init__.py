@@ -1,0 +1,12 @@
+"""Snapshot -> findings: what will break, which objects, why, and the fix as code.
+
+Pure functions over :mod:`devicelens.inspect` records, one module per rule family; nothing here
+touches user objects or state.
+"""
+
+from __future__ import annotations
+
+from ._diagnose import diagnose
+from .findings import DEVICE_KINDS, DTYPE_KINDS, Action, Finding, Severity
+
+__all__ = ["DEVICE_KINDS", "DTYPE_KINDS", "Action", "Finding", "Severity", "diagnose"]
