@@ -22,7 +22,7 @@ import {
   RequestMsg
 } from './tokens';
 
-const KERNEL_MSG_TYPES = new Set(['hello', 'snapshot', 'result', 'progress', 'error']);
+const KERNEL_MSG_TYPES = new Set(['hello', 'snapshot', 'result', 'progress', 'queued', 'error']);
 
 const INITIAL: IBridgeStatus = {
   state: 'no-notebook',

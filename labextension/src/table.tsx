@@ -216,7 +216,7 @@ export function FindingCard(props: {
             {f.applicable && (
               <button
                 className="dl-button dl-primary dl-apply"
-                disabled={model.pending > 0}
+                disabled={model.changing}
                 onClick={() => run(model.applyFix(f.id))}
                 title="Run this fix in the kernel"
               >

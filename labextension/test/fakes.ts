@@ -50,8 +50,8 @@ export class FakeBridge implements IKernelBridge {
 
   /** Status ready, then hello, as kernel.ts does on a successful open. */
   connect(version = '0.1.0'): void {
-    this.setStatus({ state: 'ready', kernelVersion: version, kernelProtocol: 1, notebook: 'a.ipynb' });
-    this.emit({ type: 'hello', protocol: 1, version });
+    this.setStatus({ state: 'ready', kernelVersion: version, kernelProtocol: 2, notebook: 'a.ipynb' });
+    this.emit({ type: 'hello', protocol: 2, version });
   }
 
   emit(msg: KernelMsg): void {

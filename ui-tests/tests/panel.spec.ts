@@ -6,7 +6,15 @@
 import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import * as path from 'path';
 
-import { devicesOf, notebookJSON, panelOf, row, setPanelWidth } from './helpers';
+import {
+  devicesOf,
+  notebookJSON,
+  openNotebook,
+  panelOf,
+  QUICKSTART,
+  row,
+  setPanelWidth
+} from './helpers';
 import { IMG } from './img';
 
 /** A model split across cpu and meta, a batch and an optimizer (the issue's scenario). */
@@ -94,10 +102,13 @@ test.describe('JupyterLab', () => {
       await panelOf(page).locator('.dl-move select').selectOption('meta');
       await panelOf(page).locator('.dl-move-go').click();
       const confirm = panelOf(page).locator('.dl-confirm');
-      await expect(confirm).toContainText(/Move \d+(\.\d)? (B|KiB) in \d+ tensors? to meta\?/);
+      // model.0's weight and bias, and the batch: model.2 is on meta already
+      await expect(confirm).toContainText('Move 3 tensors of 2 objects (1.6 KiB) to meta?');
       await expect(confirm.locator('.dl-caution')).toContainText('discarded');
       await confirm.locator('.dl-confirm-go').click();
-      await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('to meta');
+      await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText(
+        'Moved 3 tensors to meta (2 objects, 1.6 KiB).'
+      );
       for (const name of ['model', 'batch', 'opt.param_groups[0].params[0]']) {
         await expect.poll(() => devicesOf(page, name)).toEqual(['meta']);
       }
@@ -134,6 +145,13 @@ test.describe('JupyterLab', () => {
     await expect(panelOf(page)).toContainText('No tensors, modules or optimizers');
     await page.notebook.runCell(0);
     await expect(row(page, 'model')).toBeVisible();
+    // torch came after the panel connected: the Move-all list fills all the same, and says why
+    // it offers cpu alone
+    const options = panelOf(page).locator('.dl-move select option');
+    await expect(options).toHaveText(['cpu']);
+    await expect(panelOf(page).locator('.dl-move-go')).toBeEnabled();
+    await expect(panelOf(page).locator('.dl-move-why')).toContainText('sees no GPU');
+    await expect(panelOf(page).locator('.dl-move-why')).toContainText('Offer the meta device');
 
     // a second notebook: the panel follows it, and comes back with the first
     const second = "%load_ext devicelens\nimport torch\nother = torch.zeros(3, 5, device='meta')";
@@ -150,6 +168,29 @@ test.describe('JupyterLab', () => {
     await expect(row(page, 'model')).toBeVisible();
     await expect(row(page, 'other')).toHaveCount(0);
     await expect(panelOf(page).locator('.dl-notebook')).toHaveText('first.ipynb');
+  });
+});
+
+test.describe('JupyterLab, the quickstart namespace', () => {
+  test('the filter matches every row alike, optimizer state included', async ({ page, tmpPath }) => {
+    await openNotebook(page, tmpPath, 'filter.ipynb', QUICKSTART);
+    await page.menu.clickMenuItem('View>Device Inspector');
+    await expect(row(page, 'optimizer')).toBeVisible();
+    await panelOf(page).locator('.dl-filter').fill('exp_avg');
+    await expect(row(page, 'optimizer')).toBeVisible();
+    await expect(row(page, 'model')).toHaveCount(0);
+    await expect(row(page, 'batch')).toHaveCount(0);
+    await row(page, 'optimizer').locator('.dl-toggle').click();
+    const keys = () =>
+      panelOf(page)
+        .locator('tr.dl-row')
+        .evaluateAll(rs => rs.map(r => r.getAttribute('data-key') ?? ''));
+    // 28 parameters, each with exp_avg and exp_avg_sq: only those rows, and the optimizer's
+    await expect.poll(async () => (await keys()).length).toBe(1 + 2 * 28);
+    expect((await keys()).slice(1).every(k => k.includes("['exp_avg"))).toBe(true);
+    await panelOf(page).locator('.dl-filter').fill('TransformerEncoder'); // a submodule's type
+    await expect(row(page, 'model')).toBeVisible();
+    await expect(row(page, 'optimizer')).toHaveCount(0);
   });
 });
 

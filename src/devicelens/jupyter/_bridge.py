@@ -1,15 +1,13 @@
-"""The kernel end of the sidebar panel: the ``devicelens`` comm target and what it serves.
+"""One open panel comm: hello on open, snapshot pushes, requests and their replies.
 
-:class:`Bridge` serves one open panel comm (hello, pushes, requests); :class:`Hub` registers the
-target on a shell, keeps the open bridges and pushes after each cell, debounced, only while a
-panel is open. NB: the one Python module doing the panel's kernel I/O. It acts on validated,
-structured requests only (:mod:`devicelens.jupyter._requests`) and never evaluates a string.
+NB: acts on validated, structured requests only (:mod:`devicelens.jupyter._requests`) and never
+evaluates a string. Reads (refresh, expand, dry runs) may run while a cell runs, on a subshell's
+thread, against a copy of the namespace; changes (move_all, apply_fix) go through the shell's
+:class:`~devicelens.jupyter._gate.Gate` and never run while a cell does.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import sys
 import threading
@@ -18,10 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import _push
+from ._gate import Gate
 from ._protocol import (
-    COMM_TARGET,
     PROTOCOL_VERSION,
     ApplyFixResult,
+    CancelResult,
     DevicesResult,
     ErrorCode,
     ErrorMsg,
@@ -29,6 +28,7 @@ from ._protocol import (
     Method,
     MoveResult,
     ProgressMsg,
+    QueuedMsg,
     ResultMsg,
     SnapshotMsg,
     WireSnapshot,
@@ -52,26 +52,27 @@ if TYPE_CHECKING:
 log = logging.getLogger("devicelens.comm")
 
 Namespace = Callable[[], dict[str, Any]]
-DEBOUNCE_S = 0.05  # a push waits this long for the next cell before it goes out
-MAX_WAIT_S = 1.0  # ...but a busy run-all still gets one at least this often
 PROGRESS_EVERY_S = 0.1
+HELD_REASON = "a cell is running: the change waits until it ends, then runs before the next one"
 
 
 class Bridge:
     """Serves one panel comm: hello on open, snapshot pushes, request -> reply.
 
     ``comm`` needs ``send(data=...)``, ``on_msg``, ``on_close`` and ``close`` (a kernel comm, or
-    a recording fake in tests); ``namespace`` returns the live user namespace. NB: every entry
-    point takes ``lock`` (shared by all bridges of a shell): with ipykernel 7 a request may
-    arrive on another thread while a cell runs.
+    a recording fake in tests); ``namespace`` returns the live user namespace; ``gate`` (shared
+    by all bridges of a shell) holds changes while a cell runs — without one, as in a bare
+    test, nothing is ever held. NB: every entry point takes ``lock`` (also shared): with
+    ipykernel 7 a request may arrive on another thread while a cell runs.
     """
 
     def __init__(self, comm: Any, namespace: Namespace, *, lock: threading.RLock | None = None,
-                 on_change: Callable[[], None] | None = None,
+                 gate: Gate | None = None, on_change: Callable[[], None] | None = None,
                  on_close: Callable[[Bridge], None] | None = None) -> None:
         self.comm = comm
         self.namespace = namespace
         self.lock = lock or threading.RLock()
+        self.gate = gate or Gate()
         self.on_change = on_change or self.push
         self.on_close = on_close
         self.seq = 0
@@ -112,6 +113,7 @@ class Bridge:
 
     def _handle_close(self, msg: object) -> None:
         self.closed = True
+        self.gate.drop(lambda key: key[0] == id(self))  # NB: nobody is left to tell
         if self.on_close is not None:
             self.on_close(self)
 
@@ -124,7 +126,7 @@ class Bridge:
             if self.closed or not self.compatible:
                 return 0
             if frame is None:
-                frame = _push.build_frame(self.namespace())
+                frame = _push.build_frame(self.namespace(), live=self.gate.cell_running)
             full = force or request_id is not None or len(frame.rows) <= _push.FULL_LIMIT
             chunks = _push.plan(frame, self._rows, self._base, full=full,
                                 force=force or request_id is not None)
@@ -142,22 +144,45 @@ class Bridge:
     # -- requests
     def handle(self, msg: object) -> None:
         """The comm's ``on_msg``. NB: never raises; every request gets exactly one final reply
-        (a SnapshotMsg for refresh, else ResultMsg or ErrorMsg)."""
+        (a SnapshotMsg for refresh, else ResultMsg or ErrorMsg), a held one a QueuedMsg first."""
         content = dict.get(msg, "content") if type(msg) is dict else None
         data = dict.get(content, "data") if type(content) is dict else None
         rid = request_id_of(data)
-        try:
+
+        def serve() -> None:
             if not self.compatible:
                 raise ProtocolError("protocol_mismatch",
                                     mismatch_detail(dict.get(data, "protocol")
                                                     if type(data) is dict else None), rid)
             req = parse_request(data)
             _HANDLERS[req["method"]](self, req["request_id"], req["params"])
+
+        self._answer(rid, serve)
+
+    def _answer(self, rid: str | None, work: Callable[[], None]) -> None:
+        """Run ``work``; whatever it raises becomes the request's ErrorMsg. NB: never raises."""
+        try:
+            work()
         except ProtocolError as e:
             self._error(e.request_id or rid, e.code, e.detail)
         except Exception as e:  # NB: a bug of ours; the panel shows it, the kernel carries on
             log.debug("devicelens: request failed", exc_info=True)
             self._error(rid, "internal", describe(e))
+
+    def _between_cells(self, rid: str, method: Method, work: Callable[[], None]) -> None:
+        """Run the change ``work`` now, or hold it until no cell runs (QueuedMsg meanwhile)."""
+        self.gate.submit(
+            (id(self), rid),
+            run=lambda: self._answer(rid, work),
+            drop=lambda: self._error(rid, "cancelled", f"{method} cancelled before it ran: "
+                                     "nothing was changed"),
+            on_hold=lambda: self._send(QueuedMsg(type="queued", request_id=rid, method=method,
+                                                 reason=HELD_REASON)))
+
+    def _view(self) -> dict[str, Any]:
+        """The namespace to read: a copy (one C call), so a cell running on another thread
+        cannot change its size under the walk."""
+        return _push.namespace_copy(self.namespace())
 
     def _do_refresh(self, rid: str, params: dict[str, Any]) -> None:
         self.push(request_id=rid)
@@ -175,7 +200,8 @@ class Bridge:
         name, path = params["name"], params.get("path", "")
         with self.lock:
             try:
-                rec = _push.record_for(dict.copy(self.namespace()), name, _torch(rid))
+                rec = _push.record_for(self._view(), name, _torch(rid),
+                                       live=self.gate.cell_running)
             except LookupError as e:
                 raise ProtocolError("bad_request", f"expand: {e}", rid) from None
             page = _push.expand(rec, path, params.get("offset", 0))
@@ -191,44 +217,65 @@ class Bridge:
             device = str(moves.parse_device(check_device(params["device"], rid)))
         except ValueError as e:
             raise ProtocolError("bad_device", str(e), rid) from None
-        names = params.get("names")
-        with self.lock:
-            ns = self.namespace()
-            missing = [n for n in names or () if n not in ns]
-            if missing:
-                raise ProtocolError("bad_request", f"move_all: no name(s) {show(missing)} in "
-                                    "the namespace", rid)
-            try:
-                report = moves.move_all(device, ns, names=names,
-                                        dry_run=params.get("dry_run", False),
-                                        progress=_Progress(self, rid))
-            except ValueError as e:
-                raise ProtocolError("bad_request", f"move_all: {e}", rid) from None
-            self._finish(rid, "move_all", MoveResult(report=report_to_wire(report)), report)
+        names, dry_run = params.get("names"), params.get("dry_run", False)
+
+        def move() -> None:
+            with self.lock:
+                # NB: a dry run only reads, so it may look at a copy while a cell runs
+                ns = self._view() if dry_run else self.namespace()
+                missing = [n for n in names or () if n not in ns]
+                if missing:
+                    raise ProtocolError("bad_request", f"move_all: no name(s) {show(missing)} "
+                                        "in the namespace", rid)
+                try:
+                    report = moves.move_all(device, ns, names=names, dry_run=dry_run,
+                                            progress=_Progress(self, rid))
+                except ValueError as e:
+                    raise ProtocolError("bad_request", f"move_all: {e}", rid) from None
+                self._finish(rid, "move_all", MoveResult(report=report_to_wire(report)), report)
+
+        if dry_run:
+            move()
+        else:
+            self._between_cells(rid, "move_all", move)
 
     def _do_apply_fix(self, rid: str, params: dict[str, Any]) -> None:
-        fid = params["finding_id"]
+        fid, dry_run = params["finding_id"], params.get("dry_run", False)
         _torch(rid)
-        with self.lock:
-            frame = _push.build_frame(self.namespace())
-            finding = next((f for f in frame.raw_findings if f.id == fid), None)
-            if finding is None:
-                self.push(frame)  # NB: the panel's findings are stale: bring them up to date
-                raise ProtocolError("stale_finding", f"finding {show(fid)} no longer applies "
-                                    "(the namespace changed since it was reported)", rid)
-            if finding.action is None:
-                raise ProtocolError("bad_request", f"finding {fid} ({finding.kind}) has no "
-                                    "automatic fix; run its code by hand", rid)
-            from .. import moves
 
-            try:
-                report = moves.apply_fix(finding, self.namespace(),
-                                         dry_run=params.get("dry_run", False),
-                                         progress=_Progress(self, rid))
-            except ValueError as e:
-                raise ProtocolError("bad_request", f"apply_fix: {e}", rid) from None
-            result = ApplyFixResult(finding_id=fid, report=report_to_wire(report))
-            self._finish(rid, "apply_fix", result, report)
+        def fix() -> None:
+            with self.lock:
+                ns = self._view() if dry_run else self.namespace()
+                frame = _push.build_frame(ns, live=dry_run and self.gate.cell_running)
+                finding = next((f for f in frame.raw_findings if f.id == fid), None)
+                if finding is None:
+                    self.push(frame)  # NB: the panel's findings are stale: bring them up to date
+                    raise ProtocolError("stale_finding", f"finding {show(fid)} no longer "
+                                        "applies (the namespace changed since it was reported)",
+                                        rid)
+                if finding.action is None:
+                    raise ProtocolError("bad_request", f"finding {fid} ({finding.kind}) has no "
+                                        "automatic fix; run its code by hand", rid)
+                from .. import moves
+
+                try:
+                    report = moves.apply_fix(finding, ns, dry_run=dry_run,
+                                             progress=_Progress(self, rid))
+                except ValueError as e:
+                    raise ProtocolError("bad_request", f"apply_fix: {e}", rid) from None
+                result = ApplyFixResult(finding_id=fid, report=report_to_wire(report))
+                self._finish(rid, "apply_fix", result, report)
+
+        if dry_run:
+            fix()
+        else:
+            self._between_cells(rid, "apply_fix", fix)
+
+    def _do_cancel(self, rid: str, params: dict[str, Any]) -> None:
+        """Cancel a held change: it is answered ``cancelled``; too late once it ran."""
+        target = params["request_id"]
+        done = self.gate.cancel((id(self), target))
+        self._result(rid, "cancel", CancelResult(request_id=target, cancelled=done))
 
     def _finish(self, rid: str, method: Method, result: Mapping[str, Any],
                 report: MoveReport) -> None:
@@ -282,7 +329,7 @@ class _Progress:
 _HANDLERS: dict[str, Callable[[Bridge, str, dict[str, Any]], None]] = {
     "refresh": Bridge._do_refresh, "expand": Bridge._do_expand,
     "move_all": Bridge._do_move_all, "apply_fix": Bridge._do_apply_fix,
-    "list_devices": Bridge._do_list_devices,
+    "list_devices": Bridge._do_list_devices, "cancel": Bridge._do_cancel,
 }
 
 
@@ -291,136 +338,3 @@ def _torch(rid: str) -> Any:
     if torch is None:
         raise ProtocolError("bad_request", "torch is not imported in this kernel yet", rid)
     return torch
-
-
-# --- the shell side -------------------------------------------------------------------------
-
-class Hub:
-    """The comm target of one shell: opens bridges, pushes to all of them after each cell.
-
-    NB: the ``post_run_cell`` hook is registered only while a panel is open, so a kernel with
-    no panel pays nothing.
-    """
-
-    def __init__(self, shell: Any, *, debounce_s: float = DEBOUNCE_S) -> None:
-        self.shell = shell
-        self.debounce_s = debounce_s
-        self.lock = threading.RLock()
-        self.bridges: list[Bridge] = []
-        self._timer: asyncio.TimerHandle | None = None
-        self._pending_since: float | None = None
-
-    def namespace(self) -> dict[str, Any]:
-        return self.shell.user_ns  # type: ignore[no-any-return]
-
-    def open(self, comm: Any, msg: object) -> None:
-        """The comm target callback."""
-        content = dict.get(msg, "content") if type(msg) is dict else None
-        bridge = Bridge(comm, self.namespace, lock=self.lock, on_change=self.flush,
-                        on_close=self._drop)
-        with self.lock:
-            if bridge.open(dict.get(content, "data") if type(content) is dict else None):
-                self.bridges.append(bridge)
-                if len(self.bridges) == 1:
-                    self.shell.events.register("post_run_cell", self.after_cell)
-
-    def _drop(self, bridge: Bridge) -> None:
-        with self.lock:
-            if bridge in self.bridges:
-                self.bridges.remove(bridge)
-            if not self.bridges:
-                self._unhook()
-
-    def _unhook(self) -> None:
-        with contextlib.suppress(ValueError):
-            self.shell.events.unregister("post_run_cell", self.after_cell)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def after_cell(self, result: object = None) -> None:
-        """``post_run_cell``: push now without an event loop, else once cells pause."""
-        try:
-            loop = _running_loop()
-            now = time.monotonic()
-            if loop is None or self.debounce_s <= 0 or (
-                    self._pending_since is not None and now - self._pending_since >= MAX_WAIT_S):
-                self._fire()
-                return
-            if self._pending_since is None:
-                self._pending_since = now
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = loop.call_later(self.debounce_s, self._fire)
-        except Exception as e:  # NB: a hook that raises would print a traceback under the cell
-            self._report(e)
-
-    def _fire(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer, self._pending_since = None, None
-        try:
-            self.flush()
-        except Exception as e:
-            self._report(e)
-
-    def _report(self, e: Exception) -> None:
-        """A failed push goes to the panels (the cell's output is the user's)."""
-        log.debug("devicelens: push failed", exc_info=True)
-        for bridge in list(self.bridges):
-            bridge._error(None, "internal", f"snapshot after the cell failed: {describe(e)}")
-
-    def flush(self) -> None:
-        """One frame of the namespace, pushed to every open panel."""
-        with self.lock:
-            if self.bridges:
-                frame = _push.build_frame(self.namespace())
-                for bridge in list(self.bridges):
-                    bridge.push(frame)
-
-    def close(self) -> None:
-        with self.lock:
-            for bridge in list(self.bridges):
-                bridge.close()
-            self.bridges.clear()
-            self._unhook()
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-_HUBS: dict[int, Hub] = {}
-
-
-def register(shell: Any) -> Hub:
-    """Serve the panel's comm target on ``shell`` (``%load_ext``). Idempotent."""
-    import comm
-
-    hub = _HUBS.get(id(shell))
-    if hub is None:
-        hub = _HUBS[id(shell)] = Hub(shell)
-    comm.get_comm_manager().register_target(COMM_TARGET, hub.open)
-    return hub
-
-
-def panel_connected(shell: Any) -> bool:
-    """Whether a devicelens panel has a comm open to ``shell`` right now."""
-    hub = _HUBS.get(id(shell))
-    return hub is not None and bool(hub.bridges)
-
-
-def unregister(shell: Any) -> None:
-    """Undo :func:`register`: close open panels' comms, drop the target and the hook."""
-    import comm
-
-    hub = _HUBS.pop(id(shell), None)
-    if hub is None:
-        return
-    hub.close()
-    manager = comm.get_comm_manager()
-    if manager.targets.get(COMM_TARGET) == hub.open:
-        manager.unregister_target(COMM_TARGET, hub.open)

@@ -22,18 +22,28 @@ Progress = Callable[[int, int], None]
 
 
 class Move(NamedTuple):
-    """One row of a report: what (a namespace name or a fixed path) went from where to where."""
+    """One row of a report: what (a namespace name or a fixed path) went from where to where.
+
+    ``device`` is the device its tensors go to, None when they stay on theirs; ``dtype`` the
+    dtype they are cast to, None when they keep theirs. ``source``/``target`` say both as text.
+    """
 
     path: str
     source: str
     target: str
     nbytes: int
     tensors: int = 1
+    device: str | None = None
+    dtype: str | None = None
 
 
 @dataclass(frozen=True)
 class MoveReport:
-    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed."""
+    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed.
+
+    ``target`` is the device of a move-all, ``""`` for fixes (each finding has its own target;
+    the rows say where each went).
+    """
 
     ok: bool
     dry_run: bool
@@ -169,7 +179,6 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
     w = Walker(torch, ns)
     anchors: list[tuple[dict[str, Any], str, Any]] = []
     failure: str | None = None
-    targets: list[str] = []
     with torch._C.DisableTorchFunctionSubclass(), _no_gc():
         for f in findings:
             a = f.action
@@ -189,12 +198,11 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
                     w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
             target = Target(device=parse_device(a.device) if a.device else None,
                             dtype=_dtype(torch, a.dtype))
-            targets.append(a.device or a.dtype or "parameter devices")
             if a.op != "optimizer_state":
                 for root, want in roots.items():
                     label = _tree.display_for(a.refs[0]) if len(a.refs) == 1 else root
                     w.unit(root, label, target, want)
-        plan = finalize(torch, w, ", ".join(dict.fromkeys(targets)) or "nothing", anchors)
+        plan = finalize(torch, w, "", anchors)  # NB: no one target: each fix has its own
     plan.failure = failure
     return plan
 
@@ -250,7 +258,7 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
 
 def _report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,
             missing: int = 0) -> MoveReport:
-    moved = tuple(Move(u, s, d, b, n) for u, s, d, b, n in plan.rows) if ok else ()
+    moved = tuple(Move(*row) for row in plan.rows) if ok else ()
     return MoveReport(ok, dry_run, plan.target, moved, tuple(plan.refused),
                       dict(plan.bytes_by_device), error, tuple(plan.notes), missing)
 
@@ -352,7 +360,7 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
     selected = None if names is None else _names(ns, names)
     fixable = [f for f in diagnose(take_snapshot(ns, names=selected)) if f.action is not None]
     if not fixable:
-        return MoveReport(True, dry_run, "nothing", notes=("No fixes to apply.",))
+        return MoveReport(True, dry_run, "")
     return apply_plan(plan_fixes(fixable, ns), dry_run=dry_run, progress=progress)
 
 
