@@ -8,7 +8,7 @@ import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata
 import * as path from 'path';
 
 import { devicesOf, openNotebook, panelOf, row } from './helpers';
-import { IMG } from './img';
+import { SHOTS } from './img';
 
 const SETUP = '%load_ext devicelens\nimport torch\nx = torch.ones(1000)';
 const LONG = "print('before', x.device, flush=True)\nimport time; time.sleep(8)\nprint('after', x.device)";
@@ -48,7 +48,7 @@ test('a move asked for during a cell is queued and runs after it', async ({ page
   await expect(queued.locator('.dl-queued-cancel')).toBeEnabled();
   expect(await outputOf(page, 1)).not.toContain('after'); // NB: shown while the cell still runs
   expect(await devicesOf(page, 'x')).toEqual(['cpu']);
-  await panelOf(page).screenshot({ path: path.join(IMG, 'panel-queued.png') });
+  await panelOf(page).screenshot({ path: path.join(SHOTS, 'panel-queued.png') });
 
   await expect.poll(() => outputOf(page, 1), { timeout: 30000 }).toContain('after');
   expect(await outputOf(page, 1)).toBe('before cpu\nafter cpu\n'); // nothing moved during it
