@@ -36,7 +36,7 @@ _CARD_CSS = (
     "<style>.dl-w-finding{border-left:4px solid #E69F00;padding:4px 8px 6px;margin:6px 0;"
     "background:rgba(127,127,127,.06)}.dl-w-sev-error{border-left-color:#D55E00}"
     ".dl-w-sev-info{border-left-color:#0072B2}.dl-w-finding .dl-f{border-left:0;margin:0;"
-    "padding:0}.dl-w-finding .dl-w-apply{align-self:flex-start;margin:2px 0 0}</style>"
+    "padding:0}.dl-w-finding .dl-w-apply{align-self:flex-start;margin:2px 2px 0}</style>"
 )
 
 
