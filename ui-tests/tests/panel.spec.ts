@@ -80,6 +80,15 @@ test.describe('JupyterLab', () => {
     await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('Moved');
     await expect.poll(() => devicesOf(page, 'model')).toHaveLength(1);
     await expect(row(page, 'model')).not.toHaveClass(/dl-flagged/);
+
+    // %devices in the notebook: names stay left-aligned (JupyterLab right-aligns output tables),
+    // so nesting shows; memory alone to the right
+    const n = await page.notebook.getCellCount();
+    await page.notebook.addCell('code', '%devices');
+    await page.notebook.runCell(n);
+    const table = page.locator('.jp-OutputArea-output table.dl-t');
+    await expect(table.locator('tbody td').first()).toHaveCSS('text-align', 'left');
+    await expect(table.locator('tbody td.dl-num').first()).toHaveCSS('text-align', 'right');
   });
 
   test.describe('with the meta device enabled, dark theme', () => {
