@@ -35,7 +35,7 @@ def test_autofix_moves_stray_arguments_and_reports_them(ip, capsys):
     result = ip.run_cell(LOOP, store_history=False)
     assert result.error_in_exec is None
     out = capsys.readouterr().out
-    assert "%%cuda_safe --autofix moved 2 op argument(s) while the cell ran:" in out
+    assert "%%cuda_safe --autofix moved 2 op arguments while the cell ran:" in out
     assert "  x: cpu -> meta, 3x (linear, cell line 4)" in out
     assert "  labels: cpu -> meta, 3x (cross_entropy, cell line 4)" in out
     assert out.rstrip().endswith('To make it permanent:\n  x = x.to("meta")\n'

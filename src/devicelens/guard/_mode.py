@@ -78,7 +78,8 @@ class AutofixReport:
     def text(self) -> str:
         if not self.moves:
             return ""
-        out = [f"%%cuda_safe --autofix moved {len(self.moves)} op argument(s) while the cell ran:"]
+        n = len(self.moves)
+        out = [f"%%cuda_safe --autofix moved {n} op argument{'s' * (n != 1)} while the cell ran:"]
         for m in self.moves:
             out.append(f"  {m.name}: {m.source} -> {m.target}, {m.count}x ({m.op}, {m.line})")
         out.append("To make it permanent:")

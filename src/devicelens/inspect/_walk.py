@@ -222,7 +222,7 @@ def _walk_optimizer(w: _Walker, opt: Any, name: str) -> None:
             if pstate is None or not issubclass(type(pstate), dict):
                 continue
             label = owner or ppath
-            for key, v in dict.items(pstate):
+            for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
                 if issubclass(type(v), w.ctx.Tensor) and type(key) is str and w.spend():
                     ref = (*root, Step("state", (g, i)), Step("item", key))
                     w.tensors.append(w.record(v, f"{name}.state[{label}][{key!r}]", ref, "state",

@@ -109,22 +109,21 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
     ns = _namespace(namespace)
     w = Walker(torch, ns)
     anchors: list[tuple[dict[str, Any], str, Any]] = []
-    targets: list[str] = []
     wanted: dict[Target, tuple[set[int], set[str]]] = {}  # target -> (ids, names walked)
     with torch._C.DisableTorchFunctionSubclass(), _no_gc():
-        failure = _walk_findings(torch, w, ns, findings, anchors, targets, wanted)
+        failure = _walk_findings(torch, w, ns, findings, anchors, wanted)
         aliases = [n for n, _ in _candidates(ns)]
         for target, (want, walked) in wanted.items():
             for name in aliases:
                 if name not in walked:
                     w.unit(name, name, target, want, quiet=True)
-        plan = finalize(torch, w, ", ".join(dict.fromkeys(targets)) or "nothing", anchors)
+        plan = finalize(torch, w, "", anchors)  # NB: no one target: each fix has its own
     plan.failure = failure
     return plan
 
 
 def _walk_findings(torch: Any, w: Walker, ns: dict[str, Any], findings: Iterable[Finding],
-                   anchors: list[tuple[dict[str, Any], str, Any]], targets: list[str],
+                   anchors: list[tuple[dict[str, Any], str, Any]],
                    wanted: dict[Target, tuple[set[int], set[str]]]) -> str | None:
     """Walk the roots each finding names; the first out-of-date reference is the failure."""
     from ..inspect import _tree
@@ -149,7 +148,6 @@ def _walk_findings(torch: Any, w: Walker, ns: dict[str, Any], findings: Iterable
                 w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
         target = Target(device=parse_device(a.device) if a.device else None,
                         dtype=_dtype(torch, a.dtype))
-        targets.append(a.device or a.dtype or "parameter devices")
         if a.op == "optimizer_state":
             continue
         ids, walked = wanted.setdefault(target, (set(), set()))
@@ -316,7 +314,7 @@ def apply_fix(finding: Finding, namespace: dict[str, Any] | None = None, *,
     """Apply the move or cast that ``finding`` suggests; all or nothing, as a report."""
     if getattr(finding, "action", None) is None:
         fid = getattr(finding, "id", None)
-        return MoveReport(False, dry_run, "nothing", error=(
+        return MoveReport(False, dry_run, "", error=(
             f"finding {fid if type(fid) is str else '?'!r} has no automatic fix; apply its "
             f"code by hand"))
     return _apply_findings([finding], namespace, dry_run, progress)
@@ -334,11 +332,11 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
         fixable = [f for f in diagnose(take_snapshot(ns, names=selected))
                    if f.action is not None]
     except Exception as e:
-        return _unplanned("nothing", dry_run, e)
+        return _unplanned("", dry_run, e)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
     if not fixable:
-        return MoveReport(True, dry_run, "nothing", notes=("No fixes to apply.",))
+        return MoveReport(True, dry_run, "")
     return _apply_findings(fixable, ns, dry_run, progress)
 
 
@@ -348,7 +346,7 @@ def _apply_findings(findings: list[Finding], namespace: dict[str, Any] | None, d
     try:
         plan = plan_fixes(findings, namespace)
     except Exception as e:
-        return _unplanned("nothing", dry_run, e)
+        return _unplanned("", dry_run, e)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
     return apply_plan(plan, dry_run=dry_run, progress=progress)

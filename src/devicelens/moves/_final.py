@@ -53,6 +53,11 @@ class Literal:
         self.value = value
 
 
+#: one report row: unit, from (label), to (label), bytes, tensors, the target device if the
+#: device changes, the target dtype if the dtype changes (a cast)
+Row = tuple[str, str, str, int, int, str | None, str | None]
+
+
 @dataclass
 class Plan:
     """Everything :mod:`devicelens.moves._apply` needs; holds the user's objects until applied."""
@@ -64,7 +69,7 @@ class Plan:
     group_bytes: list[int] = field(default_factory=list)
     assigns: list[tuple[Slot, Any, Any]] = field(default_factory=list)  # slot, producer, old
     anchors: list[tuple[dict[str, Any], str, Any]] = field(default_factory=list)
-    rows: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
     bytes_by_device: dict[str, int] = field(default_factory=dict)
     refused: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -287,7 +292,7 @@ def _label(device: Any, dtype: Any) -> str:
     return " ".join(x for x in (str(device) if device is not None else "", dt) if x)
 
 
-def _rows(plan: Plan) -> tuple[list[tuple[str, str, str, int, int]], dict[str, int]]:
+def _rows(plan: Plan) -> tuple[list[Row], dict[str, int]]:
     agg: dict[tuple[Any, ...], list[int]] = {}
     by_dev: dict[str, int] = {}
     for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
@@ -302,7 +307,8 @@ def _rows(plan: Plan) -> tuple[list[tuple[str, str, str, int, int]], dict[str, i
             row[1] += 1
         dev = str(group[0].device if group[0].device is not None else group[0].t.device)
         by_dev[dev] = by_dev.get(dev, 0) + nbytes
-    rows = [(u, _label(sd, st), _label(dd, dt), b, n)
+    rows = [(u, _label(sd, st), _label(dd, dt), b, n, None if dd is None else str(dd),
+             None if dt is None else str(dt).removeprefix("torch."))
             for (u, sd, st, dd, dt), (b, n) in agg.items()]
     return rows, by_dev
 

@@ -13,18 +13,28 @@ if TYPE_CHECKING:
 
 
 class Move(NamedTuple):
-    """One row of a report: what (a namespace name or a fixed path) went from where to where."""
+    """One row of a report: what (a namespace name or a fixed path) went from where to where.
+
+    ``device`` is the device its tensors go to, None when they stay on theirs; ``dtype`` the
+    dtype they are cast to, None when they keep theirs. ``source``/``target`` say both as text.
+    """
 
     path: str
     source: str
     target: str
     nbytes: int
     tensors: int = 1
+    device: str | None = None
+    dtype: str | None = None
 
 
 @dataclass(frozen=True)
 class MoveReport:
-    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed."""
+    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed.
+
+    ``target`` is the device of a move-all, ``""`` for fixes (each finding has its own target;
+    the rows say where each went).
+    """
 
     ok: bool
     dry_run: bool
@@ -39,7 +49,7 @@ class MoveReport:
 
 def report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,
            missing: int = 0, notes: tuple[str, ...] = ()) -> MoveReport:
-    moved = tuple(Move(u, s, d, b, n) for u, s, d, b, n in plan.rows) if ok else ()
+    moved = tuple(Move(*row) for row in plan.rows) if ok else ()
     return MoveReport(ok, dry_run, plan.target, moved, tuple(plan.refused),
                       dict(plan.bytes_by_device), error, (*plan.notes, *notes), missing)
 
