@@ -1,4 +1,4 @@
-"""The one-line progress bar ``%devices --to`` draws for moves of more than ~1 GB."""
+"""The progress bar ``%devices --to`` draws for large moves: a ``(done, total)`` callback."""
 
 from __future__ import annotations
 

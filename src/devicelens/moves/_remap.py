@@ -12,8 +12,9 @@ from typing import Any
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
+from ._containers import Slot
 from ._final import MISSING
-from ._plan import Occ, Slot, Walker
+from ._plan import Occ, Walker
 
 
 def plan_optimizer(w: Walker, a: Any, opt: Any, ref: Ref,
@@ -58,8 +59,9 @@ def plan_remap(w: Walker, opt: Any, ref: Ref, pairs: tuple[tuple[Ref, Ref], ...]
             w.literals += [(Slot("map", state, new), pstate), (Slot("map", state, old), MISSING)]
             _follow(w, pstate, new, (*ref, Step("state", (g, i))), label, special)
     devices = sorted({str(m[4].device) for m in moves})
-    w.extra_rows.append((label, "stale parameters", f"current parameters ({', '.join(devices)})",
-                         0, len(moves)))
+    n = len(moves)
+    w.notes.append(f"{label} now updates the current parameter{'s' * (n != 1)} of its model "
+                   f"({n}, on {', '.join(devices)}); its state was kept and follows them.")
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
+from ._report import headline, row_line
 from ._rows import Row, rows
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def findings_text(findings: list[Finding]) -> list[str]:
     for f in findings:
         out.append(f"{_ICONS[f.severity]} {f.severity}: {f.title}")
         out.append(f"  {f.message}")
-        if f.fix:
+        if f.fix:  # NB: a note may have nothing to run
             out.append("  fix:")
             out += [f"    {line}" for line in f.fix.splitlines()]
     return out
@@ -67,30 +68,10 @@ def snapshot_text(snap: Snapshot | None, findings: list[Finding], *,
 MAX_REPORT_ROWS = 20
 
 
-def report_head(r: MoveReport) -> str:
-    """The first line of a report. NB: a fix report with no tensor to move says what it did."""
-    if not r.ok:
-        return f"{'Would fail' if r.dry_run else 'Nothing was changed'}: {r.error}"
-    if not r.moved:
-        if r.applied:
-            n = len(r.applied)
-            return f"{'Would apply' if r.dry_run else 'Applied'} {n} fix{'es' * (n != 1)}."
-        return f"Nothing to move: everything in scope is already on {r.target}." if r.target else ""
-    total = sum(m.nbytes for m in r.moved)
-    n = len(r.moved)
-    return (f"{'Would move' if r.dry_run else 'Moved'} {n} object{'s' * (n != 1)} "
-            f"({human_bytes(total)}) to {r.target}.")
-
-
-def _size(nbytes: int) -> str:
-    return f" ({human_bytes(nbytes)})" if nbytes else ""
-
-
 def report_text(r: MoveReport) -> str:
-    out = [report_head(r)] if report_head(r) else []
-    if r.ok:
-        out += [f"  {m.path}: {m.source} → {m.target}{_size(m.nbytes)}"
-                for m in r.moved[:MAX_REPORT_ROWS]]
+    out = [headline(r)]
+    if r.ok and r.moved:
+        out += [f"  {m.path}: {row_line(m)}" for m in r.moved[:MAX_REPORT_ROWS]]
         rest = r.moved[MAX_REPORT_ROWS:]
         if rest:
             out.append(f"  … and {len(rest)} more ({human_bytes(sum(m.nbytes for m in rest))})")
