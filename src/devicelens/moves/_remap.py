@@ -60,8 +60,8 @@ def plan_remap(w: Walker, opt: Any, ref: Ref, pairs: tuple[tuple[Ref, Ref], ...]
             _follow(w, pstate, new, (*ref, Step("state", (g, i))), label, special)
     devices = sorted({str(m[4].device) for m in moves})
     n = len(moves)
-    w.notes.append(f"{label} now updates the current parameter{'s' * (n != 1)} of its model "
-                   f"({n}, on {', '.join(devices)}); its state was kept and follows them.")
+    w.notes.append(f"{label}: re-pointed at its model's {n} current parameter{'s' * (n != 1)} "
+                   f"(on {', '.join(devices)}), its state kept and moved with them.")
     return None
 
 
