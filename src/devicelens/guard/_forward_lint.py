@@ -30,6 +30,7 @@ class Issue:
     fix: str
     name: str = ""  # for lint: the local variable the tensor is assigned to
     where: str = ""  # for lint: "RNNModel.forward"; the source location is in ``message``
+    names: tuple[str, ...] = ()  # the user's names the fix changes (``x``, ``batch['y']``)
 
 
 def _forward_of(cls: type) -> Any:

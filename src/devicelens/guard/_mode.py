@@ -12,14 +12,14 @@ import ast
 import sys
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any, cast
+from typing import Any
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from . import _blame
 from ._blame import CellFiles
-from ._mismatch import Kind, MismatchReport, fixes_for, is_float
+from ._mismatch import Kind, MismatchReport
 
 Tensor = torch.Tensor
 _SEQ = (list, tuple)
@@ -154,41 +154,39 @@ class DeviceGuard(TorchFunctionMode):
             if self.autofix:
                 return self._autofix(func, args, kwargs, split)
             raise DeviceMismatchError(self.report("device", func, split, sys._getframe()))
-        if self.check_dtype and _dtype_split(slots):
-            raise DeviceMismatchError(self.report("dtype", func, slots, sys._getframe()))
+        if self.check_dtype:
+            index = _index_slots(func, slots)
+            bad = [s for s in index if s.tensor.is_floating_point()]
+            if bad:
+                for s in bad:
+                    s.where = "index="  # NB: the role the diagnosis reads
+                raise DeviceMismatchError(self.report("index_dtype", func, slots,
+                                                      sys._getframe()))
+            if _dtype_split([s for s in slots if s not in index]):
+                raise DeviceMismatchError(self.report("dtype", func, slots, sys._getframe()))
         return func(*args, **kwargs)
 
-    def report(self, kind: Kind, func: Any, slots: list[Slot],
-               start: FrameType | None) -> MismatchReport:
+    def report(self, kind: Kind, func: Any, slots: list[Slot], start: FrameType | None,
+               complete: bool = True) -> MismatchReport:
         """Name the culprits of a mismatch seen in ``func``'s arguments ``slots``; the stack is
         read from frame ``start`` outwards."""
+        from ._diagnosis import Failure, diagnose
+
         frames = _blame.stack_frames(start)
-        namer = _blame.Namer(self.ns, frames, self.is_cell)
-        ops = [_blame.describe_tensor(s.tensor, s.where, namer.tensor(s.tensor)) for s in slots]
-        stack = _blame.module_stack(frames, torch.nn.Module)
-        if kind == "device":
-            expected = _blame.expected_device(ops, stack, self.device,
-                                              _blame.namespace_param_device(namer))
-            culprits = [o for o in ops if o.device != expected and not o.scalar_cpu]
-        else:
-            expected = _blame.expected_dtype(ops, stack)
-            culprits = [o for o in ops if is_float(o.dtype) and o.shape != ()
-                        and o.dtype != expected]
-        return MismatchReport(
-            kind, op_name(func), expected, tuple(ops), tuple(culprits),
-            namer.module_label(stack[0]) if stack else "",
-            tuple(_blame.cell_lines(frames, self.is_cell, self.filename)),
-            fixes_for(culprits, kind, expected, ops, _lint_hints(stack)),
-        )
+        return diagnose(Failure(kind, None, op_name(func)), frames, self.ns, self.is_cell,
+                        tensors=[(s.where, s.tensor) for s in slots], forced=self.device,
+                        complete=complete)
 
     # -- autofix
     def _autofix(self, func: Any, args: Any, kwargs: Any, slots: list[Slot]) -> Any:
         __tracebackhide__ = True
         caller = _caller(sys._getframe(3))
-        key = (func, caller.f_code, caller.f_lineno, tuple(s.where for s in slots))
+        # NB: the devices are part of the site: the same line runs layers on several devices
+        key = (func, caller.f_code, caller.f_lineno,
+               tuple((s.where, str(s.tensor.device)) for s in slots))
         site = self._sites.get(key)
         if site is None:
-            rep = self.report("device", func, slots, sys._getframe())
+            rep = self.report("device", func, slots, sys._getframe(), complete=False)
             refusal = _refuse(func, slots, rep)
             if refusal:
                 raise DeviceMismatchError(rep, refusal)
@@ -311,6 +309,15 @@ def _device_split(func: Any, slots: list[Slot]) -> list[Slot]:
     return []
 
 
+def _index_slots(func: Any, slots: list[Slot]) -> list[Slot]:
+    """The slots holding indices (``scatter_``'s ``index``): integers, not values to match."""
+    from ._roles import INDEX_METHODS
+
+    pos = INDEX_METHODS.get(getattr(func, "__name__", ""))
+    return [s for s in slots if pos is not None and s.index == pos and s.sub < 0] + [
+        s for s in slots if s.key in ("index", "indices")]
+
+
 def _dtype_split(slots: list[Slot]) -> bool:
     dts = {s.tensor.dtype for s in slots if s.tensor.dtype.is_floating_point and s.tensor.dim()}
     return len(dts) > 1
@@ -348,25 +355,15 @@ def _pad(items: tuple[str, ...], n: int) -> list[str]:
     return list(items[:n]) + [items[-1] if items else ""] * max(0, n - len(items))
 
 
-def _lint_hints(stack: list[Any]) -> dict[str, str]:
-    """Fixes the forward lint proposes for tensors created inside the running modules."""
-    from .preflight import lint_forward
-
-    out: dict[str, str] = {}
-    for m in stack:
-        for issue in lint_forward(cast(Any, type(m))):
-            if issue.name:
-                out.setdefault(f"`{issue.name}` in {issue.where}", issue.fix)
-    return out
-
-
 # --- running a cell -------------------------------------------------------------------------
 
 def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, filename: str,
              line_offset: int = 0, flags: int = 0) -> Any:
     """Execute ``source`` in ``namespace`` under ``guard``; return the last expression's value.
 
-    ``line_offset`` shifts line numbers so they match the cell as the user sees it.
+    ``line_offset`` shifts line numbers so they match the cell as the user sees it. A device or
+    dtype error PyTorch raises inside the cell comes out as a :class:`DeviceMismatchError`
+    (still an instance of the original exception's type) with the diagnosis.
     """
     __tracebackhide__ = True
     tree = ast.parse(source, filename)
@@ -377,9 +374,45 @@ def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, file
         tree.body.pop()
         last = ast.Expression(tail.value)
     code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
-    with guard:
-        exec(code, namespace)
-        if last is not None:
-            return eval(compile(last, filename, "eval", flags=flags, dont_inherit=True),
-                        namespace)
+    try:
+        with guard:
+            exec(code, namespace)
+            if last is not None:
+                return eval(compile(last, filename, "eval", flags=flags, dont_inherit=True),
+                            namespace)
+    except Exception as exc:
+        explained = _explained(exc, namespace, guard)
+        if explained is None:
+            raise
+        raise explained from exc
     return None
+
+
+def _explained(exc: Exception, namespace: dict[str, Any],
+               guard: DeviceGuard) -> DeviceMismatchError | None:
+    """``exc`` as a :class:`DeviceMismatchError` with its diagnosis, or None when it is not a
+    device/dtype error (or the diagnosis fails: the original error then goes out unchanged)."""
+    if isinstance(exc, DeviceMismatchError):
+        return None
+    try:
+        from .postmortem import diagnose_exception
+
+        report = diagnose_exception(exc, exc.__traceback__, namespace, guard.is_cell)
+    except Exception:  # NB: a diagnosis must never hide the original error
+        return None
+    if report is None:
+        return None
+    return _mismatch_type(type(exc))(report)
+
+
+_TYPES: dict[type, type] = {}
+
+
+def _mismatch_type(original: type) -> type:
+    """DeviceMismatchError, also an ``original`` (``except IndexError`` keeps working)."""
+    if issubclass(DeviceMismatchError, original) or original.__module__ != "builtins":
+        return DeviceMismatchError
+    if original not in _TYPES:
+        _TYPES[original] = type(f"DeviceMismatchError[{original.__name__}]",
+                                (DeviceMismatchError, original), {})
+    return _TYPES[original]

@@ -164,7 +164,7 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
             flow.add("error", "loss_weight", node.lineno,
                      f"{m.code}'s weight tensors are on {m.device} but "
                      f"{'the model is' if flow.model_device else 'its inputs are'} on {ref}: "
-                     f"{m.code}(...) will fail", f'{m.code}.to("{ref}")')
+                     f"{m.code}(...) will fail", f'{m.code}.to("{ref}")', [m.code])
         target = ref or m.device
     else:
         target = m.device
@@ -174,12 +174,13 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
                     f"{target}" if m.buffers_only else
                     f"{m.code} is on {target} but {_label(n, v)} is on {v.device}")
             flow.add("error", "module_input", node.lineno,
-                     f"{head}: `{ast.unparse(node)[:60]}` will fail", flow.move_fix(n, v, target))
+                     f"{head}: `{ast.unparse(node)[:60]}` will fail", flow.move_fix(n, v, target),
+                     [v.code])
         elif flow.check_dtype and m.dtype and v.dtype.startswith("float") and v.dtype != m.dtype:
             flow.add("error", "module_input_dtype", node.lineno,
                      f"{m.code} is {m.dtype} but {_label(n, v)} is {v.dtype}",
                      f"{v.code} = {v.code}.to(torch.{m.dtype})" if v.code else
-                     f"# cast {_label(n, v)} to torch.{m.dtype} first")
+                     f"# cast {_label(n, v)} to torch.{m.dtype} first", [v.code])
     return Val("tensor", target, dtype=m.dtype if not m.buffers_only else "")
 
 

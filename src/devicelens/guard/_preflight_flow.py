@@ -273,8 +273,10 @@ class Flow:
         return Val("other", code=code, obj=obj)
 
     # -- checks
-    def add(self, severity: str, kind: str, line: int, message: str, fix: str) -> None:
-        self.issues.append(Issue(severity, kind, line, message, fix))  # type: ignore[arg-type]
+    def add(self, severity: str, kind: str, line: int, message: str, fix: str,
+            names: Sequence[str] = ()) -> None:
+        self.issues.append(Issue(severity, kind, line, message, fix,  # type: ignore[arg-type]
+                                 names=tuple(n for n in names if n)))
 
     def expected(self, devices: list[str]) -> str:
         if self.model_device is not None and self.model_device in devices:
@@ -302,7 +304,8 @@ class Flow:
             fix = "\n".join(dict.fromkeys(self.move_fix(n, v, exp) for n, v in real
                                           if v.device != exp))
             self.add("error", "mixed_operands", node.lineno,
-                     f"{names} meet in `{snippet}` on different devices", fix)
+                     f"{names} meet in `{snippet}` on different devices", fix,
+                     [v.code for _n, v in real if v.device != exp])
         elif self.check_dtype:
             self.dtype_check(node, real)
         first = real[0][1] if real else (ts[0][1] if ts else None)
@@ -319,4 +322,5 @@ class Flow:
             fix = "\n".join(f"{v.code} = {v.code}.to(torch.{exp})" for _n, v in floats
                             if v.dtype != exp and v.code)
             self.add("error", "mixed_dtypes", node.lineno,
-                     f"{names} meet in `{ast.unparse(node)[:60]}` with different dtypes", fix)
+                     f"{names} meet in `{ast.unparse(node)[:60]}` with different dtypes", fix,
+                     [v.code for _n, v in floats if v.dtype != exp])

@@ -98,7 +98,8 @@ def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
         if any(rebound.get(o, line + 1) <= line for o in f.objects):
             continue
         if f.kind in kinds and f.severity != "info":
-            out.append(Issue(f.severity, f.kind, line, f.message, f.fix))
+            names = f.paths if f.kind.startswith("loose") else f.objects
+            out.append(Issue(f.severity, f.kind, line, f.message, f.fix, names=tuple(names)))
     return out
 
 

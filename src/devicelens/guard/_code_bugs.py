@@ -1,0 +1,315 @@
+"""Lines of user code that make a tensor wrong, and the edit that makes them right.
+
+The classes: a factory without a device (``torch.zeros(n)`` in ``forward`` lands on the default
+device), a device spelled out (``.cuda()``, ``device="cpu"``, ``.to(f"cuda:{i}")``), a move whose
+result is dropped (``mask.to(device)``), a factory whose default dtype meets data of another
+dtype, and a ``.byte()`` mask where a boolean one is required. Each is reported only when it
+explains the culprit (same device or dtype), and fixed against a tensor the code already has
+(``x.device``, ``next(self.parameters()).device``), never a hard-coded device.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from . import _edits, _source
+from ._blame import is_tensor, iter_params, majority_device
+from ._source import Code
+
+if TYPE_CHECKING:
+    from ._origin import Origin, Scope, Tracer
+
+_FLOAT_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn", "linspace",
+                              "logspace", "eye", "normal", "Tensor", "FloatTensor"})
+_MASK_CASTS = {"uint8": "byte", "int64": "long", "int32": "int", "float32": "float"}
+
+
+def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
+    """Bugs in ``sc``'s code, before its current line, that leave local ``name`` wrong."""
+    out: list[Origin] = []
+    if tr.want.kind == "device":
+        for node in _source.own_nodes(sc.code):
+            if _dropped_move(node, name) and node.lineno < sc.line:  # type: ignore[attr-defined]
+                text = _edits.assign_move(sc.code, node)  # type: ignore[arg-type]
+                edit = _edits.replace_statement(sc.code, node, text) if text else None  # type: ignore[arg-type]
+                if edit is not None:
+                    out.append(_origin(tr, sc, edit, f"`{name}.to(...)` drops its result, so "
+                                       f"`{name}` stays where it was"))
+        if out:
+            return out
+    for stmt, value in _source.assignments(sc.code, name, sc.line):
+        if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
+            continue
+        changes = _changes(tr, sc, value, stmt.lineno)
+        edit = _edits.replace(sc.code, changes) if changes else None
+        if edit is not None:
+            out.append(_origin(tr, sc, edit, _what(tr, name)))
+    return out
+
+
+def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:
+    """``call`` itself makes the culprit wrong (a factory, a hard-coded move)."""
+    change = _change(tr, sc, call, call.lineno)
+    if change is None:
+        return None
+    edit = _edits.replace(sc.code, [change])
+    return [_origin(tr, sc, edit, _what(tr, ""))] if edit is not None else None
+
+
+def in_statement(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[Origin]:
+    """Temporaries made wrong on the statement itself (``x + torch.ones(3)``)."""
+    value = getattr(stmt, "value", None)
+    if not isinstance(value, ast.expr):
+        return []
+    changes = _changes(tr, sc, value, stmt.lineno)
+    edit = _edits.replace(sc.code, changes) if changes else None
+    return [_origin(tr, sc, edit, _what(tr, ""))] if edit is not None else []
+
+
+# --- what is wrong with a call ----------------------------------------------------------------
+
+def _changes(tr: Tracer, sc: Scope, value: ast.expr, line: int) -> list[tuple[ast.AST, str]]:
+    out: list[tuple[ast.AST, str]] = []
+    _walk(tr, sc, value, line, False, out)
+    return out
+
+
+def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
+          out: list[tuple[ast.AST, str]]) -> None:
+    if isinstance(node, ast.Lambda | ast.ListComp | ast.DictComp | ast.SetComp
+                  | ast.GeneratorExp):
+        return
+    if isinstance(node, ast.Call):
+        change = None if moved else _change(tr, sc, node, line)
+        if change is not None:
+            out.append(change)
+            return
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            soft_move = func.attr in _edits.MOVES and tr.want.kind == "device"
+            _walk(tr, sc, func.value, line, moved or soft_move, out)
+            if _is_torch(sc, func.value):
+                for a in node.args:
+                    _walk(tr, sc, a, line, moved, out)
+        return
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.expr):
+            _walk(tr, sc, child, line, moved, out)
+
+
+def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, str] | None:
+    want = tr.want
+    if want.kind == "device":
+        return _device_change(tr, sc, call, line)
+    if want.fix == "bool":
+        return _mask_change(tr, sc, call)
+    if want.fix == "" and want.kind == "dtype":
+        return _dtype_change(tr, sc, call, line)
+    return None
+
+
+def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, str] | None:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else ""
+    makes = None
+    if name in _edits.MOVES and isinstance(func, ast.Attribute):
+        target = call.args[0] if call.args else next(
+            (k.value for k in call.keywords if k.arg == "device"), None)
+        if name == "to" and not _literal_device(target):
+            return None
+        makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
+    elif _is_factory(sc, call):
+        dev = next((k.value for k in call.keywords if k.arg == "device"), None)
+        if dev is None:
+            if _scalar_literal(call):
+                return None
+            makes = _default_device()
+        elif _literal_device(dev):
+            makes = _device_of(dev)
+        else:
+            return None
+    else:
+        return None
+    if makes and not _same_device(makes, tr.want.device):
+        return None
+    anchor = _anchor(tr, sc, line, "device")
+    text = _edits.set_device(sc.code, call, anchor) if anchor else None
+    return (call, text) if text else None
+
+
+def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, str] | None:
+    """A float factory with the default dtype where the data has another float dtype."""
+    import torch
+
+    if not _is_factory(sc, call) or _attr_name(call) not in _FLOAT_FACTORIES:
+        return None
+    given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    default = str(torch.get_default_dtype()).removeprefix("torch.")
+    if given is not None or tr.want.dtype != default or tr.want.expected == default:
+        return None
+    anchor = _anchor(tr, sc, line, "dtype")
+    text = _edits.set_dtype(sc.code, call, anchor) if anchor else None
+    return (call, text) if text else None
+
+
+def _mask_change(tr: Tracer, sc: Scope, call: ast.Call) -> tuple[ast.AST, str] | None:
+    """``.byte()`` (or ``.long()``, ...) making a mask that must be boolean."""
+    cast = _MASK_CASTS.get(tr.want.dtype)
+    if cast is None or _attr_name(call) != cast or not isinstance(call.func, ast.Attribute):
+        return None
+    text = _edits.set_cast(sc.code, call, "bool")
+    return (call, text) if text else None
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _dropped_move(node: ast.AST, name: str) -> bool:
+    """``name.to(...)`` / ``name.cuda()`` as a statement of its own: the result is lost."""
+    if not isinstance(node, ast.Expr) or not isinstance(node.value, ast.Call):
+        return False
+    func = node.value.func
+    return (isinstance(func, ast.Attribute) and func.attr in _edits.MOVES
+            and isinstance(func.value, ast.Name) and func.value.id == name)
+
+
+def _attr_name(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+
+
+def _is_torch(sc: Scope, node: ast.expr) -> bool:
+    from ._origin import _is_torch_namespace
+
+    return _is_torch_namespace(sc, node)
+
+
+def _is_factory(sc: Scope, call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return (func.attr in _edits.FACTORIES or func.attr == "from_numpy") and _is_torch(
+            sc, func.value)
+    return False
+
+
+def _scalar_literal(call: ast.Call) -> bool:
+    """``torch.tensor(2.0)``: a 0-dim CPU tensor mixes with any device."""
+    return (_attr_name(call) in ("tensor", "as_tensor") and len(call.args) == 1
+            and isinstance(call.args[0], ast.Constant))
+
+
+def _literal_device(node: ast.expr | None) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.split(":")[0] in (
+            "cuda", "cpu", "mps", "xpu", "meta", "hpu")
+    if isinstance(node, ast.JoinedStr):
+        first = node.values[0] if node.values else None
+        return isinstance(first, ast.Constant) and str(first.value).startswith(("cuda", "xpu"))
+    if isinstance(node, ast.Call) and _attr_name(node) == "device":
+        return bool(node.args) and _literal_device(node.args[0])
+    return False
+
+
+def _device_of(node: ast.expr | None) -> str | None:
+    """The device a literal names; None for an f-string (unknown index)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Call) and node.args:
+        return _device_of(node.args[0])
+    return None
+
+
+def _same_device(spec: str, actual: str) -> bool:
+    if spec == actual:
+        return True
+    return ":" not in spec and actual.split(":")[0] == spec  # "cuda" names cuda:N
+
+
+def _default_device() -> str:
+    import torch
+
+    return str(torch.get_default_device())
+
+
+def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
+    """An expression for the device (dtype) the culprit should have, valid at ``line``."""
+    target = tr.want.expected
+
+    def ok(t: Any) -> bool:
+        try:
+            return is_tensor(t) and str(getattr(t, attr)).removeprefix("torch.") == target
+        except Exception:
+            return False
+
+    code = sc.code
+    for p in code.params():
+        if p != "self" and ok(sc.values.get(p)) and not _source.assignments(code, p, line):
+            return f"{p}.{attr}"
+    me = sc.self_obj
+    if me is not None and _module_on(me, attr, target):
+        return f"next(self.parameters()).{attr}"
+    if sc.index >= 0:
+        for k, v in sc.values.items():
+            if k not in code.params() and ok(v) and _source.assignments(code, k, line):
+                return f"{k}.{attr}"
+    if code.func is None:
+        return _cell_anchor(sc, attr, target, ok)
+    return None
+
+
+def _cell_anchor(sc: Scope, attr: str, target: str, ok: Any) -> str | None:
+    for k, v in dict.items(sc.globals):
+        if type(k) is str and not k.startswith("_") and _module_on(v, attr, target):
+            return f"next({k}.parameters()).{attr}"
+    for k, v in dict.items(sc.globals):
+        if type(k) is str and not k.startswith("_") and ok(v):
+            return f"{k}.{attr}"
+    return None
+
+
+def _module_on(m: Any, attr: str, target: str) -> bool:
+    import torch
+
+    if not issubclass(type(m), torch.nn.Module):
+        return False
+    params = list(iter_params(m, limit=10_000))
+    if not params:
+        return False
+    if attr == "device":
+        return majority_device(params) == target
+    return str(params[0].dtype).removeprefix("torch.") == target
+
+
+def _what(tr: Tracer, name: str) -> str:
+    subject = f"`{name}`" if name else "a tensor"
+    if tr.want.kind == "device":
+        return f"{subject} is made on {tr.want.device} by this line, whatever device the model is on"
+    return f"{subject} gets {tr.want.dtype} from this line, not {tr.want.expected}"
+
+
+def _origin(tr: Tracer, sc: Scope, edit: _edits.Edit, detail: str) -> Origin:
+    from ._origin import Origin
+
+    return Origin(owner(tr, sc), "", None, "code", edit, detail)
+
+
+def owner(tr: Tracer, sc: Scope) -> str:
+    """Whose code it is, in the user's names: ``head`` (a module), ``create_masks``, ..."""
+    me = sc.self_obj
+    if me is not None:
+        name = tr.namer.owner(me)
+        if name:
+            return name
+    code: Code = sc.code
+    if code.func is None:
+        return ""  # NB: top-level code: the culprit keeps the name it has
+    from ._lookup import function_name
+
+    fn_code = None
+    if sc.index >= 0:
+        fn_code = tr.frames[sc.index].frame.f_code
+    elif sc.caller is not None and sc.call is not None:
+        fn = tr._user_function(sc.caller, sc.call)
+        fn_code = fn.__code__ if fn is not None else None
+    found = function_name(tr.namer.ns, fn_code) if fn_code is not None else ""
+    return found or code.qualname

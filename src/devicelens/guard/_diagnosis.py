@@ -1,0 +1,257 @@
+"""One diagnosis for the guard and the post-mortem alike: operands -> culprits -> user names ->
+one consistent, complete fix.
+
+The guard hands in the failing op's exact arguments; the post-mortem only has a traceback, so the
+operands are read off the failing statement (only what it touches, never its assignment target).
+The expected device (dtype) is decided once (:mod:`._decide`), culprits are named where the user
+knows them (:mod:`._origin`), and the rest of the cell is checked too (:mod:`._complete`), so
+applying the printed fix once lets the cell run.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sysconfig
+from typing import Any, NamedTuple
+
+from . import _source
+from ._blame import (
+    CellFiles,
+    Frame,
+    Named,
+    Namer,
+    Operand,
+    cell_lines,
+    describe_tensor,
+    frame_locals,
+    is_tensor,
+    module_stack,
+    namespace_param_device,
+)
+from ._complete import cell_extras
+from ._edits import Edit
+from ._messages import Rule
+from ._mismatch import Kind, MismatchReport, is_float
+from ._naming import blame_for, titles
+from ._origin import Tracer, Want
+
+
+class Failure(NamedTuple):
+    kind: Kind
+    rule: Rule | None  # the message's table row; None when the guard caught the mix itself
+    op: str
+    hint: str = ""  # a device the message itself names as the one needed
+    devices: tuple[str, ...] = ()  # devices the message names
+    text: str = ""  # the error message ('' when the guard caught the mix itself)
+
+
+class Op(NamedTuple):
+    operand: Operand
+    tensor: Any
+
+
+class Ctx:
+    """What one diagnosis reads: frames, names, the module stack, the failing user statement."""
+
+    def __init__(self, frames: list[Frame], ns: dict[str, Any], is_cell: CellFiles) -> None:
+        import torch
+
+        self.frames, self.ns, self.is_cell = frames, ns, is_cell
+        self.namer = Namer(ns, frames, is_cell)
+        self.stack = module_stack(frames, torch.nn.Module)
+        self.user = next((i for i, fr in enumerate(frames)
+                          if is_user(fr.frame.f_code.co_filename, is_cell)), -1)
+        self.cell = next((i for i in range(len(frames) - 1, -1, -1)
+                          if is_cell(frames[i].frame.f_code.co_filename)
+                          and "run_cell_magic(" not in _line(frames[i])), -1)
+        self.anchor = ""
+
+    def is_user(self, filename: str) -> bool:
+        return is_user(filename, self.is_cell)
+
+    def tracer(self, want: Want) -> Tracer:
+        return Tracer(self.frames, self.namer, self.is_user, want)
+
+    def statement(self, i: int) -> tuple[Any, ast.stmt | None]:
+        if i < 0:
+            return None, None
+        sc = self.tracer(Want("device", "", "", "", "")).scope(i)
+        if sc is None:
+            return None, None
+        return sc, _source.statement_at(sc.code, sc.line)
+
+
+def _line(fr: Frame) -> str:
+    import linecache
+
+    return linecache.getline(fr.frame.f_code.co_filename, fr.lineno)
+
+
+_LIBS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "purelib", "platlib")})
+_HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def is_user(filename: str, is_cell: CellFiles) -> bool:
+    """A cell, or a file of the user's own (not Python's, an installed package's or ours)."""
+    if is_cell(filename):
+        return True
+    return not (filename.startswith(("<", _HERE)) or filename.startswith(_LIBS)
+                or "site-packages" in filename)
+
+
+def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell: CellFiles, *,
+             tensors: list[tuple[str, Any]] | None = None, forced: str | None = None,
+             complete: bool = True) -> MismatchReport:
+    """The report for one failure; ``tensors``: the failing op's arguments, when known."""
+    ctx = Ctx(frames, ns, is_cell)
+    if tensors is None:
+        ops = candidates(ctx)
+    else:
+        ops = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t) for where, t in tensors]
+    expected, culprits = judge(ctx, failure, ops, forced)
+    ctx.anchor = _anchor(ops, expected) if failure.kind == "device" else ""
+    blames = [b for op in culprits for b in blame_for(ctx, failure, expected, op)]
+    if not blames:
+        blames = temporaries(ctx, failure, expected, ops)
+    extras, covered = cell_extras(ctx, failure, expected, blames) if complete else ([], set())
+    # NB: a finding's fix (the whole module, the optimizer's state) replaces the culprit's own
+    blames = [b._replace(fixes=()) if b.operand is not None and b.operand.named.root in covered
+              else b for b in blames]
+    every = blames + extras
+    culprit_ops = _unique([b.operand for b in every if b.operand is not None])
+    fixes = tuple(dict.fromkeys(f for b in every for f in b.fixes if f))
+    edits = tuple(dict.fromkeys(e for b in every for e in b.edits))
+    notes = tuple(dict.fromkeys(n for b in every for n in b.notes))
+    stack = ctx.stack
+    return MismatchReport(
+        failure.kind, failure.op, _shown_expected(failure, expected),
+        tuple(o.operand for o in ops), tuple(culprit_ops),
+        ctx.namer.module_label(stack[0]) if stack else "",
+        tuple(cell_lines(frames, is_cell)), fixes, notes, _merge_edits(edits),
+        titles(failure, ops))
+
+
+def _anchor(ops: list[Op], expected: str) -> str:
+    """A plain namespace tensor already on the expected device, for ``y.to(x.device)``."""
+    for o in ops:
+        n = o.operand.named
+        if o.operand.device == expected and n.role == "tensor" and n.code and n.code == n.root:
+            return n.code
+    return ""
+
+
+def _unique(ops: list[Operand]) -> list[Operand]:
+    seen: set[str] = set()
+    out = []
+    for o in ops:
+        if o.named.name not in seen:
+            seen.add(o.named.name)
+            out.append(o)
+    return out
+
+
+def _merge_edits(edits: tuple[Edit, ...]) -> tuple[Edit, ...]:
+    """One edit per quoted line: two fixes of the same line are one edit."""
+    out: dict[tuple[str, ...], Edit] = {}
+    for e in edits:
+        out.setdefault(e.old, e)
+    return tuple(out.values())
+
+
+def _shown_expected(failure: Failure, expected: str) -> str:
+    rule = failure.rule
+    if rule is not None and rule.want == "cpu_int64":
+        return "cpu"
+    return expected
+
+
+# --- operands ----------------------------------------------------------------------------------
+
+def candidates(ctx: Ctx) -> list[Op]:
+    """What the failing op most likely saw (post-mortem: no arguments, only frames)."""
+    out: dict[int, Op] = {}
+    caller = next((i for i, fr in enumerate(ctx.frames)
+                   if not _internal(fr.frame.f_code.co_filename)), -1)
+    if caller >= 0 and not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename):
+        f = ctx.frames[caller].frame
+        for k, v in frame_locals(f).items():
+            if k != "self" and is_tensor(v):
+                _add(ctx, out, v, f"`{k}` in {f.f_code.co_qualname}")
+        if ctx.stack:
+            from ..inspect import _tree
+
+            parts = _tree.module_parts(ctx.stack[0])
+            for name, v in [*parts.params, *parts.buffers, *parts.attrs]:
+                if is_tensor(v):
+                    _add(ctx, out, v, f"{type(ctx.stack[0]).__name__}.{name}")
+    for where, v in statement_tensors(ctx, ctx.user):
+        _add(ctx, out, v, where)
+    return list(out.values())
+
+
+def _add(ctx: Ctx, out: dict[int, Op], t: Any, where: str) -> None:
+    if id(t) not in out:
+        out[id(t)] = Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+
+
+def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
+    """Tensors the statement at frame ``i``'s line reads (its targets are not read, except an
+    augmented assignment's)."""
+    sc, stmt = ctx.statement(i)
+    if stmt is None:
+        return []
+    tracer = ctx.tracer(Want("device", "", "", "", ""))
+    nodes = _source.own_nodes_of(stmt)
+    if isinstance(stmt, ast.AugAssign):
+        nodes = [stmt.target, *nodes]
+    out = []
+    for node in nodes:
+        if isinstance(node, ast.Name | ast.Attribute | ast.Subscript) and (
+                isinstance(node.ctx, ast.Load) or node is getattr(stmt, "target", None)):
+            obj = tracer.live(sc, node) if not isinstance(node, ast.Name) else (
+                sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id))
+            if is_tensor(obj):
+                out.append(("", obj))
+    return out
+
+
+def _internal(filename: str) -> bool:
+    """torch's private machinery (``torch/_prims``, ``torch/_tensor.py``...): not an op caller."""
+    parts = filename.replace("\\", "/").split("/")
+    if "torch" not in parts:
+        return False
+    rest = parts[len(parts) - 1 - parts[::-1].index("torch") + 1:]
+    return any(p.startswith("_") for p in rest) or rest[-1:] in (["overrides.py"], ["library.py"])
+
+
+# --- culprits ----------------------------------------------------------------------------------
+
+def judge(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tuple[str, list[Op]]:
+    from ._roles import select
+
+    return select(ctx, failure, ops, forced)
+
+
+def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> list[Any]:
+    """No operand is to blame: the culprit is a temporary made by the user's code."""
+    if ctx.user < 0 or failure.kind != "device":
+        return []
+    others = [d for d in failure.devices if d != expected] or [
+        o.operand.device for o in ops if o.operand.device != expected]
+    if not others:
+        return []
+    want = Want("device", others[0], "", expected, failure.rule.want if failure.rule else "")
+    origins = ctx.tracer(want).temporary(ctx.user)
+    from ._naming import blames_from_origins
+
+    fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "?", ()), None)
+    return blames_from_origins(ctx, failure, expected, fake, origins, want)
+
+
+def ns_device(ctx: Ctx) -> str | None:
+    return namespace_param_device(ctx.namer)
+
+
+def floats(ops: list[Op]) -> list[Op]:
+    return [o for o in ops if is_float(o.operand.dtype) and o.operand.shape != ()]

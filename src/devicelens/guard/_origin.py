@@ -1,0 +1,334 @@
+"""Where a culprit came from, in the user's names: a namespace object, or a line of their code.
+
+A culprit tensor the namespace does not hold (a local, a temporary) is followed back through the
+code that made it, read from source and never run: its assignments in the function, the caller's
+argument for a parameter, a user function's ``return``. The trail ends at a namespace object whose
+device/dtype matches the culprit's (``attention_mask`` behind `position_ids` in
+RotaryEmbedding.forward) or at the line that made it wrong (``torch.zeros(n)`` without a device),
+which becomes an :class:`~._edits.Edit`.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from typing import Any, NamedTuple
+
+from ..inspect import _tree
+from . import _code_bugs, _source
+from ._blame import Frame, Namer, frame_locals, is_tensor
+from ._edits import MOVES, Edit
+from ._source import Code
+
+MAX_DEPTH = 8
+_CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
+                    "short", "char", "type"})
+
+
+class Want(NamedTuple):
+    """The culprit being traced, and what it should have been."""
+
+    kind: str  # device | dtype | index_dtype
+    device: str
+    dtype: str
+    expected: str  # the device or dtype it should have
+    fix: str  # the message table's ``want`` ("", "int64", "bool", "float", ...)
+
+
+class Origin(NamedTuple):
+    name: str  # user name path, or the owner of the faulty code (``head``, ``create_masks``)
+    code: str  # expression to reassign in a namespace fix ('' when the fix is an edit)
+    obj: Any  # the namespace tensor named (None for code)
+    role: str  # the Named role, or "code"
+    edit: Edit | None = None
+    detail: str = ""  # for code: what the line does wrong
+
+
+class Scope(NamedTuple):
+    """Names as one piece of code sees them: a live frame, or a function read statically with
+    its parameters bound to what its caller passed."""
+
+    code: Code
+    values: dict[str, Any]
+    globals: dict[str, Any]
+    line: int
+    index: int  # position in the traceback's frames, -1 when not running
+    caller: Scope | None = None
+    call: ast.Call | None = None
+
+    @property
+    def self_obj(self) -> Any:
+        return self.values.get("self")
+
+
+class Tracer:
+    def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
+        self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
+        self._seen: set[tuple[int, int, str]] = set()
+
+    # -- entry points
+    def scope(self, i: int) -> Scope | None:
+        fr = self.frames[i]
+        code = _source.frame_code(fr.frame)
+        if code is None:
+            return None
+        return Scope(code, frame_locals(fr.frame), fr.frame.f_globals, fr.lineno, i)
+
+    def local(self, i: int, name: str, sub: str = "") -> list[Origin]:
+        """The culprit is local ``name`` (element ``sub`` of it, ``[0]``) of frame ``i``."""
+        sc = self.scope(i)
+        if sc is None:
+            return []
+        if sub:
+            found = self._element(sc, name, sub)
+            if found is not None:
+                return found
+        return self.name(sc, name, 0)
+
+    def temporary(self, i: int) -> list[Origin]:
+        """The culprit was made on frame ``i``'s current statement and bound to no name."""
+        sc = self.scope(i)
+        if sc is None:
+            return []
+        stmt = _source.statement_at(sc.code, sc.line)
+        if stmt is None:
+            return []
+        out: list[Origin] = []
+        for node in _source.own_nodes_of(stmt):
+            if isinstance(node, ast.Call):
+                if self._user_function(sc, node) is not None:
+                    out += self.expr(sc, node, 1)
+        return out + _code_bugs.in_statement(self, sc, stmt)
+
+    # -- expressions
+    def expr(self, sc: Scope, node: ast.expr | None, depth: int) -> list[Origin]:
+        if node is None or depth > MAX_DEPTH:
+            return []
+        key = (id(sc.code.body), getattr(node, "lineno", 0), ast.dump(node)[:200])
+        if key in self._seen:
+            return []
+        self._seen.add(key)
+        if isinstance(node, ast.Name):
+            return self.name(sc, node.id, depth)
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self._chain(sc, node, depth)
+        if isinstance(node, ast.Call):
+            return self._call(sc, node, depth)
+        if isinstance(node, ast.Starred):
+            return self.expr(sc, node.value, depth + 1)
+        children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+        return [o for c in children for o in self.expr(sc, c, depth + 1)]
+
+    def name(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        bugs = _code_bugs.for_name(self, sc, name)
+        if bugs:
+            return bugs
+        assigned = _source.assignments(sc.code, name, sc.line)
+        if assigned:
+            _stmt, value = assigned[-1]
+            return self.expr(sc, value, depth + 1) if value is not None else []
+        if name in sc.code.params() and name != "self":
+            return self._param(sc, name, depth)
+        obj = sc.values[name] if name in sc.values else sc.globals.get(name)
+        return self._named(obj, name)
+
+    def _chain(self, sc: Scope, node: ast.Attribute | ast.Subscript, depth: int) -> list[Origin]:
+        obj = self.live(sc, node)
+        if obj is not None and is_tensor(obj):
+            named = self.namer.namespace_tensor(obj)
+            if named is not None:
+                return [self._origin(named, obj)] if self.matches(obj) else []
+        return self.expr(sc, node.value, depth + 1)
+
+    def _call(self, sc: Scope, node: ast.Call, depth: int) -> list[Origin]:
+        bug = _code_bugs.in_call(self, sc, node)
+        if bug is not None:
+            return bug
+        callee = self._user_function(sc, node)
+        if callee is not None:
+            return self._returns(sc, node, callee, depth)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in MOVES and self.want.kind == "device":
+                return []  # NB: the move's own target decides where it lands
+            recv = self.expr(sc, func.value, depth + 1)
+            if recv or not _is_torch_namespace(sc, func.value):
+                return recv
+        return [o for a in (*node.args, *(k.value for k in node.keywords))
+                for o in self.expr(sc, a, depth + 1)]
+
+    # -- calls into user code
+    def _user_function(self, sc: Scope, node: ast.Call) -> Any:
+        """The plain Python function ``node`` calls, when it is user code (else None)."""
+        func = node.func
+        fn: Any = None
+        if isinstance(func, ast.Name):
+            fn = sc.values.get(func.id, sc.globals.get(func.id))
+        elif isinstance(func, ast.Attribute):
+            base = self.live(sc, func.value)
+            if base is not None:
+                fn = _tree._type_dict_lookup(type(base), func.attr)
+                if isinstance(fn, staticmethod):
+                    fn = fn.__func__
+        if type(fn) is not types.FunctionType:
+            return None
+        return fn if self.is_user(fn.__code__.co_filename) else None
+
+    def _returns(self, sc: Scope, node: ast.Call, fn: Any, depth: int) -> list[Origin]:
+        code = _source.function_code(fn)
+        if code is None or code.func is None:
+            return []
+        values = _bind(code, node, sc, self)
+        callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, sc, node)
+        return [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+
+    def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        caller, call = sc.caller, sc.call
+        if caller is None or call is None:
+            found = self._live_caller(sc)
+            if found is None:
+                return []
+            caller, call = found
+        arg = _argument(sc.code, call, name, method=_is_method(sc.code))
+        return self.expr(caller, arg, depth + 1) if arg is not None else []
+
+    def _live_caller(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
+        """The user frame that called frame ``sc.index``, and the call on its line."""
+        for j in range(sc.index + 1, len(self.frames)):
+            if not self.is_user(self.frames[j].frame.f_code.co_filename):
+                continue
+            caller = self.scope(j)
+            if caller is None:
+                return None
+            stmt = _source.statement_at(caller.code, caller.line)
+            for node in _source.own_nodes_of(stmt) if stmt is not None else []:
+                if isinstance(node, ast.Call) and self._calls(caller, node, sc):
+                    return caller, node
+            return None
+        return None
+
+    def _calls(self, caller: Scope, node: ast.Call, callee: Scope) -> bool:
+        func, me, name = node.func, callee.self_obj, callee.code.func
+        fname = name.name if name is not None else ""
+        if me is not None:
+            if fname == "forward" and self.live(caller, func) is me:
+                return True
+            return (isinstance(func, ast.Attribute) and func.attr == fname
+                    and self.live(caller, func.value) is me)
+        return (isinstance(func, ast.Name) and func.id == fname) or (
+            isinstance(func, ast.Attribute) and func.attr == fname)
+
+    def _element(self, sc: Scope, name: str, sub: str) -> list[Origin] | None:
+        """``state[0]`` where ``state = (a, b)``: follow the element."""
+        try:
+            index = ast.literal_eval(sub.strip("[]"))
+        except (ValueError, SyntaxError):
+            return None
+        assigned = _source.assignments(sc.code, name, sc.line)
+        value = assigned[-1][1] if assigned else None
+        if isinstance(value, ast.Tuple | ast.List) and isinstance(index, int) \
+                and index < len(value.elts):
+            return self.expr(sc, value.elts[index], 1)
+        return None
+
+    # -- namespace objects
+    def live(self, sc: Scope, node: ast.expr) -> Any:
+        """The object a plain ``a.b[k]`` chain names right now (no user code runs)."""
+        steps: list[_tree.Step] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute | ast.Subscript):
+            if isinstance(cur, ast.Attribute):
+                steps.append(_tree.Step("attr", cur.attr))
+            else:
+                key = _key(sc, cur.slice)
+                if key is None:
+                    return None
+                steps.append(_tree.Step("item", key))
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            return None
+        root = sc.values[cur.id] if cur.id in sc.values else sc.globals.get(cur.id)
+        if root is None:
+            return None
+        try:
+            return _tree.resolve({cur.id: root}, (_tree.Step("name", cur.id), *reversed(steps)))
+        except LookupError:
+            return None
+
+    def _named(self, obj: Any, code: str) -> list[Origin]:
+        if obj is None or not is_tensor(obj):
+            return []
+        named = self.namer.namespace_tensor(obj)
+        if named is None or not self.matches(obj):
+            return []
+        return [self._origin(named, obj)]
+
+    def _origin(self, named: Any, obj: Any) -> Origin:
+        return Origin(named.name, named.code, obj, named.role)
+
+    def matches(self, t: Any) -> bool:
+        """Could ``t`` be the culprit (same device, or same dtype for dtype problems)?"""
+        try:
+            if self.want.kind == "device":
+                return str(t.device) == self.want.device
+            return str(t.dtype).removeprefix("torch.") == self.want.dtype or self.want.fix != ""
+        except Exception:
+            return False
+
+
+def _key(sc: Scope, node: ast.expr) -> str | int | None:
+    if isinstance(node, ast.Constant) and type(node.value) in (str, int):
+        return node.value  # type: ignore[no-any-return]
+    if isinstance(node, ast.Name):
+        v = sc.values.get(node.id)
+        return v if type(v) in (str, int) else None
+    return None
+
+
+def _is_torch_namespace(sc: Scope, node: ast.expr) -> bool:
+    """``torch`` / ``F`` / ``torch.nn.functional``: calls on them are torch functions."""
+    root = node
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    mod = sc.values.get(root.id, sc.globals.get(root.id))
+    return type(mod) is types.ModuleType and str(getattr(mod, "__name__", "")).startswith("torch")
+
+
+def _is_method(code: Code) -> bool:
+    return bool(code.params()) and code.params()[0] == "self"
+
+
+def _argument(code: Code, call: ast.Call, name: str, method: bool) -> ast.expr | None:
+    """The expression ``call`` passes for parameter ``name`` of ``code``."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    params = code.params()[1:] if method else code.params()
+    if code.func is not None:
+        positional = [p.arg for p in (*code.func.args.posonlyargs, *code.func.args.args)]
+        params = positional[1:] if method else positional
+    if name in params:
+        i = params.index(name)
+        if i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+            return call.args[i]
+    return None
+
+
+def _bind(code: Code, call: ast.Call, sc: Scope, tracer: Tracer) -> dict[str, Any]:
+    """The live values the caller passes (``self`` for a method), where they can be named."""
+    out: dict[str, Any] = {}
+    method = _is_method(code)
+    if method and isinstance(call.func, ast.Attribute):
+        me = tracer.live(sc, call.func.value)
+        if me is not None:
+            out["self"] = me
+    for p in code.params():
+        arg = _argument(code, call, p, method)
+        if arg is not None:
+            v = tracer.live(sc, arg) if not isinstance(arg, ast.Name) else sc.values.get(
+                arg.id, sc.globals.get(arg.id))
+            if v is not None:
+                out[p] = v
+    return out
