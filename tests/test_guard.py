@@ -269,5 +269,5 @@ def test_guard_as_a_context_manager_outside_ipython(tmp_path):
     assert "from: train.py line 8: step(torch.ones(2))" in out
     # the tensor was made without a device by the caller's line: the fix is that line
     assert out.rstrip().endswith("edit: train.py line 8\n"
-                                 "      -         step(torch.ones(2))\n"
-                                 "      +         step(torch.ones(2, device=weights.device))")
+                                 "      - step(torch.ones(2))\n"
+                                 "      + step(torch.ones(2, device=weights.device))")

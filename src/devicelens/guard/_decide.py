@@ -61,10 +61,11 @@ def is_pipeline(m: Any) -> bool:
 
 def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
-                    ns_device: str | None) -> str:
+                    ns_device: str | None, named: tuple[str, ...] = ()) -> str:
+    """``named``: the devices the error message names (a temporary's too)."""
     if forced:
         return forced
-    devices = list(dict.fromkeys(o.device for o in operands if not o.scalar_cpu))
+    devices = list(dict.fromkeys([*(o.device for o in operands if not o.scalar_cpu), *named]))
     outer = [m for m in reversed(stack) if any(True for _ in iter_params(m, limit=1))]
     if outer:
         model = outer[0]
@@ -172,7 +173,9 @@ def modules_called(stmt: ast.stmt | None, resolve: Any) -> list[Any]:
     for node in ast.walk(stmt):
         if isinstance(node, ast.Call):
             obj = resolve(node.func)
-            if issubclass(type(obj), torch.nn.Module) and not any(obj is m for m in out):
+            # NB: a loss holding only class weights is not a model: its inputs decide
+            if issubclass(type(obj), torch.nn.Module) and not any(obj is m for m in out) \
+                    and any(True for _ in iter_params(obj, limit=1)):
                 out.append(obj)
     return out
 

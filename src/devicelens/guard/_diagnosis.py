@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from . import _source
 from ._blame import (
     CellFiles,
+    _local_tensors,
     Frame,
     Named,
     Namer,
@@ -176,8 +177,10 @@ def candidates(ctx: Ctx) -> list[Op]:
     if caller >= 0 and not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename):
         f = ctx.frames[caller].frame
         for k, v in frame_locals(f).items():
-            if k != "self" and is_tensor(v):
-                _add(ctx, out, v, f"`{k}` in {f.f_code.co_qualname}")
+            if k == "self":
+                continue
+            for sub, t in _local_tensors(v):
+                _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
         if ctx.stack:
             from ..inspect import _tree
 
@@ -205,8 +208,12 @@ def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
     nodes = _source.own_nodes_of(stmt)
     if isinstance(stmt, ast.AugAssign):
         nodes = [stmt.target, *nodes]
+    parents = {id(c): n for n in nodes for c in ast.iter_child_nodes(n)}
     out = []
     for node in nodes:
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute) and parent.attr in _NOT_OPERAND:
+            continue  # NB: `x.shape`, `t.cpu()`: the op never sees `x` or `t` themselves
         if isinstance(node, ast.Name | ast.Attribute | ast.Subscript) and (
                 isinstance(node.ctx, ast.Load) or node is getattr(stmt, "target", None)):
             obj = tracer.live(sc, node) if not isinstance(node, ast.Name) else (
@@ -214,6 +221,11 @@ def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
             if is_tensor(obj):
                 out.append(("", obj))
     return out
+
+
+_NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "numel", "is_cuda",
+                          "to", "cpu", "cuda", "item", "tolist", "numpy", "data_ptr",
+                          "is_floating_point", "requires_grad", "grad_fn", "stride"})
 
 
 def _internal(filename: str) -> bool:
@@ -243,9 +255,12 @@ def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> lis
         return []
     want = Want("device", others[0], "", expected, failure.rule.want if failure.rule else "")
     origins = ctx.tracer(want).temporary(ctx.user)
+    if not origins:
+        return []
     from ._naming import blames_from_origins
 
-    fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "?", ()), None)
+    fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "", (),
+                      f"made on {others[0]}"), None)
     return blames_from_origins(ctx, failure, expected, fake, origins, want)
 
 

@@ -28,8 +28,15 @@ class Edit(NamedTuple):
     new: tuple[str, ...]
 
     def lines(self) -> list[str]:
-        return ([f"edit: {self.where}"] + [f"    - {ln}" for ln in self.old]
-                + [f"    + {ln}" for ln in self.new])
+        """As printed: lines shown without the indentation of the first one (kept relative)."""
+        first = self.old[0] if self.old else ""
+        pad = first[:len(first) - len(first.lstrip())]
+
+        def cut(ln: str) -> str:
+            return ln[len(pad):] if ln.startswith(pad) else ln.lstrip()
+
+        return ([f"edit: {self.where}"] + [f"    - {cut(ln)}" for ln in self.old]
+                + [f"    + {cut(ln)}" for ln in self.new])
 
 
 def where(code: Code, lineno: int) -> str:

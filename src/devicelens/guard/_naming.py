@@ -12,7 +12,7 @@ import ast
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _edits, _source
-from ._blame import Named, Operand, describe_tensor
+from ._blame import Named, Operand, describe_tensor, is_tensor
 from ._edits import Edit
 from ._origin import Origin, Want
 
@@ -36,12 +36,17 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     want = Want(failure.kind, op.operand.device, op.operand.dtype, expected,
                 rule.want if rule is not None else "")
     tracer = ctx.tracer(want)
+    inplace = _in_place_edit(ctx, tracer, failure, named)
+    if inplace:
+        return blames_from_origins(ctx, failure, expected, op, inplace, want)
     if named.role not in ("local", "unnamed"):
         holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
         origins = [Origin(named.name, named.code, holder, named.role)]
         code = _rebound_in_cell(ctx, tracer, named)
         if code:
             origins = [origins[0]._replace(role="rebuilt", edit=c.edit) for c in code]
+        else:
+            origins += _siblings(ctx, tracer, named, holder)
     else:
         loc = ctx.namer.local_at.get(id(op.tensor))
         base = _base(op.tensor)
@@ -49,6 +54,51 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
             loc = ctx.namer.local_at.get(id(base))
         origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
     return blames_from_origins(ctx, failure, expected, op, origins, want)
+
+
+def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> list[Origin]:
+    """An in-place op whose float result cannot go back into an integer tensor, inside a
+    function of the user's: the statement becomes out of place (code, not the namespace)."""
+    from . import _code_bugs
+
+    rule = failure.rule
+    if rule is None or rule.key not in ("cast", "out_dtype") or ctx.user < 0:
+        return []
+    sc = tracer.scope(ctx.user)
+    if sc is None or sc.code.func is None:
+        return []  # NB: at a cell's top level the data is the user's: cast it instead
+    found = _code_bugs.in_place(tracer, sc)
+    if not found:
+        return []
+    keep = named.name if named.role not in ("local", "unnamed") else ""
+    return [o._replace(name=keep or o.name) for o in found]
+
+
+def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
+    """Items next to a culprit in the same list or dict with the same wrong device/dtype: the
+    cell would trip on them next (``grid[1]`` after ``grid[0]``)."""
+    import re
+
+    m = re.fullmatch(r"(.+)\[([^\[\]]+)\]", named.code or "")
+    if m is None:
+        return []
+    from ..inspect import _tree
+    from ._complete import _resolve
+
+    container = _resolve(ctx, m.group(1))
+    kind = _tree.container_kind(container)
+    if kind not in ("list", "dict"):
+        return []
+    out = []
+    for step, child in _tree.iter_children(container, kind, 1000):
+        if child is holder or not is_tensor(child) or step.kind == "pos":
+            continue
+        same = (str(child.device) == str(holder.device) if tracer.want.kind == "device"
+                else child.dtype == holder.dtype)
+        if same:
+            code = _tree._apply_step_code(m.group(1), step)
+            out.append(Origin(code, code, child, named.role))
+    return out[:16]
 
 
 def _base(t: Any) -> Any:

@@ -95,10 +95,18 @@ class Tracer:
             return []
         out: list[Origin] = []
         for node in _source.own_nodes_of(stmt):
-            if isinstance(node, ast.Call):
-                if self._user_function(sc, node) is not None:
-                    out += self.expr(sc, node, 1)
-        return out + _code_bugs.in_statement(self, sc, stmt)
+            if isinstance(node, ast.Call) and self._user_function(sc, node) is not None:
+                out += self.expr(sc, node, 1)
+        out += _code_bugs.in_statement(self, sc, stmt)
+        if out:
+            return out
+        # NB: a temporary made from a name on the line (``mask.logical_not()``): that name
+        for node in _source.own_nodes_of(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                v = sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
+                if is_tensor(v) and self.matches(v):
+                    out += self.name(sc, node.id, 1)
+        return out
 
     # -- expressions
     def expr(self, sc: Scope, node: ast.expr | None, depth: int) -> list[Origin]:

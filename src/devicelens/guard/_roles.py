@@ -71,7 +71,7 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         operands = [o for o in operands if o.device in failure.devices] or operands
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
-        _decide.explicit_device(stmt), ns_device(ctx))
+        _decide.explicit_device(stmt), ns_device(ctx), failure.devices)
     named = set(failure.devices)
     return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
                       and (not named or o.operand.device in named)]
@@ -153,7 +153,11 @@ def _loss_target(ctx: Ctx, failure: Failure, ops: list[Op]) -> bool:
     fn = _op_frame_name(ctx)
     if not any(w in fn for w in _LOSS_WORDS):
         return False
-    return any(local_name(o.operand.where) == "target" and is_int(o.operand.dtype) for o in ops)
+    # NB: only when the message is about the target's own dtype (class weights are not)
+    quoted = {dtype_name(d) for d in re.findall(
+        r"(?:Found dtype|found|output type) ([\w ]+?)(?: but|$|\.)", failure.text)}
+    return any(local_name(o.operand.where) == "target" and is_int(o.operand.dtype)
+               and o.operand.dtype in quoted for o in ops)
 
 
 def _op_frame_name(ctx: Ctx) -> str:
@@ -193,10 +197,19 @@ def _statement_index_tensors(ctx: Ctx) -> list[Any]:
             exprs += _index_args(node, tracer.live(sc, node.func), torch)
     out = []
     for e in exprs:
-        for sub in ast.walk(e):
+        for sub in _receivers(e):
             obj = _value(tracer, sc, sub)
             if is_tensor(obj):
                 out.append(obj)
+    return out
+
+
+def _receivers(node: ast.expr) -> list[ast.expr]:
+    """``idx.view(-1, 1).expand_as(src)`` -> its chain down to ``idx`` (never ``src``)."""
+    out = [node]
+    while isinstance(node, ast.Call | ast.Attribute | ast.Subscript):
+        node = node.func if isinstance(node, ast.Call) else node.value
+        out.append(node)
     return out
 
 
