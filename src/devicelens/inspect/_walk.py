@@ -273,6 +273,8 @@ def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
         dispatch = "accelerate"
     elif any(t.flavor == "dtensor" for t in own):
         dispatch = "dtensor"
+    elif any(m.type_name == "FullyShardedDataParallel" for m in w.modules):
+        dispatch = "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
     ck = _tree.container_kind(obj) if kind == "container" else None
     return ObjectRecord(
         name=name, kind=kind, type_name=type(obj).__name__, tensors=tensors,
