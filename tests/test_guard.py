@@ -78,7 +78,8 @@ def test_labels_not_moved_fake_cuda(ip, ns, fake_cuda):
     assert err.culprits == ("labels",)
     assert "culprit: labels (int64[2] on cpu), argument 2; expected cuda:0" in str(err)
     assert "at: cell line 4: loss = F.cross_entropy(logits, labels)" in str(err)
-    assert err.fix == "labels = labels.to(logits.device)"
+    # NB: not labels.to(logits.device): the failing cell itself makes `logits`
+    assert err.fix == 'labels = labels.to("cuda:0")'
 
 
 def test_loss_weight_on_wrong_device_fake_cuda(ip, ns, fake_cuda):

@@ -239,7 +239,8 @@ class Namer:
             if f.f_globals is self.ns and f.f_code.co_name == "<module>":
                 continue  # the cell's top level: its locals are the namespace
             loc = frame_locals(f)
-            if not (self.is_cell(f.f_code.co_filename) or "self" in loc):
+            if internal_file(f.f_code.co_filename) or not (
+                    self.is_cell(f.f_code.co_filename) or "self" in loc):
                 continue
             for k, v in loc.items():
                 if k == "self":
@@ -262,7 +263,8 @@ class Namer:
         for obj in (t, base):
             if obj is not None and id(obj) in deep:
                 code = deep[id(obj)]
-                return Named(code, code, "tensor", _root(code))
+                role = "state" if ".state[...][" in code else "tensor"
+                return Named(code, code, role, _root(code))
         for obj in (t, base):
             if obj is not None and id(obj) in self._locals:
                 return self._locals[id(obj)]
@@ -306,6 +308,16 @@ class Namer:
         path = self.module(m)
         kind = type(m).__name__
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
+
+
+def internal_file(filename: str) -> bool:
+    """torch's private machinery (``torch/_prims``, ``torch/_tensor.py``...): its locals are
+    never what users call things, and it is never the caller of an op."""
+    parts = filename.replace("\\", "/").split("/")
+    if "torch" not in parts:
+        return False
+    rest = parts[len(parts) - 1 - parts[::-1].index("torch") + 1:]
+    return any(p.startswith("_") for p in rest) or rest[-1:] in (["overrides.py"], ["library.py"])
 
 
 def _base(t: Any) -> Any:

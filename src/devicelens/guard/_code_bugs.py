@@ -20,9 +20,10 @@ from ._source import Code
 if TYPE_CHECKING:
     from ._origin import Origin, Scope, Tracer
 
-_FLOAT_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn", "linspace",
-                              "logspace", "eye", "normal", "Tensor", "FloatTensor"})
 _MASK_CASTS = {"uint8": "byte", "int64": "long", "int32": "int", "float32": "float"}
+
+
+Change = tuple[ast.AST, "str | None"]  # a node and its new text (None: no anchor to use)
 
 
 def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
@@ -41,10 +42,7 @@ def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     for stmt, value in _source.assignments(sc.code, name, sc.line):
         if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
             continue
-        changes = _changes(tr, sc, value, stmt.lineno)
-        edit = _edits.replace(sc.code, changes) if changes else None
-        if edit is not None:
-            out.append(_origin(tr, sc, edit, _what(tr, name)))
+        out += _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), name)
     return out
 
 
@@ -53,8 +51,7 @@ def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:
     change = _change(tr, sc, call, call.lineno)
     if change is None:
         return None
-    edit = _edits.replace(sc.code, [change])
-    return [_origin(tr, sc, edit, _what(tr, ""))] if edit is not None else None
+    return _origins(tr, sc, [change], "") or None
 
 
 def in_statement(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[Origin]:
@@ -62,9 +59,32 @@ def in_statement(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[Origin]:
     value = getattr(stmt, "value", None)
     if not isinstance(value, ast.expr):
         return []
-    changes = _changes(tr, sc, value, stmt.lineno)
-    edit = _edits.replace(sc.code, changes) if changes else None
-    return [_origin(tr, sc, edit, _what(tr, ""))] if edit is not None else []
+    return _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), "")
+
+
+def at_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin]:
+    """A helper's result converted where it is used (``emb(t).to(sample.dtype)``): the helper
+    itself has no tensor to take the right device or dtype from."""
+    attr = "device" if tr.want.kind == "device" else "dtype"
+    anchor = _anchor(tr, sc, call.lineno, attr)
+    if anchor is None:
+        return []
+    text = f"{_source.segment(sc.code, call)}.to({anchor})"
+    return _origins(tr, sc, [(call, text)], "")
+
+
+def _origins(tr: Tracer, sc: Scope, changes: list[Change], name: str) -> list[Origin]:
+    """One origin for the changes of one statement; a bug with no anchor has no edit (the
+    caller may convert the result instead)."""
+    if not changes:
+        return []
+    real = [(n, t) for n, t in changes if t is not None]
+    edit = _edits.replace(sc.code, real) if real else None  # type: ignore[arg-type]
+    from ._origin import Origin
+
+    if edit is None:
+        return [Origin(owner(tr, sc), "", None, "code", None, _what(tr, name))]
+    return [_origin(tr, sc, edit, _what(tr, name))]
 
 
 def in_place(tr: Tracer, sc: Scope) -> list[Origin]:
@@ -127,14 +147,14 @@ def _is_int_tensor(t: Any) -> bool:
 
 # --- what is wrong with a call ----------------------------------------------------------------
 
-def _changes(tr: Tracer, sc: Scope, value: ast.expr, line: int) -> list[tuple[ast.AST, str]]:
-    out: list[tuple[ast.AST, str]] = []
+def _changes(tr: Tracer, sc: Scope, value: ast.expr, line: int) -> list[Change]:
+    out: list[Change] = []
     _walk(tr, sc, value, line, False, out)
     return out
 
 
 def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
-          out: list[tuple[ast.AST, str]]) -> None:
+          out: list[Change]) -> None:
     if isinstance(node, ast.Lambda | ast.ListComp | ast.DictComp | ast.SetComp
                   | ast.GeneratorExp):
         return
@@ -145,7 +165,8 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
             return
         func = node.func
         if isinstance(func, ast.Attribute):
-            soft_move = func.attr in _edits.MOVES and tr.want.kind == "device"
+            soft_move = func.attr in _edits.MOVES and tr.want.kind == "device" or (
+                func.attr in ("to", "type") and tr.want.kind != "device")
             _walk(tr, sc, func.value, line, moved or soft_move, out)
             if _is_torch(sc, func.value):
                 for a in node.args:
@@ -156,7 +177,7 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
             _walk(tr, sc, child, line, moved, out)
 
 
-def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, str] | None:
+def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
     want = tr.want
     if want.kind == "device":
         return _device_change(tr, sc, call, line)
@@ -167,7 +188,7 @@ def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, 
     return None
 
 
-def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, str] | None:
+def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else ""
     makes = None
@@ -192,32 +213,66 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[as
     if makes and not _same_device(makes, tr.want.device):
         return None
     anchor = _anchor(tr, sc, line, "device")
-    text = _edits.set_device(sc.code, call, anchor) if anchor else None
-    return (call, text) if text else None
+    return call, (_edits.set_device(sc.code, call, anchor) if anchor else None)
 
 
-def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> tuple[ast.AST, str] | None:
-    """A float factory with the default dtype where the data has another float dtype."""
-    import torch
+_CAST_METHODS = {"float": "float32", "double": "float64", "half": "float16",
+                 "bfloat16": "bfloat16"}
 
-    if not _is_factory(sc, call) or _attr_name(call) not in _FLOAT_FACTORIES:
-        return None
-    given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
-    default = str(torch.get_default_dtype()).removeprefix("torch.")
-    if given is not None or tr.want.dtype != default or tr.want.expected == default:
+
+def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
+    """Code that gives the culprit its wrong floating dtype: a cast (``h.float()``,
+    ``.to(torch.float64)``), a dtype spelled out (``dtype=torch.float64``, directly or through
+    a variable), or a factory left to infer it (``torch.tensor(values)``)."""
+    want = tr.want
+    if not (want.expected.startswith(("float", "bfloat")) and want.dtype != want.expected):
         return None
     anchor = _anchor(tr, sc, line, "dtype")
-    text = _edits.set_dtype(sc.code, call, anchor) if anchor else None
-    return (call, text) if text else None
+    func = call.func
+    name = _attr_name(call)
+    if isinstance(func, ast.Attribute) and not _is_torch(sc, func.value):
+        casts = _CAST_METHODS.get(name) or (
+            _dtype_literal(call.args[0]) if name in ("to", "type") and call.args else None)
+        if casts != want.dtype:
+            return None
+        return call, (f"{_source.segment(sc.code, func.value)}.to({anchor})" if anchor else None)
+    if not _is_factory(sc, call):
+        return None
+    given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if given is None:
+        return call, (_edits.set_dtype(sc.code, call, anchor) if anchor else None)
+    if _dtype_literal(given) == want.dtype:
+        return call, (_edits.set_dtype(sc.code, call, anchor) if anchor else None)
+    if isinstance(given, ast.Name):
+        return _dtype_variable(tr, sc, given.id, line, anchor)
+    return None
 
 
-def _mask_change(tr: Tracer, sc: Scope, call: ast.Call) -> tuple[ast.AST, str] | None:
+def _dtype_variable(tr: Tracer, sc: Scope, var: str, line: int,
+                    anchor: str | None) -> Change | None:
+    """``default_dtype = torch.float64`` feeding ``dtype=default_dtype``: that assignment."""
+    for stmt, value in reversed(_source.assignments(sc.code, var, line + 1)):
+        if isinstance(stmt, ast.Assign) and value is not None \
+                and _dtype_literal(value) == tr.want.dtype:
+            return value, anchor
+    return None
+
+
+def _dtype_literal(node: ast.expr) -> str | None:
+    """``torch.float64`` (or ``torch.double``) -> "float64"."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id == "torch":
+        return {"double": "float64", "float": "float32", "half": "float16"}.get(
+            node.attr, node.attr)
+    return None
+
+
+def _mask_change(tr: Tracer, sc: Scope, call: ast.Call) -> Change | None:
     """``.byte()`` (or ``.long()``, ...) making a mask that must be boolean."""
     cast = _MASK_CASTS.get(tr.want.dtype)
     if cast is None or _attr_name(call) != cast or not isinstance(call.func, ast.Attribute):
         return None
-    text = _edits.set_cast(sc.code, call, "bool")
-    return (call, text) if text else None
+    return call, _edits.set_cast(sc.code, call, "bool")
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -301,7 +356,12 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
 
     code = sc.code
     for p in code.params():
-        if p != "self" and ok(sc.values.get(p)) and not _source.assignments(code, p, line):
+        if p == "self" or _source.assignments(code, p, line):
+            continue
+        value = sc.values.get(p)
+        if sc.index >= 0 and _source.assignments(code, p, 1 << 30):
+            value = _passed(tr, sc, p)  # NB: rebound later: what the caller passed
+        if ok(value):
             return f"{p}.{attr}"
     me = sc.self_obj
     if me is not None and _module_on(me, attr, target):
@@ -313,6 +373,16 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
     return None
+
+
+def _passed(tr: Tracer, sc: Scope, param: str) -> Any:
+    found = tr.argument(sc, param)
+    if found is None:
+        return None
+    caller, arg = found
+    if isinstance(arg, ast.Name):
+        return caller.values[arg.id] if arg.id in caller.values else caller.globals.get(arg.id)
+    return tr.live(caller, arg)
 
 
 def _cell_anchor(sc: Scope, attr: str, target: str, ok: Any) -> str | None:

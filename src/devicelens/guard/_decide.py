@@ -73,6 +73,9 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             d = module_target(stack[0]) if any(True for _ in iter_params(stack[0], 1)) else None
         else:
             d = module_target(model)
+            accel = [x for x in devices if x != "cpu"]
+            if d == "cpu" and len(accel) == 1:
+                return accel[0]  # NB: a model left on the cpu, data already moved: move it
         if d is not None and (d in devices or not devices):
             return d
     for group in (line_modules, cell_modules):

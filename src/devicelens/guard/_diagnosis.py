@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import sysconfig
 from typing import Any, NamedTuple
 
@@ -19,6 +20,7 @@ from . import _source
 from ._blame import (
     CellFiles,
     _local_tensors,
+    internal_file,
     Frame,
     Named,
     Namer,
@@ -111,7 +113,7 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
     else:
         ops = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t) for where, t in tensors]
     expected, culprits = judge(ctx, failure, ops, forced)
-    ctx.anchor = _anchor(ops, expected) if failure.kind == "device" else ""
+    ctx.anchor = _anchor(ctx, ops, expected) if failure.kind == "device" else ""
     blames = [b for op in culprits for b in blame_for(ctx, failure, expected, op)]
     if not blames:
         blames = temporaries(ctx, failure, expected, ops)
@@ -121,8 +123,12 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
               else b for b in blames]
     every = blames + extras
     culprit_ops = _unique([b.operand for b in every if b.operand is not None])
-    fixes = tuple(dict.fromkeys(f for b in every for f in b.fixes if f))
+    fixes = _one_move_per_module(ctx, [f for b in blames for f in b.fixes if f],
+                                 [f for b in extras for f in b.fixes if f])
     edits = tuple(dict.fromkeys(e for b in every for e in b.edits))
+    if fixes and any(f.startswith("#") for f in fixes) and (edits or not all(
+            f.startswith("#") for f in fixes)):
+        fixes = tuple(f for f in fixes if not f.startswith("#"))  # NB: code, not comments
     notes = tuple(dict.fromkeys(n for b in every for n in b.notes))
     stack = ctx.stack
     return MismatchReport(
@@ -133,13 +139,44 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
         titles(failure, ops))
 
 
-def _anchor(ops: list[Op], expected: str) -> str:
-    """A plain namespace tensor already on the expected device, for ``y.to(x.device)``."""
+def _anchor(ctx: Ctx, ops: list[Op], expected: str) -> str:
+    """A plain namespace tensor already on the expected device, for ``y.to(x.device)``; never
+    one the failing cell makes itself (running the fix first, it would not exist yet)."""
+    sc, _stmt = ctx.statement(ctx.cell)
     for o in ops:
         n = o.operand.named
-        if o.operand.device == expected and n.role == "tensor" and n.code and n.code == n.root:
+        if o.operand.device == expected and n.role == "tensor" and n.code and n.code == n.root \
+                and not (sc is not None and _source.assignments(sc.code, n.root, 1 << 30)):
             return n.code
     return ""
+
+
+_MOVE = re.compile(r"^([A-Za-z_][\w.]*(?:\[[^\]]+\])*)\.to\([^()]*\)$")
+
+
+def _one_move_per_module(ctx: Ctx, own: list[str], found: list[str]) -> tuple[str, ...]:
+    """The fixes, each module moved once whatever name it goes by (``net`` and
+    ``dp.module``): a finding's fix wins over the op's own."""
+    import torch
+
+    seen: set[int] = set()
+    keep: dict[str, None] = {}
+    for fix in [*found, *own]:
+        m = _MOVE.match(fix)
+        obj = _resolve_code(ctx, m.group(1)) if m else None
+        if issubclass(type(obj), torch.nn.Module):
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+        keep[fix] = None
+    order = list(dict.fromkeys([*own, *found]))
+    return tuple(f for f in order if f in keep)
+
+
+def _resolve_code(ctx: Ctx, code: str) -> Any:
+    from ._complete import _resolve
+
+    return _resolve(ctx, code)
 
 
 def _unique(ops: list[Operand]) -> list[Operand]:
@@ -228,13 +265,7 @@ _NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "nu
                           "is_floating_point", "requires_grad", "grad_fn", "stride"})
 
 
-def _internal(filename: str) -> bool:
-    """torch's private machinery (``torch/_prims``, ``torch/_tensor.py``...): not an op caller."""
-    parts = filename.replace("\\", "/").split("/")
-    if "torch" not in parts:
-        return False
-    rest = parts[len(parts) - 1 - parts[::-1].index("torch") + 1:]
-    return any(p.startswith("_") for p in rest) or rest[-1:] in (["overrides.py"], ["library.py"])
+_internal = internal_file
 
 
 # --- culprits ----------------------------------------------------------------------------------

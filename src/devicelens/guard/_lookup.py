@@ -21,7 +21,8 @@ _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, 
 
 
 def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
-    """id -> the shortest code path (``a.b[0]``) of each object in ``targets`` found."""
+    """id -> the shortest code path (``a.b[0]``) of each object in ``targets`` found; an
+    optimizer's state tensor as ``opt.state[...]['exp_avg']`` (no code form of its own)."""
     found: dict[int, str] = {}
     if not targets:
         return found
@@ -61,8 +62,16 @@ def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
             if step.kind != "pos":
                 yield child, _tree._apply_step_code(path, step)
         return
+    if issubclass(tp, torch.optim.Optimizer):
+        state = (_tree.instance_dict(obj) or {}).get("state")
+        if issubclass(type(state), dict):
+            for per_param in dict.values(state):
+                if issubclass(type(per_param), dict):
+                    for key, v in dict.items(per_param):
+                        yield v, f"{path}.state[...][{key!r}]"
+        return
     d = _tree.instance_dict(obj)
-    if d is not None and not issubclass(tp, torch.optim.Optimizer):
+    if d is not None:
         for name, v in dict.items(d):
             if type(name) is str and not name.startswith("__"):
                 yield v, _attr(path, name, "")

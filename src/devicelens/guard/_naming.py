@@ -162,7 +162,7 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
         return f"{_module_path(code)}.to({target})"
     if role == "state" and root:
-        return _optimizer_fix(root)
+        return _optimizer_fix(code.split(".state[")[0] if ".state[" in code else root)
     if role in ("attribute", "trapped", "tensor", "grad") and code:
         return f"{code} = {code}.{call}"
     return _comment(o.name, failure, expected)

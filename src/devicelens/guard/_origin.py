@@ -83,7 +83,14 @@ class Tracer:
             found = self._element(sc, name, sub)
             if found is not None:
                 return found
-        return self.name(sc, name, 0)
+        out = self.name(sc, name, 0)
+        if out or self.is_user(sc.code.src.filename):
+            return out
+        # NB: an argument inside torch's own code (a layer's `input`): look where the user's
+        # code made it, on the line of the first user frame out
+        user = next((j for j in range(i + 1, len(self.frames))
+                     if self.is_user(self.frames[j].frame.f_code.co_filename)), -1)
+        return self.temporary(user) if user >= 0 else []
 
     def temporary(self, i: int) -> list[Origin]:
         """The culprit was made on frame ``i``'s current statement and bound to no name."""
@@ -133,8 +140,10 @@ class Tracer:
             return bugs
         assigned = _source.assignments(sc.code, name, sc.line)
         if assigned:
-            _stmt, value = assigned[-1]
-            return self.expr(sc, value, depth + 1) if value is not None else []
+            stmt, value = assigned[-1]
+            # NB: names in the value are those bound before that line (`x = x.view(-1)`)
+            at = sc._replace(line=stmt.lineno)
+            return self.expr(at, value, depth + 1) if value is not None else []
         if name in sc.code.params() and name != "self":
             return self._param(sc, name, depth)
         obj = sc.values[name] if name in sc.values else sc.globals.get(name)
@@ -188,17 +197,28 @@ class Tracer:
             return []
         values = _bind(code, node, sc, self)
         callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, sc, node)
-        return [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+        found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+        if any(o.role == "code" and o.edit is None for o in found):
+            # NB: the helper has nothing to take the right device/dtype from: convert its
+            # result where the caller uses it
+            at_call = _code_bugs.at_call(self, sc, node)
+            found = [o for o in found if o.edit is not None] + at_call
+        return found
 
     def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        found = self.argument(sc, name)
+        return self.expr(found[0], found[1], depth + 1) if found is not None else []
+
+    def argument(self, sc: Scope, name: str) -> tuple[Scope, ast.expr] | None:
+        """The caller's scope and the expression it passed for parameter ``name``."""
         caller, call = sc.caller, sc.call
         if caller is None or call is None:
             found = self._live_caller(sc)
             if found is None:
-                return []
+                return None
             caller, call = found
         arg = _argument(sc.code, call, name, method=_is_method(sc.code))
-        return self.expr(caller, arg, depth + 1) if arg is not None else []
+        return (caller, arg) if arg is not None else None
 
     def _live_caller(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
         """The user frame that called frame ``sc.index``, and the call on its line."""

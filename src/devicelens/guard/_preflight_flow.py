@@ -60,7 +60,11 @@ def module_layout(m: Any) -> tuple[str | None, str | None, str]:
         params += [p for _n, p in parts.params]
         buffers += [b for _n, b in parts.buffers if b.dim() or b.is_floating_point()]
     dtype = str(params[0].dtype).removeprefix("torch.") if params else ""
-    return majority_device(params), majority_device(buffers), dtype
+    devices = {str(p.device) for p in params}
+    accel = devices - {"cpu"}
+    # NB: half moved to one accelerator is being moved there (as the analysis says)
+    pdev = accel.pop() if "cpu" in devices and len(accel) == 1 else majority_device(params)
+    return pdev, majority_device(buffers), dtype
 
 
 def _label(node: ast.expr | None, v: Val) -> str:

@@ -244,9 +244,41 @@ def _mask_ops(ctx: Ctx, failure: Failure, ops: list[Op]) -> list[Op]:
     named = [o for o in ops if local_name(o.operand.where) in _MASK_NAMES]
     if named:
         return [o for o in named if o.operand.dtype != "bool"]
+    ids = {id(t) for t in _statement_mask_tensors(ctx)}
+    placed = [o for o in ops if id(o.tensor) in ids and o.operand.dtype != "bool"]
+    if placed:
+        return placed
     found = _quoted_dtypes(failure)
     hits = [o for o in ops if o.operand.dtype in found]
     return hits[:1] if len({o.operand.dtype for o in ops}) == 1 else hits
+
+
+# Positions of the mask argument (self counted as 0) in ops that take one.
+_MASK_METHODS = {"where": 0, "masked_fill": 1, "masked_fill_": 1, "masked_select": 1,
+                 "masked_scatter": 1, "masked_scatter_": 1}
+
+
+def _statement_mask_tensors(ctx: Ctx) -> list[Any]:
+    """Tensors in mask position on the failing statement (``torch.where(c, ...)``'s ``c``)."""
+    sc, stmt = ctx.statement(ctx.user)
+    if stmt is None:
+        return []
+    tracer = ctx.tracer(_want())
+    exprs: list[ast.expr] = []
+    for node in _source.own_nodes_of(stmt):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        exprs += [k.value for k in node.keywords if k.arg in _MASK_NAMES]
+        name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+        pos = _MASK_METHODS.get(name)
+        if pos is not None:
+            method = isinstance(f, ast.Attribute) and not _looks_like_module(f.value)
+            i = pos - 1 if method and name != "where" else pos
+            if 0 <= i < len(node.args):
+                exprs.append(node.args[i])
+    return [t for e in exprs for sub in _receivers(e)
+            if is_tensor(t := _value(tracer, sc, sub))]
 
 
 def _quoted_dtypes(failure: Failure) -> set[str]:

@@ -145,7 +145,7 @@ def own_nodes_of(node: ast.AST) -> list[ast.AST]:
         out.append(n)
         todo.extend(c for c in ast.iter_child_nodes(n) if not isinstance(
             c, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda))
-    return out
+    return sorted(out, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
 
 
 def assignments(code: Code, name: str, before: int) -> list[tuple[ast.stmt, ast.expr | None]]:

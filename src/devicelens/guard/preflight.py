@@ -105,8 +105,12 @@ def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
 
 def lint_modules(modules: list[Any]) -> list[Issue]:
     """Forward lint of every module class reachable from ``modules``, each class once."""
+    from ._decide import is_pipeline
+
     classes: dict[type, None] = {}
     for root in modules:
+        if is_pipeline(root):
+            continue  # NB: model parallel code moves tensors between GPUs on purpose
         for m in _tree.submodules(root):
             classes.setdefault(type(m))
     return [i for cls in classes for i in lint_forward(cls)]
