@@ -87,8 +87,8 @@ def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
 
     container = _resolve(ctx, m.group(1))
     kind = _tree.container_kind(container)
-    if kind not in ("list", "dict"):
-        return []
+    if kind not in ("list", "dict") or (kind == "dict" and not _looped(ctx, m.group(1))):
+        return []  # NB: a dict's items are different things, unless the cell loops over them
     out = []
     for step, child in _tree.iter_children(container, kind, 1000):
         if child is holder or not is_tensor(child) or step.kind == "pos":
@@ -99,6 +99,14 @@ def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
             code = _tree._apply_step_code(m.group(1), step)
             out.append(Origin(code, code, child, named.role))
     return out[:16]
+
+
+def _looped(ctx: Ctx, container: str) -> bool:
+    """The failing statement indexes ``container`` with a variable (``d[k]`` in a loop)."""
+    _sc, stmt = ctx.statement(ctx.user)
+    return stmt is not None and any(
+        isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Name)
+        and ast.unparse(n.value) == container for n in ast.walk(stmt))
 
 
 def _base(t: Any) -> Any:
