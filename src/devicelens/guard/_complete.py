@@ -34,12 +34,18 @@ def cell_extras(ctx: Ctx, failure: Failure, expected: str,
     if failure.kind == "index_dtype" or (failure.rule is not None and failure.rule.role in (
             "host", "load", "meta", "lengths", "mask", "target", "dest")):
         return [], set()
-    named = {_root(b.operand.named.name) for b in blames} | {
-        b.operand.named.name for b in blames}
+    named = {b.operand.named.name for b in blames if b.operand is not None}
     extras, covered = _findings(ctx, failure, expected, named)
     named |= covered
     extras += _preflight(ctx, failure, expected, named)
     return extras, covered
+
+
+def _covered(name: str, named: set[str]) -> bool:
+    """``batch['y']`` is covered by ``batch['y']``, ``batch`` or ``batch['y'][0]``, not by
+    ``batch['x']``: one object, one culprit line."""
+    return any(name == n or name.startswith((n + "[", n + ".")) or n.startswith(
+        (name + "[", name + ".")) for n in named)
 
 
 def _root(name: str) -> str:
@@ -64,17 +70,18 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
     if snap is None:
         return [], set()
     kinds = DEVICE_KINDS if failure.kind == "device" else DTYPE_KINDS
-    on_line = _line_names(ctx)
+    on_line = _line_names(ctx) | {_root(n) for n in named}
     out: list[Blame] = []
     covered: set[str] = set()
     for f in diagnose(snap):
-        if f.kind not in kinds or f.severity != "error" or not set(f.objects) & (on_line | named):
+        if f.kind not in kinds or f.severity != "error" or not set(f.objects) & on_line:
             continue
         device = f.action.device if f.action is not None else None
         if not _consistent(failure, expected, f.fix, device):
             continue
         covered |= set(f.objects)
-        operands = [_object_operand(ctx, o, f.title) for o in f.objects[:1] if o not in named]
+        operands = [_object_operand(ctx, o, f.title) for o in f.objects[:1]
+                    if not _covered(o, named) and o not in {_root(n) for n in named}]
         out += [Blame(op, (f.fix,), (), (f.message,)) for op in operands] or [
             Blame(None, (f.fix,), (), (f.message,))]
         if len(out) >= 3:
@@ -105,10 +112,10 @@ def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> li
     for issue in preflight(text, ctx.ns, check_dtype=failure.kind != "device").issues:
         if issue.severity != "error" or issue.kind not in wanted or not issue.names:
             continue
-        fresh = [n for n in issue.names if n not in named and _root(n) not in named]
+        fresh = [n for n in issue.names if not _covered(n, named)]
         if not fresh or not _consistent(failure, expected, issue.fix, None):
             continue
-        named |= set(fresh) | {_root(n) for n in fresh}
+        named |= set(fresh)
         ops = [_object_operand(ctx, n, f"cell line {issue.line}") for n in fresh]
         out.append(Blame(ops[0], (issue.fix,), (), ()))
         out += [Blame(op) for op in ops[1:]]

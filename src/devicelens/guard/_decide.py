@@ -24,6 +24,7 @@ _DTYPES = {"unsigned char": "uint8", "byte": "uint8", "signed char": "int8", "ch
            "float": "float32", "double": "float64", "c10::half": "float16", "half": "float16",
            "c10::bfloat16": "bfloat16", "bfloat16": "bfloat16", "bool": "bool"}
 _INT = ("int", "uint", "bool")
+_MODEL_ROLES = ("parameter", "buffer", "attribute", "trapped")
 
 
 def dtype_name(text: str) -> str:
@@ -73,9 +74,13 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             d = module_target(stack[0]) if any(True for _ in iter_params(stack[0], 1)) else None
         else:
             d = module_target(model)
-            accel = [x for x in devices if x != "cpu"]
-            if d == "cpu" and len(accel) == 1:
-                return accel[0]  # NB: a model left on the cpu, data already moved: move it
+            # NB: a model left on the cpu while the data was moved: the model goes (a stale
+            # cache the model itself holds does not count as data)
+            data = {o.device for o in operands if o.device != "cpu" and not o.scalar_cpu
+                    and o.named.role not in _MODEL_ROLES}
+            if d == "cpu" and len(data) == 1 and len(
+                    {x for x in devices if x != "cpu"}) == 1:
+                return data.pop()
         if d is not None and (d in devices or not devices):
             return d
     for group in (line_modules, cell_modules):
