@@ -74,7 +74,8 @@ CASES = [
          "out = scores.masked_fill(mask, 0.0)\n", "mask"),
     Case("where_condition", "cpu", "cond = torch.tensor([1., 0., 1.])\na = torch.randn(3)\n"
          "b = torch.randn(3)\n", "out = torch.where(cond, a, b)\n", "cond"),
-    Case("sdpa_mask", "cpu", "q = torch.randn(1, 2, 3)\nmask = torch.ones(2, 2, dtype=torch.long)\n",
+    Case("sdpa_mask", "cpu",
+         "q = torch.randn(1, 2, 3)\nmask = torch.ones(2, 2, dtype=torch.long)\n",
          "out = F.scaled_dot_product_attention(q, q, q, attn_mask=mask)\n", "mask"),
     # --- values of different dtypes
     Case("mat_dtype", "cpu", "net = nn.Linear(8, 4)\nx = torch.randn(2, 8, dtype=torch.float64)\n",

@@ -153,7 +153,7 @@ def test_backward_error_is_explained(ip, ns, capsys):
 
 def test_backward_error_inside_cuda_safe_keeps_its_type(ip, ns, capsys):
     ns["w"] = torch.randn(3, requires_grad=True)
-    err, out, _ = run(ip, capsys, "%%cuda_safe\ny = w * 2\ny.register_hook(lambda g: g.double())\n"
+    err, _out, _ = run(ip, capsys, "%%cuda_safe\ny = w * 2\ny.register_hook(lambda g: g.double())\n"
                                   "y.sum().backward()\n")
     assert type(err).__name__ == "DeviceMismatchError" and isinstance(err, RuntimeError)
     assert type(err.__cause__) is RuntimeError  # the original, chained

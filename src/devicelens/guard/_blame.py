@@ -387,27 +387,6 @@ def majority_device(tensors: Iterable[Any]) -> str | None:
     return max(count, key=count.__getitem__) if count else None
 
 
-def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
-                    ns_device: str | None) -> str:
-    """Where the op's tensors should be: --device, else the running model's parameters, else
-    the namespace's parameters, else the one accelerator among the arguments."""
-    if forced:
-        return forced
-    devices = list(dict.fromkeys(o.device for o in operands if not o.scalar_cpu))
-    for m in reversed(stack):  # NB: outermost first: a stray submodule is the culprit
-        d = majority_device(iter_params(m))
-        if d is not None:
-            if d in devices:
-                return d
-            break
-    if ns_device in devices:
-        return ns_device
-    accel = [d for d in devices if d != "cpu"]
-    if len(accel) == 1:
-        return accel[0]
-    return devices[0] if devices else "cpu"
-
-
 def namespace_param_device(namer: Namer) -> str | None:
     namer._build()
     snap = namer.snapshot
@@ -419,33 +398,3 @@ def namespace_param_device(namer: Namer) -> str | None:
             if t.role == "parameter":
                 count[t.device] = count.get(t.device, 0) + 1
     return max(count, key=count.__getitem__) if count else None
-
-
-def expected_dtype(operands: list[Operand], stack: list[Any]) -> str:
-    """The floating dtype the op's tensors should share: the running model's, else the
-    parameters' among the arguments, else the most common (ties go to the default dtype)."""
-    import torch
-
-    floats = [o for o in operands if o.dtype.startswith(("float", "bfloat")) and o.shape != ()]
-    dts = list(dict.fromkeys(o.dtype for o in floats))
-    for m in reversed(stack):
-        params = [p for p in iter_params(m) if p.is_floating_point()]
-        if params:
-            d = max(_counts(str(p.dtype).removeprefix("torch.") for p in params).items(),
-                    key=lambda kv: kv[1])[0]
-            if d in dts:
-                return d
-            break
-    for o in floats:
-        if o.named.role in ("parameter", "buffer"):
-            return o.dtype
-    default = str(torch.get_default_dtype()).removeprefix("torch.")
-    counts = _counts(o.dtype for o in floats)
-    return max(dts, key=lambda d: (counts[d], d == default)) if dts else default
-
-
-def _counts(items: Iterable[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for i in items:
-        out[i] = out.get(i, 0) + 1
-    return out

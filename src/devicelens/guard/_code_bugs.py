@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 from . import _edits, _source
 from ._blame import is_tensor, iter_params, majority_device
 from ._source import Code
+from ._trace import Origin, is_torch_namespace
 
 if TYPE_CHECKING:
-    from ._origin import Origin, Scope, Tracer
+    from ._trace import Scope
+    from ._trace import TracerLike as Tracer
 
 _MASK_CASTS = {"uint8": "byte", "int64": "long", "int32": "int", "float32": "float"}
 
@@ -79,70 +81,10 @@ def _origins(tr: Tracer, sc: Scope, changes: list[Change], name: str) -> list[Or
     if not changes:
         return []
     real = [(n, t) for n, t in changes if t is not None]
-    edit = _edits.replace(sc.code, real) if real else None  # type: ignore[arg-type]
-    from ._origin import Origin
-
+    edit = _edits.replace(sc.code, real) if real else None
     if edit is None:
         return [Origin(owner(tr, sc), "", None, "code", None, _what(tr, name))]
     return [_origin(tr, sc, edit, _what(tr, name))]
-
-
-def in_place(tr: Tracer, sc: Scope) -> list[Origin]:
-    """The failing statement writes a float result into an integer tensor in place: the same
-    computation out of place (``t[k] = t[k] + v``; ``x.copy_(x.clamp(a, b))``)."""
-    stmt = _source.statement_at(sc.code, sc.line)
-    if stmt is None:
-        return []
-    if isinstance(stmt, ast.AugAssign):
-        edit = _edits.replace_statement(sc.code, stmt,
-                                        _edits.augassign_out_of_place(sc.code, stmt))
-    else:
-        changes, names = _in_place_calls(tr, sc, stmt, None)
-        edit = _edits.replace(sc.code, changes) if changes else None
-    if edit is None:
-        return []
-    what = "an in-place op here writes a float result into an integer tensor"
-    out = [_origin(tr, sc, edit, what)]
-    if not isinstance(stmt, ast.AugAssign):
-        # NB: the same tensor's other in-place updates in the function fail the same way
-        for other in _source.own_nodes(sc.code):
-            if isinstance(other, ast.Expr) and other is not stmt and other.lineno > stmt.lineno:
-                more, _ = _in_place_calls(tr, sc, other, names)
-                e = _edits.replace(sc.code, more) if more else None
-                if e is not None:
-                    out.append(_origin(tr, sc, e, what))
-    return out
-
-
-def _in_place_calls(tr: Tracer, sc: Scope, stmt: ast.stmt,
-                    names: set[str] | None) -> tuple[list[tuple[ast.AST, str]], set[str]]:
-    """In-place method calls of ``stmt`` on integer tensors (or, with ``names``, on those
-    names), rewritten out of place."""
-    changes: list[tuple[ast.AST, str]] = []
-    found: set[str] = set()
-    for node in _source.own_nodes_of(stmt):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr.endswith("_") and not node.func.attr.startswith("_")):
-            continue
-        recv = node.func.value
-        if names is not None:
-            ok = isinstance(recv, ast.Name) and recv.id in names
-        else:
-            t = tr.live(sc, recv) if not isinstance(recv, ast.Name) else sc.values.get(recv.id)
-            ok = _is_int_tensor(t)
-        text = _edits.out_of_place(sc.code, node) if ok else None
-        if text:
-            changes.append((node, text))
-            if isinstance(recv, ast.Name):
-                found.add(recv.id)
-    return changes, found
-
-
-def _is_int_tensor(t: Any) -> bool:
-    try:
-        return is_tensor(t) and not t.is_floating_point() and not t.is_complex()
-    except Exception:
-        return False
 
 
 # --- what is wrong with a call ----------------------------------------------------------------
@@ -165,7 +107,7 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
             return
         func = node.func
         if isinstance(func, ast.Attribute):
-            soft_move = func.attr in _edits.MOVES and tr.want.kind == "device" or (
+            soft_move = (func.attr in _edits.MOVES and tr.want.kind == "device") or (
                 func.attr in ("to", "type") and tr.want.kind != "device")
             _walk(tr, sc, func.value, line, moved or soft_move, out)
             if _is_torch(sc, func.value):
@@ -292,9 +234,7 @@ def _attr_name(call: ast.Call) -> str:
 
 
 def _is_torch(sc: Scope, node: ast.expr) -> bool:
-    from ._origin import _is_torch_namespace
-
-    return _is_torch_namespace(sc, node)
+    return is_torch_namespace(sc, node)
 
 
 def _is_factory(sc: Scope, call: ast.Call) -> bool:
@@ -359,14 +299,14 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         if p == "self" or _source.assignments(code, p, line):
             continue
         value = sc.values.get(p)
-        if sc.index >= 0 and _source.assignments(code, p, 1 << 30):
+        if sc.frame >= 0 and _source.assignments(code, p, 1 << 30):
             value = _passed(tr, sc, p)  # NB: rebound later: what the caller passed
         if ok(value):
             return f"{p}.{attr}"
     me = sc.self_obj
     if me is not None and _module_on(me, attr, target):
         return f"next(self.parameters()).{attr}"
-    if sc.index >= 0:
+    if sc.frame >= 0:
         for k, v in sc.values.items():
             if k not in code.params() and ok(v) and _source.assignments(code, k, line):
                 return f"{k}.{attr}"
@@ -411,13 +351,12 @@ def _module_on(m: Any, attr: str, target: str) -> bool:
 def _what(tr: Tracer, name: str) -> str:
     subject = f"`{name}`" if name else "a tensor"
     if tr.want.kind == "device":
-        return f"{subject} is made on {tr.want.device} by this line, whatever device the model is on"
+        return (f"{subject} is made on {tr.want.device} by this line, whatever device the model "
+                "is on")
     return f"{subject} gets {tr.want.dtype} from this line, not {tr.want.expected}"
 
 
 def _origin(tr: Tracer, sc: Scope, edit: _edits.Edit, detail: str) -> Origin:
-    from ._origin import Origin
-
     return Origin(owner(tr, sc), "", None, "code", edit, detail)
 
 
@@ -434,10 +373,10 @@ def owner(tr: Tracer, sc: Scope) -> str:
     from ._lookup import function_name
 
     fn_code = None
-    if sc.index >= 0:
-        fn_code = tr.frames[sc.index].frame.f_code
+    if sc.frame >= 0:
+        fn_code = tr.frames[sc.frame].frame.f_code
     elif sc.caller is not None and sc.call is not None:
-        fn = tr._user_function(sc.caller, sc.call)
+        fn = tr.user_function(sc.caller, sc.call)
         fn_code = fn.__code__ if fn is not None else None
     found = function_name(tr.namer.ns, fn_code) if fn_code is not None else ""
     return found or code.qualname

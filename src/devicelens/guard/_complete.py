@@ -9,17 +9,12 @@ with the diagnosis' one expected device are kept: never ``x.to("cpu")`` next to
 
 from __future__ import annotations
 
-import ast
 import linecache
 import re
-from typing import TYPE_CHECKING, Any
 
 from . import _source
 from ._blame import Named, Operand, describe_tensor, is_tensor
-
-if TYPE_CHECKING:
-    from ._diagnosis import Ctx, Failure
-    from ._naming import Blame
+from ._context import Blame, Ctx, Failure
 
 _DEVICE_ISSUES = ("mixed_operands", "module_input", "loss_weight", "optimizer_state",
                   "trap_attribute", "trap_module", "dataparallel_device", "module_split",
@@ -64,7 +59,6 @@ def _consistent(failure: Failure, expected: str, fix: str, device: str | None) -
 def _findings(ctx: Ctx, failure: Failure, expected: str,
               named: set[str]) -> tuple[list[Blame], set[str]]:
     from ..analysis import DEVICE_KINDS, DTYPE_KINDS, diagnose
-    from ._naming import Blame
 
     snap = ctx.namer.build()
     if snap is None:
@@ -98,7 +92,6 @@ def _line_names(ctx: Ctx) -> set[str]:
 
 
 def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> list[Blame]:
-    from ._naming import Blame
     from .preflight import preflight
 
     if ctx.cell < 0:
@@ -126,7 +119,7 @@ def _object_operand(ctx: Ctx, code: str, where: str) -> Operand:
     """A culprit line for a namespace object named by ``code`` (a tensor, module, optimizer)."""
     import torch
 
-    obj = _resolve(ctx, code)
+    obj = ctx.resolve(code)
     named = Named(code, code, "tensor", _root(code))
     if is_tensor(obj):
         return describe_tensor(obj, where, named)
@@ -138,17 +131,3 @@ def _object_operand(ctx: Ctx, code: str, where: str) -> Operand:
     elif issubclass(type(obj), torch.optim.Optimizer):
         what = f"{what} state"
     return Operand(where, named._replace(role="object"), "", "", (), what)
-
-
-def _resolve(ctx: Ctx, code: str) -> Any:
-    from ._origin import Scope, Want
-
-    try:
-        node = ast.parse(code, mode="eval").body
-    except SyntaxError:
-        return None
-    if isinstance(node, ast.Name):
-        return ctx.ns.get(node.id)
-    sc = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {}, ctx.ns,
-               0, -1)
-    return ctx.tracer(Want("", "", "", "", "")).live(sc, node)

@@ -11,96 +11,29 @@ applying the printed fix once lets the cell run.
 from __future__ import annotations
 
 import ast
-import os
 import re
-import sysconfig
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import _source
 from ._blame import (
     CellFiles,
-    _local_tensors,
-    internal_file,
     Frame,
     Named,
-    Namer,
     Operand,
+    _local_tensors,
     cell_lines,
     describe_tensor,
     frame_locals,
+    internal_file,
     is_tensor,
-    module_stack,
-    namespace_param_device,
 )
 from ._complete import cell_extras
+from ._context import Ctx, Failure, Op
 from ._edits import Edit
-from ._messages import Rule
-from ._mismatch import Kind, MismatchReport, is_float
-from ._naming import blame_for, titles
-from ._origin import Tracer, Want
-
-
-class Failure(NamedTuple):
-    kind: Kind
-    rule: Rule | None  # the message's table row; None when the guard caught the mix itself
-    op: str
-    hint: str = ""  # a device the message itself names as the one needed
-    devices: tuple[str, ...] = ()  # devices the message names
-    text: str = ""  # the error message ('' when the guard caught the mix itself)
-
-
-class Op(NamedTuple):
-    operand: Operand
-    tensor: Any
-
-
-class Ctx:
-    """What one diagnosis reads: frames, names, the module stack, the failing user statement."""
-
-    def __init__(self, frames: list[Frame], ns: dict[str, Any], is_cell: CellFiles) -> None:
-        import torch
-
-        self.frames, self.ns, self.is_cell = frames, ns, is_cell
-        self.namer = Namer(ns, frames, is_cell)
-        self.stack = module_stack(frames, torch.nn.Module)
-        self.user = next((i for i, fr in enumerate(frames)
-                          if is_user(fr.frame.f_code.co_filename, is_cell)), -1)
-        self.cell = next((i for i in range(len(frames) - 1, -1, -1)
-                          if is_cell(frames[i].frame.f_code.co_filename)
-                          and "run_cell_magic(" not in _line(frames[i])), -1)
-        self.anchor = ""
-
-    def is_user(self, filename: str) -> bool:
-        return is_user(filename, self.is_cell)
-
-    def tracer(self, want: Want) -> Tracer:
-        return Tracer(self.frames, self.namer, self.is_user, want)
-
-    def statement(self, i: int) -> tuple[Any, ast.stmt | None]:
-        if i < 0:
-            return None, None
-        sc = self.tracer(Want("device", "", "", "", "")).scope(i)
-        if sc is None:
-            return None, None
-        return sc, _source.statement_at(sc.code, sc.line)
-
-
-def _line(fr: Frame) -> str:
-    import linecache
-
-    return linecache.getline(fr.frame.f_code.co_filename, fr.lineno)
-
-
-_LIBS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "purelib", "platlib")})
-_HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def is_user(filename: str, is_cell: CellFiles) -> bool:
-    """A cell, or a file of the user's own (not Python's, an installed package's or ours)."""
-    if is_cell(filename):
-        return True
-    return not (filename.startswith(("<", _HERE)) or filename.startswith(_LIBS)
-                or "site-packages" in filename)
+from ._mismatch import MismatchReport, is_float
+from ._naming import blame_for, blames_from_origins, titles
+from ._roles import select
+from ._trace import Want
 
 
 def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell: CellFiles, *,
@@ -174,9 +107,7 @@ def _one_move_per_module(ctx: Ctx, own: list[str], found: list[str]) -> tuple[st
 
 
 def _resolve_code(ctx: Ctx, code: str) -> Any:
-    from ._complete import _resolve
-
-    return _resolve(ctx, code)
+    return ctx.resolve(code)
 
 
 def _unique(ops: list[Operand]) -> list[Operand]:
@@ -210,7 +141,7 @@ def candidates(ctx: Ctx) -> list[Op]:
     """What the failing op most likely saw (post-mortem: no arguments, only frames)."""
     out: dict[int, Op] = {}
     caller = next((i for i, fr in enumerate(ctx.frames)
-                   if not _internal(fr.frame.f_code.co_filename)), -1)
+                   if not internal_file(fr.frame.f_code.co_filename)), -1)
     if caller >= 0 and not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename):
         f = ctx.frames[caller].frame
         for k, v in frame_locals(f).items():
@@ -265,14 +196,9 @@ _NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "nu
                           "is_floating_point", "requires_grad", "grad_fn", "stride"})
 
 
-_internal = internal_file
-
-
 # --- culprits ----------------------------------------------------------------------------------
 
 def judge(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tuple[str, list[Op]]:
-    from ._roles import select
-
     return select(ctx, failure, ops, forced)
 
 
@@ -288,15 +214,9 @@ def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> lis
     origins = ctx.tracer(want).temporary(ctx.user)
     if not origins:
         return []
-    from ._naming import blames_from_origins
-
     fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "", (),
                       f"made on {others[0]}"), None)
     return blames_from_origins(ctx, failure, expected, fake, origins, want)
-
-
-def ns_device(ctx: Ctx) -> str | None:
-    return namespace_param_device(ctx.namer)
 
 
 def floats(ops: list[Op]) -> list[Op]:

@@ -63,7 +63,7 @@ def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
                 yield child, _tree._apply_step_code(path, step)
         return
     if issubclass(tp, torch.optim.Optimizer):
-        state = (_tree.instance_dict(obj) or {}).get("state")
+        state: Any = (_tree.instance_dict(obj) or {}).get("state")
         if issubclass(type(state), dict):
             for per_param in dict.values(state):
                 if issubclass(type(per_param), dict):

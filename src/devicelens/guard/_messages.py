@@ -122,7 +122,7 @@ RULES: tuple[Rule, ...] = (
     Rule("one_hot", "index_dtype", "index", "int64",
          r"one_hot is only applicable to index tensor",
          "aten/src/ATen/native/Onehot.cpp"),
-    # --- boolean masks -----------------------------------------------------------------------------
+    # --- boolean masks ---------------------------------------------------------------------------
     Rule("masked_fill_mask", "dtype", "mask", "bool",
          r"masked_fill_? only supports boolean masks",
          "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),

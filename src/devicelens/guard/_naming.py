@@ -9,25 +9,16 @@ gets the edit of ``__init__`` that registers it as a buffer, so ``Module.to()`` 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from . import _edits, _source
 from ._blame import Named, Operand, describe_tensor, is_tensor
+from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
-from ._origin import Origin, Want
-
-if TYPE_CHECKING:
-    from ._diagnosis import Ctx, Failure, Op
+from ._trace import Origin, Scope, Want
 
 _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
           "bfloat16": "bfloat16()", "int64": "long()", "int32": "int()", "bool": "bool()"}
-
-
-class Blame(NamedTuple):
-    operand: Operand | None  # None: a fix with no culprit line of its own
-    fixes: tuple[str, ...] = ()
-    edits: tuple[Edit, ...] = ()
-    notes: tuple[str, ...] = ()
 
 
 def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
@@ -59,7 +50,7 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
 def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> list[Origin]:
     """An in-place op whose float result cannot go back into an integer tensor, inside a
     function of the user's: the statement becomes out of place (code, not the namespace)."""
-    from . import _code_bugs
+    from . import _code_inplace
 
     rule = failure.rule
     if rule is None or rule.key not in ("cast", "out_dtype") or ctx.user < 0:
@@ -67,7 +58,7 @@ def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> lis
     sc = tracer.scope(ctx.user)
     if sc is None or sc.code.func is None:
         return []  # NB: at a cell's top level the data is the user's: cast it instead
-    found = _code_bugs.in_place(tracer, sc)
+    found = _code_inplace.in_place(tracer, sc)
     if not found:
         return []
     keep = named.name if named.role not in ("local", "unnamed") else ""
@@ -83,9 +74,7 @@ def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
     if m is None:
         return []
     from ..inspect import _tree
-    from ._complete import _resolve
-
-    container = _resolve(ctx, m.group(1))
+    container = ctx.resolve(m.group(1))
     kind = _tree.container_kind(container)
     if kind not in ("list", "dict") or (kind == "dict" and not _looped(ctx, m.group(1))):
         return []  # NB: a dict's items are different things, unless the cell loops over them
@@ -193,8 +182,8 @@ def cast_call(failure: Failure, expected: str, want: Want, obj: Any) -> str:
 
 
 def _comment(name: str, failure: Failure, expected: str) -> str:
-    return f"# pass {name} through .{cast_call(failure, expected, Want('', '', '', '', ''), None)}" \
-           " before this call"
+    call = cast_call(failure, expected, Want("", "", "", "", ""), None)
+    return f"# pass {name} through .{call} before this call"
 
 
 def _optimizer_fix(opt: str) -> str:
@@ -211,8 +200,6 @@ def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
     if "." not in code or "[" in code:
         return ()
     owner_code, attr = code.rsplit(".", 1)
-    from ._origin import Scope
-
     sc = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {}, ctx.ns,
                0, -1)
     owner = ctx.tracer(Want("", "", "", "", "")).live(sc, ast.parse(owner_code, mode="eval").body)

@@ -12,56 +12,23 @@ from __future__ import annotations
 
 import ast
 import types
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..inspect import _tree
 from . import _code_bugs, _source
 from ._blame import Frame, Namer, frame_locals, is_tensor
-from ._edits import MOVES, Edit
+from ._edits import MOVES
 from ._source import Code
+from ._trace import Origin, Scope, Want, is_torch_namespace
 
 MAX_DEPTH = 8
 _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
                     "short", "char", "type"})
 
 
-class Want(NamedTuple):
-    """The culprit being traced, and what it should have been."""
-
-    kind: str  # device | dtype | index_dtype
-    device: str
-    dtype: str
-    expected: str  # the device or dtype it should have
-    fix: str  # the message table's ``want`` ("", "int64", "bool", "float", ...)
-
-
-class Origin(NamedTuple):
-    name: str  # user name path, or the owner of the faulty code (``head``, ``create_masks``)
-    code: str  # expression to reassign in a namespace fix ('' when the fix is an edit)
-    obj: Any  # the namespace tensor named (None for code)
-    role: str  # the Named role, or "code"
-    edit: Edit | None = None
-    detail: str = ""  # for code: what the line does wrong
-
-
-class Scope(NamedTuple):
-    """Names as one piece of code sees them: a live frame, or a function read statically with
-    its parameters bound to what its caller passed."""
-
-    code: Code
-    values: dict[str, Any]
-    globals: dict[str, Any]
-    line: int
-    index: int  # position in the traceback's frames, -1 when not running
-    caller: Scope | None = None
-    call: ast.Call | None = None
-
-    @property
-    def self_obj(self) -> Any:
-        return self.values.get("self")
-
-
 class Tracer:
+    """Follows culprits back through the user's code; see the module's docstring."""
+
     def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
         self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
         self._seen: set[tuple[int, int, str]] = set()
@@ -102,7 +69,7 @@ class Tracer:
             return []
         out: list[Origin] = []
         for node in _source.own_nodes_of(stmt):
-            if isinstance(node, ast.Call) and self._user_function(sc, node) is not None:
+            if isinstance(node, ast.Call) and self.user_function(sc, node) is not None:
                 out += self.expr(sc, node, 1)
         out += _code_bugs.in_statement(self, sc, stmt)
         if out:
@@ -161,7 +128,7 @@ class Tracer:
         bug = _code_bugs.in_call(self, sc, node)
         if bug is not None:
             return bug
-        callee = self._user_function(sc, node)
+        callee = self.user_function(sc, node)
         if callee is not None:
             return self._returns(sc, node, callee, depth)
         func = node.func
@@ -169,13 +136,13 @@ class Tracer:
             if func.attr in MOVES and self.want.kind == "device":
                 return []  # NB: the move's own target decides where it lands
             recv = self.expr(sc, func.value, depth + 1)
-            if recv or not _is_torch_namespace(sc, func.value):
+            if recv or not is_torch_namespace(sc, func.value):
                 return recv
         return [o for a in (*node.args, *(k.value for k in node.keywords))
                 for o in self.expr(sc, a, depth + 1)]
 
     # -- calls into user code
-    def _user_function(self, sc: Scope, node: ast.Call) -> Any:
+    def user_function(self, sc: Scope, node: ast.Call) -> Any:
         """The plain Python function ``node`` calls, when it is user code (else None)."""
         func = node.func
         fn: Any = None
@@ -221,8 +188,8 @@ class Tracer:
         return (caller, arg) if arg is not None else None
 
     def _live_caller(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
-        """The user frame that called frame ``sc.index``, and the call on its line."""
-        for j in range(sc.index + 1, len(self.frames)):
+        """The user frame that called frame ``sc.frame``, and the call on its line."""
+        for j in range(sc.frame + 1, len(self.frames)):
             if not self.is_user(self.frames[j].frame.f_code.co_filename):
                 continue
             caller = self.scope(j)
@@ -305,23 +272,13 @@ class Tracer:
 
 
 def _key(sc: Scope, node: ast.expr) -> str | int | None:
-    if isinstance(node, ast.Constant) and type(node.value) in (str, int):
-        return node.value  # type: ignore[no-any-return]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | int) \
+            and type(node.value) is not bool:
+        return node.value
     if isinstance(node, ast.Name):
         v = sc.values.get(node.id)
         return v if type(v) in (str, int) else None
     return None
-
-
-def _is_torch_namespace(sc: Scope, node: ast.expr) -> bool:
-    """``torch`` / ``F`` / ``torch.nn.functional``: calls on them are torch functions."""
-    root = node
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    if not isinstance(root, ast.Name):
-        return False
-    mod = sc.values.get(root.id, sc.globals.get(root.id))
-    return type(mod) is types.ModuleType and str(getattr(mod, "__name__", "")).startswith("torch")
 
 
 def _is_method(code: Code) -> bool:

@@ -223,7 +223,7 @@ def _cpu_arguments(m: Any, node: ast.Call) -> set[int]:
     them on the cpu (``pack_padded_sequence``'s lengths)."""
     from ._forward_lint import cpu_parameters
 
-    names = cpu_parameters(type(m)) if m is not None else ()
+    names = cpu_parameters(type(m)) if m is not None else ()  # type: ignore[arg-type]
     if not names:
         return set()
     out = {id(k.value) for k in node.keywords if k.arg in names}

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _decide, _source
-from ._blame import is_tensor
+from ._blame import internal_file, is_tensor
+from ._context import Ctx, Failure, Op, ns_device
 from ._decide import dtype_name, is_int, local_name
-
-if TYPE_CHECKING:
-    from ._diagnosis import Ctx, Failure, Op
+from ._trace import Want
 
 _INDEX_NAMES = ("index", "indices", "idx")
 _MASK_NAMES = ("mask", "condition", "attn_mask", "key_padding_mask")
@@ -59,8 +58,6 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
             is_int(o.operand.dtype) and o.operand.device != "cpu" and len(o.operand.shape) == 1)]
     if role in ("host", "load", "meta"):
         return "cpu", []
-    from ._diagnosis import ns_device
-
     sc, stmt = ctx.statement(ctx.user)
     tracer = ctx.tracer(_want())
     line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
@@ -78,8 +75,6 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
 
 
 def _want() -> Any:
-    from ._origin import Want
-
     return Want("device", "", "", "", "")
 
 
@@ -112,8 +107,6 @@ def _other(fl: list[Op], flipped: list[Op]) -> str:
 def _code_made(ctx: Ctx, fl: list[Op], expected: str) -> list[Op] | None:
     """The expected-dtype operands, when they come from a factory that used the default dtype
     while the others come from the user's data: then those are the ones to fix."""
-    from ._origin import Want
-
     mine = [o for o in fl if o.operand.dtype == expected]
     others = [o for o in fl if o.operand.dtype != expected]
     if not mine or not others or len({o.operand.dtype for o in others}) != 1:
@@ -161,10 +154,8 @@ def _loss_target(ctx: Ctx, failure: Failure, ops: list[Op]) -> bool:
 
 
 def _op_frame_name(ctx: Ctx) -> str:
-    from ._diagnosis import _internal
-
     for fr in ctx.frames:
-        if not _internal(fr.frame.f_code.co_filename):
+        if not internal_file(fr.frame.f_code.co_filename):
             return fr.frame.f_code.co_name
     return ""
 
@@ -331,7 +322,6 @@ def _index_put(ctx: Ctx, tracer: Any, sc: Any, stmt: ast.stmt | None,
     if not exp:
         return str(dest.dtype).removeprefix("torch."), []
     from ._blame import describe_tensor
-    from ._diagnosis import Op
 
     dest_op = next((o for o in ops if o.tensor is dest), None) or Op(
         describe_tensor(dest, "", ctx.namer.tensor(dest)), dest)

@@ -112,9 +112,9 @@ def statement_at(code: Code, lineno: int) -> ast.stmt | None:
         if not isinstance(node, ast.stmt) or node is code.func:
             continue
         end = node.end_lineno or node.lineno
-        if node.lineno <= lineno <= end and not _compound(node):
-            if best is None or node.lineno >= best.lineno:
-                best = node
+        if node.lineno <= lineno <= end and not _compound(node) and (
+                best is None or node.lineno >= best.lineno):
+            best = node
     return best
 
 
@@ -158,11 +158,12 @@ def assignments(code: Code, name: str, before: int) -> list[tuple[ast.stmt, ast.
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 out += [(node, v) for v in _bound(t, node.value, name)]
-        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+        elif isinstance(node, ast.AnnAssign):
             if isinstance(node.target, ast.Name) and node.target.id == name:
-                value = node.value if isinstance(node, ast.AnnAssign) else node
-                out.append((node, value if not isinstance(value, ast.AugAssign)
-                            else ast.BinOp(node.target, node.op, node.value)))
+                out.append((node, node.value))
+        elif isinstance(node, ast.AugAssign):
+            if isinstance(node.target, ast.Name) and node.target.id == name:
+                out.append((node, ast.BinOp(node.target, node.op, node.value)))
         elif isinstance(node, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
             targets = ([node.target] if isinstance(node, ast.For | ast.AsyncFor)
                        else [i.optional_vars for i in node.items if i.optional_vars])

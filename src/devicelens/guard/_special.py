@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
 from ._blame import CellFiles, Frame, Named, Operand, describe_tensor, is_tensor
+from ._context import Ctx, Failure
+from ._trace import Want
 
 if TYPE_CHECKING:
-    from ._diagnosis import Failure
     from ._mismatch import MismatchReport
 
 
@@ -24,8 +25,6 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
     rule = failure.rule
     if rule is None or rule.role not in ("host", "load", "meta"):
         return report
-    from ._diagnosis import Ctx
-
     ctx = Ctx(frames, ns, is_cell)
     sc, stmt = ctx.statement(ctx.user)
     if rule.role == "meta":
@@ -65,6 +64,4 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
 
 
 def _want() -> Any:
-    from ._origin import Want
-
     return Want("device", "", "", "", "")

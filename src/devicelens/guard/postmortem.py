@@ -15,7 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from ._blame import CellFiles, default_cell_files, traceback_frames
-from ._diagnosis import Failure, diagnose
+from ._context import Failure
+from ._diagnosis import diagnose
 from ._messages import Match, match
 from ._mismatch import MismatchReport
 from ._special import special
