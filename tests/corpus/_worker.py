@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import io
 import json
 import sys
@@ -26,7 +27,7 @@ class Ran:
     ok: bool
     error: str  # "Type: message" of the exception the cell raised, '' when it ran
     out: str  # stdout + stderr, colours removed
-    exc: BaseException | None
+    guard_text: str  # the message of a devicelens DeviceMismatchError, '' otherwise
 
 
 class Session:
@@ -73,7 +74,25 @@ class Session:
             res = self.shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
         exc = res.error_in_exec or res.error_before_exec
         err = f"{type(exc).__name__}: {exc}" if exc is not None else ""
-        return Ran(exc is None, err, _parse.ANSI.sub("", buf.getvalue()), exc)
+        lens = sys.modules.get("devicelens")  # NB: only once the extension is loaded
+        guard = str(exc) if lens is not None and isinstance(exc, lens.DeviceMismatchError) else ""
+        if exc is not None:
+            del res, exc
+            self._forget_traceback()
+        return Ran(not err, err, _parse.ANSI.sub("", buf.getvalue()), guard)
+
+    def _forget_traceback(self) -> None:
+        """Drop the references IPython keeps to the last traceback.
+
+        NB: its frames hold the failed op's tensors; in FakeTensorMode ``Module.to()`` must swap
+        parameters and refuses tensors used elsewhere, which a real GPU (``.data`` set in place)
+        never does. Without this a right ``model.to("cuda:0")`` fix would fail only here.
+        """
+        sys.last_type = sys.last_value = sys.last_traceback = None
+        sys.last_exc = None  # type: ignore[attr-defined,unused-ignore]
+        self.shell.InteractiveTB.tb = None
+        self.shell.last_execution_result = None
+        gc.collect()
 
     def user_names(self) -> set[str]:
         """The user's objects: names the cells defined, less modules, classes and functions."""
@@ -141,13 +160,11 @@ def score(case: Case) -> dict[str, Any]:
 
 
 def _cuda_safe(s: Session, case: Case, r: dict[str, Any]) -> None:
-    import devicelens
-
     flags = " --dtype" if case.family.startswith("dtype") else ""
     ran = s.run(f"%%cuda_safe{flags}\n{case.cell}")
     r["cs_ran"] = ran.ok
     r["cs_error"] = ran.error[:300]
-    r["cs_text"] = str(ran.exc) if isinstance(ran.exc, devicelens.DeviceMismatchError) else ""
+    r["cs_text"] = ran.guard_text
     r["preflight"] = _parse.preflight(ran.out)
     if case.clean and any(f"  {sev}" in r["preflight"] for sev in ("error", "warning")):
         r["findings"] = sorted(set(r["findings"]) | {"pre-flight: " + r["preflight"]})

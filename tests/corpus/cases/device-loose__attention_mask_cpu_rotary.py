@@ -20,7 +20,8 @@ class RotaryEmbedding(nn.Module):
         self.register_buffer("inv_freq", inv_freq, persistent=False)
 
     def forward(self, x, position_ids):
-        inv_freq_expanded = self.inv_freq.view(1, -1, 1).float().expand(position_ids.shape[0], -1, 1)
+        batch = position_ids.shape[0]
+        inv_freq_expanded = self.inv_freq.view(1, -1, 1).float().expand(batch, -1, 1)
         position_ids_expanded = position_ids.unsqueeze(1).float()
         freqs = (inv_freq_expanded @ position_ids_expanded).transpose(1, 2)
         emb = torch.cat((freqs, freqs), dim=-1)
