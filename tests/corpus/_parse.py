@@ -12,6 +12,7 @@ from dataclasses import dataclass
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CULPRIT = re.compile(r"^\s*culprit: (.+?) \(", re.M)
 _IDENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # NB: not an attribute (after a dot)
+_KWARG = re.compile(r"([(,]\s*)[A-Za-z_]\w*\s*=(?!=)")  # ``device=`` names no object
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
@@ -125,4 +126,5 @@ def apply_edit(source: str, edit: Edit) -> str | None:
 
 def mentioned(lines: list[str], names: set[str]) -> set[str]:
     """The namespace names (of ``names``) that ``lines`` mention."""
-    return {w for ln in lines for w in _IDENT.findall(_STRING.sub("", ln)) if w in names}
+    return {w for ln in lines for w in _IDENT.findall(_KWARG.sub(r"\1", _STRING.sub("", ln)))
+            if w in names}

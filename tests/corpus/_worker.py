@@ -42,6 +42,9 @@ class Session:
         cfg.HistoryManager.hist_file = ":memory:"  # NB: two workers share no history file
         self.shell = InteractiveShell.instance(config=cfg)
         self.shell.colors = "nocolor"
+        # NB: plain tracebacks: the diagnosis is the same, the context mode's source inspection
+        # costs a second per failing cell
+        self.shell.InteractiveTB.set_mode("Plain")
         if devicelens:
             self.shell.run_line_magic("load_ext", "devicelens")
         self.sim, self.torch = sim, torch
@@ -92,11 +95,15 @@ class Session:
         sys.last_exc = None  # type: ignore[attr-defined,unused-ignore]
         self.shell.InteractiveTB.tb = None
         self.shell.last_execution_result = None
-        gc.collect()
+        if self.mode is not None:  # NB: frames sit in reference cycles; only fake cuda needs this
+            gc.collect()
 
     def user_names(self) -> set[str]:
-        """The user's objects: names the cells defined, less modules, classes and functions."""
-        skip = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
+        """The user's objects a diagnosis could blame: names the cells defined, less modules,
+        classes, functions and plain values (``device = torch.device(...)``, numbers, strings)."""
+        torch = self.torch
+        skip = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, str, bytes,
+                int, float, complex, type(None), torch.device, torch.dtype)
         return {k for k, v in self.shell.user_ns.items()
                 if k not in self.base and not k.startswith("_") and not isinstance(v, skip)}
 
@@ -164,7 +171,11 @@ def _cuda_safe(s: Session, case: Case, r: dict[str, Any]) -> None:
     ran = s.run(f"%%cuda_safe{flags}\n{case.cell}")
     r["cs_ran"] = ran.ok
     r["cs_error"] = ran.error[:300]
-    r["cs_text"] = ran.guard_text
+    # NB: what the guard raised; where it raised nothing of its own (an error torch raises outside
+    # an op, such as DataParallel's device check) the post-mortem printed in the same cell
+    post = _parse.diagnosis(ran.out)
+    r["cs_text"] = ran.guard_text or post
+    r["cs_source"] = "guard" if ran.guard_text else "post-mortem" if post else "none"
     r["preflight"] = _parse.preflight(ran.out)
     if case.clean and any(f"  {sev}" in r["preflight"] for sev in ("error", "warning")):
         r["findings"] = sorted(set(r["findings"]) | {"pre-flight: " + r["preflight"]})
@@ -181,10 +192,13 @@ def _named(case: Case, r: dict[str, Any]) -> None:
 
 def _precision(case: Case, r: dict[str, Any], names: set[str]) -> None:
     lines: list[str] = []
+    said: set[str] = set()
     for text in (r["pm_text"], r["cs_text"]):
-        lines += _parse.culprit_lines(text) + _parse.fix_code(text).splitlines()
+        # NB: a culprit blames the root of its name ("opt" in "opt.state[model.0.weight]['sum']")
+        said |= {_parse.root(c) for c in _parse.culprits(text)} & names
+        lines += _parse.fix_code(text).splitlines()
         lines += [ln for e in _parse.edits(text) for ln in (*e.old, *e.new)]
-    said = _parse.mentioned(lines, names)
+    said |= _parse.mentioned(lines, names)
     used = {n.id for n in ast.walk(ast.parse(case.cell)) if isinstance(n, ast.Name)}
     roots = {_parse.root(c) for c in case.culprits}
     right = said & (used | roots)

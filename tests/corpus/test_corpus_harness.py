@@ -90,10 +90,13 @@ def test_names_match_the_object_or_anything_inside_it() -> None:
     assert _parse.root("batch['y']") == "batch" and _parse.root("net.head.weight") == "net"
 
 
-def test_mentioned_counts_top_level_names_only_not_attributes_or_strings() -> None:
+def test_mentioned_counts_top_level_names_only_not_attributes_strings_or_keywords() -> None:
     lines = _parse.culprit_lines(PM) + _parse.fix_code(PM).splitlines()
     assert _parse.mentioned(lines, {"batch", "net", "x", "other", "weight", "y"}) == {
         "batch", "net", "x", "other"}
+    line = "opt = rebuild(net, device=dev, lr=0.1) if a == b else opt"
+    assert _parse.mentioned([line], {"opt", "net", "device", "lr", "dev", "a", "b"}) == {
+        "opt", "net", "dev", "a", "b"}
 
 
 def test_an_edit_replaces_the_line_keeping_its_indentation() -> None:
