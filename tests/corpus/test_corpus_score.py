@@ -10,12 +10,15 @@ import pytest
 
 from tests.corpus.scorer import Totals, score, totals
 
-# Measured: see tests/corpus/FAILURES.md for the cases below the goals and why.
-FLOOR_NAMED = 0.0
-FLOOR_PRECISION = 0.0
-FLOOR_FIX_WORKS = 0.0
-FLOOR_CLEAN_AFTER_FIX = 0.0
-MAX_CLEAN_FLAGGED = 99
+# Measured on 26 cases (20 failing, 6 clean look-alikes); tests/corpus/FAILURES.md lists every case
+# below the goals (named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged) and
+# why. NB: a change that adds cases re-measures these (new cases can lower a total).
+FLOOR_NAMED = 12 / 20
+FLOOR_PRECISION = 17.5 / 20
+FLOOR_FIX_WORKS = 12 / 20
+FLOOR_CLEAN_AFTER_FIX = 18 / 20
+MAX_CLEAN_FLAGGED = 4
+EPS = 1e-9  # shares are means of per-case values
 
 
 @pytest.fixture(scope="module")
@@ -28,19 +31,19 @@ def test_no_case_crashes(measured: Totals) -> None:
 
 
 def test_named_floor(measured: Totals) -> None:
-    assert measured.named >= FLOOR_NAMED, measured
+    assert measured.named >= FLOOR_NAMED - EPS, measured
 
 
 def test_precision_floor(measured: Totals) -> None:
-    assert measured.precision >= FLOOR_PRECISION, measured
+    assert measured.precision >= FLOOR_PRECISION - EPS, measured
 
 
 def test_fix_works_floor(measured: Totals) -> None:
-    assert measured.fix_works >= FLOOR_FIX_WORKS, measured
+    assert measured.fix_works >= FLOOR_FIX_WORKS - EPS, measured
 
 
 def test_clean_after_fix_floor(measured: Totals) -> None:
-    assert measured.clean_after_fix >= FLOOR_CLEAN_AFTER_FIX, measured
+    assert measured.clean_after_fix >= FLOOR_CLEAN_AFTER_FIX - EPS, measured
 
 
 def test_clean_look_alikes_flagged_at_most(measured: Totals) -> None:
