@@ -1,6 +1,6 @@
 """move_all on a real GPU: bytes/s against the measured host-to-device bandwidth.
 
-Runs only where CUDA is available (``tests/gpu/device_check.sh`` runs it on a lent GPU machine);
+Runs only where CUDA is available (``tests/gpu/device_check.sh`` runs it on a machine with a GPU);
 elsewhere it says so and exits 0. Namespace: a model (~256 MiB of fp32 parameters) + Adam state
 + a batch dict, moved cpu -> cuda:0 -> cpu.
 """

@@ -18,8 +18,8 @@ import torch
 from IPython.core.interactiveshell import InteractiveShell
 from torch import nn
 
-from devicelens import comm as dl_comm
-from devicelens._protocol import COMM_TARGET, PROTOCOL_VERSION
+from devicelens.jupyter import comm as dl_comm
+from devicelens.jupyter._protocol import COMM_TARGET, PROTOCOL_VERSION
 
 
 class WireComm:

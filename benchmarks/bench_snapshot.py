@@ -15,7 +15,7 @@ from _workload import namespace
 from torch import nn
 
 from devicelens.analysis import diagnose
-from devicelens.snapshot import take_snapshot
+from devicelens.inspect import take_snapshot
 
 # NB: the module, not devicelens.snapshot (that name is the public function)
 snapshot_module = sys.modules[take_snapshot.__module__]

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from devicelens._protocol import PROTOCOL_VERSION
+from devicelens.jupyter._protocol import PROTOCOL_VERSION
 
 
 class FakeComm:

@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from devicelens.analysis import diagnose
-from devicelens.snapshot import take_snapshot
+from devicelens.inspect import take_snapshot
 
 from .conftest import to_in_place
 

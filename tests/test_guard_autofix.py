@@ -129,7 +129,7 @@ def test_guard_steps_aside_inside_torch_compile(ip):
 
 
 def test_cpu_lengths_of_packed_sequences_and_ctc_are_allowed():
-    from devicelens.guard import _device_split, tensor_slots
+    from devicelens.guard._mode import _device_split, tensor_slots
 
     data, sizes = torch.ones(6, 4, device="meta"), torch.tensor([2, 2, 1])
     assert _device_split(torch._VF.lstm, tensor_slots((data, sizes, (data,)), {})) == []

@@ -12,7 +12,7 @@ from torch import nn
 
 from devicelens import moves
 from devicelens.analysis import DEVICE_KINDS, diagnose
-from devicelens.snapshot import take_snapshot
+from devicelens.inspect import take_snapshot
 
 
 def is_fake_on(t: torch.Tensor, device: str) -> bool:

@@ -13,9 +13,10 @@ import torch
 from torch import nn
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from devicelens import _moveapply, moves
-from devicelens._tree import resolve
-from devicelens.snapshot import take_snapshot
+from devicelens import moves
+from devicelens.inspect import take_snapshot
+from devicelens.inspect._tree import resolve
+from devicelens.moves import _apply as _moveapply
 
 Batch = namedtuple("Batch", "x y")
 

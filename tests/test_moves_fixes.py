@@ -13,7 +13,7 @@ from torch import nn
 
 from devicelens import moves
 from devicelens.analysis import DEVICE_KINDS, DTYPE_KINDS, Finding, diagnose
-from devicelens.snapshot import take_snapshot
+from devicelens.inspect import take_snapshot
 
 from .conftest import to_in_place
 
@@ -189,7 +189,7 @@ def test_magic_to_dry_run_then_for_real(ip: Any) -> None:
     ns = ip.user_ns
     dry = ip.run_line_magic("devices", "--to meta --dry-run")
     assert dry.ok and dry.dry_run and ns["x"].device.type == "cpu"
-    text = dry._repr_mimebundle_()["text/plain"]
+    text = ip.display_formatter.format(dry)[0]["text/plain"]  # the table, not the dataclass
     assert text.splitlines()[0] == "Would move 2 objects (88 B) to meta."
     report = ip.run_line_magic("devices", "--to meta")
     assert report.ok and ns["x"].device.type == "meta"

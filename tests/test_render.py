@@ -6,11 +6,11 @@ import torch
 from torch import nn
 
 from devicelens.analysis import diagnose
+from devicelens.inspect import human_bytes, take_snapshot
 from devicelens.moves import Move, MoveReport
 from devicelens.render import DevicesView, report_mimebundle
-from devicelens.render._rows import device_colour, human_bytes, shape_str
+from devicelens.render._rows import device_colour, shape_str
 from devicelens.render.html import esc
-from devicelens.snapshot import take_snapshot
 
 
 class Tiny(nn.Module):

@@ -1,8 +1,8 @@
 /**
  * Ids, settings and the wire protocol, typed once more on this side.
  *
- * NB: every interface below mirrors a `TypedDict` of `src/devicelens/_protocol.py` field by
- * field, and DEVICE_COLOURS mirrors `render/_rows.py`; `tests/test_protocol_sync.py` keeps them
+ * NB: every interface below mirrors a `TypedDict` of `src/devicelens/jupyter/_protocol.py` field by
+ * field, and DEVICE_COLOURS mirrors `render/_rows.py`; `tests/test_jupyter_protocol_sync.py` keeps them
  * equal. Change both sides together and bump PROTOCOL_VERSION on any incompatible change.
  */
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "DeviceMismatchError",
@@ -17,32 +17,30 @@ __all__ = [
     "Snapshot",
     "__version__",
     "apply_fix",
+    "check",
     "diagnose",
+    "guard",
     "load_ipython_extension",
     "move_all",
     "snapshot",
     "unload_ipython_extension",
 ]
 
-# NB: the submodule ``snapshot`` shares its name with the function below. Importing it here, first,
-# means a later ``import devicelens.snapshot`` finds it in sys.modules and never rebinds the
-# package attribute, so ``devicelens.snapshot`` stays the function. (It imports no torch.)
-from . import snapshot as _snapshot_module  # noqa: F401
-
 if TYPE_CHECKING:
     from .analysis import Finding
     from .guard import DeviceMismatchError
+    from .inspect import Snapshot
     from .moves import MoveReport
-    from .snapshot import Snapshot
 
 
 def snapshot(namespace: dict[str, Any] | None = None, **options: Any) -> Snapshot:
     """Metadata-only snapshot of every tensor, module and optimizer in ``namespace``.
 
-    ``namespace`` defaults to the IPython user namespace. See :mod:`devicelens.snapshot`.
+    ``namespace`` defaults to the IPython user namespace. See :mod:`devicelens.inspect`.
     """
-    from .snapshot import take_snapshot
+    from .inspect import take_snapshot
 
+    _displayable()
     return take_snapshot(namespace, **options)
 
 
@@ -79,30 +77,53 @@ def apply_fix(
     return _apply_fix(finding, namespace, dry_run=dry_run)
 
 
+def check(*objects: Any, dtype: bool = False) -> None:
+    """Raise ``DeviceMismatchError`` when the given modules, optimizers and batches disagree
+    about devices (``dtype=True``: also dtypes); an assertion for a training loop's first step.
+
+    See :mod:`devicelens.scripts.check`. ``devicelens.guard(dtype=False)`` is the guard as a
+    context manager.
+    """
+    import sys
+
+    from .scripts.check import check_objects
+
+    check_objects(objects, dtype=dtype, caller=sys._getframe(1))
+
+
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext devicelens``: magics, the panel's comm target and the post-mortem handler."""
-    from ._extension import load
+    from .jupyter.extension import load
 
     load(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """``%unload_ext devicelens``: undo everything :func:`load_ipython_extension` did."""
-    from ._extension import unload
+    from .jupyter.extension import unload
 
     unload(ipython)
 
 
+def _displayable() -> None:
+    """Results show as tables in IPython even before ``%load_ext`` (the types know no view)."""
+    from .jupyter._display import register_current
+
+    register_current()
+
+
 _LAZY = {"DeviceMismatchError": "guard", "Finding": "analysis", "MoveReport": "moves",
-         "Snapshot": "snapshot"}
+         "Snapshot": "inspect"}
 
 
 def __getattr__(name: str) -> Any:
     """Public classes, imported on first use (NB: the guard imports torch)."""
-    if name in _LAZY:
-        import importlib
+    import importlib
 
+    if name in _LAZY:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    if name == "guard":  # NB: the subpackage itself is callable: devicelens.guard(dtype=False)
+        return importlib.import_module(".guard", __name__)
     raise AttributeError(f"module 'devicelens' has no attribute {name!r}")
 
 

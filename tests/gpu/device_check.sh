@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The one prepared device check, for a session whose task is lent a GPU machine (device tool):
-#   run: bash tests/gpu/device_check.sh      (timeout_s ~ 420; the log comes back under $OUT)
-# The machine's own python3 has torch, pytest, pytest-timeout and hypothesis; devicelens runs
-# from source (PYTHONPATH=src), so nothing is installed there.
+# The real-CUDA check, in one go, on a machine with a GPU:
+#   bash tests/gpu/device_check.sh        (about 5 minutes; the log goes to $OUT/gpu-check.log)
+# Needs a python3 with a CUDA build of torch, pytest, pytest-timeout and hypothesis; devicelens
+# runs from source (PYTHONPATH=src), so nothing is installed.
 set -uo pipefail
 OUT=${OUT:-/tmp/devicelens-gpu}
 mkdir -p "$OUT"

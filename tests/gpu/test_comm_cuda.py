@@ -6,8 +6,8 @@ import pytest
 import torch
 from torch import nn
 
-from devicelens._protocol import PROTOCOL_VERSION
-from devicelens.comm import Bridge
+from devicelens.jupyter._protocol import PROTOCOL_VERSION
+from devicelens.jupyter.comm import Bridge
 
 from .._comm_fake import FakeComm
 

@@ -13,8 +13,8 @@ from .text import report_text, snapshot_text
 
 if TYPE_CHECKING:
     from ..analysis import Finding
+    from ..inspect import Snapshot
     from ..moves import MoveReport
-    from ..snapshot import Snapshot
 
 __all__ = ["DevicesView", "mimebundle", "report_mimebundle"]
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ..analysis import Finding
-    from ..snapshot import ModuleRecord, ObjectRecord, Snapshot, TensorRecord
+    from ..inspect import ModuleRecord, ObjectRecord, Snapshot, TensorRecord
 
 #: Okabe–Ito, colour-blind safe; the device is always written as text beside its colour.
 #: NB: mirrored in labextension/src/tokens.ts (DEVICE_COLOURS); tests keep them equal.
@@ -44,15 +44,6 @@ class Row(NamedTuple):
     flagged: bool
 
 
-def human_bytes(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    for unit in ("KiB", "MiB", "GiB", "TiB"):
-        n_f = n / 1024
-        if n_f < 1024 or unit == "TiB":
-            return f"{n_f:.1f} {unit}"
-        n = int(n_f)
-    return f"{n} B"  # pragma: no cover
 
 
 def shape_str(shape: tuple[int, ...] | list[int] | None) -> str:

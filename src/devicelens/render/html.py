@@ -7,12 +7,13 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from ._rows import Row, device_colour, human_bytes, rows
+from ..inspect.units import human_bytes
+from ._rows import Row, device_colour, rows
 
 if TYPE_CHECKING:
     from ..analysis import Finding
+    from ..inspect import Snapshot
     from ..moves import MoveReport
-    from ..snapshot import Snapshot
 
 _SEV_COLOUR = {"error": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
 _CSS = (

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._rows import Row, human_bytes, rows
+from ..inspect.units import human_bytes
+from ._rows import Row, rows
 
 if TYPE_CHECKING:
     from ..analysis import Finding
+    from ..inspect import Snapshot
     from ..moves import MoveReport
-    from ..snapshot import Snapshot
 
 _ICONS = {"error": "✖", "warning": "▲", "info": "●"}
 _HEAD = ("name", "kind", "device", "dtype", "shape", "memory")

@@ -2,13 +2,11 @@
 
 Wiring only: every button calls the same core as the panel (snapshot → diagnose → moves) and
 shows the result through the shared rows and HTML helpers. ipywidgets is imported lazily, so
-:func:`prefer_widget` stays cheap for the magic to ask on every ``%devices``.
+the default-view rule (:mod:`devicelens.jupyter._frontends`) stays cheap on every ``%devices``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -17,71 +15,28 @@ from typing import TYPE_CHECKING, Any
 
 from .. import moves
 from ..analysis import diagnose
-from ..snapshot import take_snapshot
-from . import DevicesView, mimebundle
-from ._rows import human_bytes
+from ..inspect import take_snapshot
+from ..inspect.units import human_bytes
+from ..render import DevicesView, mimebundle
 from .html import esc, finding_html, report_html, table_html
 from .text import findings_text
 
 if TYPE_CHECKING:
     from ..analysis import Finding
+    from ..inspect import DeviceInfo, Snapshot
     from ..moves import MoveReport
-    from ..snapshot import DeviceInfo, Snapshot
 
-__all__ = ["DevicesWidget", "devices_widget", "prefer_widget"]
+__all__ = ["DevicesWidget", "devices_widget", "is_kernel"]
 
 _BUSY = "devicelens is still busy with the previous action; try again when it has finished."
 
 
 # --- which view ----------------------------------------------------------------------------
 
-def _is_kernel(shell: Any) -> bool:
+def is_kernel(shell: Any) -> bool:
     """A Jupyter kernel shell (ipykernel's, or a subclass such as Colab's), not terminal IPython."""
     return shell is not None and any(
         k.__name__ == "ZMQInteractiveShell" for k in type(shell).__mro__)
-
-
-def _panel_connected(shell: Any) -> bool | None:
-    """Whether a devicelens panel has its comm open to ``shell``; None when nobody can tell.
-
-    NB: asks :mod:`devicelens.comm` only if the extension already imported it (never imports
-    it).
-    """
-    bridge = sys.modules.get("devicelens.comm")
-    if bridge is None:
-        return None
-    try:
-        return bool(bridge.panel_connected(shell))
-    except Exception:  # NB: a broken bridge must not break %devices
-        return None
-
-
-def _panel_less_frontend() -> bool:
-    """Front ends known to have no devicelens panel: VS Code and Google Colab."""
-    env = os.environ
-    return bool(env.get("VSCODE_PID") or env.get("VSCODE_CWD")) or "google.colab" in sys.modules
-
-
-def _has_ipywidgets() -> bool:
-    """Importable, judged without importing it (``%devices`` asks on every call)."""
-    try:
-        return importlib.util.find_spec("ipywidgets") is not None
-    except (ImportError, ValueError):  # NB: ValueError when sys.modules holds None for it
-        return False
-
-
-def prefer_widget(shell: Any) -> bool:
-    """The default-view rule of ``%devices``: the widget view only where it beats the HTML table.
-
-    All of: a Jupyter kernel (never terminal IPython), ipywidgets importable, no devicelens panel
-    connected, and a front end known to lack the panel (VS Code, Colab). Everywhere else, in
-    JupyterLab and Notebook 7 where the panel lives, the rich HTML table stays the default.
-    """
-    if not _is_kernel(shell) or not _has_ipywidgets():
-        return False
-    if _panel_connected(shell):
-        return False
-    return _panel_less_frontend()
 
 
 def devices_widget(namespace: dict[str, Any], names: list[str] | None = None, *,
@@ -99,7 +54,7 @@ def devices_widget(namespace: dict[str, Any], names: list[str] | None = None, *,
         has_widgets = False
     else:
         has_widgets = True
-    if not has_widgets or (shell is not None and not _is_kernel(shell)):
+    if not has_widgets or (shell is not None and not is_kernel(shell)):
         snap = take_snapshot(namespace, names=names)
         return DevicesView(snap, diagnose(snap), show_all=show_all)
     return DevicesWidget(namespace, names, show_all=show_all)

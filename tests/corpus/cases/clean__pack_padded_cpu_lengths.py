@@ -1,36 +1,37 @@
-"""`pack_padded_sequence` with the lengths on the CPU while model and text are on the GPU.
+"""Look-alike: the model and the padded batch are on the accelerator, the `lengths` stay on the CPU.
 
-Source: https://github.com/bentrevett/pytorch-sentiment-analysis/issues/93
-Since PyTorch 1.7 `lengths` must be a CPU int64 tensor even when the input is on the GPU; the
-maintainer's fix passes `text_lengths.cpu()`. A CPU `text_lengths` next to a GPU model is
-required, not a stray. Simulated with meta as the GPU.
+Source: https://github.com/pytorch/pytorch/issues/43227
+The maintainers' answer to "'lengths' argument should be a 1D CPU int64 tensor": "You can still
+use CUDA but the second argument, 'lengths', must be a CPU tensor if it is a tensor." This is
+that correct layout: two devices on purpose, nothing to report. Simulated with meta as the
+accelerator.
 """
 
 SIM = "meta"
 FAMILY = "clean"
 SETUP = '''
 import torch
-from torch import nn
+import torch.nn as nn
+from torch.nn.utils.rnn import pack_padded_sequence
 
-class RNN(nn.Module):
-    def __init__(self, vocab_size=50, embedding_dim=16, hidden_dim=32, output_dim=1):
+class Encoder(nn.Module):
+    def __init__(self, vocab=40, emb=8, hidden=16):
         super().__init__()
-        self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=0)
-        self.rnn = nn.LSTM(embedding_dim, hidden_dim)
-        self.fc = nn.Linear(hidden_dim, output_dim)
+        self.embedding = nn.Embedding(vocab, emb)
+        self.lstm = nn.LSTM(emb, hidden, batch_first=True)
 
-    def forward(self, text, text_lengths):
-        embedded = self.embedding(text)
-        packed_embedded = nn.utils.rnn.pack_padded_sequence(embedded, text_lengths.cpu())
-        packed_output, (hidden, cell) = self.rnn(packed_embedded)
-        return self.fc(hidden.squeeze(0))
+    def forward(self, tokens, lengths):
+        packed = pack_padded_sequence(self.embedding(tokens), lengths, batch_first=True)
+        out, _ = self.lstm(packed)
+        return out
 
-model = RNN().to("meta")
-text = torch.randint(1, 50, (7, 3)).to("meta")
-text_lengths = torch.tensor([7, 5, 2])
+device = "meta"
+encoder = Encoder().to(device)
+tokens = torch.randint(1, 40, (3, 7)).to(device)
+lengths = torch.tensor([7, 5, 2])
 '''
 CELL = '''
-predictions = model(text, text_lengths).squeeze(1)
+out = encoder(tokens, lengths)
 '''
 EXPECT_ERROR = None
 CULPRITS = []

@@ -1,0 +1,230 @@
+"""Rules about modules: split across devices, mixed dtypes, traps ``Module.to()`` misses,
+DataParallel placement, and helper modules (losses) left off the model's device.
+"""
+
+from __future__ import annotations
+
+from ..inspect._tree import Ref, code_for
+from ..inspect.records import ObjectRecord, TensorRecord
+from .findings import (
+    Action,
+    Finding,
+    Layout,
+    Severity,
+    _counts,
+    _finding,
+    is_float,
+    majority,
+    module_tensors,
+    q,
+)
+
+
+def _module_split(o: ObjectRecord) -> list[Finding]:
+    own = module_tensors(o)
+    devices = {t.device for t in own}
+    if len(devices) < 2 or o.dispatch:
+        return []
+    accel = {d for d in devices if d != "cpu"}
+    if len(accel) >= 2:
+        return _pipeline(o, own, devices)
+    # NB: users move models *to* accelerators: half on cpu, half on cuda:0 wants cuda:0.
+    # (``meta`` counts as one: nothing can be copied back from it.)
+    target = accel.pop()
+    strays = [t for t in own if t.device != target]
+    return [_split_finding(o, strays, devices, target, "error")]
+
+
+def _split_finding(o: ObjectRecord, strays: list[TensorRecord],
+                   devices: set[str], target: str, severity: Severity) -> Finding:
+    stray_mods = list(dict.fromkeys(t.owner for t in strays))
+    root = o.tensors[0].ref[:1]
+    tail = ("" if severity == "error" else
+            "; it looks like intentional model parallelism (no layer is itself split)")
+    msg = (f"{o.name} is split across {', '.join(sorted(devices))}: "
+           f"{len(strays)} of its tensors ({', '.join(stray_mods[:3])}"
+           f"{'…' if len(stray_mods) > 3 else ''}) are not on {target}, so its forward pass "
+           f"will fail{' unless each part gets inputs on its own device' if tail else ''}"
+           f"{tail}.")
+    title = (f"{o.name} is partly moved" if severity != "info" else
+             f"{o.name} spans {', '.join(sorted(devices))} (model parallel?)")
+    return _finding("module_split", severity, title, msg,
+                    f"{code_for(root)}.to({q(target)})", (t.path for t in strays), [o.name],
+                    sorted(devices),
+                    action=Action("to_device", (root,), target) if severity != "info" else None)
+
+
+def _pipeline(o: ObjectRecord, own: list[TensorRecord], devices: set[str]) -> list[Finding]:
+    """A model over several accelerators: model parallelism, unless a layer is split or a part
+    was left on the cpu (then that part, not the whole model, is what to move)."""
+    if "cpu" not in devices:
+        per_owner: dict[str, set[str]] = {}
+        for t in own:
+            per_owner.setdefault(t.owner, set()).add(t.device)
+        leaf_split = any(len(devs) > 1 for devs in per_owner.values())
+        target = majority(own) or "cpu"
+        strays = [t for t in own if t.device != target]
+        return [_split_finding(o, strays, devices, target,
+                               "error" if leaf_split else "info")]
+    by_target: dict[str, dict[str, list[TensorRecord]]] = {}
+    for t in own:
+        if t.device == "cpu":
+            target = _neighbour_device(own, t.owner) or "cpu"
+            by_target.setdefault(target, {}).setdefault(t.owner, []).append(t)
+    out = []
+    for target, owners in by_target.items():
+        refs = tuple(ts[0].ref[:-1] for ts in owners.values())
+        names = ", ".join(owners)
+        msg = (f"{o.name} runs across {', '.join(sorted(devices - {'cpu'}))}, but {names} "
+               f"{'is' if len(owners) == 1 else 'are'} still on the cpu, next to layers on "
+               f"{target}: the forward pass will fail there.")
+        fix = "\n".join(f"{code_for(r)}.to({q(target)})" for r in refs)
+        out.append(_finding("module_split", "error", f"{names} left on the cpu", msg, fix,
+                            (t.path for ts in owners.values() for t in ts), [o.name],
+                            sorted(devices), action=Action("to_device", refs, target)))
+    return out
+
+
+def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
+    """The device of the closest enclosing module's other (non-cpu) tensors."""
+    path = owner
+    while "." in path:
+        path = path.rsplit(".", 1)[0]
+        near = [t for t in own if t.device != "cpu"
+                and (t.owner == path or t.owner.startswith(path + "."))]
+        if near:
+            return majority(near)
+    return None
+
+
+def _helper_modules(objects: tuple[ObjectRecord, ...], layout: Layout) -> list[Finding]:
+    """Other modules (a loss with a class-weight buffer, a separate head) off the model's device.
+
+    NB: only when the main model sits on one device; a module that is itself split is
+    :func:`_module_split`'s business.
+    """
+    out: list[Finding] = []
+    for o in objects:
+        if o.kind != "module" or o.name == layout.model or o.dispatch or not layout.device:
+            continue
+        own = module_tensors(o)
+        devices = {t.device for t in own}
+        if len(devices) != 1 or layout.device in devices:
+            continue
+        dev = devices.pop()
+        has_params = any(t.role == "parameter" for t in own)
+        what = ("feeding one into the other will fail, unless you keep it there on purpose"
+                if has_params else f"calling it on {layout.model}'s outputs will fail")
+        msg = (f"{o.name} ({o.type_name}) holds {', '.join(t.path for t in own[:3])} on {dev} "
+               f"while {layout.model} is on {layout.device}: {what}.")
+        root = o.tensors[0].ref[:1]
+        out.append(_finding("module_device", "warning", f"{o.name} is not on {layout.device}",
+                            msg, f"{code_for(root)}.to({q(layout.device)})",
+                            (t.path for t in own), [o.name, layout.model or ""],
+                            [dev, layout.device],
+                            action=Action("to_device", (root,), layout.device)))
+    return out
+
+
+def _module_dtypes(o: ObjectRecord) -> list[Finding]:
+    own = [t for t in module_tensors(o) if is_float(t.dtype)]
+    dtypes = {t.dtype for t in own}
+    if len(dtypes) < 2 or o.dispatch:
+        return []
+    target = majority(own, "dtype") or "float32"
+    strays = [t for t in own if t.dtype != target]
+    root = o.tensors[0].ref[:1]
+    msg = (f"{o.name} mixes floating dtypes {', '.join(sorted(dtypes))}: "
+           f"{len(strays)} tensors are not {target}, and ops between them raise "
+           f"\"expected scalar type\" errors.")
+    return [_finding("module_mixed_dtype", "warning", f"{o.name} mixes dtypes", msg,
+                     f"{code_for(root)}.to(torch.{target})", (t.path for t in strays), [o.name],
+                     dtypes=sorted(dtypes), action=Action("to_dtype", (root,), dtype=target))]
+
+
+def _module_device_of(o: ObjectRecord, owner: str) -> str | None:
+    """Device of the module at path ``owner`` (its own params/buffers), else of the root."""
+    own = module_tensors(o)
+    return majority(t for t in own if t.owner == owner) or majority(own)
+
+
+def _owner_ref(t: TensorRecord) -> Ref:
+    return t.ref[:-1]
+
+
+def _traps(o: ObjectRecord) -> list[Finding]:
+    out: list[Finding] = []
+    for t in o.tensors:
+        if t.role != "attribute" or not _counts(t) or (t.shape == () and t.device == "cpu"):
+            continue
+        dev = _module_device_of(o, t.owner)
+        if dev is None:
+            continue
+        owner_code = code_for(_owner_ref(t))
+        name = str(t.ref[-1].key)
+        fix = (f"_t = {code_for(t.ref)}\ndel {code_for(t.ref)}\n"
+               f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}))")
+        if t.device != dev:
+            msg = (f"{t.path} is a plain tensor attribute on {t.device} while {t.owner} is on "
+                   f"{dev}: Module.to() never moves it; register it as a buffer.")
+            out.append(_finding("trap_attribute", "error", f"{t.path} was left on {t.device}",
+                                msg, fix, [t.path], [o.name], [t.device, dev],
+                                action=Action("to_device", (t.ref,), dev)))
+        else:
+            msg = (f"{t.path} is a plain tensor attribute: it is on {dev} now, but the next "
+                   f"{t.owner}.to(...) will leave it behind; register it as a buffer.")
+            out.append(_finding("trap_latent", "info", f"{t.path} is not a buffer", msg, fix,
+                                [t.path], [o.name], [t.device]))
+    return out + _trapped_modules(o)
+
+
+def _trapped_modules(o: ObjectRecord) -> list[Finding]:
+    out: list[Finding] = []
+    root_dev = majority(module_tensors(o))
+    heads = [m for m in o.modules if m.trapped and not _is_inside_trapped(m, o)]
+    for m in heads:
+        holder_code = code_for(m.ref[:-1])
+        as_dict = m.ref[-1].kind == "item" and isinstance(m.ref[-1].key, str)
+        plain, wrapper = ("dict", "ModuleDict") if as_dict else ("list", "ModuleList")
+        fix = f"{holder_code} = torch.nn.{wrapper}({holder_code})"
+        tensors = [t for t in o.tensors if t.role == "trapped" and t.path.startswith(m.path + ".")]
+        stray = root_dev is not None and any(t.device != root_dev for t in tensors if _counts(t))
+        if stray and root_dev is not None:
+            devs = ", ".join(m.devices)
+            msg = (f"{m.path} ({m.type_name}) is held in a plain {plain} and sits on {devs} "
+                   f"while {o.name} is on {root_dev}: Module.to(), .parameters() and "
+                   f"state_dict() all miss it.")
+            out.append(_finding("trap_module", "error", f"{m.path} was left on {devs}", msg,
+                                f"{fix}\n{o.name}.to({q(root_dev)})", [m.path], [o.name],
+                                [*m.devices, root_dev],
+                                action=Action("to_device", (m.ref,), root_dev)))
+        elif root_dev is not None:
+            msg = (f"{m.path} ({m.type_name}) is held in a plain {plain}: "
+                   f"{o.name}.to(), .parameters() and state_dict() all miss it.")
+            out.append(_finding("trap_latent", "info", f"{m.path} is not a registered submodule",
+                                msg, fix, [m.path], [o.name], m.devices))
+    return out
+
+
+def _is_inside_trapped(m: object, o: ObjectRecord) -> bool:
+    path = getattr(m, "path", "")
+    return any(other.trapped and path.startswith(other.path + ".") for other in o.modules
+               if other is not m)
+
+
+def _dataparallel(o: ObjectRecord) -> list[Finding]:
+    if o.wrapper != "DataParallel" or not o.device_ids:
+        return []
+    want = f"cuda:{o.device_ids[0]}"
+    own = module_tensors(o)
+    wrong = [t for t in own if t.device != want]
+    if not wrong:
+        return []
+    root = o.tensors[0].ref[:1]
+    msg = (f"{o.name} is a DataParallel over device_ids={list(o.device_ids)}, whose module must "
+           f"live on device_ids[0] = {want}, but {len(wrong)} of its tensors are on "
+           f"{', '.join(sorted({t.device for t in wrong}))}.")
+    return [_finding("dataparallel_device", "error", f"{o.name}.module is not on {want}", msg,
+                     f"{code_for(root)}.module.to({q(want)})", (t.path for t in wrong), [o.name],
+                     sorted({t.device for t in wrong} | {want}),
+                     action=Action("to_device", (root,), want))]

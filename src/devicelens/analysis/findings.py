@@ -1,0 +1,129 @@
+"""What a finding is, and the small helpers every rule shares (majority device, module tensors).
+
+``Finding.fix`` is code for humans; ``Finding.action`` is the same fix as structured data for the
+move engine, which never executes strings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from ..inspect._tree import Ref
+from ..inspect.records import ObjectRecord, TensorRecord
+
+Severity = Literal["error", "warning", "info"]
+MAX_PATHS = 12
+
+
+@dataclass(frozen=True)
+class Action:
+    """A fix the move engine can apply: move or cast the objects at ``refs``.
+
+    ``op``: ``to_device`` (modules in place, tensors rebound), ``to_dtype`` (cast the culprits
+    only), ``optimizer_state`` (each state tensor to its own parameter's device/dtype).
+    """
+
+    op: Literal["to_device", "to_dtype", "optimizer_state"]
+    refs: tuple[Ref, ...]
+    device: str | None = None
+    dtype: str | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: str
+    kind: str
+    severity: Severity
+    title: str
+    message: str
+    fix: str
+    paths: tuple[str, ...]
+    objects: tuple[str, ...]
+    devices: tuple[str, ...] = ()
+    dtypes: tuple[str, ...] = ()
+    action: Action | None = None
+
+
+
+DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module",
+                "optimizer_state", "dataparallel_device", "loose_device")
+DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype")
+
+
+def _finding(kind: str, severity: Severity, title: str, message: str, fix: str,
+             paths: Iterable[str], objects: Iterable[str], devices: Iterable[str] = (),
+             dtypes: Iterable[str] = (), action: Action | None = None) -> Finding:
+    paths = tuple(dict.fromkeys(paths))
+    digest = hashlib.sha1("\0".join((kind, *paths)).encode()).hexdigest()[:12]
+    return Finding(f"{kind}-{digest}", kind, severity, title, message, fix,
+                   _cap(paths), tuple(dict.fromkeys(objects)), tuple(dict.fromkeys(devices)),
+                   tuple(dict.fromkeys(dtypes)), action)
+
+
+def _cap(paths: tuple[str, ...]) -> tuple[str, ...]:
+    if len(paths) <= MAX_PATHS:
+        return paths
+    return (*paths[:MAX_PATHS], f"… and {len(paths) - MAX_PATHS} more")
+
+
+def is_float(dtype: str) -> bool:
+    return dtype.startswith(("float", "bfloat", "complex"))
+
+
+def _counts(t: TensorRecord) -> bool:
+    """Tensors that decide where a module "is". NB: 0-dim integer counters never do."""
+    return not (t.shape == () and not is_float(t.dtype)) and t.role != "grad"
+
+
+def majority(tensors: Iterable[TensorRecord], attr: str = "device") -> str | None:
+    """The device (or dtype) holding most bytes; ties go to the first seen."""
+    weight: dict[str, int] = {}
+    for t in tensors:
+        key = getattr(t, attr)
+        weight[key] = weight.get(key, 0) + t.nbytes + 1
+    return max(weight, key=weight.__getitem__) if weight else None
+
+
+def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
+    return [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
+
+
+def q(s: str) -> str:
+    return f'"{s}"'
+
+
+class Layout(NamedTuple):
+    """Where "the model" is: the module holding the most parameter bytes (the main model).
+
+    ``device``/``dtype`` are None when the main model itself is split or mixed: then no loose
+    tensor can be said to be in the wrong place. A DataParallel's device is ``device_ids[0]``,
+    where its module must live, whatever its current placement.
+    """
+
+    device: str | None
+    dtype: str | None
+    model: str | None
+    wrapper: str
+
+
+def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
+    best: ObjectRecord | None = None
+    best_bytes = -1
+    for o in objects:
+        if o.kind != "module" or o.dispatch or not module_tensors(o):
+            continue
+        nbytes = sum(t.nbytes for t in o.tensors if t.role == "parameter")
+        if nbytes > best_bytes:
+            best, best_bytes = o, nbytes
+    if best is None:
+        return Layout(None, None, None, "")
+    own = module_tensors(best)
+    devices = {t.device for t in own}
+    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    device = devices.pop() if len(devices) == 1 else None
+    if best.wrapper == "DataParallel" and best.device_ids:
+        device = f"cuda:{best.device_ids[0]}"
+    return Layout(device, dtypes.pop() if len(dtypes) == 1 else None, best.name, best.wrapper)

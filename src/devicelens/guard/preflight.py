@@ -1,0 +1,111 @@
+"""Pre-flight for ``%%cuda_safe``: read the cell, never run it, and check what it will combine.
+
+The cell's AST is followed statement by statement with a small device inference (a module call
+returns its module's device, ``.to(d)`` moves, factories use ``device=``); namespace objects are
+resolved through :mod:`devicelens.inspect._tree` (no properties, no user code). Module calls,
+tensors combined in one expression, optimizer state, loss-module weights and the ``forward`` of
+every module class used are checked. The result is a frozen report; nothing is printed or changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from ..inspect import _tree
+from ._forward_lint import Issue, lint_forward
+from ._preflight_calls import call
+from ._preflight_flow import Flow
+
+__all__ = ["Issue", "PreflightReport", "lint_forward", "lint_modules", "preflight"]
+
+_FINDING_KINDS = ("module_split", "trap_attribute", "trap_module", "dataparallel_device",
+                  "optimizer_state", "optimizer_orphan")
+_DTYPE_FINDINGS = ("module_mixed_dtype", "optimizer_state_dtype")
+
+
+@dataclass(frozen=True)
+class PreflightReport:
+    issues: tuple[Issue, ...]
+
+    @property
+    def errors(self) -> tuple[Issue, ...]:
+        return tuple(i for i in self.issues if i.severity == "error")
+
+    def text(self) -> str:
+        if not self.issues:
+            return ""
+        n = len(self.issues)
+        out = [f"%%cuda_safe pre-flight: {n} problem{'s' if n > 1 else ''} found before running "
+               "the cell"]
+        for i in self.issues:
+            at = f" (cell line {i.line})" if i.line else ""
+            out.append(f"  {i.severity}{at}: {i.message}")
+            out += ["      " + ln for ln in i.fix.splitlines()]
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def preflight(source: str, namespace: dict[str, Any], *, check_dtype: bool = False,
+              line_offset: int = 0) -> PreflightReport:
+    """Check ``source`` against ``namespace`` without running it."""
+    if "torch" not in sys.modules:
+        return PreflightReport(())
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return PreflightReport(())  # NB: running the cell reports it, with IPython's own traceback
+    ast.increment_lineno(tree, line_offset)
+    used = _used_names(tree, namespace)
+    flow = Flow(namespace, check_dtype, used, call)
+    flow.block(tree.body)
+    issues = _namespace_findings(namespace, used, tree, check_dtype, flow.rebound) + flow.issues
+    issues += lint_modules(flow.modules)
+    return PreflightReport(tuple(dict.fromkeys(issues)))
+
+
+def _used_names(tree: ast.AST, ns: dict[str, Any]) -> list[str]:
+    names = (n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+    return [n for n in dict.fromkeys(names) if n in ns]
+
+
+def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
+                        check_dtype: bool, rebound: dict[str, int]) -> list[Issue]:
+    """The snapshot analysis, restricted to the objects the cell uses.
+
+    NB: a finding about an object the cell re-binds or changes before using it is dropped:
+    the pre-flight cannot know what it will look like by then.
+    """
+    from ..analysis import diagnose
+    from ..inspect import take_snapshot
+
+    kinds = _FINDING_KINDS + (_DTYPE_FINDINGS if check_dtype else ())
+    first = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id not in first:
+            first[n.id] = n.lineno
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NB: reading .grad of a non-leaf warns; harmless here
+        snap = take_snapshot(ns, names=used)
+    for f in diagnose(snap):
+        line = min((first[o] for o in f.objects if o in first), default=0)
+        if any(rebound.get(o, line + 1) <= line for o in f.objects):
+            continue
+        if f.kind in kinds and f.severity != "info":
+            out.append(Issue(f.severity, f.kind, line, f.message, f.fix))
+    return out
+
+
+def lint_modules(modules: list[Any]) -> list[Issue]:
+    """Forward lint of every module class reachable from ``modules``, each class once."""
+    classes: dict[type, None] = {}
+    for root in modules:
+        for m in _tree.submodules(root):
+            classes.setdefault(type(m))
+    return [i for cls in classes for i in lint_forward(cls)]

@@ -1,0 +1,321 @@
+"""The wire protocol between the kernel and the panel, declared once, here.
+
+``labextension/src/tokens.ts`` mirrors these ``TypedDict``s field by field
+(``tests/test_jupyter_protocol_sync.py`` keeps the two in step). Bump ``PROTOCOL_VERSION`` on any
+incompatible change: the panel compares it on open and tells the user to reinstall instead of
+misreading messages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..inspect import DeviceInfo, ModuleRecord, ObjectRecord, Snapshot, TensorRecord
+    from ..moves import MoveReport
+
+PROTOCOL_VERSION = 1
+COMM_TARGET = "devicelens"
+MAX_PAYLOAD_BYTES = 1_000_000
+
+Method = Literal["refresh", "expand", "move_all", "apply_fix", "list_devices"]
+METHODS: tuple[str, ...] = ("refresh", "expand", "move_all", "apply_fix", "list_devices")
+
+
+# --- data -----------------------------------------------------------------------------------
+
+class WireTensor(TypedDict):
+    path: str
+    role: str
+    owner: str
+    device: str
+    dtype: str
+    shape: list[int]
+    bytes: int
+    requires_grad: bool
+
+
+class WireModule(TypedDict):
+    path: str
+    type: str
+    devices: list[str]
+    dtypes: list[str]
+    tensors: int
+    bytes: int
+    depth: int
+    trapped: bool
+
+
+class WireObject(TypedDict):
+    name: str
+    kind: str
+    type: str
+    devices: list[str]
+    dtypes: list[str]
+    shape: list[int] | None
+    bytes: int
+    tensors: int
+    truncated: bool
+    expandable: bool
+    modules: list[WireModule]
+    children: list[WireTensor] | None  # None until expanded (lazy), except for small objects
+
+
+class WireTotal(TypedDict):
+    device: str
+    objects: int
+    tensors: int
+    bytes: int
+
+
+class WireDevice(TypedDict):
+    name: str
+    kind: str
+    free_bytes: int | None
+    total_bytes: int | None
+
+
+class WireSnapshot(TypedDict):
+    objects: list[WireObject]
+    totals: list[WireTotal]
+    devices: list[WireDevice]
+    truncated: bool
+    torch_version: str | None
+    skipped: list[str]
+
+
+class WireFinding(TypedDict):
+    id: str
+    kind: str
+    severity: Literal["error", "warning", "info"]
+    title: str
+    message: str
+    fix: str
+    paths: list[str]
+    objects: list[str]
+    devices: list[str]
+    dtypes: list[str]
+    applicable: bool
+
+
+class WireMove(TypedDict):
+    path: str
+    source: str
+    target: str
+    bytes: int
+
+
+class WireRefusal(TypedDict):
+    path: str
+    reason: str
+
+
+class WireReport(TypedDict):
+    ok: bool
+    dry_run: bool
+    target: str
+    moved: list[WireMove]
+    refused: list[WireRefusal]
+    bytes_by_device: dict[str, int]
+    error: str | None
+    notes: list[str]
+
+
+# --- messages -------------------------------------------------------------------------------
+
+class HelloMsg(TypedDict):
+    """Kernel -> panel, first message on every open comm."""
+
+    type: Literal["hello"]
+    protocol: int
+    version: str
+
+
+class SnapshotMsg(TypedDict):
+    """Kernel -> panel, pushed after each cell while a panel is open, and as a refresh reply.
+
+    ``changed`` None: ``snapshot.objects`` replaces every row. Otherwise upsert the rows named in
+    ``changed`` (new or different since ``seq - 1``; their objects are in ``snapshot.objects``)
+    and delete those in ``removed``. ``seq`` grows by one per message on a comm: a gap means a
+    lost message, so ask for ``refresh``. A push over ``MAX_PAYLOAD_BYTES`` arrives as several
+    messages with consecutive ``seq``: the first as usual, the rest upserting more rows; every
+    one carries the full ``findings``, ``totals`` and ``devices``.
+    """
+
+    type: Literal["snapshot"]
+    seq: int
+    request_id: str | None
+    snapshot: WireSnapshot
+    findings: list[WireFinding]
+    changed: list[str] | None  # names whose rows changed since seq-1; None = full replace
+    removed: list[str]
+
+
+class ResultMsg(TypedDict):
+    type: Literal["result"]
+    request_id: str
+    method: Method
+    result: dict[str, Any]
+
+
+class ProgressMsg(TypedDict):
+    type: Literal["progress"]
+    request_id: str
+    done: int
+    total: int
+
+
+class ErrorMsg(TypedDict):
+    type: Literal["error"]
+    request_id: str | None
+    error: str
+    detail: str
+
+
+class RequestMsg(TypedDict):
+    """Panel -> kernel. ``params`` by method (see the ``*Params`` dicts below):
+
+    refresh: {} · expand: {"name": str, "path"?: str, "offset"?: int} · move_all: {"device": str,
+    "dry_run"?: bool, "names"?: list[str] | None} · apply_fix: {"finding_id": str,
+    "dry_run"?: bool} · list_devices: {}
+
+    Replies carry the same ``request_id``: refresh -> SnapshotMsg; the others -> ResultMsg
+    (``result`` is the method's ``*Result`` dict), preceded by ProgressMsgs for moves; any
+    failure -> ErrorMsg instead.
+    """
+
+    type: Literal["request"]
+    protocol: int
+    request_id: str
+    method: Method
+    params: dict[str, Any]
+
+
+# --- requests: params and results ----------------------------------------------------------
+
+class RefreshParams(TypedDict):
+    pass
+
+
+class _ExpandRequired(TypedDict):
+    name: str
+
+
+class ExpandParams(_ExpandRequired, total=False):
+    path: str  # a submodule path ("model.encoder") to narrow to; default: the whole object
+    offset: int  # first child to send (children are paged to fit MAX_PAYLOAD_BYTES)
+
+
+class _MoveAllRequired(TypedDict):
+    device: str
+
+
+class MoveAllParams(_MoveAllRequired, total=False):
+    dry_run: bool
+    names: list[str] | None
+
+
+class _ApplyFixRequired(TypedDict):
+    finding_id: str
+
+
+class ApplyFixParams(_ApplyFixRequired, total=False):
+    dry_run: bool
+
+
+class ListDevicesParams(TypedDict):
+    pass
+
+
+class ExpandResult(TypedDict):
+    name: str
+    path: str
+    object: WireObject  # every module under ``path``; children from ``offset``
+    offset: int
+    next_offset: int | None  # where the next page of children starts; None = no more
+
+
+class MoveResult(TypedDict):
+    report: WireReport
+
+
+class ApplyFixResult(TypedDict):
+    finding_id: str
+    report: WireReport
+
+
+class DevicesResult(TypedDict):
+    devices: list[WireDevice]
+
+
+ErrorCode = Literal["bad_request", "unknown_method", "protocol_mismatch", "stale_finding",
+                    "bad_device", "move_failed", "too_large", "internal"]
+ERROR_CODES: tuple[str, ...] = ("bad_request", "unknown_method", "protocol_mismatch",
+                                "stale_finding", "bad_device", "move_failed", "too_large",
+                                "internal")
+
+#: requests larger than this (as JSON) are refused unread with ``too_large``
+MAX_REQUEST_BYTES = 64_000
+
+
+# --- encoders -------------------------------------------------------------------------------
+
+#: objects with at most this many tensors ship their rows eagerly; larger ones on ``expand``
+EAGER_CHILDREN = 64
+
+
+def tensor_to_wire(t: TensorRecord) -> WireTensor:
+    return WireTensor(path=t.path, role=t.role, owner=t.owner, device=t.device, dtype=t.dtype,
+                      shape=list(t.shape), bytes=t.nbytes, requires_grad=t.requires_grad)
+
+
+def module_to_wire(m: ModuleRecord) -> WireModule:
+    return WireModule(path=m.path, type=m.type_name, devices=list(m.devices),
+                      dtypes=list(m.dtypes), tensors=m.n_tensors, bytes=m.nbytes, depth=m.depth,
+                      trapped=m.trapped)
+
+
+def object_to_wire(o: ObjectRecord, *, children: bool | None = None) -> WireObject:
+    eager = len(o.tensors) <= EAGER_CHILDREN if children is None else children
+    return WireObject(
+        name=o.name, kind=o.kind, type=o.type_name, devices=list(o.devices),
+        dtypes=list(o.dtypes), shape=list(o.tensors[0].shape) if o.kind == "tensor" else None,
+        bytes=o.nbytes, tensors=len(o.tensors), truncated=o.truncated,
+        expandable=o.kind != "tensor",
+        modules=[module_to_wire(m) for m in o.modules],
+        children=[tensor_to_wire(t) for t in o.tensors] if eager else None,
+    )
+
+
+def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False) -> WireSnapshot:
+    return WireSnapshot(
+        objects=[object_to_wire(o, children=True if all_tensors else None) for o in s.objects],
+        totals=[WireTotal(device=t.device, objects=t.objects, tensors=t.tensors, bytes=t.nbytes)
+                for t in s.totals],
+        devices=[device_to_wire(d) for d in s.devices],
+        truncated=s.truncated, torch_version=s.torch_version, skipped=list(s.skipped),
+    )
+
+
+def device_to_wire(d: DeviceInfo) -> WireDevice:
+    return WireDevice(name=d.name, kind=d.kind, free_bytes=d.free_bytes,
+                      total_bytes=d.total_bytes)
+
+
+def finding_to_wire(f: Finding) -> WireFinding:
+    return WireFinding(id=f.id, kind=f.kind, severity=f.severity, title=f.title,
+                       message=f.message, fix=f.fix, paths=list(f.paths),
+                       objects=list(f.objects), devices=list(f.devices), dtypes=list(f.dtypes),
+                       applicable=f.action is not None)
+
+
+def report_to_wire(r: MoveReport) -> WireReport:
+    return WireReport(
+        ok=r.ok, dry_run=r.dry_run, target=r.target,
+        moved=[WireMove(path=m.path, source=m.source, target=m.target, bytes=m.nbytes)
+               for m in r.moved],
+        refused=[WireRefusal(path=p, reason=why) for p, why in r.refused],
+        bytes_by_device=dict(r.bytes_by_device), error=r.error, notes=list(r.notes),
+    )
+

@@ -1,0 +1,225 @@
+"""What the panel is sent: a namespace frame, the diff against what a panel already has, cut
+into messages under ``MAX_PAYLOAD_BYTES``, and pages of one object's detail for ``expand``.
+
+NB: pure: no comm, no IPython, no locks. :mod:`devicelens.jupyter.comm` does the sending.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ._protocol import (
+    MAX_PAYLOAD_BYTES,
+    ExpandResult,
+    WireFinding,
+    WireObject,
+    WireTensor,
+    finding_to_wire,
+    module_to_wire,
+    object_to_wire,
+    snapshot_to_wire,
+    tensor_to_wire,
+)
+
+if TYPE_CHECKING:
+    from ..analysis import Finding
+    from ..inspect import ObjectRecord, Snapshot
+
+#: up to this many objects a push replaces every row; above it, only changed rows are sent
+FULL_LIMIT = 200
+ENVELOPE_BYTES = 2_048  # the message's own keys, seq, request_id
+FINDINGS_BYTES = MAX_PAYLOAD_BYTES // 4  # findings beyond this are dropped (snapshot truncated)
+ROW_BYTES = MAX_PAYLOAD_BYTES // 4  # a bigger row ships without children / deep modules
+
+
+def size(obj: object) -> int:
+    """Bytes of ``obj`` as the kernel session will serialise it (UTF-8 JSON)."""
+    return len(json.dumps(obj, ensure_ascii=False, default=str).encode("utf-8", "replace"))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One look at the namespace, encoded once and shared by every open panel."""
+
+    rows: dict[str, WireObject]  # namespace order
+    base: dict[str, Any]  # the WireSnapshot minus ``objects``
+    findings: list[WireFinding]
+    snapshot: Snapshot | None = None
+    raw_findings: tuple[Finding, ...] = ()
+    _compact: dict[str, WireObject] = field(default_factory=dict, repr=False, compare=False)
+
+    def compact(self, name: str) -> WireObject:
+        """``rows[name]`` small enough to ship: children on ``expand``, modules to depth 1."""
+        if name not in self._compact:
+            row = self.rows[name]
+            if self.snapshot is not None and name in self.snapshot:
+                row = object_to_wire(self.snapshot[name], children=False)
+            row = {**row, "children": None}
+            if size(row) > ROW_BYTES:
+                row["modules"] = [m for m in row["modules"] if m["depth"] <= 1]
+            if size(row) > ROW_BYTES:
+                row["modules"] = []
+                row["truncated"] = True
+            self._compact[name] = row
+        return self._compact[name]
+
+
+def empty_frame() -> Frame:
+    base = {"totals": [], "devices": [], "truncated": False, "torch_version": None, "skipped": []}
+    return Frame({}, base, [])
+
+
+def build_frame(namespace: dict[str, Any]) -> Frame:
+    """Snapshot + findings of ``namespace``. NB: without torch imported, an empty frame (never
+    import torch on the user's behalf)."""
+    if "torch" not in sys.modules:
+        return empty_frame()
+    from ..analysis import diagnose
+    from ..inspect import take_snapshot
+
+    # NB: a shallow copy (one C call) so a cell running on another thread cannot change the
+    # dict's size under the walk.
+    ns = dict.copy(namespace) if type(namespace) is dict else namespace
+    with _gc_paused():
+        snap = take_snapshot(ns)
+        findings = diagnose(snap)
+        rows = {o.name: object_to_wire(o) for o in snap.objects}
+    base = _base(snap)
+    wire: list[WireFinding] = []
+    budget = FINDINGS_BYTES
+    for f in findings:
+        w = finding_to_wire(f)
+        budget -= size(w)
+        if budget < 0:
+            base["truncated"] = True
+            break
+        wire.append(w)
+    return Frame(rows, base, wire, snap, tuple(findings))
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC while a frame is built: it allocates many small acyclic records, and
+    the collections they trigger (each walking the whole heap) doubled the cost of a push."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _base(snap: Snapshot) -> dict[str, Any]:
+    from dataclasses import replace
+
+    base = dict(snapshot_to_wire(replace(snap, objects=())))
+    del base["objects"]
+    return base
+
+
+def record_for(ns: dict[str, Any], name: str, torch: Any) -> ObjectRecord:
+    """The snapshot record of ``ns[name]``, or LookupError saying why there is none.
+
+    NB: every module is walked too (first), so optimizer state can name its parameters.
+    """
+    from ..inspect import take_snapshot
+
+    if name not in ns:
+        raise LookupError(f"no name {name!r} in the namespace (deleted since the last snapshot?)")
+    module = torch.nn.Module
+    names = [name, *(n for n, v in ns.items()
+                     if n != name and type(n) is str and issubclass(type(v), module))]
+    snap = take_snapshot(ns, names=names)
+    if name not in snap:
+        why = "could not be inspected" if name in snap.skipped else "holds no tensors"
+        raise LookupError(f"{name} {why}")
+    return snap[name]
+
+
+class Chunk(NamedTuple):
+    objects: list[WireObject]
+    changed: list[str] | None
+    removed: list[str]
+    truncated: bool
+
+
+def plan(frame: Frame, sent_rows: dict[str, WireObject], sent_base: object, *,
+         full: bool, force: bool = False) -> list[Chunk]:
+    """Messages that bring a panel holding ``sent_rows``/``sent_base`` up to ``frame``.
+
+    ``[]`` when nothing changed (unless ``force``). ``full`` replaces every row; otherwise only
+    new/changed rows go out, plus the names removed.
+    """
+    changed = [n for n, row in frame.rows.items() if sent_rows.get(n) != row]
+    removed = [] if full else [n for n in sent_rows if n not in frame.rows]
+    if not (force or changed or removed or sent_base != (frame.base, frame.findings)
+            or (full and len(sent_rows) != len(frame.rows))):
+        return []
+    send = list(frame.rows) if full else changed
+    fixed = ENVELOPE_BYTES + size(frame.base) + size(frame.findings) + size(removed)
+    budget = MAX_PAYLOAD_BYTES - fixed
+    groups: list[list[WireObject]] = [[]]
+    used, dropped = 0, False
+    for name in send:
+        row = frame.rows[name]
+        cost = size(row) + size(name) + 4  # NB: ', ' in two lists
+        if cost > ROW_BYTES:
+            row = frame.compact(name)
+            cost = size(row) + size(name) + 4  # NB: ', ' in two lists
+        if cost > budget:  # NB: only a pathological name gets here; the row is left out
+            dropped = True
+            continue
+        if used + cost > budget and groups[-1]:
+            groups.append([])
+            used = 0
+        groups[-1].append(row)
+        used += cost
+    return [Chunk(g, None if full and i == 0 else [o["name"] for o in g],
+                  removed if i == 0 else [], dropped or bool(frame.base["truncated"]))
+            for i, g in enumerate(groups)]
+
+
+# --- expand ---------------------------------------------------------------------------------
+
+def expand(rec: ObjectRecord, path: str, offset: int) -> ExpandResult | None:
+    """One page of ``rec``'s detail under the submodule/tensor ``path`` (``""``: all of it).
+
+    None when ``path`` names nothing inside ``rec``. Modules come whole (up to half the budget),
+    children from ``offset`` until the page is full.
+    """
+    def inside(p: str) -> bool:
+        return not path or p == path or p.startswith((path + ".", path + "["))
+
+    modules = [m for m in rec.modules if inside(m.path)]
+    tensors = [t for t in rec.tensors if inside(t.path)]
+    if path and not modules and not tensors:
+        return None
+    obj = object_to_wire(rec, children=False)
+    budget = MAX_PAYLOAD_BYTES - ENVELOPE_BYTES - size(obj)
+    obj["modules"], used = [], 0
+    for m in modules:
+        w = module_to_wire(m)
+        used += size(w) + 2
+        if used > budget // 2:
+            obj["truncated"] = True
+            break
+        obj["modules"].append(w)
+    children: list[WireTensor] = []
+    end = offset
+    for t in tensors[offset:]:
+        w2 = tensor_to_wire(t)
+        used += size(w2) + 2
+        if used > budget and children:
+            break
+        children.append(w2)
+        end += 1
+    obj["children"] = children
+    return ExpandResult(name=rec.name, path=path, object=obj, offset=offset,
+                        next_offset=end if end < len(tensors) else None)

@@ -1,0 +1,79 @@
+"""IPython magics: thin adapters that parse options, call the core and hand back a renderer."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+NO_TORCH = "devicelens: torch is not imported in this kernel yet; run `import torch` first."
+
+
+@magics_class
+class DeviceMagics(Magics):
+    @magic_arguments()
+    @argument("names", nargs="*", help="only these namespace names (default: all)")
+    @argument("--all", action="store_true", help="one row per tensor, modules fully expanded")
+    @argument("--json", action="store_true", help="return the machine-readable form (a dict)")
+    @argument("--to", metavar="DEVICE", help="move everything (or NAMES) to DEVICE")
+    @argument("--fix", action="store_true", help="apply every suggested fix")
+    @argument("--dry-run", action="store_true", help="with --to/--fix: show the plan only")
+    @argument("--widget", action="store_true", help="interactive ipywidgets view")
+    @argument("--text", action="store_true", help="plain text, even in a notebook")
+    @line_magic
+    def devices(self, line: str = "") -> Any:
+        """Show where every tensor, module and optimizer state lives, and what will break.
+
+        Flags mismatched devices and dtypes with a fix as code. ``--to cuda:1`` moves everything
+        (identity-preserving, all-or-nothing), ``--fix`` applies every fix; add ``--dry-run``
+        to see the plan first.
+        """
+        args = parse_argstring(self.devices, line)
+        if "torch" not in sys.modules:
+            print(NO_TORCH)
+            return None
+        from ..analysis import diagnose
+        from ..inspect import take_snapshot
+        from ..render import DevicesView
+
+        ns = self.shell.user_ns if self.shell is not None else {}
+        missing = [n for n in args.names if n not in ns]
+        if missing:
+            raise UsageError(f"%devices: no such name(s): {', '.join(missing)}")
+        names = args.names or None
+        if args.to or args.fix:
+            return _move(args, ns, names)
+        if not (args.json or args.text):
+            from ..render.widget import devices_widget
+            from ._frontends import prefer_widget
+
+            if args.widget or prefer_widget(self.shell):
+                return devices_widget(ns, names=names, show_all=args.all)
+        snap = take_snapshot(ns, names=names)
+        findings = diagnose(snap)
+        if args.json:
+            from ._protocol import finding_to_wire, snapshot_to_wire
+
+            return {**snapshot_to_wire(snap, all_tensors=args.all),
+                    "findings": [finding_to_wire(f) for f in findings]}
+        view = DevicesView(snap, findings, show_all=args.all)
+        return view.__repr__() if args.text else view
+
+
+def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
+    from .. import moves
+
+    if args.to and args.fix:
+        raise UsageError("%devices: use either --to DEVICE or --fix, not both")
+    bar = moves.console_progress()
+    try:
+        if args.to:
+            return moves.move_all(args.to, ns, names=names, dry_run=args.dry_run, progress=bar)
+        return moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run, progress=bar)
+    except ValueError as e:
+        raise UsageError(f"%devices: {e}") from None
+    finally:
+        bar.close()

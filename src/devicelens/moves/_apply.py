@@ -1,0 +1,270 @@
+"""Apply a :class:`~devicelens.moves._final.Plan` in two phases, all or nothing.
+
+Phase 1 (:func:`allocate`) makes every new tensor and rebuilds every immutable container into a
+side table; if anything raises (out of memory, a bad device) the table is dropped and no user
+object was touched. Phase 2 (:func:`commit`) only swaps and assigns, keeping an undo log, so even
+an unexpected failure there puts everything back as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from ..inspect import _tree
+from ._final import MISSING, Entry, Literal, Plan, read_slot
+from ._plan import Node, Slot
+
+Progress = Callable[[int, int], None]
+
+
+class Failed(Exception):
+    """Phase 1 failed while making the new copy of ``entry``; nothing was changed."""
+
+    def __init__(self, entry: Entry, cause: BaseException | str) -> None:
+        super().__init__(str(cause))
+        self.entry = entry
+        self.cause = cause
+
+
+class Stale(Exception):
+    """The namespace changed between planning and committing; nothing was changed."""
+
+
+class Side:
+    """The side table: new tensors by ``id`` of the old one, swap partners, rebuilt containers."""
+
+    def __init__(self) -> None:
+        self.new: dict[int, Any] = {}
+        self.swaps: dict[int, Any] = {}
+        self.built: dict[int, Any] = {}
+
+    def value(self, prod: Any) -> Any:
+        if isinstance(prod, Entry):
+            return self.new[id(prod.t)]
+        if isinstance(prod, Node):
+            return self.built[id(prod)]
+        assert isinstance(prod, Literal), prod
+        return prod.value
+
+
+# --- phase 1 -------------------------------------------------------------------------------
+
+def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
+    side = Side()
+    done, total = 0, plan.total
+    if progress is not None:
+        progress(0, total)
+    with torch.no_grad():
+        for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
+            try:
+                if len(group) == 1:
+                    e = group[0]
+                    side.new[id(e.t)] = e.t.detach().to(device=e.device or e.t.device,
+                                                        dtype=e.dtype or e.t.dtype)
+                else:
+                    _group(torch, group, side.new)
+            except Exception as ex:
+                raise Failed(group[0], ex) from ex
+            done += nbytes
+            if progress is not None:
+                progress(done, total)
+        for e in plan.entries:
+            _finish(torch, e, side)
+    for _slot, prod, _old in plan.assigns:
+        if isinstance(prod, Node):
+            _build(prod, side)
+    return side
+
+
+def _group(torch: Any, group: list[Entry], new: dict[int, Any]) -> None:
+    """One copy of the shared storage; every member rebuilt on it with its own layout, views as
+    views of their (rebuilt) base."""
+    t0, dev = group[0].t, group[0].device
+    storage = _flat(torch, t0).to(dev).untyped_storage()
+    rebuilt: dict[int, Any] = {}
+    for e in group:
+        new[id(e.t)] = _on_new(torch, e.t, dev, storage, rebuilt)
+
+
+def _on_new(torch: Any, x: Any, dev: Any, storage: Any, rebuilt: dict[int, Any]) -> Any:
+    """``x``'s layout on the new storage. NB: a plain recursive function, not a closure: a
+    self-referencing closure is a cycle that would pin device memory after a failure."""
+    if id(x) in rebuilt:
+        return rebuilt[id(x)]
+    base = x._base
+    if base is not None and base.dtype == x.dtype:
+        r = _on_new(torch, base, dev, storage, rebuilt).as_strided(
+            x.size(), x.stride(), x.storage_offset())
+    else:
+        r = torch.empty(0, dtype=x.dtype, device=dev).set_(
+            storage, x.storage_offset(), x.size(), x.stride())
+    rebuilt[id(x)] = r
+    return r
+
+
+def _flat(torch: Any, t: Any) -> Any:
+    """A uint8 tensor over ``t``'s whole storage. NB: under FakeTensorMode a real storage must be
+    wrapped outside the mode (the mode refuses ``set_`` across fake and real)."""
+    fake = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
+    if fake is not None and type(t).__name__ != "FakeTensor":
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+        with unset_fake_temporarily():
+            return torch.empty(0, dtype=torch.uint8, device=t.device).set_(t.untyped_storage())
+    return torch.empty(0, dtype=torch.uint8, device=t.device).set_(t.untyped_storage())
+
+
+def _finish(torch: Any, e: Entry, side: Side) -> None:
+    """Rebound leaves keep ``requires_grad`` and carry their grad; in-place tensors that cannot
+    take ``.data =`` (cpu <-> meta, fake tensors) get a swap partner."""
+    n = side.new[id(e.t)]
+    t = e.t
+    try:
+        if not e.inplace:
+            if t.is_leaf and t.requires_grad:
+                n.requires_grad_(True)
+            if e.grad is not None:
+                n.grad = side.new.get(id(e.grad), e.grad)
+            return
+        if type(n).__name__ != "FakeTensor" and torch._has_compatible_shallow_copy_type(t, n):
+            return
+        side.swaps[id(t)] = _swap_partner(torch, e, n)
+    except Failed:
+        raise
+    except Exception as ex:
+        raise Failed(e, ex) from ex
+
+
+def _swap_partner(torch: Any, e: Entry, n: Any) -> Any:
+    t = e.t
+    tp = type(t)
+    d = _tree.instance_dict(t)
+    if tp is not torch.Tensor and tp is not torch.nn.Parameter and tp.__name__ != "FakeTensor":
+        raise Failed(e, f"a {tp.__name__} cannot be moved in place to {n.device}")
+    if weakref.getweakrefs(t):
+        raise Failed(e, f"cannot be moved in place to {n.device}: something holds a weak "
+                        f"reference to it (torch.compile, a fake-tensor converter?)")
+    uses = t._use_count()
+    if uses > 2 or (uses == 2 and not t.is_leaf):
+        raise Failed(e, f"cannot be moved in place to {n.device}: a view or an autograd graph "
+                        f"still holds it (delete views of it, or finish backward() first)")
+    # NB: a parameter of a tensor subclass (FakeTensor) is that subclass flagged ``_is_param``
+    is_param = tp is torch.nn.Parameter or bool(d and d.get("_is_param"))
+    partner = torch.nn.Parameter(n, requires_grad=t.requires_grad) if is_param else n
+    for k, v in (d or {}).items():  # NB: swap_tensors swaps __dict__ too: keep user attributes
+        partner.__dict__.setdefault(k, v)
+    return partner
+
+
+def _build(node: Node, side: Side) -> Any:
+    """A new immutable container with the moved children. NB: built without calling ``__init__``
+    (``tuple.__new__``, ``copy.copy`` + ``object.__setattr__``), so no user validation reruns."""
+    if id(node) in side.built:
+        return side.built[id(node)]
+    for prod in node.replace.values():
+        if isinstance(prod, Node):
+            _build(prod, side)
+    obj, tp = node.obj, type(node.obj)
+    if node.kind in ("tuple", "namedtuple"):
+        items = list(tuple.__iter__(obj))
+        for k, prod in node.replace.items():
+            items[k] = side.value(prod)
+        out: Any = tuple.__new__(tp, items)
+        d = _tree.instance_dict(obj)
+        if d:
+            out.__dict__.update(d)
+    elif node.kind == "set":
+        items = list(frozenset.__iter__(obj))
+        for k, prod in node.replace.items():
+            items[k] = side.value(prod)
+        out = frozenset(items) if tp is frozenset else tp(items)
+    else:
+        out = copy.copy(obj)
+        for k, prod in node.replace.items():
+            object.__setattr__(out, k, side.value(prod))
+    side.built[id(node)] = out
+    return out
+
+
+# --- phase 2 -------------------------------------------------------------------------------
+
+def commit(torch: Any, plan: Plan, side: Side) -> None:
+    """Swap everything in. NB: allocates nothing; on any failure the undo log restores all."""
+    _verify(plan)
+    undo: list[Callable[[], None]] = []
+    inplace = [e for e in plan.entries if e.inplace]
+    try:
+        for e in inplace:
+            if e.grad is not None:
+                e.t.grad = None
+                undo.append(partial(setattr, e.t, "grad", e.grad))
+        for e in inplace:
+            t = e.t
+            if id(t) in side.swaps:
+                partner = side.swaps[id(t)]
+                torch.utils.swap_tensors(t, partner)
+                undo.append(partial(torch.utils.swap_tensors, t, partner))
+            else:
+                old = t.data
+                t.data = side.new[id(t)]
+                undo.append(partial(setattr, t, "data", old))
+        for e in inplace:
+            if e.grad is not None:
+                e.t.grad = side.new.get(id(e.grad), e.grad)
+                undo.append(partial(setattr, e.t, "grad", None))
+        for slot, prod, old in plan.assigns:
+            value = side.value(prod)
+            write_slot(slot, value, old)
+            undo.append(partial(write_slot, slot, old, value))
+    except BaseException:
+        _undo(undo)
+        raise
+
+
+def _undo(undo: list[Callable[[], None]]) -> None:
+    errors: list[BaseException] = []
+    for u in reversed(undo):
+        try:
+            u()
+        except Exception as ex:  # NB: keep restoring the rest; report what could not be
+            errors.append(ex)
+    if errors:
+        raise RuntimeError(f"devicelens could not restore {len(errors)} reference(s) after a "
+                           f"failed move: {errors[0]!r}") from errors[0]
+
+
+def write_slot(slot: Slot, value: Any, old: Any) -> None:
+    kind, h, key = slot
+    if kind == "map" and value is MISSING:  # NB: undoing an assignment that created the key
+        dict.pop(h, key, None)
+    elif kind == "map":
+        dict.__setitem__(h, key, value)
+    elif kind == "list":
+        list.__setitem__(h, key, value)
+    elif kind == "set":
+        set.discard(h, old)
+        set.add(h, value)
+    elif kind == "member":
+        _tree._type_dict_lookup(type(h), key).__set__(h, value)
+    elif kind == "grad":
+        h.grad = value
+    else:
+        raise AssertionError(f"no writer for slot kind {kind}")
+
+
+def _verify(plan: Plan) -> None:
+    """Every planned reference still holds what the plan saw, or nothing happens."""
+    for ns, name, obj in plan.anchors:
+        if dict.get(ns, name, MISSING) is not obj:
+            raise Stale(f"{name} was changed or deleted after the move was planned")
+    for slot, prod, old in plan.assigns:
+        if read_slot(slot, old) is not old:
+            what = prod.path if isinstance(prod, Entry) else "a container holding tensors"
+            raise Stale(f"a reference to {what} changed after the move was planned")
+    for e in plan.entries:
+        if e.inplace and e.grad is not None and e.t.grad is not e.grad:
+            raise Stale(f"{e.path}.grad changed after the move was planned")

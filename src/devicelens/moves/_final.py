@@ -1,0 +1,311 @@
+"""Turn a walk into an executable :class:`Plan`: distinct tensors and their targets, optimizer
+state and gradients that follow their parameters, storage groups (aliases and views move as one),
+immutable containers to rebuild and the references to rebind. Pure: changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..inspect import _tree
+from ..inspect._tree import Ref, Step
+from ._plan import Node, Occ, Slot, Target, Walker, optimizer_params
+
+MISSING = object()
+
+
+class Entry:
+    """One distinct tensor (by identity). ``device``/``dtype`` None: that part does not change."""
+
+    __slots__ = ("device", "dtype", "grad", "inplace", "notes", "ref", "slots", "t", "unit")
+
+    def __init__(self, t: Any, ref: Ref, unit: str) -> None:
+        self.t = t
+        self.ref = ref
+        self.unit = unit
+        self.device: Any = None
+        self.dtype: Any = None
+        self.inplace = False
+        self.slots: dict[tuple[str, int, Any], Slot] = {}
+        self.notes: list[str] = []
+        self.grad: Any = None  # the .grad an in-place tensor carries along
+
+    @property
+    def changes(self) -> bool:
+        return self.device is not None or self.dtype is not None
+
+    @property
+    def path(self) -> str:
+        return _tree.display_for(self.ref)
+
+
+class Literal:
+    """A plain value to assign (DataParallel bookkeeping)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+@dataclass
+class Plan:
+    """Everything :mod:`devicelens.moves._apply` needs; holds the user's objects until applied."""
+
+    namespace: dict[str, Any]
+    target: str
+    entries: list[Entry] = field(default_factory=list)
+    groups: list[list[Entry]] = field(default_factory=list)
+    group_bytes: list[int] = field(default_factory=list)
+    assigns: list[tuple[Slot, Any, Any]] = field(default_factory=list)  # slot, producer, old
+    anchors: list[tuple[dict[str, Any], str, Any]] = field(default_factory=list)
+    rows: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    bytes_by_device: dict[str, int] = field(default_factory=dict)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    failure: str | None = None
+    spent: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(self.group_bytes)
+
+
+def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, Any], str, Any]],
+             ) -> Plan:
+    entries: dict[int, Entry] = {}
+    shared: list[str] = []
+    for o in w.occ:
+        _merge(entries, o, w, shared)
+    _optimizer_state(torch, w, entries, shared)
+    _grads(entries, w, shared)
+    changing = [e for e in entries.values() if e.changes]
+    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused))
+    plan.groups, plan.group_bytes = _groups(torch, changing)
+    plan.assigns = _assigns(w, changing, entries)
+    plan.rows, plan.bytes_by_device = _rows(plan)
+    plan.notes = _notes(w, changing, shared)
+    return plan
+
+
+def _want(target: Target, t: Any) -> tuple[Any, Any]:
+    dev = target.device if target.device is not None and t.device != target.device else None
+    dt = None
+    if target.dtype is not None and t.dtype != target.dtype and t.is_floating_point():
+        dt = target.dtype
+    return dev, dt
+
+
+def _merge(entries: dict[int, Entry], o: Occ, w: Walker, shared: list[str]) -> None:
+    t = o.t
+    if id(t) in w.protected:
+        shared.append(_tree.display_for(o.ref))
+        return
+    e = entries.get(id(t))
+    if e is None:
+        e = entries[id(t)] = Entry(t, o.ref, o.unit)
+    e.inplace |= o.inplace
+    dev, dt = o.explicit if o.explicit is not None else _want(o.target or Target(), t)
+    if dev is not None and e.device is None:
+        e.device = dev
+    if dt is not None and e.dtype is None:
+        e.dtype = dt
+    if o.slot is not None:
+        e.slots.setdefault((o.slot.kind, id(o.slot.holder), o.slot.key), o.slot)
+    if o.note and o.note not in e.notes:
+        e.notes.append(o.note)
+
+
+# --- things that follow their parameter ----------------------------------------------------
+
+def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: list[str]) -> None:
+    """Optimizer state goes to its parameter's (final) device, the way PyTorch's
+    ``load_state_dict`` places it. NB: ``step`` and 0-dim CPU scalars stay on the CPU unless the
+    group is capturable or fused."""
+    for name, v in list(dict.items(w.ns)):
+        if issubclass(type(v), w.Optimizer) and id(v) not in w.optimizers:
+            w.optimizers[id(v)] = (v, (Step("name", name),), "follow", name)
+    for opt, ref, mode, unit in list(w.optimizers.values()):
+        d = _tree.instance_dict(opt) or {}
+        state: Any = d.get("state")
+        groups: Any = d.get("param_groups")
+        if not issubclass(type(state), dict) or type(groups) is not list:
+            continue
+        for g, i, p in optimizer_params(opt, w.Tensor):
+            pe = entries.get(id(p))
+            moving = pe is not None and pe.changes
+            pstate: Any = dict.get(state, p)
+            if (mode == "follow" and not moving) or not issubclass(type(pstate), dict):
+                continue
+            group = groups[g]
+            special = bool(dict.get(group, "capturable") or dict.get(group, "fused"))
+            pdev = pe.device if pe is not None and pe.device is not None else p.device
+            pdt = pe.dtype if pe is not None and pe.dtype is not None else p.dtype
+            dtype_follows = mode == "state" or (pe is not None and pe.dtype is not None)
+            for k, v in list(dict.items(pstate)):
+                if not issubclass(type(v), w.Tensor):
+                    continue
+                scalar = k == "step" or (v.dim() == 0 and v.device.type == "cpu")
+                if scalar and not special:
+                    continue
+                dev = pdev if v.device != pdev else None
+                dt = None
+                if (not scalar and dtype_follows and v.is_floating_point()
+                        and p.is_floating_point() and v.dtype != pdt):
+                    dt = pdt
+                sref = (*ref, Step("state", (g, i)), Step("item", k))
+                _merge(entries, Occ(v, Slot("map", pstate, k), sref, False, None, unit, "",
+                                    (dev, dt)), w, shared)
+
+
+def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
+    """A leaf's ``.grad`` goes wherever (and whatever dtype) its tensor goes."""
+    for e in list(entries.values()):
+        t = e.t
+        if not e.changes or not t.is_leaf or t.grad is None:
+            continue
+        g = t.grad
+        e.grad = g
+        dev = e.device if e.device is not None and g.device != e.device else None
+        dt = e.dtype if e.dtype is not None and g.dtype != e.dtype else None
+        gref = (*e.ref, Step("attr", "grad", "grad"))
+        _merge(entries, Occ(g, Slot("grad", t, None), gref, False, None, e.unit, "", (dev, dt)),
+               w, shared)
+
+
+# --- storage groups -----------------------------------------------------------------------
+
+def _groupable(torch: Any, t: Any) -> bool:
+    tp = type(t)
+    return ((tp is torch.Tensor or tp is torch.nn.Parameter or tp.__name__ == "FakeTensor")
+            and t.layout is torch.strided and not t.is_quantized and not t.is_nested)
+
+
+def _groups(torch: Any, changing: list[Entry]) -> tuple[list[list[Entry]], list[int]]:
+    """Entries sharing one storage (aliases, views, ``detach()``es) move as one copy of it.
+    NB: a lone view moves as a compact copy; a dtype cast always makes its own copy."""
+    order: dict[Any, list[Entry]] = {}
+    for e in changing:
+        key: Any = ("single", id(e.t))
+        if e.dtype is None and _groupable(torch, e.t):
+            with contextlib.suppress(Exception):  # NB: exotic storages just move on their own
+                key = e.t.untyped_storage()._cdata
+        order.setdefault(key, []).append(e)
+    groups: list[list[Entry]] = []
+    sizes: list[int] = []
+    for es in order.values():
+        if len(es) > 1 and len({str(e.device) for e in es}) == 1:
+            groups.append(es)
+            sizes.append(int(es[0].t.untyped_storage().nbytes()))
+        else:
+            for e in es:
+                groups.append([e])
+                dt = e.dtype if e.dtype is not None else e.t.dtype
+                sizes.append(int(e.t.numel()) * int(dt.itemsize))
+    return groups, sizes
+
+
+# --- references ---------------------------------------------------------------------------
+
+def read_slot(slot: Slot, old: Any) -> Any:
+    """The object ``slot`` holds now (``MISSING`` if gone); sets answer ``old`` if present."""
+    kind, h, key = slot
+    try:
+        if kind == "map":
+            return dict.get(h, key, MISSING)
+        if kind == "list":
+            return list.__getitem__(h, key) if key < list.__len__(h) else MISSING
+        if kind == "set":
+            return old if set.__contains__(h, old) else MISSING
+        if kind == "member":
+            return _tree._type_dict_lookup(type(h), key).__get__(h, type(h))
+        if kind == "grad":
+            return h.grad
+    except Exception:
+        return MISSING
+    raise AssertionError(f"no reader for slot kind {kind}")
+
+
+def _assigns(w: Walker, changing: list[Entry], entries: dict[int, Entry],
+             ) -> list[tuple[Slot, Any, Any]]:
+    seen: set[tuple[int, str, int, Any]] = set()
+    for node, slot in w.links:  # NB: by identity: holders are user dicts that must not compare
+        key = (id(node), slot.kind, id(slot.holder), slot.key)
+        if key not in seen:
+            seen.add(key)
+            node.parents.append(slot)
+    out: list[tuple[Slot, Any, Any]] = []
+
+    def mark(slot: Slot, prod: Any, old: Any) -> None:
+        if slot.kind == "node":
+            node: Node = slot.holder
+            node.replace[slot.key] = prod
+            if not node.dirty:
+                node.dirty = True
+                for ps in node.parents:
+                    mark(ps, node, node.obj)
+        elif slot.kind == "grad":
+            holder = entries.get(id(slot.holder))
+            if holder is None or not holder.changes:  # NB: moving holders carry their grad
+                out.append((slot, prod, old))
+        else:
+            out.append((slot, prod, old))
+
+    for e in changing:
+        if not e.inplace:
+            for s in e.slots.values():
+                mark(s, e, e.t)
+    for slot, value in w.literals:
+        out.append((slot, Literal(value), read_slot(slot, None)))
+    return out
+
+
+# --- report material ----------------------------------------------------------------------
+
+def _label(device: Any, dtype: Any) -> str:
+    dt = str(dtype).removeprefix("torch.") if dtype is not None else ""
+    return " ".join(x for x in (str(device) if device is not None else "", dt) if x)
+
+
+def _rows(plan: Plan) -> tuple[list[tuple[str, str, str, int, int]], dict[str, int]]:
+    agg: dict[tuple[Any, ...], list[int]] = {}
+    by_dev: dict[str, int] = {}
+    for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
+        for k, e in enumerate(group):
+            t = e.t
+            key = (e.unit, t.device if e.device is not None else None,
+                   t.dtype if e.dtype is not None else None, e.device, e.dtype)
+            row = agg.get(key)
+            if row is None:
+                row = agg[key] = [0, 0]
+            row[0] += nbytes if k == 0 else 0
+            row[1] += 1
+        dev = str(group[0].device if group[0].device is not None else group[0].t.device)
+        by_dev[dev] = by_dev.get(dev, 0) + nbytes
+    rows = [(u, _label(sd, st), _label(dd, dt), b, n)
+            for (u, sd, st, dd, dt), (b, n) in agg.items()]
+    return rows, by_dev
+
+
+def _notes(w: Walker, changing: list[Entry], shared: list[str]) -> list[str]:
+    notes: dict[str, None] = dict.fromkeys(w.notes)
+    detached: list[str] = []
+    for e in changing:
+        if any(n for n in e.notes):
+            notes.update(dict.fromkeys(e.notes))
+        if not e.inplace and e.t.requires_grad and not e.t.is_leaf:
+            detached.append(e.path)
+    if detached:
+        notes[f"{_few(detached)} {'was' if len(detached) == 1 else 'were'} part of an autograd "
+              f"graph; the moved copies are detached (re-run the forward pass)."] = None
+    if shared:
+        notes[f"{_few(shared)} {'is' if len(shared) == 1 else 'are'} shared with a refused "
+              f"object and stayed where {'it was' if len(shared) == 1 else 'they were'}."] = None
+    return list(notes)
+
+
+def _few(paths: list[str]) -> str:
+    paths = list(dict.fromkeys(paths))
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")

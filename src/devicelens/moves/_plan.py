@@ -1,0 +1,346 @@
+"""Walk the namespace for a move: every tensor that must change and every reference to it.
+
+Unlike a snapshot, the walk is unbounded in width and keeps each *holder* (dict, list, module
+``__dict__``, the chain of immutable containers) so :mod:`devicelens.moves._final` can decide
+how to swap or rebind every reference. Like :mod:`devicelens.inspect._tree`, it runs no user
+code and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..inspect import _tree
+from ..inspect._tree import Ref, Step
+
+MAX_DEPTH = 64
+_SCALAR_KEYS = (str, int, bool, type(None))
+_MODE_RANK = {"follow": 0, "state": 1, "move": 2}  # what an optimizer's state does
+_SCALARS = frozenset((str, int, bool, float, type(None), bytes))
+
+
+class Slot(NamedTuple):
+    """One reference to rebind. ``kind``: map (a dict-like), list, set, member (a ``__slots__``
+    field), grad (``holder.grad``) or node (a field of an immutable container, rebuilt)."""
+
+    kind: str
+    holder: Any
+    key: Any
+
+
+class Node:
+    """An immutable container (tuple, namedtuple, frozen dataclass, frozenset) above a tensor."""
+
+    __slots__ = ("dirty", "kind", "obj", "parents", "replace")
+
+    def __init__(self, obj: Any, kind: str) -> None:
+        self.obj = obj
+        self.kind = kind
+        self.parents: list[Slot] = []
+        self.replace: dict[Any, Any] = {}  # key -> Entry | Node
+        self.dirty = False
+
+
+class Target(NamedTuple):
+    """Where tensors in scope should go. ``dtype`` applies to floating tensors only."""
+
+    device: Any = None
+    dtype: Any = None
+
+
+class Occ(NamedTuple):
+    """One place a tensor was found."""
+
+    t: Any
+    slot: Slot | None  # None: the tensor keeps its identity (parameter, buffer, optimizer param)
+    ref: Ref
+    inplace: bool
+    target: Target | None  # None: follows its owner (grads, optimizer state: set explicitly)
+    unit: str
+    note: str = ""
+    explicit: tuple[Any, Any] | None = None  # (device, dtype) decided by the planner itself
+
+
+class Walker:
+    """Collects occurrences unit by unit; a refused unit contributes nothing but protection."""
+
+    def __init__(self, torch: Any, namespace: dict[str, Any]) -> None:
+        self.torch = torch
+        self.ns = namespace
+        self.Tensor = torch.Tensor
+        self.Module = torch.nn.Module
+        self.Optimizer = torch.optim.Optimizer
+        self.Parameter = torch.nn.Parameter
+        self.DataParallel = torch.nn.DataParallel
+        self.occ: list[Occ] = []
+        self.links: list[tuple[Node, Slot]] = []
+        self.nodes: dict[int, Node] = {}
+        self.visited: set[tuple[int, int, int]] = set()
+        self.optimizers: dict[int, tuple[Any, Ref, str, str]] = {}  # id -> (opt, ref, mode, unit)
+        self.literals: list[tuple[Slot, Any]] = []
+        self.protected: set[int] = set()
+        self.refused: list[tuple[str, str]] = []
+        self.notes: list[str] = []
+        self.want: set[int] | None = None
+        self.want_target: Target | None = None
+
+    # -- units
+    def unit(self, name: str, label: str, target: Target, want: set[int] | None = None) -> None:
+        """Walk ``namespace[name]``; with ``want``, only objects whose id is in it are in scope."""
+        self.want, self.want_target = want, target
+        self._u_occ: list[Occ] = []
+        self._u_links: list[tuple[Node, Slot]] = []
+        self._u_opts: list[tuple[Any, Ref, str]] = []
+        self._u_lits: list[tuple[Slot, Any]] = []
+        self._u_notes: list[str] = []
+        self._refusal = ""
+        self._label = label
+        obj = dict.get(self.ns, name)
+        scope = target if want is None else None
+        try:
+            self.value(obj, Slot("map", self.ns, name), (Step("name", name),), scope, 0, "")
+        except Exception as e:  # NB: a hostile object costs its own unit, never the move
+            self._refusal = f"could not be inspected ({type(e).__name__})"
+        if self._refusal:
+            self.refused.append((label, self._refusal))
+            self.protected.update(id(o.t) for o in self._u_occ)
+            return
+        self.occ += self._u_occ
+        self.links += self._u_links
+        self.literals += self._u_lits
+        self.notes += self._u_notes
+        for opt, ref, mode in self._u_opts:
+            known = self.optimizers.get(id(opt))
+            if known is None or _MODE_RANK[mode] > _MODE_RANK[known[2]]:
+                self.optimizers[id(opt)] = (opt, ref, mode, label)
+
+    def loose(self, name: str, t: Any, target: Target) -> None:
+        """The fast path for ``unit``: a plain tensor bound to a name (most names, often)."""
+        inplace = type(t) is self.Parameter
+        self.occ.append(Occ(t, None if inplace else Slot("map", self.ns, name),
+                            (Step("name", name),), inplace, target, name))
+
+    def refuse(self, reason: str) -> None:
+        self._refusal = self._refusal or reason
+
+    def _scope(self, obj: Any, scope: Target | None) -> Target | None:
+        if self.want is not None and id(obj) in self.want:
+            return self.want_target
+        return scope
+
+    # -- values
+    def value(self, obj: Any, slot: Slot, ref: Ref, scope: Target | None, depth: int,
+              note: str) -> None:
+        tp = type(obj)
+        scope = self._scope(obj, scope)
+        if issubclass(tp, self.Tensor):
+            self.tensor(obj, slot, ref, scope, issubclass(tp, self.Parameter), note)
+        elif issubclass(tp, self.Module):
+            self.module(obj, ref, scope, depth, note)
+        elif issubclass(tp, self.Optimizer):
+            self.optimizer(obj, ref, scope)
+        else:
+            kind = _tree.container_kind(obj)
+            if kind is not None:
+                self.container(obj, kind, slot, ref, scope, depth, note)
+
+    def tensor(self, t: Any, slot: Slot | None, ref: Ref, scope: Target | None, inplace: bool,
+               note: str) -> None:
+        scope = self._scope(t, scope)
+        if scope is None:
+            return
+        if type(t).__name__ == "DTensor":
+            self.refuse("holds DTensors: their placement is managed by torch.distributed "
+                        "(redistribute them instead)")
+        self._u_occ.append(Occ(t, None if inplace else slot, ref, inplace, scope, self._label,
+                               note))
+
+    def container(self, obj: Any, kind: str, slot: Slot, ref: Ref, scope: Target | None,
+                  depth: int, note: str) -> None:
+        if depth > MAX_DEPTH:
+            if scope is not None:
+                self.refuse(f"nested deeper than {MAX_DEPTH} levels")
+            return
+        frozen = kind in ("tuple", "namedtuple") or (
+            kind == "set" and issubclass(type(obj), frozenset)) or (
+            kind == "dataclass" and _tree.is_frozen_dataclass(type(obj)))
+        node = None
+        if frozen:
+            node = self.nodes.get(id(obj))
+            if node is None:
+                node = self.nodes[id(obj)] = Node(obj, kind)
+            self._u_links.append((node, slot))
+        key = (id(obj), id(scope), id(self.want_target))
+        if key in self.visited:
+            return
+        self.visited.add(key)
+        for child_slot, step, child in _children(obj, kind, node):
+            self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
+
+    # -- modules
+    def module(self, m: Any, ref: Ref, scope: Target | None, depth: int, note: str) -> None:
+        key = (id(m), id(scope), id(self.want_target))
+        if key in self.visited:
+            return
+        self.visited.add(key)
+        d = _tree.instance_dict(m) or {}
+        if scope is not None and _dispatched(d):
+            # NB: keep walking: a refused unit's tensors are protected from every other unit
+            self.refuse("dispatched by accelerate (hf_device_map / hooks): its layout is "
+                        "intentional; change it with accelerate, not by moving it")
+        if scope is not None and scope.device is not None:
+            self._wrapper(m, d, ref, scope.device)
+        parts = _tree.module_parts(m)
+        for name, p in parts.params:
+            self.tensor(p, None, (*ref, Step("attr", name)), scope, True, note)
+        for name, b in parts.buffers:
+            self.tensor(b, None, (*ref, Step("attr", name)), scope, True, note)
+        for name, child in parts.children:
+            self.module(child, (*ref, Step("attr", name, parts.hint)), self._scope(child, scope),
+                        depth + 1, note)
+        for name, v in parts.attrs:
+            self._attr(m, d, name, v, (*ref, Step("attr", name)), scope, depth, note)
+
+    def _attr(self, m: Any, d: dict[str, Any], name: str, v: Any, ref: Ref,
+              scope: Target | None, depth: int, note: str) -> None:
+        """A plain module attribute: a trap when it holds tensors or modules ``.to()`` misses."""
+        tp = type(v)
+        if tp in _SCALARS:
+            return
+        scope = self._scope(v, scope)
+        if issubclass(tp, self.Tensor):
+            self.tensor(v, Slot("map", d, name), ref, scope, issubclass(tp, self.Parameter),
+                        note or _trap_tensor_note(ref))
+        elif issubclass(tp, self.Module):
+            self.module(v, ref, scope, depth + 1, note)
+        elif not issubclass(tp, self.Optimizer):
+            kind = _tree.container_kind(v)
+            if kind is not None:
+                holds = _holds_module(v, kind, self.Module)
+                self.container(v, kind, Slot("map", d, name), ref, scope, depth + 1,
+                               note or _trap_container_note(ref, kind, holds))
+
+    def _wrapper(self, m: Any, d: dict[str, Any], ref: Ref, device: Any) -> None:
+        names = {k.__name__ for k in type(m).__mro__}
+        code = _tree.code_for(ref)
+        if "DistributedDataParallel" in names:
+            self.refuse(f"DistributedDataParallel is bound to its process group; re-create it: "
+                        f"{code} = DistributedDataParallel({code}.module.to(\"{device}\"), "
+                        f"device_ids=[{device.index}])")
+            return
+        if not issubclass(type(m), self.DataParallel):
+            return
+        ids = d.get("device_ids")
+        if type(ids) is not list or not ids:
+            return  # a DataParallel built without CUDA just calls its module
+        if device.type != "cuda":
+            self.refuse(f"DataParallel needs CUDA devices; unwrap it: "
+                        f"{code} = {code}.module.to(\"{device}\")")
+            return
+        k = device.index
+        if k not in ids:
+            self.refuse(f"DataParallel over device_ids={ids} cannot run on cuda:{k}; re-wrap it: "
+                        f"{code} = torch.nn.DataParallel({code}.module.to(\"cuda:{k}\"), "
+                        f"device_ids={[k, *ids]}, output_device={k})")
+            return
+        new_ids = [k, *(i for i in ids if i != k)]
+        out = d.get("output_device")
+        new_out = k if out == ids[0] else out
+        if new_ids != ids or new_out != out:
+            self._u_lits += [(Slot("map", d, "device_ids"), new_ids),
+                             (Slot("map", d, "output_device"), new_out),
+                             (Slot("map", d, "src_device_obj"), self.torch.device("cuda", k))]
+            self._u_notes.append(f"{_tree.display_for(ref)}.device_ids reordered to {new_ids} "
+                                 f"(output_device={new_out}) so its module lives on "
+                                 f"device_ids[0].")
+
+    # -- optimizers
+    def optimizer(self, opt: Any, ref: Ref, scope: Target | None) -> None:
+        """Params of an optimizer in scope move in place; its state is planned afterwards."""
+        self._u_opts.append((opt, ref, "move" if scope is not None else "follow"))
+        if scope is None:
+            return
+        for g, i, p in optimizer_params(opt, self.Tensor):
+            self.tensor(p, None, (*ref, Step("group_param", (g, i))), scope, True, "")
+
+
+def optimizer_params(opt: Any, tensor_type: type) -> list[tuple[int, int, Any]]:
+    d = _tree.instance_dict(opt) or {}
+    groups = d.get("param_groups")
+    out: list[tuple[int, int, Any]] = []
+    for g, group in enumerate(groups if type(groups) is list else ()):
+        params = dict.get(group, "params") if issubclass(type(group), dict) else None
+        for i, p in enumerate(params if type(params) is list else ()):
+            if issubclass(type(p), tensor_type):
+                out.append((g, i, p))
+    return out
+
+
+def _dispatched(d: dict[str, Any]) -> bool:
+    devmap = d.get("hf_device_map")
+    multi = type(devmap) is dict and len({str(v) for v in devmap.values()}) > 1
+    return multi or "_hf_hook" in d
+
+
+def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, Any]]:
+    """(slot, step, child) for every child; the slot says how to put a new child back."""
+    out: list[tuple[Slot, Step, Any]] = []
+    if kind in ("dict", "userdict"):
+        d = obj if kind == "dict" else (_tree.instance_dict(obj) or {}).get("data")
+        if d is None or not issubclass(type(d), dict):
+            return out
+        for i, (k, v) in enumerate(list(dict.items(d))):
+            step = Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)
+            out.append((Slot("map", d, k), step, v))
+    elif kind == "list":
+        out = [(Slot("list", obj, i), Step("item", i), v)
+               for i, v in enumerate(list(list.__iter__(obj)))]
+    elif kind in ("tuple", "namedtuple"):
+        fields = _tree._type_dict_lookup(type(obj), "_fields") if kind == "namedtuple" else ()
+        for i, v in enumerate(tuple.__iter__(obj)):
+            name = fields[i] if i < len(fields) else None
+            step = Step("attr", name, "field") if type(name) is str else Step("item", i)
+            out.append((Slot("node", node, i), step, v))
+    elif kind == "set":
+        frozen = issubclass(type(obj), frozenset)
+        items = list(frozenset.__iter__(obj) if frozen else set.__iter__(obj))
+        out = [(Slot("node", node, i) if node is not None else Slot("set", obj, None),
+                Step("pos", i), v) for i, v in enumerate(items)]
+    elif kind == "dataclass":
+        idict = _tree.instance_dict(obj)
+        for name in _tree._dataclass_fields(type(obj)) or ():
+            try:
+                v = _tree._read_field(obj, name)
+            except LookupError:
+                continue
+            if node is not None:
+                slot = Slot("node", node, name)
+            elif idict is not None and name in idict:
+                slot = Slot("map", idict, name)
+            else:
+                slot = Slot("member", obj, name)
+            out.append((slot, Step("attr", name, "field"), v))
+    return out
+
+
+def _holds_module(v: Any, kind: str, module_type: type) -> bool:
+    return any(issubclass(type(c), module_type) for _s, _st, c in _children(v, kind, None)
+               if kind != "dataclass")
+
+
+def _trap_tensor_note(ref: Ref) -> str:
+    owner, name = _tree.code_for(ref[:-1]), str(ref[-1].key)
+    return (f"{_tree.display_for(ref)} is a plain tensor attribute, so the next {owner}.to() "
+            f"will leave it behind again. Make it a buffer: _t = {owner}.{name}; "
+            f"del {owner}.{name}; {owner}.register_buffer(\"{name}\", _t)")
+
+
+def _trap_container_note(ref: Ref, kind: str, holds_modules: bool) -> str:
+    code = _tree.code_for(ref)
+    if holds_modules:
+        wrap = "ModuleDict" if kind in ("dict", "userdict") else "ModuleList"
+        return (f"{_tree.display_for(ref)} holds modules in a plain {kind}: .to(), .parameters() "
+                f"and state_dict() miss them. Make it permanent: "
+                f"{code} = torch.nn.{wrap}({code})")
+    return (f"{_tree.display_for(ref)} holds tensors in a plain {kind}: .to() misses them. "
+            f"Register each with register_buffer (or use torch.nn.ParameterList).")

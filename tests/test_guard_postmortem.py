@@ -1,0 +1,243 @@
+"""Post-mortem diagnosis through a real IPython shell: plain cells, no ``%%cuda_safe``.
+
+The original exception (type, object, traceback) must reach IPython intact, the diagnosis is
+appended after it, handlers installed before devicelens keep running, and user code never runs
+twice.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens.guard import postmortem
+
+pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def run(ip, capsys, cell: str, fake=None):
+    capsys.readouterr()
+    if fake is not None:
+        with fake:
+            result = ip.run_cell(cell, store_history=False)
+    else:
+        result = ip.run_cell(cell, store_history=False)
+    out = capsys.readouterr()
+    return result.error_in_exec, ANSI.sub("", out.out), ANSI.sub("", out.err)
+
+
+def diagnosis(out: str) -> str:
+    assert "devicelens: " in out, out[-2000:]
+    return out[out.index("devicelens: "):]
+
+
+@pytest.fixture
+def ns(ip):
+    ip.run_cell("import torch\nfrom torch import nn\nimport torch.nn.functional as F\n",
+                store_history=False)
+    return ip.user_ns
+
+
+def test_device_family_labels_not_moved_fake_cuda(ip, ns, capsys, fake_cuda):
+    ns.update(logits=fake_cuda.randn(2, 4), labels=torch.tensor([0, 3]), count=0)
+    err, out, _ = run(ip, capsys, "count += 1\nloss = F.cross_entropy(logits, labels)\n",
+                      fake_cuda)
+    assert type(err).__name__ == "FakeTensorDeviceMismatchError"  # the original, untouched
+    assert sys.last_value is err and sys.last_type is type(err)
+    frames = [f.f_code.co_name for f, _ in __import__("traceback").walk_tb(err.__traceback__)]
+    assert "<module>" in frames and frames[-1] != "<module>"  # down to torch's own frames
+    assert "Expected all tensors to be on the same device" in out.split("devicelens: ")[0]
+    text = diagnosis(out)
+    assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, cuda:0"
+    assert "culprit: labels (int64[2] on cpu), `target` in cross_entropy; expected cuda:0" in text
+    assert "at: cell line 2: loss = F.cross_entropy(logits, labels)" in text
+    assert text.rstrip().endswith("fix:\n      labels = labels.to(logits.device)")
+    assert ns["count"] == 1  # never re-executed
+
+
+def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):
+    ns.update(model=fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)),
+                                 "cuda:0"), x=torch.randn(3, 4))
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    out = model(x)\n", fake_cuda)
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert "culprit: x (float32[3, 4] on cpu), `input` in Linear.forward; expected cuda:0" in text
+    assert "inside: model.0 (Linear)" in text
+    assert "at: cell line 2: out = model(x)" in text
+    assert 'x = x.to("cuda:0")' in text
+
+
+def test_device_family_on_meta_blames_the_input_not_the_model(ip, ns, capsys):
+    from tests.conftest import to_in_place
+
+    ns.update(model=to_in_place(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)),
+                                "meta"), x=torch.randn(3, 4))
+    err, out, _ = run(ip, capsys, "out = model(x)\n")
+    # NB: torch's text names the first tensor's device (cpu) as "expected"; the model is on meta
+    assert str(err) == "Tensor on device meta is not on the expected device cpu!"
+    text = diagnosis(out)
+    assert "culprit: x (float32[3, 4] on cpu), `input` in Linear.forward; expected meta" in text
+    assert "inside: model.0 (Linear)" in text
+    assert text.rstrip().endswith('fix:\n      x = x.to("meta")')
+
+
+def test_dataparallel_device_ids_family_fake_cuda(ip, ns, capsys, fake_cuda):
+    dp = nn.DataParallel(fake_cuda.to(nn.Sequential(nn.Linear(4, 2)), "cuda:1"))
+    dp.device_ids, dp.src_device_obj, dp.output_device = [0, 1], torch.device("cuda:0"), 0
+    ns.update(dp=dp, x=fake_cuda.randn(2, 4))
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    out = dp(x)\n", fake_cuda)
+    assert "(device_ids[0]) but found one of them on device: cuda:1" in str(err)
+    text = diagnosis(out)
+    assert "culprit: dp.module.0.weight (float32[2, 4] on cuda:1)" in text
+    assert "inside: dp (DataParallel)" in text
+    assert "at: cell line 2: out = dp(x)" in text
+    assert text.rstrip().endswith('fix:\n      dp.module.to("cuda:0")')
+
+
+def test_optimizer_foreach_family_meta(ip, ns, capsys):
+    model = nn.Linear(3, 2)
+    opt = torch.optim.Adam(model.parameters(), foreach=True)
+    model(torch.randn(4, 3)).sum().backward()
+    opt.step()
+    for s in opt.state.values():
+        s["exp_avg"] = s["exp_avg"].to("meta")
+    ns.update(model=model, opt=opt)
+    err, out, _ = run(ip, capsys, "opt.step()\n")
+    assert "Tensors of the same index must be on the same device" in str(err)
+    text = diagnosis(out)
+    assert "at: cell line 1: opt.step()" in text
+    assert "2 state tensors of opt are on meta while their parameters are on cpu" in text
+    assert "for _p, _s in opt.state.items():" in text
+
+
+def test_dtype_family_mat1_mat2(ip, ns, capsys):
+    ns.update(net=nn.Sequential(nn.Linear(8, 4)), x64=torch.randn(2, 8, dtype=torch.float64))
+    err, out, _ = run(ip, capsys, "out = net(x64)\n")
+    assert "mat1 and mat2 must have the same dtype" in str(err)
+    text = diagnosis(out)
+    assert text.splitlines()[0] == "devicelens: tensors on different dtypes: float32, float64"
+    assert "culprit: x64 (float64[2, 8] on cpu), `input` in Linear.forward; expected float32" \
+        in text
+    assert "inside: net.0 (Linear)" in text
+    assert text.rstrip().endswith("fix:\n      x64 = x64.float()")
+
+
+def test_index_dtype_family_float_labels(ip, ns, capsys):
+    ns.update(logits=torch.randn(3, 4), labels=torch.tensor([1.0, 2.0, 0.0]))
+    err, out, _ = run(ip, capsys, "loss = F.cross_entropy(logits, labels)\n")
+    assert "expected target dtype to be Long" in str(err)
+    text = diagnosis(out)
+    assert "culprit: labels (float32[3] on cpu), `target` in cross_entropy" in text
+    assert text.rstrip().endswith("fix:\n      labels = labels.long()")
+
+
+def test_backward_error_is_explained(ip, ns, capsys):
+    err, out, _ = run(ip, capsys, (
+        "class ToMeta(torch.autograd.Function):\n    @staticmethod\n"
+        "    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n"
+        "    def backward(ctx, g):\n        return torch.ones(g.shape, device='meta')\n"
+        "w = torch.randn(3, requires_grad=True)\nloss = ToMeta.apply(w).sum()\n"
+        "loss.backward()\n"))
+    assert "returned an invalid gradient at index 0 - expected device cpu but got meta" in str(err)
+    text = diagnosis(out)
+    assert "at: cell line 10: loss.backward()" in text
+    assert re.search(r"note: the backward\(\) of ToMeta \(cell In\[\d+\] line 5\) returned "
+                     r"input 0's gradient on meta; autograd needs it on cpu", text)
+    assert "# in ToMeta.backward: return each gradient on its input's device" in text
+
+
+def test_backward_error_inside_cuda_safe_keeps_its_type(ip, ns, capsys):
+    ns["w"] = torch.randn(3, requires_grad=True)
+    err, out, _ = run(ip, capsys, "%%cuda_safe\ny = w * 2\ny.register_hook(lambda g: g.double())\n"
+                                  "y.sum().backward()\n")
+    assert type(err) is RuntimeError
+    assert "note: the tensor hook '<lambda>' returned a torch.DoubleTensor gradient" in out
+
+
+def test_other_errors_are_untouched(ip, ns, capsys):
+    err, out, _ = run(ip, capsys, "raise RuntimeError('boom')\n")
+    assert str(err) == "boom" and "RuntimeError: boom" in out and "devicelens" not in out
+    err, out, _ = run(ip, capsys, "{}['missing']\n")
+    assert isinstance(err, KeyError) and "devicelens" not in out
+
+
+def test_guard_errors_are_not_explained_twice(ip, ns, capsys):
+    ns.update(a=torch.ones(2), b=torch.ones(2, device="meta"))
+    err, out, _ = run(ip, capsys, "%%cuda_safe\nc = a + b\n")
+    assert type(err).__name__ == "DeviceMismatchError"
+    assert out.count("culprit: a (float32[2] on cpu)") == 1 and "devicelens: " not in out
+
+
+def test_chains_with_handlers_installed_before(ip, ns, capsys):
+    seen = []
+
+    def earlier(shell, etype, value, tb, tb_offset=None):
+        seen.append(etype.__name__)
+        print(f"earlier handler saw {etype.__name__}")
+
+    postmortem.uninstall(ip)
+    ip.set_custom_exc((KeyError, RuntimeError), earlier)
+    try:
+        postmortem.install(ip)
+        assert set(ip.custom_exceptions) == {KeyError, RuntimeError, ValueError}
+        ns.update(net=nn.Linear(8, 4), x64=torch.randn(2, 8, dtype=torch.float64))
+        _, out, err_text = run(ip, capsys, "net(x64)\n")
+        assert seen == ["RuntimeError"] and "earlier handler saw RuntimeError" in out
+        assert "devicelens: tensors on different dtypes" in err_text
+        _, out, _ = run(ip, capsys, "{}['k']\n")
+        assert seen == ["RuntimeError", "KeyError"]
+    finally:
+        postmortem.uninstall(ip)
+        assert ip.custom_exceptions == (KeyError, RuntimeError)
+        ip.set_custom_exc((), None)
+        postmortem.install(ip)
+
+
+def test_a_failing_diagnosis_shows_the_plain_traceback(ip, ns, capsys, monkeypatch):
+    def broken(*a, **k):
+        raise AssertionError("diagnosis bug")
+
+    monkeypatch.setattr(postmortem, "diagnose_exception", broken)
+    ns.update(net=nn.Linear(8, 4), x64=torch.randn(2, 8, dtype=torch.float64))
+    installed = ip.CustomTB
+    _err, out, _ = run(ip, capsys, "net(x64)\n")
+    assert "mat1 and mat2 must have the same dtype" in out and "devicelens" not in out
+    assert ip.CustomTB is installed  # still installed: IPython did not unregister it
+
+
+def test_unload_restores_the_previous_handler(ip):
+    before = (ip.custom_exceptions, ip.CustomTB)
+    ip.run_line_magic("unload_ext", "devicelens")
+    try:
+        assert RuntimeError not in ip.custom_exceptions
+    finally:
+        ip.run_line_magic("load_ext", "devicelens")
+    assert ip.custom_exceptions == before[0]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same "
+     "or input should be a MKLDNN tensor and weight is a dense tensor", "device"),
+    ("Input type (torch.FloatTensor) and weight type (torch.cuda.HalfTensor) should be the same",
+     "device"),
+    ("Input type (torch.DoubleTensor) and weight type (torch.FloatTensor) should be the same",
+     "dtype"),
+    ("Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the "
+     "same", "dtype"),
+    ("Expected object of device type cuda but got device type cpu for argument #1 'self' in call "
+     "to _th_addmm", "device"),
+    ("Input and parameter tensors are not at the same device, found input tensor at cuda:0 and "
+     "parameter tensor at cpu", "device"),
+    ("expected scalar type Float but found Half", "dtype"),
+    ("expected m1 and m2 to have the same dtype, but got: double != float", "dtype"),
+    ("Found dtype Double but expected Float", "dtype"),
+    ("CUDA out of memory. Tried to allocate 2.00 GiB", None),
+])
+def test_classify_current_and_older_messages(text, kind):
+    fam = postmortem.classify(RuntimeError(text))
+    assert (fam.kind if fam else None) == kind

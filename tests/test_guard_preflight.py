@@ -1,0 +1,173 @@
+"""The ``%%cuda_safe`` pre-flight: read the cell, never run it, report what will fail."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from IPython.core.error import UsageError
+from torch import nn
+
+from devicelens.guard.preflight import lint_forward, preflight
+from tests.conftest import to_in_place
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        mask = torch.ones(x.size(0))
+        y = self.fc(x).cuda()
+        z = torch.arange(3, device="cuda:0")
+        fine = torch.zeros(3, device=x.device) + torch.zeros_like(y)
+        return y * mask[:, None] + z + fine
+
+
+def kinds(report):
+    return [(i.severity, i.kind, i.line) for i in report.issues]
+
+
+@pytest.fixture
+def ns(fake_cuda):
+    return {"torch": torch, "nn": nn, "F": torch.nn.functional,
+            "model": fake_cuda.to(nn.Sequential(nn.Linear(8, 3)), "cuda:0"),
+            "x": torch.randn(2, 8), "labels": torch.tensor([0, 1]), "device": "cuda:0",
+            "a": fake_cuda.randn(3), "b": fake_cuda.randn(3, device="cuda:1"),
+            "criterion": nn.CrossEntropyLoss(weight=torch.ones(3))}
+
+
+def test_module_called_with_a_tensor_on_another_device(ns):
+    rep = preflight("out = model(x)\n", ns, line_offset=1)
+    assert kinds(rep) == [("error", "module_input", 2)]
+    assert rep.issues[0].message == "model is on cuda:0 but x is on cpu: `model(x)` will fail"
+    assert rep.issues[0].fix == 'x = x.to("cuda:0")'
+    assert rep.text().splitlines() == [
+        "%%cuda_safe pre-flight: 1 problem found before running the cell",
+        "  error (cell line 2): model is on cuda:0 but x is on cpu: `model(x)` will fail",
+        '      x = x.to("cuda:0")']
+
+
+def test_tensors_combined_in_one_expression(ns):
+    rep = preflight("c = a + b\nd = torch.cat([a, b])\ne = a.mul(b)\nf = a * 2\n", ns)
+    assert kinds(rep) == [("error", "mixed_operands", 1), ("error", "mixed_operands", 2),
+                          ("error", "mixed_operands", 3)]
+    assert rep.issues[1].message == ("a (cuda:0), b (cuda:1) meet in `torch.cat([a, b])` on "
+                                     "different devices")
+    assert {i.fix for i in rep.issues} == {'b = b.to("cuda:0")'}
+
+
+def test_loss_module_weight_elsewhere(ns):
+    cell = "logits = model(x.to(device))\nloss = criterion(logits, labels)\n"
+    rep = preflight(cell, ns)
+    assert kinds(rep) == [("error", "loss_weight", 2), ("error", "module_input", 2)]
+    assert rep.issues[0].message.startswith("criterion's weight tensors are on cpu but the "
+                                            "model is on cuda:0")
+    assert rep.issues[0].fix == 'criterion.to("cuda:0")'
+    assert rep.issues[1].fix == 'labels = labels.to("cuda:0")'
+
+
+def test_moves_inside_the_cell_are_followed(ns):
+    cell = ("x = x.to(device)\nlabels = labels.to('cuda:0')\nfor a in [1, 2]:\n    pass\n"
+            "out = model(x)\ncriterion.to(device)\nloss = criterion(out, labels)\n"
+            "batch = [(t.cpu(), t) for t in [b]]\n")
+    assert preflight(cell, ns).issues == ()
+
+
+def test_module_moved_inside_the_cell(ns):
+    assert preflight("model.to('cpu')\nout = model(x)\n", ns).issues == ()
+    assert kinds(preflight("model.cpu()\nout = model(a)\n", ns)) == [("error", "module_input", 2)]
+
+
+def test_optimizer_state_elsewhere_than_its_params():
+    model = nn.Linear(4, 2)
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.randn(3, 4)).sum().backward()
+    opt.step()
+    for s in opt.state.values():
+        s["exp_avg"] = s["exp_avg"].to("meta")
+    rep = preflight("loss = model(x).sum()\nloss.backward()\nopt.step()\n",
+                    {"model": model, "opt": opt, "x": torch.randn(3, 4)})
+    assert kinds(rep) == [("error", "optimizer_state", 3)]
+    assert "for _p, _s in opt.state.items():" in rep.issues[0].fix
+
+
+def test_model_recreated_after_the_optimizer(ip):
+    ip.run_cell("import torch\nfrom torch import nn\nmodel = nn.Linear(4, 2)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel = nn.Linear(4, 2)\n"
+                "x = torch.randn(3, 4)\nran = False\n", store_history=False)
+    cell = "loss = model(x).sum()\nloss.backward()\nopt.step()\nran = True\n"
+    rep = preflight(cell, ip.user_ns)
+    assert kinds(rep) == [("error", "optimizer_orphan", 1)]
+    assert rep.issues[0].fix == "opt = type(opt)(model.parameters(), **opt.defaults)"
+    result = ip.run_cell(f"%%cuda_safe --strict\n{cell}", store_history=False)
+    assert isinstance(result.error_in_exec, UsageError)
+    assert "1 error(s) found before running; the cell was not run" in str(result.error_in_exec)
+    assert ip.user_ns["ran"] is False
+
+
+def test_recreating_the_optimizer_in_the_cell_is_not_blamed(ip):
+    ip.run_cell("import torch\nfrom torch import nn\nmodel = nn.Linear(4, 2)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nmodel = nn.Linear(4, 2)\n",
+                store_history=False)
+    cell = "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nopt.step()\n"
+    assert preflight(cell, ip.user_ns).issues == ()
+
+
+def test_dtype_checks_only_with_dtype(ns):
+    ns["x64"] = torch.randn(2, 8, dtype=torch.float64)
+    ns["model"] = nn.Linear(8, 3)
+    assert preflight("out = model(x64)\n", ns).issues == ()
+    rep = preflight("out = model(x64)\n", ns, check_dtype=True)
+    assert kinds(rep) == [("error", "module_input_dtype", 1)]
+    assert rep.issues[0].fix == "x64 = x64.to(torch.float32)"
+
+
+def test_forward_lint_finds_missing_and_hardcoded_devices():
+    issues = lint_forward(Net)
+    assert [(i.kind, i.name) for i in issues] == [
+        ("forward_no_device", "mask"), ("forward_hardcoded_device", "y"),
+        ("forward_hardcoded_device", "z")]
+    assert issues[0].fix.startswith("mask = torch.ones(x.size(0), device=x.device)")
+    assert issues[1].fix == "y = self.fc(x).to(x.device)"
+    assert issues[2].fix == "z = torch.arange(3, device=x.device)"
+    assert f"Net.forward (test_guard_preflight.py line {Net.forward.__code__.co_firstlineno + 1})" \
+        in issues[0].message
+    assert lint_forward(nn.Linear) == ()
+
+
+def test_lint_runs_for_module_classes_used_in_the_cell(fake_cuda):
+    net = fake_cuda.to(Net(), "cuda:0")
+    rep = preflight("out = net(x)\n", {"net": net, "x": fake_cuda.randn(2, 8)})
+    assert [(i.severity, i.kind) for i in rep.issues] == [
+        ("warning", "forward_no_device"), ("warning", "forward_hardcoded_device"),
+        ("warning", "forward_hardcoded_device")]
+    assert rep.errors == ()
+
+
+def test_preflight_runs_no_user_code():
+    calls = []
+
+    class Sneaky(nn.Module):
+        @property
+        def weight(self):
+            calls.append("weight")
+            return torch.ones(1, device="meta")
+
+        def __getattr__(self, name):
+            calls.append(name)
+            return super().__getattr__(name)
+
+        def forward(self, x):
+            calls.append("forward")
+            return x
+
+    m = to_in_place(nn.Linear(2, 2), "meta")
+    rep = preflight("y = sneaky(x) + sneaky.weight + m.weight\nz = sneaky.other\n",
+                    {"sneaky": Sneaky(), "x": torch.ones(2), "m": m})
+    assert calls == []
+    assert kinds(rep) == [("error", "mixed_operands", 1)]
+
+
+def test_syntax_error_and_no_torch_give_no_report():
+    assert preflight("def broken(:\n", {"x": torch.ones(1)}).issues == ()

@@ -1,0 +1,247 @@
+"""Snapshot: what it records, with which paths, and what it never does (touch data, init CUDA)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import namedtuple
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens.inspect import MAX_WIDTH, take_snapshot
+
+
+def by_path(snap, name):
+    return {t.path: t for t in snap[name].tensors}
+
+
+def test_loose_tensor_metadata():
+    x = torch.zeros(3, 4, dtype=torch.float16, requires_grad=True)
+    snap = take_snapshot({"x": x})
+    (t,) = snap["x"].tensors
+    assert (t.path, t.role, t.device, t.dtype, t.shape) == ("x", "tensor", "cpu", "float16", (3, 4))
+    assert (t.numel, t.nbytes, t.requires_grad, t.is_leaf, t.layout) == (12, 24, True, True,
+                                                                         "strided")
+    assert snap["x"].kind == "tensor" and snap["x"].devices == ("cpu",)
+
+
+Cfg = namedtuple("Cfg", ["scale", "bias"])
+
+
+@dataclasses.dataclass
+class Config:
+    weights: list
+    name: str = "cfg"
+
+
+def test_nested_containers_have_readable_key_paths():
+    ns = {
+        "batch": {"input_ids": torch.zeros(2, 5, dtype=torch.long), "mask": torch.ones(2, 5)},
+        "cfg": Config(weights=[torch.ones(1), torch.ones(2), torch.ones(3)]),
+        "nt": Cfg(torch.ones(2), 3.0),
+        "pair": (torch.ones(1), [torch.ones(2)]),
+        "bag": {torch.ones(1)},
+    }
+    snap = take_snapshot(ns)
+    assert set(by_path(snap, "batch")) == {"batch['input_ids']", "batch['mask']"}
+    assert by_path(snap, "cfg")["cfg.weights[2]"].shape == (3,)
+    assert set(by_path(snap, "nt")) == {"nt.scale"}
+    assert set(by_path(snap, "pair")) == {"pair[0]", "pair[1][0]"}
+    assert set(by_path(snap, "bag")) == {"bag[#0]"}
+    assert snap["nt"].frozen and snap["pair"].frozen and not snap["batch"].frozen
+
+
+def test_module_paths_are_full_attribute_paths():
+    layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+    model = nn.Module()
+    model.encoder = nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False)
+    snap = take_snapshot({"model": model})
+    paths = by_path(snap, "model")
+    t = paths["model.encoder.layers.3.self_attn.in_proj_weight"]
+    assert (t.role, t.owner, t.shape) == ("parameter", "model.encoder.layers.3.self_attn", (24, 8))
+    assert len([p for p in paths.values() if p.role == "parameter"]) == len(
+        list(model.parameters()))
+    mods = {m.path: m for m in snap["model"].modules}
+    assert mods["model.encoder.layers.3"].n_tensors == 12
+    assert mods["model.encoder.layers.3"].type_name == "TransformerEncoderLayer"
+
+
+class WithTraps(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.pos_emb = torch.zeros(4)  # plain attribute: .to() will not move it
+        self.register_buffer("scale", torch.ones(4))
+        self.heads = [nn.Linear(4, 2), nn.Linear(4, 2)]  # plain list: .to() will not move it
+        self.table = {"a": torch.ones(2)}
+
+
+def test_module_traps_are_recorded_with_their_roles():
+    m = WithTraps()
+    snap = take_snapshot({"m": m})
+    paths = by_path(snap, "m")
+    assert paths["m.pos_emb"].role == "attribute"
+    assert paths["m.scale"].role == "buffer"
+    assert paths["m.fc.weight"].role == "parameter"
+    assert paths["m.heads[1].weight"].role == "trapped"
+    assert paths["m.table['a']"].role == "trapped"
+    mods = {r.path: r for r in snap["m"].modules}
+    assert mods["m.heads[0]"].trapped and not mods["m.fc"].trapped
+
+
+def test_optimizer_state_is_addressed_by_module_path():
+    model = nn.Sequential(nn.Linear(3, 2))
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.randn(4, 3)).sum().backward()
+    opt.step()
+    snap = take_snapshot({"opt": opt, "model": model})
+    paths = by_path(snap, "opt")
+    assert paths["opt.state[model.0.weight]['exp_avg']"].shape == (2, 3)
+    assert paths["opt.state[model.0.bias]['step']"].shape == ()
+    params = [t for t in snap["opt"].tensors if t.role == "opt_param"]
+    assert [p.owner for p in params] == ["model.0.weight", "model.0.bias"]
+    grads = [t for t in snap["model"].tensors if t.role == "grad"]
+    assert [g.path for g in grads] == ["model.0.weight.grad", "model.0.bias.grad"]
+
+
+def test_aliases_and_views_count_once():
+    model = nn.Linear(10, 10, bias=False)  # 400 bytes
+    x = torch.zeros(100)  # 400 bytes
+    ns = {"model": model, "w": model.weight, "x": x, "x_view": x[:50], "again": [x]}
+    snap = take_snapshot(ns)
+    (cpu,) = snap.totals
+    assert cpu.device == "cpu" and cpu.nbytes == 800
+    assert cpu.objects == 5
+
+
+def test_per_device_totals_and_fake_cuda(fake_cuda):
+    ns = {"a": fake_cuda.randn(4, device="cuda:0"), "b": fake_cuda.randn(8, device="cuda:1"),
+          "c": torch.ones(2), "m": fake_cuda.to(nn.Linear(2, 2), "cuda:1")}
+    snap = take_snapshot(ns)
+    totals = {t.device: (t.objects, t.tensors, t.nbytes) for t in snap.totals}
+    assert totals == {"cpu": (1, 1, 8), "cuda:0": (1, 1, 16), "cuda:1": (2, 3, 56)}
+    assert snap["a"].tensors[0].flavor == "fake"
+
+
+def test_dataparallel_wrapper_info():
+    dp = nn.DataParallel(nn.Linear(2, 2))
+    dp.device_ids, dp.output_device = [1, 0], 1  # what a 2-GPU machine would have
+    snap = take_snapshot({"dp": dp})
+    o = snap["dp"]
+    assert (o.wrapper, o.device_ids, o.output_device) == ("DataParallel", (1, 0), 1)
+    assert "dp.module.weight" in by_path(snap, "dp")
+
+
+def test_width_and_depth_are_bounded_with_a_marker():
+    many = [torch.ones(1) for _ in range(MAX_WIDTH + 50)]
+    deep: list = [torch.ones(1)]
+    for _ in range(20):
+        deep = [deep]
+    snap = take_snapshot({"many": many, "deep": deep})
+    assert len(snap["many"].tensors) == MAX_WIDTH and snap["many"].truncated
+    assert "deep" not in snap and snap.truncated
+
+
+def test_node_budget_bounds_the_whole_walk():
+    ns = {f"t{i}": torch.ones(1) for i in range(50)}
+    snap = take_snapshot(ns, max_nodes=10)
+    assert len(snap.tensors()) == 10 and snap.truncated
+
+
+def test_ignores_private_and_ipython_names():
+    ns = {"_": torch.ones(1), "_i3": torch.ones(1), "Out": {1: torch.ones(1)}, "x": torch.ones(1)}
+    assert [o.name for o in take_snapshot(ns).objects] == ["x"]
+
+
+def test_names_filter_and_no_tensors():
+    snap = take_snapshot({"x": torch.ones(1), "y": torch.ones(2), "s": "text"}, names=["y", "s"])
+    assert [o.name for o in snap.objects] == ["y"]
+
+
+def test_available_devices_without_initialising_cuda():
+    snap = take_snapshot({})
+    names = [d.name for d in snap.devices]
+    assert names[0] == "cpu" and names[-1] == "meta"
+    assert not torch.cuda.is_initialized()
+
+
+def test_snapshot_never_reads_tensor_data(monkeypatch):
+    """NB: str/repr/item/tolist are how data gets read (and GPUs synced); none may be called."""
+    calls = []
+    for meth in ("__repr__", "__str__", "item", "tolist", "numpy", "__format__", "__bool__"):
+        orig = getattr(torch.Tensor, meth)
+
+        def spy(self, *a, _orig=orig, _m=meth, **k):
+            calls.append(_m)
+            return _orig(self, *a, **k)
+
+        monkeypatch.setattr(torch.Tensor, meth, spy)
+    model = WithTraps()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    take_snapshot({"model": model, "opt": opt, "x": torch.ones(3), "b": {"y": torch.ones(1)}})
+    assert calls == []
+
+
+def test_snapshot_is_frozen():
+    snap = take_snapshot({"x": torch.ones(1)})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.truncated = True  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        snap["x"].tensors[0].device = "meta"  # type: ignore[misc]
+
+
+def test_json_form_is_plain_data():
+    import json
+
+    model = WithTraps()
+    from devicelens.jupyter._protocol import snapshot_to_wire
+
+    wire = snapshot_to_wire(take_snapshot({"model": model, "x": torch.ones(2)}))
+    back = json.loads(json.dumps(wire))
+    assert [o["name"] for o in back["objects"]] == ["model", "x"]
+    assert back["objects"][1]["shape"] == [2] and back["totals"][0]["device"] == "cpu"
+
+
+def test_optimizer_device_ignores_its_cpu_step_counters():
+    model = nn.Linear(3, 2)
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.randn(4, 3)).sum().backward()
+    opt.step()
+    for s in opt.state.values():  # what a correct move to an accelerator leaves behind
+        s["exp_avg"], s["exp_avg_sq"] = s["exp_avg"].to("meta"), s["exp_avg_sq"].to("meta")
+    snap = take_snapshot({"opt": opt})
+    assert snap["opt"].devices == ("meta",)
+    assert {t.device for t in snap["opt"].tensors if t.path.endswith("['step']")} == {"cpu"}
+
+
+def test_unchanged_loose_tensors_reuse_the_last_record():
+    x = torch.zeros(3)
+    first = take_snapshot({"x": x})["x"]
+    assert take_snapshot({"x": x})["x"] is first
+
+
+@pytest.mark.parametrize("change", ["device", "dtype", "shape", "rebind", "grad", "view"])
+def test_a_changed_tensor_is_never_served_from_the_cache(change):
+    x = torch.zeros(3)
+    ns = {"x": x}
+    take_snapshot(ns)
+    if change == "device":
+        torch.utils.swap_tensors(x, torch.zeros(3, device="meta"))  # same object, new device
+    elif change == "dtype":
+        x.data = x.data.double()
+    elif change == "shape":
+        x.resize_(5)
+    elif change == "rebind":
+        ns["x"] = torch.zeros(3, dtype=torch.int8)
+    elif change == "grad":
+        x.requires_grad_(True)
+    else:
+        base = torch.zeros(6)
+        ns["x"] = base[:3]
+    fresh = take_snapshot(ns)["x"].tensors[0]
+    t = ns["x"]
+    assert (fresh.device, fresh.dtype, fresh.shape, fresh.requires_grad) == (
+        str(t.device), str(t.dtype).removeprefix("torch."), tuple(t.shape), t.requires_grad)
+    assert fresh.nbytes == t.numel() * t.element_size()
+    assert fresh.storage == id(t if t._base is None else t._base)

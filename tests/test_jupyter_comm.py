@@ -1,0 +1,373 @@
+"""The comm bridge with a recording fake comm: hello, pushes, diffs, caps, expand, errors."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+import torch
+
+import devicelens
+from devicelens.jupyter import _push
+from devicelens.jupyter._protocol import MAX_PAYLOAD_BYTES, PROTOCOL_VERSION
+from devicelens.jupyter.comm import Bridge
+
+from ._comm_fake import FakeComm
+
+
+def linear_stack(n: int) -> torch.nn.Module:
+    with torch.no_grad():
+        return torch.nn.Sequential(*[torch.nn.Linear(2, 2) for _ in range(n)])
+
+
+@pytest.fixture
+def ns() -> dict[str, Any]:
+    return {"x": torch.zeros(3, 4), "model": linear_stack(2), "n": 5, "_hidden": torch.ones(1)}
+
+
+def opened(ns: dict[str, Any]) -> tuple[Bridge, FakeComm]:
+    comm = FakeComm()
+    bridge = Bridge(comm, lambda: ns)
+    assert bridge.open({"protocol": PROTOCOL_VERSION}) is True
+    return bridge, comm
+
+
+def names(msg: dict[str, Any]) -> list[str]:
+    return [o["name"] for o in msg["snapshot"]["objects"]]
+
+
+# --- open -----------------------------------------------------------------------------------
+
+def test_open_sends_hello_then_a_full_snapshot(ns: dict[str, Any]) -> None:
+    _, comm = opened(ns)
+    hello, snap = comm.take()
+    assert hello == {"type": "hello", "protocol": PROTOCOL_VERSION,
+                     "version": devicelens.__version__}
+    assert (snap["type"], snap["seq"], snap["request_id"]) == ("snapshot", 1, None)
+    assert (snap["changed"], snap["removed"]) == (None, [])
+    assert names(snap) == ["x", "model"]
+    x = snap["snapshot"]["objects"][0]
+    assert (x["kind"], x["devices"], x["dtypes"], x["shape"], x["bytes"]) == (
+        "tensor", ["cpu"], ["float32"], [3, 4], 48)
+    model = snap["snapshot"]["objects"][1]
+    assert [c["path"] for c in model["children"]] == [
+        "model.0.weight", "model.0.bias", "model.1.weight", "model.1.bias"]
+    assert snap["snapshot"]["torch_version"] == torch.__version__
+    assert snap["findings"] == []
+
+
+@pytest.mark.parametrize("panel", [PROTOCOL_VERSION + 1, "1", 0])
+def test_protocol_mismatch_on_open_is_an_error_and_every_request_refused(
+        ns: dict[str, Any], panel: object) -> None:
+    comm = FakeComm()
+    bridge = Bridge(comm, lambda: ns)
+    assert bridge.open({"protocol": panel}) is False
+    hello, err = comm.take()
+    assert hello["type"] == "hello"
+    assert (err["type"], err["error"], err["request_id"]) == ("error", "protocol_mismatch", None)
+    assert f"(protocol {PROTOCOL_VERSION}), panel protocol {panel!r}" in err["detail"]
+    assert "reinstall" in err["detail"] and devicelens.__version__ in err["detail"]
+    [reply] = comm.request("refresh", rid="q")
+    assert (reply["error"], reply["request_id"]) == ("protocol_mismatch", "q")
+    assert bridge.push() == 0 and comm.sent == []
+
+
+def test_request_with_another_protocol_is_refused(ns: dict[str, Any]) -> None:
+    _, comm = opened(ns)
+    comm.take()
+    [reply] = comm.request("refresh", protocol=PROTOCOL_VERSION + 7)
+    assert reply["error"] == "protocol_mismatch"
+    assert f"panel protocol {PROTOCOL_VERSION + 7}" in reply["detail"]
+
+
+# --- pushes ---------------------------------------------------------------------------------
+
+def test_push_sends_only_when_something_changed(ns: dict[str, Any]) -> None:
+    bridge, comm = opened(ns)
+    comm.take()
+    assert bridge.push() == 0 and comm.sent == []
+    ns["y"] = torch.ones(2, dtype=torch.float16)
+    assert bridge.push() == 1
+    [msg] = comm.take()
+    assert (msg["seq"], msg["changed"]) == (2, None)  # small namespace: full replace
+    assert names(msg) == ["x", "model", "y"]
+    assert msg["snapshot"]["objects"][2]["dtypes"] == ["float16"]
+    ns["model"][0].to("meta")  # in place: same object, new device
+    assert bridge.push() == 1
+    [msg] = comm.take()
+    assert msg["seq"] == 3
+    assert sorted(msg["snapshot"]["objects"][1]["devices"]) == ["cpu", "meta"]
+    split, dtype = msg["findings"]  # errors first
+    assert (split["kind"], split["severity"], split["applicable"]) == (
+        "module_split", "error", True)
+    assert (dtype["kind"], dtype["objects"], dtype["dtypes"]) == (
+        "loose_dtype", ["y"], ["float16", "float32"])
+
+
+def test_large_namespace_gets_diffs(ns: dict[str, Any]) -> None:
+    for i in range(_push.FULL_LIMIT + 50):
+        ns[f"t{i}"] = torch.zeros(i % 7 + 1)
+    bridge, comm = opened(ns)
+    first = comm.take()[1]
+    assert first["changed"] is None and len(first["snapshot"]["objects"]) == 252
+    ns["t5"] = torch.zeros(2, device="meta")
+    del ns["t6"]
+    ns["new"] = torch.ones(1, dtype=torch.int64)
+    assert bridge.push() == 1
+    [msg] = comm.take()
+    assert (msg["seq"], msg["changed"], msg["removed"]) == (2, ["t5", "new"], ["t6"])
+    t5, new = msg["snapshot"]["objects"]
+    assert (t5["devices"], new["dtypes"]) == (["meta"], ["int64"])
+    assert {t["device"]: t["objects"] for t in msg["snapshot"]["totals"]} == {
+        "cpu": 251, "meta": 1}
+
+
+def test_refresh_replies_with_a_full_snapshot_even_when_unchanged(ns: dict[str, Any]) -> None:
+    _, comm = opened(ns)
+    comm.take()
+    [msg] = comm.request("refresh", rid="abc")
+    assert (msg["type"], msg["seq"], msg["request_id"], msg["changed"]) == (
+        "snapshot", 2, "abc", None)
+    assert names(msg) == ["x", "model"]
+
+
+def test_pushes_over_the_cap_are_split_into_consecutive_messages() -> None:
+    ns = {f"tensor_with_a_long_name_{i:05d}": torch.zeros(1, 2) for i in range(4000)}
+    _, comm = opened(ns)
+    msgs = comm.take()[1:]
+    assert len(msgs) >= 2
+    assert all(size <= MAX_PAYLOAD_BYTES for size in comm.sizes)
+    assert [m["seq"] for m in msgs] == list(range(1, len(msgs) + 1))
+    assert msgs[0]["changed"] is None
+    for m in msgs[1:]:
+        assert m["changed"] == names(m) and m["removed"] == []
+    assert [n for m in msgs for n in names(m)] == list(ns)
+    assert all(m["snapshot"]["totals"] == msgs[0]["snapshot"]["totals"] for m in msgs)
+
+
+def test_big_objects_ship_children_lazily(ns: dict[str, Any]) -> None:
+    ns["big"] = linear_stack(40)  # 80 tensors > EAGER_CHILDREN
+    _, comm = opened(ns)
+    big = comm.take()[1]["snapshot"]["objects"][2]
+    assert (big["name"], big["tensors"], big["children"], big["expandable"]) == (
+        "big", 80, None, True)
+    assert len(big["modules"]) == 41
+
+
+def test_no_push_and_empty_snapshot_without_torch(ns: dict[str, Any],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "torch")
+    frame = _push.build_frame(ns)
+    assert (frame.rows, frame.findings, frame.base["torch_version"]) == ({}, [], None)
+    assert "torch" not in sys.modules
+
+
+def test_closed_bridge_sends_nothing(ns: dict[str, Any]) -> None:
+    closed = []
+    comm = FakeComm()
+    bridge = Bridge(comm, lambda: ns, on_close=closed.append)
+    bridge.open({"protocol": PROTOCOL_VERSION})
+    comm.take()
+    comm.panel_close()
+    assert closed == [bridge] and bridge.closed
+    ns["y"] = torch.ones(1)
+    assert bridge.push() == 0
+    comm.deliver({"type": "request"})
+    assert comm.sent == []
+
+
+# --- expand / list_devices ------------------------------------------------------------------
+
+def test_expand_returns_every_module_and_tensor(ns: dict[str, Any]) -> None:
+    ns["big"] = linear_stack(40)
+    _, comm = opened(ns)
+    [reply] = comm.request("expand", {"name": "big"}, rid="e1")
+    assert (reply["type"], reply["request_id"], reply["method"]) == ("result", "e1", "expand")
+    res = reply["result"]
+    assert (res["name"], res["path"], res["offset"], res["next_offset"]) == ("big", "", 0, None)
+    obj = res["object"]
+    assert len(obj["children"]) == 80 and len(obj["modules"]) == 41
+    assert obj["children"][79] == {"path": "big.39.bias", "role": "parameter", "owner": "big.39",
+                                   "device": "cpu", "dtype": "float32", "shape": [2],
+                                   "bytes": 8, "requires_grad": True}
+
+
+def test_expand_narrows_to_a_submodule(ns: dict[str, Any]) -> None:
+    ns["big"] = linear_stack(40)
+    _, comm = opened(ns)
+    [reply] = comm.request("expand", {"name": "big", "path": "big.3"})
+    obj = reply["result"]["object"]
+    assert [c["path"] for c in obj["children"]] == ["big.3.weight", "big.3.bias"]
+    assert [m["path"] for m in obj["modules"]] == ["big.3"]
+
+
+def test_expand_pages_children_under_the_cap() -> None:
+    with torch.no_grad():
+        plist = torch.nn.ParameterList(torch.nn.Parameter(torch.zeros(1)) for _ in range(8000))
+    ns = {"plist": plist}
+    _, comm = opened(ns)
+    paths: list[str] = []
+    offset: int | None = 0
+    while offset is not None:
+        [reply] = comm.request("expand", {"name": "plist", "offset": offset})
+        res = reply["result"]
+        assert res["offset"] == offset
+        paths += [c["path"] for c in res["object"]["children"]]
+        offset = res["next_offset"]
+    assert len(comm.sizes) > 2 and max(comm.sizes) <= MAX_PAYLOAD_BYTES
+    assert paths == [f"plist.{i}" for i in range(8000)]
+
+
+@pytest.mark.parametrize(("params", "needle"), [
+    ({"name": "nope"}, "no name 'nope'"),
+    ({"name": "n"}, "n holds no tensors"),
+    ({"name": "model", "path": "model.9"}, "'model.9' is not inside model"),
+])
+def test_expand_errors(ns: dict[str, Any], params: dict[str, Any], needle: str) -> None:
+    _, comm = opened(ns)
+    [reply] = comm.request("expand", params, rid="e2")
+    assert (reply["type"], reply["error"], reply["request_id"]) == ("error", "bad_request", "e2")
+    assert needle in reply["detail"]
+
+
+def test_list_devices(ns: dict[str, Any]) -> None:
+    _, comm = opened(ns)
+    [reply] = comm.request("list_devices")
+    devices = reply["result"]["devices"]
+    assert devices[0] == {"name": "cpu", "kind": "cpu", "free_bytes": None, "total_bytes": None}
+    assert devices[-1]["name"] == "meta"
+
+
+# --- malformed requests ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("data", "code", "rid", "needle"), [
+    ("refresh", "bad_request", None, "a request is a JSON object, not 'refresh'"),
+    ({"type": "request", "protocol": PROTOCOL_VERSION, "method": "refresh", "params": {}},
+     "bad_request", None, "request_id must be"),
+    ({"type": "hello", "protocol": PROTOCOL_VERSION, "request_id": "a", "method": "refresh",
+      "params": {}}, "bad_request", "a", "type must be 'request', got 'hello'"),
+    ({"type": "request", "protocol": PROTOCOL_VERSION, "request_id": "a", "method": "exec",
+      "params": {}}, "unknown_method", "a", "unknown method 'exec'; this kernel serves refresh"),
+    ({"type": "request", "protocol": PROTOCOL_VERSION, "request_id": "a", "method": "expand",
+      "params": {"name": 3}}, "bad_request", "a", "params.name must be a non-empty string"),
+    ({"type": "request", "protocol": PROTOCOL_VERSION, "request_id": "a", "method": "move_all",
+      "params": {"device": "meta", "code": "import os"}}, "bad_request", "a",
+     "unexpected param 'code'"),
+    ({"type": "request", "protocol": PROTOCOL_VERSION, "request_id": "a", "method": "apply_fix",
+      "params": {}}, "bad_request", "a", "missing param 'finding_id'"),
+    ({"type": "request", "protocol": PROTOCOL_VERSION, "request_id": "a", "method": "refresh",
+      "params": {"pad": "x" * 70_000}}, "too_large", "a", "over 64000 bytes"),
+])
+def test_malformed_requests_get_a_coded_error(ns: dict[str, Any], data: object, code: str,
+                                              rid: str | None, needle: str) -> None:
+    _, comm = opened(ns)
+    comm.take()
+    comm.deliver(data)
+    [reply] = comm.take()
+    assert (reply["type"], reply["error"], reply["request_id"]) == ("error", code, rid)
+    assert needle in reply["detail"]
+
+
+def test_a_message_without_content_is_answered(ns: dict[str, Any]) -> None:
+    bridge, comm = opened(ns)
+    comm.take()
+    bridge.handle(None)
+    [reply] = comm.take()
+    assert (reply["error"], reply["request_id"]) == ("bad_request", None)
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+def test_move_all_dry_run_changes_nothing(ns: dict[str, Any]) -> None:
+    weight = ns["model"][0].weight
+    _, comm = opened(ns)
+    [reply] = comm.request("move_all", {"device": "meta", "dry_run": True}, rid="m1")
+    report = reply["result"]["report"]
+    assert (reply["type"], reply["method"], report["ok"], report["dry_run"]) == (
+        "result", "move_all", True, True)
+    assert [(m["path"], m["target"], m["bytes"]) for m in report["moved"]] == [
+        ("model", "meta", 48), ("x", "meta", 48)]
+    assert ns["model"][0].weight is weight and weight.device.type == "cpu"
+    assert ns["x"].device.type == "cpu" and ns["_hidden"].device.type == "cpu"
+
+
+def test_move_all_reports_progress_then_result_then_pushes(ns: dict[str, Any]) -> None:
+    weight = ns["model"][0].weight
+    _, comm = opened(ns)
+    *progress, reply, push = comm.request("move_all", {"device": "meta", "names": ["model"]},
+                                          rid="m2")
+    assert progress and all(p["type"] == "progress" and p["request_id"] == "m2"
+                            for p in progress)
+    assert (progress[-1]["done"], progress[-1]["total"]) == (48, 48)
+    assert reply["result"]["report"]["ok"] and not reply["result"]["report"]["dry_run"]
+    assert (push["type"], push["seq"], push["request_id"]) == ("snapshot", 2, None)
+    assert {o["name"]: o["devices"] for o in push["snapshot"]["objects"]} == {
+        "x": ["cpu"], "model": ["meta"]}
+    assert ns["model"][0].weight is weight and weight.device.type == "meta"
+    assert ns["x"].device.type == "cpu"
+
+
+def test_move_that_fails_changes_nothing_and_says_why(ns: dict[str, Any]) -> None:
+    ns["q"] = torch.quantize_per_tensor(torch.ones(2), 0.1, 0, torch.qint8)  # no meta kernel
+    weight = ns["model"][0].weight
+    _, comm = opened(ns)
+    *_, reply = comm.request("move_all", {"device": "meta"}, rid="m3")
+    assert (reply["type"], reply["error"], reply["request_id"]) == ("error", "move_failed", "m3")
+    assert reply["detail"].startswith("moving q to meta failed: NotImplementedError")
+    assert reply["detail"].endswith("nothing was changed") and len(reply["detail"]) < 500
+    assert ns["model"][0].weight is weight and weight.device.type == "cpu"
+    assert ns["q"].device.type == "cpu"
+
+
+def test_apply_fix_by_id_then_the_finding_is_gone(ns: dict[str, Any]) -> None:
+    ns["model"][1].to("meta")
+    _, comm = opened(ns)
+    [finding] = comm.take()[1]["findings"]
+    *_, reply, push = comm.request("apply_fix", {"finding_id": finding["id"]}, rid="f1")
+    assert (reply["type"], reply["method"], reply["result"]["finding_id"]) == (
+        "result", "apply_fix", finding["id"])
+    assert reply["result"]["report"]["ok"]
+    assert push["type"] == "snapshot"
+    # the split is gone; now x (cpu) is the odd one out next to an all-meta model
+    assert [(f["kind"], f["objects"]) for f in push["findings"]] == [("loose_device", ["x"])]
+    assert {p.device.type for p in ns["model"].parameters()} == {"meta"}
+    *_, stale = comm.request("apply_fix", {"finding_id": finding["id"]}, rid="f2")
+    assert (stale["type"], stale["error"], stale["request_id"]) == ("error", "stale_finding", "f2")
+
+
+def test_apply_fix_without_an_action_is_refused(ns: dict[str, Any]) -> None:
+    ns["model"][0].scale = torch.ones(2)  # plain tensor attribute: info finding, fix by hand
+    _, comm = opened(ns)
+    [latent] = [f for f in comm.take()[1]["findings"] if f["kind"] == "trap_latent"]
+    assert latent["applicable"] is False
+    [reply] = comm.request("apply_fix", {"finding_id": latent["id"]})
+    assert (reply["error"], reply["detail"]) == (
+        "bad_request", f"finding {latent['id']} (trap_latent) has no automatic fix; run its code "
+        "by hand")
+
+
+@pytest.mark.parametrize(("device", "needle"), [
+    ("cuda:7", "no such device: 'cuda:7'"),
+    ("cpu:1", "cpu has no index"),
+    ("torch.device('meta')", "is not a device name"),
+])
+def test_bad_devices(ns: dict[str, Any], device: str, needle: str) -> None:
+    _, comm = opened(ns)
+    [reply] = comm.request("move_all", {"device": device})
+    assert (reply["error"], reply["request_id"]) == ("bad_device", "r1")
+    assert needle in reply["detail"]
+    assert ns["x"].device.type == "cpu"
+
+
+def test_building_a_frame_leaves_the_gc_as_it_found_it(ns: dict[str, Any]) -> None:
+    import gc
+
+    gc.disable()
+    try:
+        _push.build_frame(ns)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    _push.build_frame(ns)
+    assert gc.isenabled()

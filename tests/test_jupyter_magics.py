@@ -1,0 +1,97 @@
+"""``%devices`` through a real IPython shell, and the import contract checked in fresh processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from IPython.core.error import UsageError
+
+
+def setup_ns(ip):
+    ip.run_cell(
+        "import torch\nfrom torch import nn\n"
+        "model = nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 2))\nmodel[1].to('meta')\n"
+        "x = torch.ones(2, 4)\n", store_history=False)
+
+
+def test_devices_returns_a_rich_view(ip):
+    setup_ns(ip)
+    view = ip.run_line_magic("devices", "")
+    bundle = view._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert bundle["text/plain"].splitlines()[0] == (
+        "devicelens — 2 objects · cpu: 2 objects, 192 B · meta: 1 object, 72 B")
+    assert "model is partly moved" in bundle["text/plain"]
+    assert 'title="meta">meta</span>' in bundle["text/html"]
+
+
+def test_devices_names_all_and_text(ip):
+    setup_ns(ip)
+    text = ip.run_line_magic("devices", "x --text")
+    assert text.splitlines()[0] == "devicelens — 1 object · cpu: 1 object, 32 B"
+    text_all = ip.run_line_magic("devices", "model --all --text")
+    assert "  model.1.weight    parameter   meta" in text_all
+
+
+def test_devices_json(ip):
+    setup_ns(ip)
+    data = ip.run_line_magic("devices", "--json")
+    assert [o["name"] for o in data["objects"]] == ["model", "x"]
+    assert [f["kind"] for f in data["findings"]] == ["module_split"]
+    assert data["findings"][0]["fix"] == 'model.to("meta")'
+
+
+def test_devices_unknown_name_is_a_usage_error(ip):
+    setup_ns(ip)
+    with pytest.raises(UsageError, match="no such name"):
+        ip.run_line_magic("devices", "nope")
+
+
+def test_devices_help_is_the_docstring(ip):
+    assert "Show where every tensor" in ip.find_line_magic("devices").__doc__
+
+
+def run_py(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    return out.stdout.strip()
+
+
+def test_import_pulls_in_neither_torch_nor_widgets():
+    out = run_py("import sys, devicelens; print(sorted(m for m in ('torch', 'ipywidgets', "
+                 "'IPython') if m in sys.modules))")
+    assert out == "[]"
+
+
+def test_load_ext_without_torch_gives_one_line():
+    out = run_py(
+        "from IPython.core.interactiveshell import InteractiveShell\nimport sys\n"
+        "ip = InteractiveShell.instance()\nip.run_line_magic('load_ext', 'devicelens')\n"
+        "r = ip.run_line_magic('devices', '')\nprint(r, 'torch' in sys.modules)")
+    assert out == ("devicelens: torch is not imported in this kernel yet; run `import torch` "
+                   "first.\nNone False")
+
+
+def test_snapshot_does_not_initialise_cuda():
+    out = run_py("import torch, devicelens\nm = torch.nn.Linear(2, 2)\n"
+                 "devicelens.diagnose(devicelens.snapshot({'m': m}))\n"
+                 "print(torch.cuda.is_initialized())")
+    assert out == "False"
+
+
+def test_public_snapshot_stays_a_function_after_submodule_imports():
+    out = run_py("import devicelens\nimport devicelens.inspect.snapshot\n"
+                 "from devicelens.inspect import take_snapshot\nfrom devicelens import snapshot\n"
+                 "import sys\n"
+                 "print(callable(snapshot) and snapshot.__module__ == 'devicelens', "
+                 "'torch' in sys.modules)")
+    assert out == "True False"
+
+
+def test_public_classes_are_lazy_attributes():
+    out = run_py("import sys, devicelens\nbefore = 'torch' in sys.modules\n"
+                 "names = [devicelens.Finding.__name__, devicelens.MoveReport.__name__, "
+                 "devicelens.Snapshot.__name__]\nprint(before, names)")
+    assert out == "False ['Finding', 'MoveReport', 'Snapshot']"
