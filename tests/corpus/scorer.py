@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from collections.abc import Sequence
@@ -112,6 +113,12 @@ def score(cases: Sequence[Case] | None = None, jobs: int = 2) -> list[dict[str, 
     return run_many(load_cases() if cases is None else cases, "score", jobs=jobs)
 
 
+def _children_cpu() -> float:
+    """CPU seconds the case interpreters used (a loaded machine stretches wall time, not this)."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.corpus.scorer", description=__doc__)
     ap.add_argument("--json", metavar="PATH", help="also write every case's result here")
@@ -119,10 +126,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.k or args.k in c.name]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     results = score(cases, jobs=args.jobs)
     print(table(results))
-    print(f"\n{len(cases)} cases scored in {time.perf_counter() - start:.0f} s")
+    print(f"\n{len(cases)} cases scored in {time.perf_counter() - start:.0f} s "
+          f"({_children_cpu() - cpu:.0f} s of CPU in {args.jobs} workers)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"totals": asdict(totals(results)), "cases": results}, f, indent=1)

@@ -10,14 +10,18 @@ import pytest
 
 from tests.corpus.scorer import Totals, score, totals
 
-# Measured on 26 cases (20 failing, 6 clean look-alikes); tests/corpus/FAILURES.md lists every case
-# below the goals (named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged) and
-# why. NB: a change that adds cases re-measures these (new cases can lower a total).
-FLOOR_NAMED = 12 / 20
-FLOOR_PRECISION = 17.5 / 20
-FLOOR_FIX_WORKS = 12 / 20
-FLOOR_CLEAN_AFTER_FIX = 18 / 20
-MAX_CLEAN_FLAGGED = 4
+# NB: the module fixture runs the scorer (two interpreters at a time) inside the first test's setup;
+# the project's per-test timeout is meant for single tests.
+pytestmark = pytest.mark.timeout(2400)
+
+# Measured on 81 cases (67 failing, 14 clean look-alikes); tests/corpus/FAILURES.md explains the
+# cases below the goals (named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged).
+# NB: a change that adds cases re-measures these (new cases can lower a total).
+FLOOR_NAMED = 23 / 67
+FLOOR_PRECISION = 36.5 / 67
+FLOOR_FIX_WORKS = 28 / 67
+FLOOR_CLEAN_AFTER_FIX = 65 / 67
+MAX_CLEAN_FLAGGED = 6
 EPS = 1e-9  # shares are means of per-case values
 
 

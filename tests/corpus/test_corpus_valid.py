@@ -13,6 +13,10 @@ import pytest
 
 from tests.corpus._harness import Case, by_name, load_cases, run_many
 
+# NB: the module fixture runs every case (two interpreters at a time) inside the first test's setup;
+# the project's per-test timeout is meant for single tests.
+pytestmark = pytest.mark.timeout(2400)
+
 CASES = load_cases()
 
 
