@@ -155,12 +155,6 @@ def test_dry_run_predicts_the_copy_out_of_meta_instead_of_would_move() -> None:
 
 # --- through a real shell: the cells come from IPython's ``In`` ----------------------------------
 
-def text_of(ip: Any, capsys: Any) -> str:
-    capsys.readouterr()
-    ip.run_line_magic("devices", "--text")
-    return str(capsys.readouterr().out)
-
-
 def test_percent_devices_reads_the_cells_from_in(ip: Any, capsys: Any) -> None:
     ip.run_cell("import torch\nfrom torch import nn\na = nn.Linear(4, 4).to('meta')\n"
                 "c = nn.Linear(64, 64).half()\nx = torch.randn(2, 4)\n", store_history=False)
@@ -170,13 +164,17 @@ def test_percent_devices_reads_the_cells_from_in(ip: Any, capsys: Any) -> None:
     try:
         history.append(cell)  # NB: what run_cell(..., store_history=True) records
         assert ip.run_cell(cell, store_history=False).error_in_exec is not None
-        text = text_of(ip, capsys)
+        capsys.readouterr()
+        assert ip.run_line_magic("devices", "--text") is None  # NB: --text prints
+        text = capsys.readouterr().out
         assert "▲ warning: x is not on meta" in text and "but a is on meta" in text
         assert "x is float32" not in text and "x is not on cpu" not in text
         assert ip.run_line_magic("devices", "--fix").ok
         history.append(cell)
         assert ip.run_cell(cell, store_history=False).error_in_exec is None
-        assert "warning" not in text_of(ip, capsys)
+        capsys.readouterr()
+        ip.run_line_magic("devices", "--text")
+        assert "warning" not in capsys.readouterr().out
     finally:
         del history[n:]  # NB: the shell is shared by the whole test session
 

@@ -60,7 +60,11 @@ def module_layout(m: Any) -> tuple[str | None, str | None, str]:
         params += [p for _n, p in parts.params]
         buffers += [b for _n, b in parts.buffers if b.dim() or b.is_floating_point()]
     dtype = str(params[0].dtype).removeprefix("torch.") if params else ""
-    return majority_device(params), majority_device(buffers), dtype
+    devices = {str(p.device) for p in params}
+    accel = devices - {"cpu"}
+    # NB: half moved to one accelerator is being moved there (as the analysis says)
+    pdev = accel.pop() if "cpu" in devices and len(accel) == 1 else majority_device(params)
+    return pdev, majority_device(buffers), dtype
 
 
 def _label(node: ast.expr | None, v: Val) -> str:
@@ -254,10 +258,11 @@ class Flow:
     def classify(self, obj: Any, code: str) -> Val | None:
         tp, torch = type(obj), self.torch
         if issubclass(tp, torch.Tensor):
+            base = torch._C.TensorBase  # NB: the C header, never a subclass's own properties
             try:
-                dev = str(obj.device)
-                return Val("tensor", dev, code, obj, obj.dim() == 0 and dev == "cpu",
-                           str(obj.dtype).removeprefix("torch."))
+                dev = str(base.device.__get__(obj))
+                return Val("tensor", dev, code, obj, base.dim(obj) == 0 and dev == "cpu",
+                           str(base.dtype.__get__(obj)).removeprefix("torch."))
             except Exception:
                 return None
         if issubclass(tp, torch.nn.Module):
@@ -273,8 +278,10 @@ class Flow:
         return Val("other", code=code, obj=obj)
 
     # -- checks
-    def add(self, severity: str, kind: str, line: int, message: str, fix: str) -> None:
-        self.issues.append(Issue(severity, kind, line, message, fix))  # type: ignore[arg-type]
+    def add(self, severity: str, kind: str, line: int, message: str, fix: str,
+            names: Sequence[str] = ()) -> None:
+        self.issues.append(Issue(severity, kind, line, message, fix,  # type: ignore[arg-type]
+                                 names=tuple(n for n in names if n)))
 
     def expected(self, devices: list[str]) -> str:
         if self.model_device is not None and self.model_device in devices:
@@ -302,7 +309,8 @@ class Flow:
             fix = "\n".join(dict.fromkeys(self.move_fix(n, v, exp) for n, v in real
                                           if v.device != exp))
             self.add("error", "mixed_operands", node.lineno,
-                     f"{names} meet in `{snippet}` on different devices", fix)
+                     f"{names} meet in `{snippet}` on different devices", fix,
+                     [v.code for _n, v in real if v.device != exp])
         elif self.check_dtype:
             self.dtype_check(node, real)
         first = real[0][1] if real else (ts[0][1] if ts else None)
@@ -319,4 +327,5 @@ class Flow:
             fix = "\n".join(f"{v.code} = {v.code}.to(torch.{exp})" for _n, v in floats
                             if v.dtype != exp and v.code)
             self.add("error", "mixed_dtypes", node.lineno,
-                     f"{names} meet in `{ast.unparse(node)[:60]}` with different dtypes", fix)
+                     f"{names} meet in `{ast.unparse(node)[:60]}` with different dtypes", fix,
+                     [v.code for _n, v in floats if v.dtype != exp])

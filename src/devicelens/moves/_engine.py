@@ -187,8 +187,8 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
         raise ValueError("this plan was already applied; make a new one")
     if plan.failure is not None:
         return out.report(plan, dry_run, ok=False, error=plan.failure)
-    if plan.refused:  # NB: never half a move: what is refused stops the rest
-        return out.report(plan, dry_run, ok=False, error=out.refusal(plan))
+    if plan.refused:
+        return out.report(plan, dry_run, ok=False, error=_refusal(plan))
     try:
         short = out.memory_shortfall(torch, plan, run=not dry_run)
     except Exception as e:  # NB: a driver that cannot tell its free memory must not stop us
@@ -224,6 +224,13 @@ def _dry_run(torch: Any, plan: Plan) -> MoveReport:
             return out.report(plan, True, ok=False,
                               **out.failure(torch, plan, e, False, why.reason))
     return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,) if held else ())
+
+
+def _refusal(plan: Plan) -> str:
+    names = list(dict.fromkeys(p for p, _ in plan.refused))
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"{shown} cannot be moved (see below), so nothing was moved; to leave "
+            f"{'it' if len(names) == 1 else 'them'} out, name the objects to move")
 
 
 _DONE = "devicelens: interrupted after the move completed; everything was moved"
@@ -338,14 +345,15 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
     fixable = [f for f in found if f.action is not None]
-    # NB: never a silent skip: every error or warning without an automatic fix is listed
+    # NB: --fix never skips a finding silently: each one it leaves is listed with the reason
     skipped = tuple((f.title, _not_applied(f)) for f in found
                     if f.action is None and f.severity != "info")
     if not fixable:
+        if not skipped:
+            return MoveReport(True, dry_run, "")
         n = len(skipped)
-        return MoveReport(not n, dry_run, "", skipped=skipped,
-                          error=f"no automatic fix for the {_plural(n, 'finding')} below"
-                          if n else None)
+        return MoveReport(False, dry_run, "", skipped=skipped,
+                          error=f"no automatic fix for the {n} finding{'s' * (n > 1)} below")
     report = _apply_findings(fixable, ns, dry_run, progress)
     return replace(report, applied=tuple(f.title for f in fixable) if report.ok else (),
                    skipped=skipped)
@@ -355,10 +363,6 @@ def _not_applied(f: Finding) -> str:
     if not f.fix:
         return "no automatic fix"
     return "no automatic fix: it is your call; run its fix code by hand if you agree"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _apply_findings(findings: list[Finding], namespace: dict[str, Any] | None, dry_run: bool,

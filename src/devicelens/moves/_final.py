@@ -100,6 +100,7 @@ def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, A
     plan.groups, plan.group_bytes = _groups(torch, changing)
     plan.assigns = _assigns(w, changing, entries)
     plan.rows, plan.bytes_by_device = _rows(plan)
+    plan.rows += w.extra_rows
     plan.notes = _notes(w, changing, shared)
     return plan
 

@@ -70,6 +70,8 @@ class Walker:
         self.protected: set[int] = set()
         self.refused: list[tuple[str, str]] = []
         self.notes: list[str] = []
+        # NB: rows of changes that move no tensor (an optimizer remapped onto current parameters)
+        self.extra_rows: list[tuple[str, str, str, int, int, str | None, str | None]] = []
         self.want: set[int] | None = None
         self.want_target: Target | None = None
         self.rnns: dict[int, Any] = {}  # NB: their _flat_weight_refs are the only weak refs

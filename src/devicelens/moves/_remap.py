@@ -15,6 +15,7 @@ from ..inspect._tree import Ref, Step
 from ._containers import Slot
 from ._final import MISSING
 from ._plan import Occ, Walker
+from ._report import REMAPPED
 
 
 def plan_optimizer(w: Walker, a: Any, opt: Any, ref: Ref,
@@ -59,9 +60,8 @@ def plan_remap(w: Walker, opt: Any, ref: Ref, pairs: tuple[tuple[Ref, Ref], ...]
             w.literals += [(Slot("map", state, new), pstate), (Slot("map", state, old), MISSING)]
             _follow(w, pstate, new, (*ref, Step("state", (g, i))), label, special)
     devices = sorted({str(m[4].device) for m in moves})
-    n = len(moves)
-    w.notes.append(f"{label}: re-pointed at its model's {n} current parameter{'s' * (n != 1)} "
-                   f"(on {', '.join(devices)}), its state kept and moved with them.")
+    w.extra_rows.append((label, REMAPPED, f"current parameters ({', '.join(devices)})",
+                         0, len(moves), None, None))
     return None
 
 

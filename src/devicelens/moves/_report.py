@@ -12,6 +12,11 @@ if TYPE_CHECKING:
     from ._final import Plan
 
 
+#: ``Move.source`` of a row that moves no tensor: an optimizer remapped onto the module's
+#: current parameters (its state tensors follow them and are counted in their own rows)
+REMAPPED = "stale parameters"
+
+
 class Move(NamedTuple):
     """One row of a report: what (a namespace name or a fixed path) went from where to where.
 
@@ -33,9 +38,10 @@ class MoveReport:
     """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed.
 
     ``target`` is the device of a move-all, ``""`` for fixes (each finding has its own target;
-    the rows say where each went). NB: anything ``refused`` makes the whole move not ok: a
-    partial move is never reported as done. ``applied``/``skipped``: for fixes, each finding's
-    title, and why one was not applied.
+    the rows say where each went).
+
+    NB: anything ``refused`` makes the whole move not ok: a partial move is never reported as
+    done. ``applied``/``skipped``: for fixes, each finding's title, and why one was not applied.
     """
 
     ok: bool
@@ -56,13 +62,6 @@ def report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,
     moved = tuple(Move(*row) for row in plan.rows) if ok else ()
     return MoveReport(ok, dry_run, plan.target, moved, tuple(plan.refused),
                       dict(plan.bytes_by_device), error, (*plan.notes, *notes), missing)
-
-
-def refusal(plan: Plan) -> str:
-    names = list(dict.fromkeys(p for p, _ in plan.refused))
-    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return (f"{shown} cannot be moved (see below), so nothing was moved; to leave "
-            f"{'it' if len(names) == 1 else 'them'} out, name the objects to move")
 
 
 def free_bytes(torch: Any, dev: Any) -> int:

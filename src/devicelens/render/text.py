@@ -42,7 +42,7 @@ def findings_text(findings: list[Finding]) -> list[str]:
     for f in findings:
         out.append(f"{_ICONS[f.severity]} {f.severity}: {f.title}")
         out.append(f"  {f.message}")
-        if f.fix:  # NB: a note may have nothing to run
+        if f.fix:
             out.append("  fix:")
             out += [f"    {line}" for line in f.fix.splitlines()]
     return out
