@@ -198,9 +198,10 @@ class Namer:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # NB: reading .grad of a non-leaf warns; harmless
             self.snapshot = snap = take_snapshot(self.ns)
-        # NB: module paths first: `w = model.fc.weight` is still named model.fc.weight.
+        # NB: module paths first: `w = model.fc.weight` is still named model.fc.weight; then an
+        # optimizer's state, before a container that merely shares it (a loaded checkpoint).
         records = sorted((t for o in snap.objects for t in o.tensors if t.role != "opt_param"),
-                         key=lambda t: 0 if t.role in ("parameter", "buffer", "attribute") else 1)
+                         key=lambda t: _NAME_RANK.get(t.role, 2))
         for rec in records:
             obj = self._resolve(rec.ref)
             if obj is not None and id(obj) not in self._tensors:
@@ -308,6 +309,9 @@ class Namer:
         path = self.module(m)
         kind = type(m).__name__
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
+
+
+_NAME_RANK = {"parameter": 0, "buffer": 0, "attribute": 0, "state": 1}
 
 
 def internal_file(filename: str) -> bool:
