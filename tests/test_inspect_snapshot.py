@@ -245,3 +245,21 @@ def test_a_changed_tensor_is_never_served_from_the_cache(change):
         str(t.device), str(t.dtype).removeprefix("torch."), tuple(t.shape), t.requires_grad)
     assert fresh.nbytes == t.numel() * t.element_size()
     assert fresh.storage == id(t if t._base is None else t._base)
+
+
+def test_a_non_leaf_tensor_is_read_without_the_grad_warning():
+    """Issue 12 J: ``loss`` in the namespace made every snapshot print PyTorch's warning about
+    the .grad of a non-leaf tensor; a retained grad is still shown."""
+    import warnings
+
+    w = torch.ones(2, requires_grad=True)
+    loss = (w * 2).sum()
+    loss.backward()
+    h = w * 3
+    h.retain_grad()
+    h.sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NB: any warning fails the test
+        snap = take_snapshot({"w": w, "loss": loss, "h": h})
+    assert [t.path for o in snap.objects for t in o.tensors] == [
+        "w", "w.grad", "loss", "h", "h.grad"]
