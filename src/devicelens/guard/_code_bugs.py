@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
-from ._blame import is_tensor, iter_params, majority_device
+from ._blame import iter_params, majority_device, meta
 from ._source import Code
 from ._trace import Origin, is_torch_namespace
 
@@ -289,10 +289,8 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     target = tr.want.expected
 
     def ok(t: Any) -> bool:
-        try:
-            return is_tensor(t) and str(getattr(t, attr)).removeprefix("torch.") == target
-        except Exception:
-            return False
+        m = meta(t)
+        return m is not None and m[0 if attr == "device" else 1] == target
 
     code = sc.code
     for p in code.params():

@@ -12,7 +12,7 @@ import ast
 from typing import Any
 
 from . import _edits, _source
-from ._blame import Named, Operand, describe_tensor, is_tensor
+from ._blame import Named, Operand, describe_tensor, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
 from ._trace import Origin, Scope, Want
@@ -82,9 +82,9 @@ def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
     for step, child in _tree.iter_children(container, kind, 1000):
         if child is holder or not is_tensor(child) or step.kind == "pos":
             continue
-        same = (str(child.device) == str(holder.device) if tracer.want.kind == "device"
-                else child.dtype == holder.dtype)
-        if same:
+        a, b = meta(child), meta(holder)
+        i = 0 if tracer.want.kind == "device" else 1
+        if a is not None and b is not None and a[i] == b[i]:
             code = _tree._apply_step_code(m.group(1), step)
             out.append(Origin(code, code, child, named.role))
     return out[:16]

@@ -5,11 +5,14 @@ NB: nothing here may run user code. Containers are read through the *base* type'
 slot descriptors, and types through ``type(obj)``: never ``isinstance`` on a proxy, never a
 property, never ``str``/``repr`` of a user object. The same ``Ref`` steps let :mod:`moves` find an
 object again and :func:`code_for` write the fix against the user's own names.
+NB: a dict or set is copied (one C call, :func:`_first`) before its children are looked at: a
+cell running on another thread may add to it meanwhile.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import keyword
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
@@ -89,11 +92,19 @@ def container_kind(obj: Any) -> str | None:
         return "list"
     if issubclass(tp, (set, frozenset)):
         return "set"
-    if tp.__name__ == "UserDict" or any(k.__name__ == "UserDict" for k in tp.__mro__[1:]):
+    # NB: names and the MRO read past a metaclass; issubclass, not isinstance (a __class__ property)
+    if any(type.__getattribute__(k, "__name__") == "UserDict"
+           for k in type.__getattribute__(tp, "__mro__")):
         return "userdict"
-    if _dataclass_fields(tp) is not None and not isinstance(obj, type):
+    if _dataclass_fields(tp) is not None and not issubclass(tp, type):
         return "dataclass"
     return None
+
+
+def _first(it: Iterator[Any], n: int) -> list[Any]:
+    """The first ``n`` items of a C iterator, read in one C call (no bytecode runs, so no other
+    thread can change the container before the copy is complete)."""
+    return list(itertools.islice(it, n))
 
 
 def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]:
@@ -102,9 +113,7 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
         d = obj if kind == "dict" else (instance_dict(obj) or {}).get("data", {})
         if type(d) is not dict and not issubclass(type(d), dict):
             return
-        for i, (k, v) in enumerate(dict.items(d)):
-            if i >= width:
-                return
+        for i, (k, v) in enumerate(_first(iter(dict.items(d)), width)):
             yield (Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)), v
     elif kind == "namedtuple":
         fields = _type_dict_lookup(type(obj), "_fields")
@@ -121,9 +130,7 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
             yield Step("item", i), v
     elif kind == "set":
         sbase: Any = frozenset if issubclass(type(obj), frozenset) else set
-        for i, v in enumerate(sbase.__iter__(obj)):
-            if i >= width:
-                return
+        for i, v in enumerate(_first(sbase.__iter__(obj), width)):
             yield Step("pos", i), v
     elif kind == "dataclass":
         for i, name in enumerate(_dataclass_fields(type(obj)) or ()):
@@ -165,10 +172,10 @@ def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
 
         tensor_type = torch.Tensor
     d = instance_dict(module) or {}
-    params = [(k, v) for k, v in dict.items(d.get("_parameters") or {}) if v is not None]
-    buffers = [(k, v) for k, v in dict.items(d.get("_buffers") or {}) if v is not None]
-    children = [(k, v) for k, v in dict.items(d.get("_modules") or {}) if v is not None]
-    attrs = [(k, v) for k, v in dict.items(d)
+    params = [(k, v) for k, v in list(dict.items(d.get("_parameters") or {})) if v is not None]
+    buffers = [(k, v) for k, v in list(dict.items(d.get("_buffers") or {})) if v is not None]
+    children = [(k, v) for k, v in list(dict.items(d.get("_modules") or {})) if v is not None]
+    attrs = [(k, v) for k, v in list(dict.items(d))
              if not k.startswith("_") or issubclass(type(v), tensor_type)]
     names = {c.__name__ for c in type(module).__mro__}
     hint = "seq" if names & {"ModuleList", "Sequential"} else ""

@@ -10,6 +10,7 @@ from typing import Any
 
 from . import _tree
 from ._tree import Ref, Step
+from ._trust import Trust, type_name
 from .records import ModuleRecord, ObjectRecord, TensorRecord, device_key
 
 MAX_DEPTH = 6
@@ -32,6 +33,7 @@ class _Ctx:
         self.dev: dict[Any, str] = {}
         self.dt: dict[Any, tuple[str, int, bool]] = {}
         self.param_paths: dict[int, str] = {}
+        self.trust = Trust(torch)
 
     def dtype(self, dtype: Any) -> tuple[str, int, bool]:
         name = str(dtype).removeprefix("torch.")
@@ -68,17 +70,20 @@ class _Walker:
     def record(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> TensorRecord:
         ctx = self.ctx
         tp = type(t)
-        flavor = "dense" if tp in ctx.dense else _FLAVORS.get(tp.__name__, "subclass")
+        flavor = "dense" if tp in ctx.dense else _FLAVORS.get(type_name(tp), "subclass")
+        if flavor == "subclass" and ctx.trust(tp):  # NB: its metadata is user code: never read
+            return TensorRecord(path, ref, role, owner, _opaque_device(t, ctx), "?", (), 0, 0,
+                                False, True, "?", "opaque", id(t))
         try:
             dev = t.device
             device = ctx.dev.get(dev) or ctx.dev.setdefault(dev, str(dev))
             dt = t.dtype
             dtname, itemsize, quantized = ctx.dt.get(dt) or ctx.dtype(dt)
             layout = t.layout
-            if layout is not ctx.strided:
-                flavor, shape, numel = "sparse", tuple(t.shape), t.numel()
-            elif t.is_nested:
+            if t.is_nested:  # NB: before the layout: a jagged one's shape holds a SymInt
                 flavor, shape, numel = "nested", (), t.numel()
+            elif layout is not ctx.strided:
+                flavor, shape, numel = "sparse", tuple(t.shape), t.numel()
             else:
                 shape = tuple(t.shape)
                 numel = t.numel()
@@ -217,7 +222,7 @@ def _walk_optimizer(w: _Walker, opt: Any, name: str) -> None:
             if pstate is None or not issubclass(type(pstate), dict):
                 continue
             label = owner or ppath
-            for key, v in dict.items(pstate):
+            for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
                 if issubclass(type(v), w.ctx.Tensor) and type(key) is str and w.spend():
                     ref = (*root, Step("state", (g, i)), Step("item", key))
                     w.tensors.append(w.record(v, f"{name}.state[{label}][{key!r}]", ref, "state",
