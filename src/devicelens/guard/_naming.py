@@ -33,7 +33,7 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     if named.role not in ("local", "unnamed"):
         holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
         origins = [Origin(named.name, named.code, holder, named.role)]
-        code = _rebound_in_cell(ctx, tracer, named)
+        code = _rebound_in_cell(ctx, tracer, named) or _dropped_on_the_way(ctx, tracer, op)
         if code:
             origins = [origins[0]._replace(role="rebuilt", edit=c.edit) for c in code]
         else:
@@ -45,6 +45,22 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
             loc = ctx.namer.local_at.get(id(base))
         origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
     return blames_from_origins(ctx, failure, expected, op, origins, want)
+
+
+def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
+    """The user's function got the tensor and meant to move it, but dropped the moved copy
+    (``mask.to(device)`` on a line of its own): that line is the fix, not the namespace."""
+    from . import _code_bugs
+
+    out: list[Origin] = []
+    for i, fr in enumerate(ctx.frames):
+        if not ctx.is_user(fr.frame.f_code.co_filename) or fr.frame.f_code.co_name == "<module>":
+            continue
+        sc = tracer.scope(i)
+        names = [k for k, v in sc.values.items() if v is op.tensor] if sc is not None else []
+        for k in names:
+            out += _code_bugs.dropped_moves(tracer, sc, k)
+    return out
 
 
 def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> list[Origin]:
