@@ -23,9 +23,9 @@ CASES = load_cases()
 @pytest.fixture(scope="module")
 def validated(request: pytest.FixtureRequest) -> dict[str, dict[str, Any]]:
     """Every selected case, validated two at a time (``-k`` selects fewer)."""
-    # NB: other test modules parametrize a "case" too: only corpus cases count
-    params = [getattr(getattr(item, "callspec", None), "params", {})
-              for item in request.session.items]
+    # NB: other test files parametrize a "case" too; only corpus cases count here
+    params = (getattr(getattr(item, "callspec", None), "params", {})
+              for item in request.session.items)
     chosen = {p["case"].name for p in params if isinstance(p.get("case"), Case)}
     return by_name(run_many([c for c in CASES if c.name in chosen], "validate"))
 

@@ -386,6 +386,18 @@ def tensor_header(t: Any) -> tuple[str, str, tuple[int, ...]]:
         return str(t.device), str(t.dtype), tuple(t.shape)
 
 
+def meta(t: Any) -> tuple[str, str, tuple[int, ...]] | None:
+    """(device, dtype without "torch.", shape) of a tensor as :func:`tensor_header` reads it
+    (no user code); None for anything else or a tensor that refuses."""
+    if not is_tensor(t):
+        return None
+    try:
+        device, dtype, shape = tensor_header(t)
+    except Exception:
+        return None
+    return device, dtype.removeprefix("torch."), shape
+
+
 # --- where things should be -----------------------------------------------------------------
 
 def iter_params(m: Any, limit: int = 100_000) -> Iterator[Any]:

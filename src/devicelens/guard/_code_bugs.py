@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
-from ._blame import is_tensor, iter_params, majority_device
+from ._blame import iter_params, majority_device, meta
 from ._source import Code
 from ._trace import Origin, is_torch_namespace
 
@@ -28,19 +28,27 @@ _MASK_CASTS = {"uint8": "byte", "int64": "long", "int32": "int", "float32": "flo
 Change = tuple[ast.AST, "str | None"]  # a node and its new text (None: no anchor to use)
 
 
+def dropped_moves(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
+    """``name.to(device)`` as a statement of its own before the current line: the moved copy
+    is thrown away (the fix assigns it)."""
+    out: list[Origin] = []
+    if tr.want.kind != "device":
+        return out
+    for node in _source.own_nodes(sc.code):
+        if _dropped_move(node, name) and node.lineno < sc.line:  # type: ignore[attr-defined]
+            text = _edits.assign_move(sc.code, node)  # type: ignore[arg-type]
+            edit = _edits.replace_statement(sc.code, node, text) if text else None  # type: ignore[arg-type]
+            if edit is not None:
+                out.append(_origin(tr, sc, edit, f"`{name}.to(...)` drops its result, so "
+                                   f"`{name}` stays where it was"))
+    return out
+
+
 def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     """Bugs in ``sc``'s code, before its current line, that leave local ``name`` wrong."""
-    out: list[Origin] = []
-    if tr.want.kind == "device":
-        for node in _source.own_nodes(sc.code):
-            if _dropped_move(node, name) and node.lineno < sc.line:  # type: ignore[attr-defined]
-                text = _edits.assign_move(sc.code, node)  # type: ignore[arg-type]
-                edit = _edits.replace_statement(sc.code, node, text) if text else None  # type: ignore[arg-type]
-                if edit is not None:
-                    out.append(_origin(tr, sc, edit, f"`{name}.to(...)` drops its result, so "
-                                       f"`{name}` stays where it was"))
-        if out:
-            return out
+    out = dropped_moves(tr, sc, name)
+    if out:
+        return out
     for stmt, value in _source.assignments(sc.code, name, sc.line):
         if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
             continue
@@ -289,10 +297,8 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     target = tr.want.expected
 
     def ok(t: Any) -> bool:
-        try:
-            return is_tensor(t) and str(getattr(t, attr)).removeprefix("torch.") == target
-        except Exception:
-            return False
+        m = meta(t)
+        return m is not None and m[0 if attr == "device" else 1] == target
 
     code = sc.code
     for p in code.params():

@@ -12,7 +12,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
-from ._blame import is_tensor
+from ._blame import meta
 from ._code_bugs import _origin
 
 if TYPE_CHECKING:
@@ -72,7 +72,5 @@ def _in_place_calls(tr: Tracer, sc: Scope, stmt: ast.stmt,
 
 
 def _is_int_tensor(t: Any) -> bool:
-    try:
-        return is_tensor(t) and not t.is_floating_point() and not t.is_complex()
-    except Exception:
-        return False
+    m = meta(t)
+    return m is not None and not m[1].startswith(("float", "bfloat", "complex"))

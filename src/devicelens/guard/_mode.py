@@ -167,8 +167,8 @@ class DeviceGuard(TorchFunctionMode):
     def report(self, kind: Kind, func: Any, slots: list[Slot], start: FrameType | None,
                expected: str | None = None, complete: bool = True) -> MismatchReport:
         """Name the culprits of a mismatch seen in ``func``'s arguments ``slots``; the stack is
-        read from frame ``start`` outwards. ``expected``: the device, when it is known (a tensor
-        an op writes into decides it)."""
+        read from frame ``start`` outwards. ``expected``: the device, when it is known;
+        ``complete``: also what the rest of the cell will trip on."""
         from ._context import Failure
         from ._diagnosis import diagnose
 
@@ -225,7 +225,7 @@ class DeviceGuard(TorchFunctionMode):
         if forced is not None and self.device is not None and forced != self.device:
             names = ", ".join(_name_of(rep, s) for s in written)
             raise DeviceMismatchError(
-                self.report("device", func, slots, sys._getframe()),
+                self.report("device", func, slots, sys._getframe(), complete=False),
                 f"--autofix never moves a tensor an op writes into ({names}, by "
                 f"{op_name(func)}): the write would go to a copy; apply the fix above")
         refusal = _refuse(func, slots, rep)

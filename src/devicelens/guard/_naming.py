@@ -12,7 +12,7 @@ import ast
 from typing import Any
 
 from . import _edits, _source
-from ._blame import Named, Operand, describe_tensor, is_tensor
+from ._blame import Named, Operand, describe_tensor, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
 from ._trace import Origin, Scope, Want
@@ -33,7 +33,7 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     if named.role not in ("local", "unnamed"):
         holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
         origins = [Origin(named.name, named.code, holder, named.role)]
-        code = _rebound_in_cell(ctx, tracer, named)
+        code = _rebound_in_cell(ctx, tracer, named) or _dropped_on_the_way(ctx, tracer, op)
         if code:
             origins = [origins[0]._replace(role="rebuilt", edit=c.edit) for c in code]
         else:
@@ -45,6 +45,22 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
             loc = ctx.namer.local_at.get(id(base))
         origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
     return blames_from_origins(ctx, failure, expected, op, origins, want)
+
+
+def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
+    """The user's function got the tensor and meant to move it, but dropped the moved copy
+    (``mask.to(device)`` on a line of its own): that line is the fix, not the namespace."""
+    from . import _code_bugs
+
+    out: list[Origin] = []
+    for i, fr in enumerate(ctx.frames):
+        if not ctx.is_user(fr.frame.f_code.co_filename) or fr.frame.f_code.co_name == "<module>":
+            continue
+        sc = tracer.scope(i)
+        names = [k for k, v in sc.values.items() if v is op.tensor] if sc is not None else []
+        for k in names:
+            out += _code_bugs.dropped_moves(tracer, sc, k)
+    return out
 
 
 def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> list[Origin]:
@@ -82,9 +98,9 @@ def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
     for step, child in _tree.iter_children(container, kind, 1000):
         if child is holder or not is_tensor(child) or step.kind == "pos":
             continue
-        same = (str(child.device) == str(holder.device) if tracer.want.kind == "device"
-                else child.dtype == holder.dtype)
-        if same:
+        a, b = meta(child), meta(holder)
+        i = 0 if tracer.want.kind == "device" else 1
+        if a is not None and b is not None and a[i] == b[i]:
             code = _tree._apply_step_code(m.group(1), step)
             out.append(Origin(code, code, child, named.role))
     return out[:16]

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..inspect import _tree
 from . import _code_bugs, _source
-from ._blame import Frame, Namer, frame_locals, is_tensor
+from ._blame import Frame, Namer, frame_locals, is_tensor, meta
 from ._edits import MOVES
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace
@@ -263,12 +263,12 @@ class Tracer:
 
     def matches(self, t: Any) -> bool:
         """Could ``t`` be the culprit (same device, or same dtype for dtype problems)?"""
-        try:
-            if self.want.kind == "device":
-                return str(t.device) == self.want.device
-            return str(t.dtype).removeprefix("torch.") == self.want.dtype or self.want.fix != ""
-        except Exception:
+        m = meta(t)
+        if m is None:
             return False
+        if self.want.kind == "device":
+            return m[0] == self.want.device
+        return m[1] == self.want.dtype or self.want.fix != ""
 
 
 def _key(sc: Scope, node: ast.expr) -> str | int | None:

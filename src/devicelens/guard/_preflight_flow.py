@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..inspect import _tree
-from ._blame import majority_device
+from ._blame import majority_device, meta
 from ._forward_lint import Issue
 
 _SAME_DEVICE_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "real", "imag"})
@@ -258,13 +258,11 @@ class Flow:
     def classify(self, obj: Any, code: str) -> Val | None:
         tp, torch = type(obj), self.torch
         if issubclass(tp, torch.Tensor):
-            base = torch._C.TensorBase  # NB: the C header, never a subclass's own properties
-            try:
-                dev = str(base.device.__get__(obj))
-                return Val("tensor", dev, code, obj, base.dim(obj) == 0 and dev == "cpu",
-                           str(base.dtype.__get__(obj)).removeprefix("torch."))
-            except Exception:
+            m = meta(obj)  # NB: the C header: a subclass's properties are user code
+            if m is None:
                 return None
+            dev, dtype, shape = m
+            return Val("tensor", dev, code, obj, shape == () and dev == "cpu", dtype)
         if issubclass(tp, torch.nn.Module):
             if id(obj) not in self._layouts:
                 self.modules.append(obj)

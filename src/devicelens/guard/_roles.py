@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from . import _decide, _source
-from ._blame import internal_file, is_tensor
+from ._blame import internal_file, is_tensor, meta
 from ._context import Ctx, Failure, Op, ns_device
 from ._decide import dtype_name, is_int, local_name
 from ._trace import Want
@@ -320,7 +320,8 @@ def _index_put(ctx: Ctx, tracer: Any, sc: Any, stmt: ast.stmt | None,
     if dest is None:
         return exp, []
     if not exp:
-        return str(dest.dtype).removeprefix("torch."), []
+        m = meta(dest)
+        return (m[1] if m else ""), []
     from ._blame import describe_tensor
 
     dest_op = next((o for o in ops if o.tensor is dest), None) or Op(

@@ -44,7 +44,7 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
             t = tracer.live(sc, node.func.value) if not isinstance(node.func.value, ast.Name) \
                 else sc.values.get(node.func.value.id, sc.globals.get(node.func.value.id))
             recv = _source.segment(sc.code, node.func.value)
-            grad = is_tensor(t) and bool(getattr(t, "requires_grad", False))
+            grad = is_tensor(t) and _requires_grad(t)
             changes.append((node, f"{recv}{'.detach()' if grad else ''}.cpu().numpy()"))
             if is_tensor(t):
                 culprits.append(describe_tensor(t, "", ctx.namer.tensor(t) or Named(
@@ -61,6 +61,16 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
         return report
     return replace(report, culprits=tuple(culprits) or report.culprits, edits=(edit,),
                    expected="cpu")
+
+
+def _requires_grad(t: Any) -> bool:
+    import torch
+
+    slot: Any = torch._C.TensorBase.requires_grad  # NB: the C slot, not a subclass's property
+    try:
+        return bool(slot.__get__(t))
+    except Exception:
+        return False
 
 
 def _want() -> Any:

@@ -64,9 +64,10 @@ class _Walker:
             return
         rec = self.record(t, path, ref, role, owner)
         self.tensors.append(rec)
-        if rec.requires_grad and role != "state" and t.grad is not None:
+        grad = leaf_grad(t) if rec.requires_grad and role != "state" else None
+        if grad is not None:
             gref = (*ref, Step("attr", "grad", "grad"))
-            self.tensors.append(self.record(t.grad, f"{path}.grad", gref, "grad", path))
+            self.tensors.append(self.record(grad, f"{path}.grad", gref, "grad", path))
 
     def record(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> TensorRecord:
         ctx = self.ctx
@@ -266,14 +267,27 @@ def _wrapped_optimizer(w: _Walker, obj: Any, root: Ref) -> tuple[Any, Ref] | Non
     return None
 
 
+def leaf_grad(t: Any) -> Any:
+    """``t.grad`` read from the C header, and only where autograd keeps one (a leaf, or a tensor
+    that called ``retain_grad()``). NB: reading ``.grad`` of any other tensor (``loss``) makes
+    PyTorch warn, and a subclass's own ``grad`` property is user code."""
+    import torch
+
+    base: Any = torch._C.TensorBase
+    if not (base.is_leaf.__get__(t) or base.retains_grad.__get__(t)):
+        return None
+    return base.grad.__get__(t)
+
+
 def _tensor_object(w: _Walker, t: Any, name: str) -> ObjectRecord | None:
     """The fast path: most names in a big namespace are plain tensors."""
     if not w.spend():
         return None
     rec = w.record(t, name, (Step("name", name),), "tensor", "")
     tensors: tuple[TensorRecord, ...] = (rec,)
-    if rec.requires_grad and t.grad is not None:
-        w.tensor(t.grad, f"{name}.grad", (Step("name", name), Step("attr", "grad", "grad")),
+    grad = leaf_grad(t) if rec.requires_grad else None
+    if grad is not None:
+        w.tensor(grad, f"{name}.grad", (Step("name", name), Step("attr", "grad", "grad")),
                  "grad", name)
         tensors = (rec, *w.tensors)
     return _new_record(ObjectRecord, (

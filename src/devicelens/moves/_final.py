@@ -200,7 +200,7 @@ def _optimizers_at(w: Walker, name: str, v: Any) -> list[tuple[Any, Ref]]:
     root: Ref = (Step("name", name),)
     if issubclass(type(v), w.Optimizer):
         return [(v, root)]
-    if (issubclass(type(v), w.Module) or _tree.container_kind(v) is not None
+    if (issubclass(type(v), w.Module) or _tree.container_kind(v) not in (None, "namespace")
             or issubclass(type(v), (type, types.ModuleType, types.FunctionType))):
         return []
     return [(x, (*root, Step("attr", k))) for k, x in (_tree.instance_dict(v) or {}).items()
