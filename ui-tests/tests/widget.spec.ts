@@ -9,7 +9,10 @@ import * as path from 'path';
 
 import { IMG } from './img';
 
-/** The model went to meta; the batch and a loss weight stayed on the cpu. */
+/**
+ * The model went to meta; the batch and a loss weight stayed on the cpu, and a cell uses them
+ * with the model (without that use they are only notes, with no one-click fix).
+ */
 const SETUP = [
   '%load_ext devicelens',
   'import torch, torch.nn as nn',
@@ -17,6 +20,7 @@ const SETUP = [
   'model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4)).to("meta")',
   'batch = {"x": torch.randn(32, 8)}',
   'weight = torch.ones(4)',
+  'step = lambda: (model(batch["x"]) * weight).sum()',
   'view = %devices --widget',
   'view'
 ].join('\n');
