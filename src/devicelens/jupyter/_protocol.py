@@ -288,9 +288,11 @@ def object_to_wire(o: ObjectRecord, *, children: bool | None = None) -> WireObje
     )
 
 
-def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False) -> WireSnapshot:
+def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False,
+                     objects: bool = True) -> WireSnapshot:
     return WireSnapshot(
-        objects=[object_to_wire(o, children=True if all_tensors else None) for o in s.objects],
+        objects=[object_to_wire(o, children=True if all_tensors else None) for o in s.objects]
+        if objects else [],
         totals=[WireTotal(device=t.device, objects=t.objects, tensors=t.tensors, bytes=t.nbytes)
                 for t in s.totals],
         devices=[device_to_wire(d) for d in s.devices],

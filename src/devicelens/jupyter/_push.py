@@ -117,9 +117,7 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _base(snap: Snapshot) -> dict[str, Any]:
-    from dataclasses import replace
-
-    base = dict(snapshot_to_wire(replace(snap, objects=())))
+    base = dict(snapshot_to_wire(snap, objects=False))
     del base["objects"]
     return base
 

@@ -1,0 +1,223 @@
+"""A namespace's snapshot kept up to date: after each cell, pay only for what changed.
+
+:class:`Live` remembers, per name, what the last walk read (a token, :mod:`._token`) and the
+record it gave, and for names bound to a plain tensor their identity and header. Each
+:meth:`Live.update` re-reads every header and every token (no cache is trusted: ``.data =``,
+``Module.to()`` and ``requires_grad_()`` change a tensor without changing its identity or its
+``_version``), re-walks only the names whose token changed, and returns a snapshot equal to a
+fresh :func:`~.snapshot.take_snapshot`. NB: it holds no user object: ids, headers, records, and
+the types and keys a token pins.
+"""
+
+from __future__ import annotations
+
+import gc
+from itertools import compress, repeat
+from operator import attrgetter, is_, itemgetter
+from typing import Any, NamedTuple
+
+from . import _types
+from ._objects import walk_object
+from ._token import Token, token
+from ._walk import Ctx
+from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
+from .snapshot import HIDDEN, MAX_NODES, available_devices, take_snapshot
+
+#: a plain tensor's header as the sweep reads it; NB: ``_base`` is checked before any compare
+_SWEEP = attrgetter("device", "dtype", "shape", "layout", "requires_grad", "_base")
+_BASE = itemgetter(5)
+
+
+class Entry(NamedTuple):
+    """The last walk of one name that is not a compact loose tensor."""
+
+    ident: tuple[int, int]  # id of the object and of its type
+    tok: Token
+    pins: list[Any]
+    record: ObjectRecord | None
+    regs: list[tuple[int, str]]  # parameter paths the walk registered (for optimizers)
+    truncated: bool  # by width or depth (past the node budget, nothing is kept)
+
+
+class Update(NamedTuple):
+    snapshot: Snapshot
+    changed: frozenset[str] | None  # names whose record is new or different; None: unknown
+    removed: frozenset[str]
+
+
+class Live:
+    """The snapshot of one namespace, updated in place of a fresh one after each cell."""
+
+    def __init__(self) -> None:
+        self.snap: Snapshot | None = None
+        self.order: list[str] = []  # the public names, in namespace order
+        self.keys: list[Any] = []
+        self.public: list[bool] = []
+        self.tnames: list[str] = []  # exact-Tensor names, in order
+        self.tids: list[int] = []
+        self.metas: list[tuple[Any, ...]] = []
+        self.entries: dict[str, Entry] = {}
+
+    def update(self, namespace: dict[str, Any]) -> Update:
+        """The namespace's snapshot now, and which names changed since the last update."""
+        import torch
+
+        gc_was_on = gc.isenabled()
+        gc.disable()  # NB: as in take_snapshot: collecting mid-walk only costs time
+        try:
+            with torch._C.DisableTorchFunction():
+                return self._update(torch, namespace)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    def _update(self, torch: Any, ns: dict[str, Any]) -> Update:
+        keys = list(ns)
+        vals = list(dict.values(ns))
+        if len(keys) > MAX_NODES // 2:
+            return self._fresh(ns)
+        if keys != self.keys:
+            self.keys = keys
+            self.public = [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
+        pkeys = list(compress(keys, self.public))
+        pvals = list(compress(vals, self.public))
+        exact = list(map(is_, map(type, pvals), repeat(torch.Tensor)))
+        tnames = list(compress(pkeys, exact))
+        tvals = list(compress(pvals, exact))
+        tids = list(map(id, tvals))
+        metas = _sweep(tvals)
+        if (self.snap is not None and tnames == self.tnames and tids == self.tids
+                and metas == self.metas):
+            loose_changed: set[str] = set()
+        else:
+            loose_changed = _diff(self.tnames, self.tids, self.metas, tnames, tids, metas)
+            self.tnames, self.tids, self.metas = tnames, tids, metas
+        return self._assemble(torch, ns, pkeys, pvals, exact, metas, loose_changed)
+
+    def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
+                  exact: list[bool], metas: list[tuple[Any, ...]],
+                  loose_changed: set[str]) -> Update:
+        compact = [m[3] is torch.strided and m[4] is False and m[5] is None for m in metas]
+        ctx = Ctx(torch, MAX_NODES - len(metas))
+        walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, exact, compact)
+        if ctx.exhausted:
+            return self._fresh(ns)
+        prev = self.snap
+        changed |= loose_changed
+        if prev is not None and not changed and not skipped and pkeys == self.order:
+            return Update(prev, frozenset(), frozenset())
+        self.order = pkeys
+        snap = self._snapshot(torch, pkeys, exact, compact, metas, walked, skipped,
+                              ctx.truncated)
+        names = frozenset(snap.names())
+        removed = (frozenset(prev.names()) - names) if prev is not None else frozenset()
+        self.snap = snap
+        return Update(snap, (frozenset(changed) & names) if prev is not None else None, removed)
+
+    def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
+                   exact: list[bool], compact: list[bool]
+                   ) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
+        """Token every name that is not a compact tensor; walk the ones whose token changed."""
+        todo: list[tuple[str, Any]] = []
+        it = iter(compact)
+        for k, v, ex in zip(pkeys, pvals, exact, strict=True):
+            if not ex or not next(it):
+                todo.append((k, v))
+        todo.sort(key=lambda kv: _types.info(type(kv[1])).what != "module")
+        walked: dict[str, ObjectRecord] = {}
+        changed: set[str] = set()
+        skipped: list[str] = []
+        entries: dict[str, Entry] = {}
+        for name, obj in todo:
+            try:
+                entry, fresh = self._entry(ctx, name, obj)
+            except Exception:  # NB: a hostile object costs its own row, never the snapshot
+                skipped.append(name)
+                changed.add(name)
+                continue
+            entries[name] = entry
+            ctx.truncated |= entry.truncated
+            if fresh:
+                changed.add(name)
+            if entry.record is not None:
+                walked[name] = entry.record
+        for name in self.entries.keys() - entries.keys():
+            changed.add(name)
+        self.entries = entries
+        return walked, changed, skipped
+
+    def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:
+        """This name's entry now, and whether its record may have changed."""
+        old = self.entries.get(name)
+        ident = (id(obj), id(type(obj)))
+        if old is not None and old.ident == ident:
+            tok, pins = token(ctx, obj)
+            if tok == old.tok:
+                for key, path in old.regs:
+                    ctx.param_paths.setdefault(key, path)
+                return old, False
+        regs: list[tuple[int, str]] = []
+        record, truncated = walk_object(ctx, name, obj, regs)
+        tok, pins = token(ctx, obj)
+        pins.append(type(obj))
+        entry = Entry(ident, tok, pins, record, regs, truncated)
+        return entry, old is None or old.record != record
+
+    def _snapshot(self, torch: Any, pkeys: list[str], exact: list[bool], compact: list[bool],
+                  metas: list[tuple[Any, ...]], walked: dict[str, ObjectRecord],
+                  skipped: list[str], truncated: bool) -> Snapshot:
+        kinds = bytearray()
+        full: list[ObjectRecord] = []
+        loose = Loose()
+        it = iter(zip(compact, metas, self.tids, strict=True))
+        for k, ex in zip(pkeys, exact, strict=True):
+            if ex:
+                is_compact, m, tid = next(it)
+                if is_compact:
+                    kinds.append(LOOSE)
+                    loose.names.append(k)
+                    loose.devices.append(m[0])
+                    loose.dtypes.append(m[1])
+                    loose.shapes.append(m[2])
+                    loose.ids.append(tid)
+                    continue
+            rec = walked.get(k)
+            if rec is not None:
+                kinds.append(FULL)
+                full.append(rec)
+        return Snapshot(bytes(kinds), full, loose, available_devices(torch), truncated,
+                        torch.__version__, tuple(skipped))
+
+    def _fresh(self, ns: dict[str, Any]) -> Update:
+        """Past the node budget: a plain snapshot, and no memory of it."""
+        self.__init__()  # type: ignore[misc]
+        return Update(take_snapshot(ns), None, frozenset())
+
+
+def _sweep(tvals: list[Any]) -> list[tuple[Any, ...]]:
+    """Every plain tensor's header, with any base replaced by its id (never kept, never
+    compared). NB: one C call per tensor; a nested tensor, whose shape raises, one by one."""
+    try:
+        metas = list(map(_SWEEP, tvals))
+    except RuntimeError:
+        metas = [_one(t) for t in tvals]
+    if list(map(_BASE, metas)).count(None) != len(metas):
+        metas = [m if m[5] is None else (*m[:5], id(m[5])) for m in metas]
+    return metas
+
+
+def _one(t: Any) -> tuple[Any, ...]:
+    try:
+        m: tuple[Any, ...] = _SWEEP(t)
+        return m
+    except RuntimeError:  # NB: a nested tensor: never compact, so its header is its id
+        return (None, None, None, None, None, id(t))
+
+
+def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
+          names: list[str], ids: list[int], metas: list[tuple[Any, ...]]) -> set[str]:
+    """The plain-tensor names whose tensor or header differs between two sweeps."""
+    before = {n: (i, m) for n, i, m in zip(old_names, old_ids, old_metas)}  # noqa: B905
+    now = {n: (i, m) for n, i, m in zip(names, ids, metas)}  # noqa: B905
+    changed = {n for n, v in now.items() if before.get(n) != v}
+    return changed | (before.keys() - now.keys())

@@ -1,0 +1,185 @@
+"""What a walk of one namespace value reads, as a flat token: equal tokens, equal records.
+
+:mod:`._objects` walks a value into records; :func:`token` reads the same things in the same
+order (identities, types, dict keys, scalar values, tensor headers) without building any record.
+Two walks whose tokens are equal produce equal records, so the panel re-walks only the names
+whose token changed. NB: every value compared is an ``int`` (an id), a plain scalar or a torch
+header value, never a user object (whose ``__eq__`` could run); ids are compared only for
+objects kept alive in ``pins`` (types, keys) or for values whose records carry no more than what
+the token holds beside the id (a reused id then means equal records all the same).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from itertools import filterfalse
+from typing import Any
+
+from . import _tree, _types
+from ._objects import optimizer_params, optimizer_state
+from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, read_meta
+
+Token = list[Any]
+
+
+class Tokenizer:
+    """Reads one value the way :class:`._walk.Walker` does. ``pins`` keeps alive the types and
+    keys whose ids the token holds, so that those ids cannot be reused meanwhile."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.reader = ctx.reader
+        self.tok: Token = []
+        self.pins: list[Any] = []
+        self.seen: set[int] = set()
+
+    def ident(self, v: Any) -> None:
+        tp = type(v)
+        if tp is int or tp is str or tp is bool or tp is float or v is None:
+            self.tok.append((tp is bool, v))  # NB: 1 == True: the flag keeps them apart
+        else:
+            self.tok.append((id(tp), id(v)))
+            self.pins.append(tp)
+
+    def tensor(self, t: Any, role: str = "") -> None:
+        """The header of ``t`` (and of its grad, where the walk records one)."""
+        reader = self.reader
+        tp = type(t)
+        m = None
+        if tp is reader.exact[0] or tp is reader.exact[1]:
+            with contextlib.suppress(RuntimeError):  # NB: a nested tensor: read as the walk does
+                m = _META(t)
+        if m is None or m[6] is not None:  # NB: never keep a base tensor, only its id
+            m = read_meta(reader, t)
+            if m is None:
+                self.tok.append((None, id(t), reader.opaque_device(t)))
+                return
+        self.tok.append(m)
+        if role != "state" and role != "grad":
+            g = reader.grad(t, m)
+            if g is not None:
+                self.ident(g)
+                self.tensor(g, "grad")
+
+    def value(self, obj: Any, depth: int, role: str) -> None:
+        what = _types.info(type(obj)).what
+        if what == "tensor":
+            self.tensor(obj, role)
+        elif what == "module":
+            self.module(obj, 0, role != "tensor")
+        elif what and what != "optimizer" and depth < MAX_DEPTH:
+            self.container(obj, what, depth, role)
+
+    def container(self, obj: Any, kind: str, depth: int, role: str) -> None:
+        if id(obj) in self.seen:
+            self.tok.append("seen")
+            return
+        self.seen.add(id(obj))
+        tok = self.tok
+        tok.append(_tree.container_len(obj, kind) > MAX_WIDTH if kind != "dataclass" else 0)
+        for step, child in _tree.iter_children(obj, kind, MAX_WIDTH):
+            # NB: a step holds a scalar key or a position, never an object; 1 == True, not here
+            tok.append((step, type(step.key) is bool))
+            self.ident(child)
+            self.value(child, depth + 1, role)
+        tok.append("end")
+        self.seen.discard(id(obj))
+
+    def module(self, m: Any, depth: int, trapped: bool) -> None:
+        if id(m) in self.seen:
+            self.tok.append("seen")
+            return
+        self.seen.add(id(m))
+        tok = self.tok
+        tp = type(m)
+        tok.append((id(tp), depth, trapped))
+        self.pins.append(tp)
+        d = _types.instance_dict(m) or {}
+        extra = list(filterfalse(STD_KEYS.__contains__, d))
+        tok.append((len(d), *map(id, extra)))
+        self.pins.append(extra)
+        for table in ("_parameters", "_buffers", "_modules"):
+            entries = d.get(table)
+            self.ident(entries)
+            if entries and issubclass(type(entries), dict):
+                self._table(entries, table, depth, trapped)
+        for name in extra:
+            v = d[name]
+            self.ident(v)
+            if type(name) is not str:
+                continue
+            what = _types.info(type(v)).what
+            if what == "tensor":
+                self.tensor(v)
+            elif name[:1] != "_" and what and what not in ("module", "optimizer"):
+                self.container(v, what, 1, "trapped")
+        tok.append("end")
+        self.seen.discard(id(m))
+
+    def _table(self, entries: dict[Any, Any], table: str, depth: int, trapped: bool) -> None:
+        keys = list(dict.keys(entries))
+        self.pins.append(keys)
+        self.tok.append(tuple(map(id, keys)))
+        for name, v in dict.items(entries):
+            self.ident(v)
+            if v is None or type(name) is not str:
+                continue
+            what = _types.info(type(v)).what
+            if table == "_modules":
+                if what == "module":
+                    self.module(v, depth + 1, trapped)
+            elif what == "tensor":
+                self.tensor(v)
+
+    def optimizer(self, opt: Any) -> None:
+        groups, by_id = optimizer_state(opt)
+        paths = self.ctx.param_paths
+        tok = self.tok
+        tok.append(len(by_id))
+        for g, i, p in optimizer_params(groups):
+            tok.append((g, i, paths.get(id(p), "")))
+            self.ident(p)
+            self.tensor(p)
+            pstate = by_id.get(id(p))
+            self.ident(pstate)
+            if pstate is None or not issubclass(type(pstate), dict):
+                continue
+            for key, v in dict.items(pstate):
+                self.ident(key)
+                self.ident(v)
+                if type(key) is str and _types.info(type(v)).what == "tensor":
+                    self.tensor(v, "state")
+        tok.append("end")
+
+
+def token(ctx: Ctx, obj: Any) -> tuple[Token, list[Any]]:
+    """The token of ``obj`` as a namespace value, and what it pins."""
+    t = Tokenizer(ctx)
+    info = _types.info(type(obj))
+    t.ident(obj)
+    if info.what == "module":
+        t.module(obj, 0, False)
+        d = _types.instance_dict(obj) or {}
+        if info.name in ("DataParallel", "DistributedDataParallel"):
+            ids = d.get("device_ids")
+            t.tok.append((tuple(i for i in list.__iter__(ids) if type(i) is int)
+                          if type(ids) is list else (), _scalar(d.get("output_device"))))
+        t.tok.append(_device_map(d.get("hf_device_map")))
+    elif info.what == "optimizer":
+        t.optimizer(obj)
+    elif info.what == "tensor":
+        t.tensor(obj)
+    elif info.what:
+        t.container(obj, info.what, 0, "tensor")
+    return t.tok, t.pins
+
+
+def _scalar(v: Any) -> Any:
+    return v if type(v) is int else None
+
+
+def _device_map(devmap: Any) -> Any:
+    if type(devmap) is not dict:
+        return None
+    return frozenset((type(v) is str, v) for v in dict.values(devmap)
+                     if type(v) is int or type(v) is str)
