@@ -1,8 +1,8 @@
 """The package's layers, enforced: imports point down only and never form a circle.
 
 Every ``import`` of a devicelens module is counted, at module level, inside functions and under
-``TYPE_CHECKING`` alike. ``jupyter`` -> ``render`` -> ``guard`` / ``moves`` -> ``analysis`` ->
-``inspect``; ``guard`` and ``moves`` are siblings and may not import each other.
+``TYPE_CHECKING`` alike. ``jupyter`` / ``scripts`` -> ``render`` -> ``guard`` / ``moves`` ->
+``analysis`` -> ``inspect``; siblings (same rank) may not import each other.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ PKG = Path(__file__).resolve().parents[1] / "src" / "devicelens"
 
 #: rank of each layer: a module may import its own layer or a lower rank, never a higher one.
 RANK = {"_version": 0, "inspect": 1, "analysis": 2, "guard": 3, "moves": 3, "render": 4,
-        "jupyter": 5, "__init__": 6, "__main__": 7}
+        "jupyter": 5, "scripts": 5, "__init__": 6, "__main__": 7}
 #: the few modules allowed at the top of the package
 TOP_LEVEL = {"__init__", "__main__", "_version"}
 
@@ -132,7 +132,7 @@ def test_every_module_belongs_to_a_layer():
     top = {p.stem for p in PKG.glob("*.py")}
     assert top <= TOP_LEVEL, f"modules at the top of the package: {sorted(top - TOP_LEVEL)}"
     assert {p.name for p in PKG.iterdir() if (p / "__init__.py").is_file()} == {
-        "inspect", "analysis", "moves", "guard", "render", "jupyter"}
+        "inspect", "analysis", "moves", "guard", "render", "jupyter", "scripts"}
 
 
 def test_imports_point_down_only():
@@ -162,7 +162,7 @@ def test_the_checks_catch_an_upward_import_and_a_circle(tmp_path):
 
 
 @pytest.mark.parametrize("layer_name", ["inspect", "analysis", "moves", "guard", "render",
-                                        "jupyter"])
+                                        "jupyter", "scripts", "scripts.run"])
 def test_each_layer_imports_without_torch_or_widgets(layer_name):
     code = (f"import sys, devicelens.{layer_name}\n"
             "print(sorted(m for m in ('torch', 'ipywidgets') if m in sys.modules))")

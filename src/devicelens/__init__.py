@@ -17,7 +17,9 @@ __all__ = [
     "Snapshot",
     "__version__",
     "apply_fix",
+    "check",
     "diagnose",
+    "guard",
     "load_ipython_extension",
     "move_all",
     "snapshot",
@@ -75,6 +77,20 @@ def apply_fix(
     return _apply_fix(finding, namespace, dry_run=dry_run)
 
 
+def check(*objects: Any, dtype: bool = False) -> None:
+    """Raise ``DeviceMismatchError`` when the given modules, optimizers and batches disagree
+    about devices (``dtype=True``: also dtypes); an assertion for a training loop's first step.
+
+    See :mod:`devicelens.scripts.check`. ``devicelens.guard(dtype=False)`` is the guard as a
+    context manager.
+    """
+    import sys
+
+    from .scripts.check import check_objects
+
+    check_objects(objects, dtype=dtype, caller=sys._getframe(1))
+
+
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext devicelens``: magics, the panel's comm target and the post-mortem handler."""
     from .jupyter.extension import load
@@ -102,10 +118,12 @@ _LAZY = {"DeviceMismatchError": "guard", "Finding": "analysis", "MoveReport": "m
 
 def __getattr__(name: str) -> Any:
     """Public classes, imported on first use (NB: the guard imports torch)."""
-    if name in _LAZY:
-        import importlib
+    import importlib
 
+    if name in _LAZY:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    if name == "guard":  # NB: the subpackage itself is callable: devicelens.guard(dtype=False)
+        return importlib.import_module(".guard", __name__)
     raise AttributeError(f"module 'devicelens' has no attribute {name!r}")
 
 

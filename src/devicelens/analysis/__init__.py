@@ -7,6 +7,14 @@ touches user objects or state.
 from __future__ import annotations
 
 from ._diagnose import diagnose
+from ._rules_dist import (
+    DIST_KINDS,
+    RANK_DEVICE_CODE,
+    RANK_INDEX_CODE,
+    device_code,
+    diagnose_ranks,
+)
 from .findings import DEVICE_KINDS, DTYPE_KINDS, Action, Finding, Severity
 
-__all__ = ["DEVICE_KINDS", "DTYPE_KINDS", "Action", "Finding", "Severity", "diagnose"]
+__all__ = ["DEVICE_KINDS", "DIST_KINDS", "DTYPE_KINDS", "RANK_DEVICE_CODE", "RANK_INDEX_CODE",
+           "Action", "Finding", "Severity", "device_code", "diagnose", "diagnose_ranks"]

@@ -298,11 +298,8 @@ def uninstall(shell: Any) -> None:
 
 def _handle(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: int | None,
             prev_types: tuple[type, ...], prev: Any) -> None:
-    try:
-        report = diagnose_exception(value, tb, shell.user_ns)
-        text = f"\ndevicelens: {report.text()}" if report is not None else None
-    except Exception:  # NB: a diagnosis must never hide the original error
-        text = None
+    report = explain(value, tb, shell.user_ns)
+    text = f"\ndevicelens: {report.text()}" if report is not None else None
     if prev_types and issubclass(etype, prev_types):
         prev(etype, value, tb, tb_offset=tb_offset)
         if text:
@@ -322,3 +319,25 @@ def _handle(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: i
             shell.debugger(force=True)
     except Exception:
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+
+
+# --- the seam every front end calls ---------------------------------------------------------
+
+def explain(exc: BaseException, tb: Any = None, namespace: dict[str, Any] | None = None,
+            is_cell: CellFiles | None = None) -> MismatchReport | None:
+    """The diagnosis of ``exc`` as both front ends show it (the IPython handler, ``devicelens
+    run``); ``None`` when it is no mismatch or the diagnosis itself failed.
+
+    ``namespace`` defaults to the globals of the outermost user module frame in ``tb`` (a
+    script's ``__main__``). NB: never raises: a diagnosis must never hide the original error.
+    """
+    tb = tb if tb is not None else exc.__traceback__
+    try:
+        if namespace is None:
+            is_cell = is_cell or default_cell_files()
+            namespace = next((fr.frame.f_globals for fr in reversed(traceback_frames(tb))
+                              if fr.frame.f_code.co_name == "<module>"
+                              and is_cell(fr.frame.f_code.co_filename)), {})
+        return diagnose_exception(exc, tb, namespace, is_cell)
+    except Exception:
+        return None

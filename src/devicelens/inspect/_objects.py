@@ -118,6 +118,8 @@ def _dispatch(d: dict[str, Any], w: Walker, own: list[TensorRecord]) -> str:
         return "accelerate"
     if any(t.flavor == "dtensor" for t in own):
         return "dtensor"
+    if any(m.type_name == "FullyShardedDataParallel" for m in w.modules):
+        return "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
     return ""
 
 

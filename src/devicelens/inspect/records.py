@@ -64,7 +64,7 @@ class ObjectRecord(NamedTuple):
     wrapper: str = ""  # DataParallel | DistributedDataParallel
     device_ids: tuple[int, ...] = ()
     output_device: int | None = None
-    dispatch: str = ""  # why a multi-device layout is intentional: accelerate | dtensor
+    dispatch: str = ""  # why a multi-device layout is intentional: accelerate | dtensor | fsdp
     frozen: bool = False  # immutable container (tuple, namedtuple, frozen dataclass)
 
 
