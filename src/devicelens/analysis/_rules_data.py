@@ -4,15 +4,19 @@ labels, masks) on another device or dtype than the model.
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import compress, repeat
+from operator import attrgetter, eq
 
 from ..inspect._tree import Ref, Step, code_for, has_code
 from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
-from .findings import Action, Finding, _finding, is_float, model_layout, q
+from .findings import Action, Finding, Layout, Memo, _finding, is_float, q
 
 
-def _optimizer(o: ObjectRecord, snap: Snapshot) -> list[Finding]:
-    params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
+def _optimizer(o: ObjectRecord, modules: list[ObjectRecord]) -> list[Finding]:
+    ps = list(compress(o.tensors, map(eq, map(_ROLE, o.tensors), repeat("opt_param"))))
+    if _uniform(o, ps):  # NB: one device and one float dtype in all: nothing can differ
+        return _orphan(o, ps, modules)
+    params = {t.ref[-1].key: t for t in ps}
     bad_dev: list[TensorRecord] = []
     bad_dt: list[TensorRecord] = []
     for t in o.tensors:
@@ -50,14 +54,27 @@ def _optimizer(o: ObjectRecord, snap: Snapshot) -> list[Finding]:
                             msg, fix, (t.path for t in bad_dt), [o.name],
                             dtypes=sorted({t.dtype for t in bad_dt}),
                             action=Action("optimizer_state", (root,))))
-    return out + _orphan(o, params, snap)
+    return out + _orphan(o, ps, modules)
 
 
-def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot) -> list[Finding]:
-    modules = [m for m in snap.objects if m.kind == "module"]
-    if not params or not modules or any(p.owner for p in params.values()):
+_ROLE, _DEVICE, _DTYPE = attrgetter("role"), attrgetter("device"), attrgetter("dtype")
+_OWNER = attrgetter("owner")
+
+
+def _uniform(o: ObjectRecord, params: list[TensorRecord]) -> bool:
+    """Whether the state (``o.devices``/``o.dtypes``: the 0-dim cpu counters aside) and the
+    parameters share one device and one floating dtype. NB: C-speed scans, no loop per tensor."""
+    devices = set(o.devices)
+    devices.update(map(_DEVICE, params))
+    dtypes = {d for d in (*o.dtypes, *set(map(_DTYPE, params))) if is_float(d)}
+    return len(devices) <= 1 and len(dtypes) <= 1
+
+
+def _orphan(o: ObjectRecord, params: list[TensorRecord],
+            modules: list[ObjectRecord]) -> list[Finding]:
+    if not params or not modules or any(map(_OWNER, params)):
         return []
-    shapes = sorted(p.shape for p in params.values())
+    shapes = sorted(p.shape for p in params)
     match = [m.name for m in modules
              if sorted(t.shape for t in m.tensors if t.role == "parameter") == shapes]
     model = match[0] if match else modules[0].name
@@ -71,25 +88,46 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot) ->
 
 # --- loose tensors --------------------------------------------------------------------------
 
-def _loose(snap: Snapshot) -> list[Finding]:
-    device, dtype, model, wrapper = model_layout(snap.objects)
+def _loose(snap: Snapshot, layout: Layout,
+           memo: Memo | None = None) -> list[Finding]:
+    """Loose tensors and containers off the model's device or dtype, in namespace order.
+
+    NB: the compact rows of a big namespace are read as groups of (device, dtype, 0-dim): only
+    the rows of a group that can be wrong become records.
+    """
+    device, dtype = layout.device, layout.dtype
+    if not device and not dtype:
+        return []
+    found = [(p, o) for p, o in snap.composites() if o.kind in ("tensor", "container")]
+    wrong = {key for key in snap.loose_layouts()
+             if not (key[2] and key[0] == "cpu")
+             and ((device and key[0] != device) or (dtype and is_float(key[1])
+                                                    and key[1] != dtype))}
+    if wrong:
+        found = sorted(found + [(p, snap.at(p)) for p in snap.loose_positions(wrong)])
     out: list[Finding] = []
+    for _p, o in found:
+        out += memo.get(o, "loose", layout, _loose_object) if memo is not None \
+            else _loose_object(o, layout)
+    return out
+
+
+def _loose_object(o: ObjectRecord, layout: Layout) -> list[Finding]:
+    device, dtype, model, wrapper = layout
     target = f"next({model}.parameters()).device" if model and not wrapper else q(device or "")
-    for o in snap.objects:
-        if o.kind not in ("tensor", "container"):
-            continue
-        loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
-                 and not (t.shape == () and t.device == "cpu")]
-        if device:
-            wrong = [t for t in loose if t.device != device]
-            if wrong:
-                out.append(_loose_finding("loose_device", o, wrong, device, None, target,
-                                          model or "the model"))
-        if dtype:
-            wrong_dt = [t for t in loose if is_float(t.dtype) and t.dtype != dtype]
-            if wrong_dt:
-                out.append(_loose_finding("loose_dtype", o, wrong_dt, None, dtype, "",
-                                          model or "the model"))
+    out: list[Finding] = []
+    loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
+             and not (t.shape == () and t.device == "cpu")]
+    if device:
+        wrong = [t for t in loose if t.device != device]
+        if wrong:
+            out.append(_loose_finding("loose_device", o, wrong, device, None, target,
+                                      model or "the model"))
+    if dtype:
+        wrong_dt = [t for t in loose if is_float(t.dtype) and t.dtype != dtype]
+        if wrong_dt:
+            out.append(_loose_finding("loose_dtype", o, wrong_dt, None, dtype, "",
+                                      model or "the model"))
     return out
 
 

@@ -7,9 +7,9 @@ move engine, which never executes strings.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from ..inspect._tree import Ref
 from ..inspect.records import ObjectRecord, TensorRecord
@@ -88,7 +88,20 @@ def majority(tensors: Iterable[TensorRecord], attr: str = "device") -> str | Non
 
 
 def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
-    return [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
+    """A module's parameters and buffers that decide where it is. NB: several rules ask for the
+    same record's; computed once per record (kept with the record, so its id stays its own).
+    The list is shared: read it, never change it."""
+    hit = _MODULE_TENSORS.get(id(o))
+    if hit is not None and hit[0] is o:
+        return hit[1]
+    if len(_MODULE_TENSORS) > 512:
+        _MODULE_TENSORS.clear()
+    own = [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
+    _MODULE_TENSORS[id(o)] = (o, own)
+    return own
+
+
+_MODULE_TENSORS: dict[int, tuple[ObjectRecord, list[TensorRecord]]] = {}
 
 
 def q(s: str) -> str:
@@ -127,3 +140,30 @@ def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
     if best.wrapper == "DataParallel" and best.device_ids:
         device = f"cuda:{best.device_ids[0]}"
     return Layout(device, dtypes.pop() if len(dtypes) == 1 else None, best.name, best.wrapper)
+
+
+class Memo:
+    """The findings of the last diagnosis, per record: a diagnosis after each cell recomputes a
+    rule only for records that are new or whose context changed.
+
+    NB: exact because a rule's findings are a function of the record and the context it is
+    given (both compared here), and records are immutable; an entry holds its record, so the
+    id keying it is never reused while it lives.
+    """
+
+    def __init__(self) -> None:
+        self.last: dict[tuple[int, str], tuple[Any, Any, list[Finding]]] = {}
+        self.now: dict[tuple[int, str], tuple[Any, Any, list[Finding]]] = {}
+
+    def get(self, o: ObjectRecord, rule: str, context: Any,
+            fn: Callable[[ObjectRecord, Any], list[Finding]]) -> list[Finding]:
+        key = (id(o), rule)
+        hit = self.last.get(key)
+        if hit is None or hit[0] is not o or hit[1] != context:
+            hit = (o, context, fn(o, context))
+        self.now[key] = hit
+        return hit[2]
+
+    def roll(self) -> None:
+        """Keep only what this diagnosis used."""
+        self.last, self.now = self.now, {}

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from . import _types
 from ._objects import walk_object
 from ._token import Token, token
+from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
 from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
 from .snapshot import HIDDEN, MAX_NODES, available_devices, take_snapshot
@@ -43,6 +44,7 @@ class Update(NamedTuple):
     snapshot: Snapshot
     changed: frozenset[str] | None  # names whose record is new or different; None: unknown
     removed: frozenset[str]
+    records: dict[str, ObjectRecord]  # the records of the changed names
 
 
 class Live:
@@ -57,6 +59,9 @@ class Live:
         self.tids: list[int] = []
         self.metas: list[tuple[Any, ...]] = []
         self.entries: dict[str, Entry] = {}
+        self.names: set[str] = set()  # the names with a record in the last snapshot
+        self.shares: dict[str, Share] = {}  # what each name adds to the totals
+        self.totals = RunningTotals()
 
     def update(self, namespace: dict[str, Any]) -> Update:
         """The namespace's snapshot now, and which names changed since the last update."""
@@ -105,14 +110,29 @@ class Live:
         prev = self.snap
         changed |= loose_changed
         if prev is not None and not changed and not skipped and pkeys == self.order:
-            return Update(prev, frozenset(), frozenset())
+            return Update(prev, frozenset(), frozenset(), {})
         self.order = pkeys
-        snap = self._snapshot(torch, pkeys, exact, compact, metas, walked, skipped,
-                              ctx.truncated)
-        names = frozenset(snap.names())
-        removed = (frozenset(prev.names()) - names) if prev is not None else frozenset()
-        self.snap = snap
-        return Update(snap, (frozenset(changed) & names) if prev is not None else None, removed)
+        kinds, full, loose, where = self._columns(pkeys, exact, compact, metas, walked, changed)
+        records = {k: walked[k] if k in walked else loose.record(where[k])
+                   for k in changed if k in walked or k in where}
+        names = set(loose.names)
+        names.update(walked)
+        removed = frozenset(self.names - names)
+        for k in changed | removed:
+            old = self.shares.pop(k, None)
+            if old is not None:
+                self.totals.remove(old)
+        for k, rec in records.items():
+            share = share_of(rec) if k in walked else loose_share(
+                *(col[where[k]] for col in (loose.devices, loose.dtypes, loose.shapes, loose.ids)))
+            self.shares[k] = share
+            self.totals.add(share)
+        snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
+                        torch.__version__, tuple(skipped), self.totals.result())
+        first = prev is None
+        self.snap, self.names = snap, names
+        return Update(snap, None if first else frozenset(changed) & names,
+                      frozenset() if first else removed, records)
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
                    exact: list[bool], compact: list[bool]
@@ -163,17 +183,21 @@ class Live:
         entry = Entry(ident, tok, pins, record, regs, truncated)
         return entry, old is None or old.record != record
 
-    def _snapshot(self, torch: Any, pkeys: list[str], exact: list[bool], compact: list[bool],
-                  metas: list[tuple[Any, ...]], walked: dict[str, ObjectRecord],
-                  skipped: list[str], truncated: bool) -> Snapshot:
+    def _columns(self, pkeys: list[str], exact: list[bool], compact: list[bool],
+                 metas: list[tuple[Any, ...]], walked: dict[str, ObjectRecord],
+                 changed: set[str]) -> tuple[bytearray, list[ObjectRecord], Loose, dict[str, int]]:
+        """A snapshot's columns in namespace order, and where each changed compact row is."""
         kinds = bytearray()
         full: list[ObjectRecord] = []
         loose = Loose()
+        where: dict[str, int] = {}
         it = iter(zip(compact, metas, self.tids, strict=True))
         for k, ex in zip(pkeys, exact, strict=True):
             if ex:
                 is_compact, m, tid = next(it)
                 if is_compact:
+                    if k in changed:
+                        where[k] = len(loose.names)
                     kinds.append(LOOSE)
                     loose.names.append(k)
                     loose.devices.append(m[0])
@@ -185,13 +209,12 @@ class Live:
             if rec is not None:
                 kinds.append(FULL)
                 full.append(rec)
-        return Snapshot(bytes(kinds), full, loose, available_devices(torch), truncated,
-                        torch.__version__, tuple(skipped))
+        return kinds, full, loose, where
 
     def _fresh(self, ns: dict[str, Any]) -> Update:
         """Past the node budget: a plain snapshot, and no memory of it."""
         self.__init__()  # type: ignore[misc]
-        return Update(take_snapshot(ns), None, frozenset())
+        return Update(take_snapshot(ns), None, frozenset(), {})
 
 
 def _sweep(tvals: list[Any]) -> list[tuple[Any, ...]]:

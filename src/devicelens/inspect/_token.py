@@ -20,6 +20,8 @@ from ._objects import optimizer_params, optimizer_state
 from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, read_meta
 
 Token = list[Any]
+#: types whose values a walk never looks into (module attributes such as ``in_features``)
+_INERT_IDS = frozenset(map(id, (int, float, str, bool, type(None), bytes, complex)))
 
 
 class Tokenizer:
@@ -90,22 +92,27 @@ class Tokenizer:
             self.tok.append("seen")
             return
         self.seen.add(id(m))
-        tok = self.tok
+        tok, pins = self.tok, self.pins
         tp = type(m)
-        tok.append((id(tp), depth, trapped))
-        self.pins.append(tp)
         d = _types.instance_dict(m) or {}
         extra = list(filterfalse(STD_KEYS.__contains__, d))
-        tok.append((len(d), *map(id, extra)))
-        self.pins.append(extra)
-        for table in ("_parameters", "_buffers", "_modules"):
-            entries = d.get(table)
-            self.ident(entries)
+        values = list(map(d.__getitem__, extra))
+        types = list(map(type, values))
+        tables = (d.get("_parameters"), d.get("_buffers"), d.get("_modules"))
+        # NB: identities and type identities at C speed; the types and keys stay pinned
+        tok.append((id(tp), depth, trapped, len(d), *map(id, tables), *map(id, extra),
+                    *map(id, values), *map(id, types)))
+        pins += (tp, extra, types, *map(type, tables))
+        for entries, table in zip(tables, ("_parameters", "_buffers", "_modules"), strict=True):
             if entries and issubclass(type(entries), dict):
                 self._table(entries, table, depth, trapped)
-        for name in extra:
-            v = d[name]
-            self.ident(v)
+        if not _INERT_IDS.issuperset(map(id, types)):
+            self._attrs(extra, values)
+        tok.append("end")
+        self.seen.discard(id(m))
+
+    def _attrs(self, extra: list[Any], values: list[Any]) -> None:
+        for name, v in zip(extra, values, strict=True):
             if type(name) is not str:
                 continue
             what = _types.info(type(v)).what
@@ -113,23 +120,45 @@ class Tokenizer:
                 self.tensor(v)
             elif name[:1] != "_" and what and what not in ("module", "optimizer"):
                 self.container(v, what, 1, "trapped")
-        tok.append("end")
-        self.seen.discard(id(m))
 
     def _table(self, entries: dict[Any, Any], table: str, depth: int, trapped: bool) -> None:
         keys = list(dict.keys(entries))
-        self.pins.append(keys)
-        self.tok.append(tuple(map(id, keys)))
-        for name, v in dict.items(entries):
-            self.ident(v)
-            if v is None or type(name) is not str:
-                continue
-            what = _types.info(type(v)).what
-            if table == "_modules":
-                if what == "module":
+        values = list(dict.values(entries))
+        types = list(map(type, values))
+        self.tok.append((*map(id, keys), *map(id, values), *map(id, types)))
+        self.pins += (keys, types)
+        if table == "_modules":
+            for name, v in zip(keys, values, strict=True):
+                if v is not None and type(name) is str and _types.info(type(v)).what == "module":
                     self.module(v, depth + 1, trapped)
-            elif what == "tensor":
+            return
+        exact = self.reader.exact
+        if all(t is exact[0] or t is exact[1] for t in types):
+            self._exact(values)
+            return
+        for name, v in zip(keys, values, strict=True):
+            if v is not None and type(name) is str and _types.info(type(v)).what == "tensor":
                 self.tensor(v)
+
+    def _exact(self, tensors: list[Any]) -> None:
+        """Headers of exact ``Tensor``/``Parameter``s in one C pass (as the walk's fast path)."""
+        try:
+            metas = list(map(_META, tensors))
+        except RuntimeError:  # NB: a nested tensor: one by one, as the walk does
+            for t in tensors:
+                self.tensor(t)
+            return
+        tok = self.tok
+        for t, m in zip(tensors, metas, strict=True):
+            if m[6] is not None or m[3] is not self.reader.strided:
+                self.tensor(t)
+                continue
+            tok.append(m)
+            if m[4] and (m[5] or t.retains_grad):
+                g = t.grad
+                if g is not None:
+                    self.ident(g)
+                    self.tensor(g, "grad")
 
     def optimizer(self, opt: Any) -> None:
         groups, by_id = optimizer_state(opt)
