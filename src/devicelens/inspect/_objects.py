@@ -75,19 +75,35 @@ def optimizer_params(groups: Any) -> list[tuple[int, int, Any]]:
 def _optimizer(w: Walker, opt: Any, name: str) -> None:
     groups, by_id = optimizer_state(opt)
     root = (step("name", name),)
+    paths = w.ctx.param_paths
     for g, i, p in optimizer_params(groups):
-        owner = w.ctx.param_paths.get(id(p), "")
-        pref = (*root, step("group_param", (g, i)))
-        ppath = _tree.display_for(pref)
-        w.tensor(p, ppath, pref, "opt_param", owner)
+        owner = paths.get(id(p), "")
+        gi = (g, i)
+        pref = (*root, step("group_param", gi))
+        ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
+        w.exact_tensor(p, ppath, pref, "opt_param", owner)
         pstate = by_id.get(id(p))
         if pstate is None or not issubclass(type(pstate), dict):
             continue
         label = owner or ppath
+        sref = (*root, step("state", gi))
         for key, v in dict.items(pstate):
             if type(key) is str and _types.info(type(v)).what == "tensor":
-                w.tensor(v, f"{name}.state[{label}][{key!r}]",
-                         (*root, step("state", (g, i)), step("item", key)), "state", label)
+                w.exact_tensor(v, f"{name}.state[{label}][{key!r}]",
+                               (*sref, _item_step(key)), "state", label)
+
+
+_ITEM_STEPS: dict[str, Any] = {}
+
+
+def _item_step(key: str) -> Any:
+    """``Step("item", key)``, shared: optimizer state keys are a handful of names."""
+    s = _ITEM_STEPS.get(key)
+    if s is None:
+        if len(_ITEM_STEPS) > 10_000:
+            _ITEM_STEPS.clear()
+        s = _ITEM_STEPS[key] = step("item", key)
+    return s
 
 
 def _object_record(w: Walker, obj: Any, name: str, kind: str) -> ObjectRecord:

@@ -115,8 +115,8 @@ def _container(tp: type, mro: tuple[type, ...]) -> tuple[str, tuple[str, ...], b
 def _dict_getter(mro: tuple[type, ...]) -> Any:
     for klass in mro:
         descr = _TDICT(klass).get("__dict__")
-        if descr is not None:
-            return descr.__get__ if type(descr) is _GETSET else None
+        if descr is not None:  # NB: C's own accessors only (a getset, or a slot for C types)
+            return descr.__get__ if type(descr) is _GETSET or type(descr) is _MEMBER else None
     return None
 
 

@@ -8,6 +8,7 @@ order, to tell whether a walk would give the same records again.
 
 from __future__ import annotations
 
+import contextlib
 from itertools import filterfalse
 from math import prod
 from typing import Any
@@ -190,6 +191,25 @@ class Walker:
                     g = t.grad
                     if g is not None:
                         self._grad(g, tpath, tref)
+
+    def exact_tensor(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> None:
+        """:meth:`tensor`, inline for an exact ``Tensor``/``Parameter`` that is strided."""
+        reader = self.reader
+        tp = type(t)
+        m = None
+        if tp is reader.exact[0] or tp is reader.exact[1]:
+            with contextlib.suppress(RuntimeError):  # NB: a nested tensor: the general path
+                m = _META(t)
+        if m is None or m[3] is not reader.strided:
+            self.tensor(t, path, ref, role, owner)
+            return
+        if not self.spend():
+            return
+        self.tensors.append(_dense(t, m, path, ref, role, owner))
+        if role != "state" and m[4] and (m[5] or t.retains_grad):
+            g = t.grad
+            if g is not None:
+                self._grad(g, path, ref)
 
     def _grad(self, g: Any, path: str, ref: Ref) -> None:
         reader = self.reader
