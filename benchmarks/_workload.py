@@ -35,7 +35,8 @@ def loose(n: int) -> dict[str, Any]:
 
 
 def objects(n: int) -> dict[str, Any]:
-    """``n`` objects for the panel: one in ten a small module (2 Linear layers), the rest tensors."""
+    """``n`` objects for the panel: one in ten a small module (2 Linear layers), the rest
+    tensors."""
     ns: dict[str, Any] = {}
     with torch.no_grad():
         for i in range(n):

@@ -81,8 +81,8 @@ def row(shell: InteractiveShell, n: int) -> None:
             times.append(cpu_time(hub.flush))
         part = {k2: ns[k2] for k2 in names}
         rest = {k2: v for k2, v in ns.items() if k2 not in part}
-        allowed = 2 * cpu_time(lambda: bare_loop(part)) + min(
-            cpu_time(lambda: bare_loop(rest)) for _ in range(3))
+        allowed = 2 * cpu_time(lambda p=part: bare_loop(p)) + min(
+            cpu_time(lambda r=rest: bare_loop(r)) for _ in range(3))
         cells.append(f"{min(times) * 1e3:>9.2f} ({min(times) / allowed:.2f})")
     cells += [f"{first_msgs:>5}", f"{first_kb:>9.1f}"]
     print("  ".join(cells))

@@ -36,21 +36,26 @@ def scaling() -> None:
     print("loose tensors only (torch.zeros(2) each), first snapshot, gc enabled")
     print(f"{'tensors':>10}{'bare ms':>10}{'snapshot ms':>13}{'x bare':>8}{'us/tensor':>11}"
           f"{'x 1k':>7}{'B/tensor':>10}{'diagnose ms':>13}{'x bare':>8}")
-    first = None
+    first = 0.0
     for n in SIZES:
-        ns = loose(n)
-        repeat = 7 if n <= 10_000 else 3
-        snap = take_snapshot(ns)
-        t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
-                         "diag": lambda: diagnose(snap)}, repeat)
-        per = t["snap"] / n * 1e6
+        per = scaling_row(n, first)
         first = first or per
-        print(f"{n:>10,}{t['bare'] * 1e3:>10.1f}{t['snap'] * 1e3:>13.1f}"
-              f"{t['snap'] / t['bare']:>8.2f}{per:>11.3f}{per / first:>7.2f}"
-              f"{bytes_per_tensor(ns, n):>10.0f}{t['diag'] * 1e3:>13.1f}"
-              f"{t['diag'] / t['bare']:>8.2f}")
-        del ns, snap
         gc.collect()
+
+
+def scaling_row(n: int, first: float) -> float:
+    """One size: prints its row, returns the snapshot's microseconds per tensor."""
+    ns = loose(n)
+    repeat = 7 if n <= 10_000 else 3
+    snap = take_snapshot(ns)
+    t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
+                     "diag": lambda: diagnose(snap)}, repeat)
+    per = t["snap"] / n * 1e6
+    print(f"{n:>10,}{t['bare'] * 1e3:>10.1f}{t['snap'] * 1e3:>13.1f}"
+          f"{t['snap'] / t['bare']:>8.2f}{per:>11.3f}{per / (first or per):>7.2f}"
+          f"{bytes_per_tensor(ns, n):>10.0f}{t['diag'] * 1e3:>13.1f}"
+          f"{t['diag'] / t['bare']:>8.2f}")
+    return per
 
 
 def workload() -> None:

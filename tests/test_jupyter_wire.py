@@ -34,7 +34,7 @@ def test_a_jagged_nested_tensor_is_pushed_refreshed_and_expanded(jagged: torch.T
     assert any(type(d) is not int for d in jagged.shape)  # NB: the SymInt that broke the wire
     ns = {"nt": jagged, "batch": {"nt": jagged, "x": torch.zeros(2)}, "x": torch.ones(3)}
     _, comm = opened(ns)
-    hello, snap = comm.take()  # NB: FakeComm json-encodes every message, as the session does
+    _hello, snap = comm.take()  # NB: FakeComm json-encodes every message, as the session does
     assert snap["type"] == "snapshot"
     rows = {o["name"]: o for o in snap["snapshot"]["objects"]}
     assert set(rows) == {"nt", "batch", "x"}

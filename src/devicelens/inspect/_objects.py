@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _tree, _types
+from . import _types
 from ._tree import step
 from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
 from .records import ObjectRecord, TensorRecord
@@ -76,21 +76,25 @@ def _optimizer(w: Walker, opt: Any, name: str) -> None:
     groups, by_id = optimizer_state(opt)
     root = (step("name", name),)
     paths = w.ctx.param_paths
+    exact0, exact1 = w.reader.exact
+    tensor, items = w.exact_tensor, _ITEM_STEPS
     for g, i, p in optimizer_params(groups):
         owner = paths.get(id(p), "")
         gi = (g, i)
         pref = (*root, step("group_param", gi))
         ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
-        w.exact_tensor(p, ppath, pref, "opt_param", owner)
+        tensor(p, ppath, pref, "opt_param", owner)
         pstate = by_id.get(id(p))
         if pstate is None or not issubclass(type(pstate), dict):
             continue
         label = owner or ppath
         sref = (*root, step("state", gi))
         for key, v in dict.items(pstate):
-            if type(key) is str and _types.info(type(v)).what == "tensor":
-                w.exact_tensor(v, f"{name}.state[{label}][{key!r}]",
-                               (*sref, _item_step(key)), "state", label)
+            tp = type(v)
+            if type(key) is str and (tp is exact0 or tp is exact1
+                                     or _types.info(tp).what == "tensor"):
+                tensor(v, f"{name}.state[{label}][{key!r}]",
+                       (*sref, items.get(key) or _item_step(key)), "state", label)
 
 
 _ITEM_STEPS: dict[str, Any] = {}

@@ -11,8 +11,8 @@ the token holds beside the id (a reused id then means equal records all the same
 
 from __future__ import annotations
 
-import contextlib
 from itertools import filterfalse
+from operator import itemgetter
 from typing import Any
 
 from . import _tree, _types
@@ -22,6 +22,11 @@ from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, read_meta
 Token = list[Any]
 #: types whose values a walk never looks into (module attributes such as ``in_features``)
 _INERT_IDS = frozenset(map(id, (int, float, str, bool, type(None), bytes, complex)))
+_BASE, _LAYOUT = itemgetter(6), itemgetter(3)
+
+
+def _IS_STR(k: Any) -> bool:
+    return type(k) is str
 
 
 class Tokenizer:
@@ -49,8 +54,10 @@ class Tokenizer:
         tp = type(t)
         m = None
         if tp is reader.exact[0] or tp is reader.exact[1]:
-            with contextlib.suppress(RuntimeError):  # NB: a nested tensor: read as the walk does
+            try:
                 m = _META(t)
+            except RuntimeError:  # NB: a nested tensor: read as the walk does
+                m = None
         if m is None or m[6] is not None:  # NB: never keep a base tensor, only its id
             m = read_meta(reader, t)
             if m is None:
@@ -133,7 +140,8 @@ class Tokenizer:
                     self.module(v, depth + 1, trapped)
             return
         exact = self.reader.exact
-        if all(t is exact[0] or t is exact[1] for t in types):
+        if types.count(exact[0]) + types.count(exact[1]) == len(types) and all(
+                map(_IS_STR, keys)):
             self._exact(values)
             return
         for name, v in zip(keys, values, strict=True):
@@ -141,19 +149,20 @@ class Tokenizer:
                 self.tensor(v)
 
     def _exact(self, tensors: list[Any]) -> None:
-        """Headers of exact ``Tensor``/``Parameter``s in one C pass (as the walk's fast path)."""
+        """Headers of exact ``Tensor``/``Parameter``s in one C pass (as the walk's fast path):
+        plain when none is a view, nested or of another layout; then each grad there is."""
         try:
             metas = list(map(_META, tensors))
         except RuntimeError:  # NB: a nested tensor: one by one, as the walk does
+            metas = []
+        n = len(tensors)
+        if (len(metas) != n or list(map(_BASE, metas)).count(None) != n
+                or list(map(_LAYOUT, metas)).count(self.reader.strided) != n):
             for t in tensors:
                 self.tensor(t)
             return
-        tok = self.tok
+        self.tok += metas
         for t, m in zip(tensors, metas, strict=True):
-            if m[6] is not None or m[3] is not self.reader.strided:
-                self.tensor(t)
-                continue
-            tok.append(m)
             if m[4] and (m[5] or t.retains_grad):
                 g = t.grad
                 if g is not None:

@@ -8,7 +8,6 @@ order, to tell whether a walk would give the same records again.
 
 from __future__ import annotations
 
-import contextlib
 from itertools import filterfalse
 from math import prod
 from typing import Any
@@ -198,12 +197,17 @@ class Walker:
         tp = type(t)
         m = None
         if tp is reader.exact[0] or tp is reader.exact[1]:
-            with contextlib.suppress(RuntimeError):  # NB: a nested tensor: the general path
+            try:
                 m = _META(t)
+            except RuntimeError:  # NB: a nested tensor: the general path
+                m = None
         if m is None or m[3] is not reader.strided:
             self.tensor(t, path, ref, role, owner)
             return
-        if not self.spend():
+        ctx = self.ctx
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            ctx.exhausted = self.truncated = True
             return
         self.tensors.append(_dense(t, m, path, ref, role, owner))
         if role != "state" and m[4] and (m[5] or t.retains_grad):
