@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from . import _types
 from ._objects import walk_object
-from ._token import Token, token
+from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
 from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
@@ -60,6 +60,9 @@ class Live:
         self.metas: list[tuple[Any, ...]] = []
         self.entries: dict[str, Entry] = {}
         self.names: set[str] = set()  # the names with a record in the last snapshot
+        self.forest: Token | None = None  # every module name's token, read together
+        self.forest_pins: list[Any] = []
+        self.forest_regs: dict[int, str] | None = None  # their parameter paths, merged
         self.shares: dict[str, Share] = {}  # what each name adds to the totals
         self.totals = RunningTotals()
 
@@ -148,6 +151,22 @@ class Live:
         changed: set[str] = set()
         skipped: list[str] = []
         entries: dict[str, Entry] = {}
+        n_mods = sum(1 for _k, v in todo if _types.info(type(v)).what == "module")
+        if self._forest_unchanged(ctx, todo[:n_mods]):
+            if self.forest_regs is None:
+                self.forest_regs = {}
+                for name, _obj in todo[:n_mods]:
+                    for key, path in self.entries[name].regs:
+                        self.forest_regs.setdefault(key, path)
+            ctx.param_paths.update(self.forest_regs)  # NB: modules come first: it was empty
+            for name, _obj in todo[:n_mods]:
+                entry = entries[name] = self.entries[name]
+                ctx.truncated |= entry.truncated
+                if entry.record is not None:
+                    walked[name] = entry.record
+            todo = todo[n_mods:]
+        else:
+            self.forest_regs = None
         for name, obj in todo:
             try:
                 entry, fresh = self._entry(ctx, name, obj)
@@ -165,6 +184,15 @@ class Live:
             changed.add(name)
         self.entries = entries
         return walked, changed, skipped
+
+    def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
+        """Whether every module name reads exactly as last time, checked for all of them at
+        once (:func:`._token_tree.forest_token`); then none of them is tokened alone."""
+        tok, pins = forest_token(ctx, mods)
+        same = (tok is not None and tok == self.forest
+                and all(name in self.entries for name, _obj in mods))
+        self.forest, self.forest_pins = tok, pins
+        return same
 
     def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:
         """This name's entry now, and whether its record may have changed."""

@@ -17,6 +17,8 @@ from typing import Any
 
 from . import _tree, _types
 from ._objects import optimizer_params, optimizer_state
+from ._token_tree import forest_token as _forest
+from ._token_tree import tree_token
 from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, read_meta
 
 Token = list[Any]
@@ -75,7 +77,7 @@ class Tokenizer:
         if what == "tensor":
             self.tensor(obj, role)
         elif what == "module":
-            self.module(obj, 0, role != "tensor")
+            self.tree(obj, 0, role != "tensor")
         elif what and what != "optimizer" and depth < MAX_DEPTH:
             self.container(obj, what, depth, role)
 
@@ -93,6 +95,25 @@ class Tokenizer:
             self.value(child, depth + 1, role)
         tok.append("end")
         self.seen.discard(id(obj))
+
+    def tree(self, m: Any, depth: int, trapped: bool) -> None:
+        """A module and everything under it: column by column where the tree is plain
+        (:mod:`._token_tree`), else one module at a time."""
+        if id(m) in self.seen:
+            self.tok.append("seen")
+            return
+        n_tok, n_pins = len(self.tok), len(self.pins)
+        odd = tree_token(self.tok, self.pins, m, depth, trapped, self.reader, _INERT_IDS)
+        if odd is None:
+            del self.tok[n_tok:], self.pins[n_pins:]
+            self.module(m, depth, trapped)
+            return
+        self.seen.add(id(m))
+        if odd:
+            names, values = zip(*odd, strict=True)
+            self._attrs(names, values)
+        self.tok.append("end")
+        self.seen.discard(id(m))
 
     def module(self, m: Any, depth: int, trapped: bool) -> None:
         if id(m) in self.seen:
@@ -118,7 +139,7 @@ class Tokenizer:
         tok.append("end")
         self.seen.discard(id(m))
 
-    def _attrs(self, extra: list[Any], values: list[Any]) -> None:
+    def _attrs(self, extra: Any, values: Any) -> None:
         for name, v in zip(extra, values, strict=True):
             if type(name) is not str:
                 continue
@@ -196,13 +217,10 @@ def token(ctx: Ctx, obj: Any) -> tuple[Token, list[Any]]:
     info = _types.info(type(obj))
     t.ident(obj)
     if info.what == "module":
-        t.module(obj, 0, False)
+        t.tree(obj, 0, False)
         d = _types.instance_dict(obj) or {}
-        if info.name in ("DataParallel", "DistributedDataParallel"):
-            ids = d.get("device_ids")
-            t.tok.append((tuple(i for i in list.__iter__(ids) if type(i) is int)
-                          if type(ids) is list else (), _scalar(d.get("output_device"))))
-        t.tok.append(_device_map(d.get("hf_device_map")))
+        t.tok.append((_wrapper(d) if info.name in _WRAPPERS else None,
+                      _device_map(d.get("hf_device_map"))))
     elif info.what == "optimizer":
         t.optimizer(obj)
     elif info.what == "tensor":
@@ -212,8 +230,14 @@ def token(ctx: Ctx, obj: Any) -> tuple[Token, list[Any]]:
     return t.tok, t.pins
 
 
-def _scalar(v: Any) -> Any:
-    return v if type(v) is int else None
+_WRAPPERS = ("DataParallel", "DistributedDataParallel")
+
+
+def _wrapper(d: dict[str, Any]) -> Any:
+    """A DataParallel's device_ids and output_device, by value (the record keeps both)."""
+    ids, out = d.get("device_ids"), d.get("output_device")
+    return (tuple(i for i in list.__iter__(ids) if type(i) is int) if type(ids) is list else (),
+            out if type(out) is int else None)
 
 
 def _device_map(devmap: Any) -> Any:
@@ -221,3 +245,20 @@ def _device_map(devmap: Any) -> Any:
         return None
     return frozenset((type(v) is str, v) for v in dict.values(devmap)
                      if type(v) is int or type(v) is str)
+
+
+def forest_token(ctx: Ctx, named: list[tuple[str, Any]]) -> tuple[Token | None, list[Any]]:
+    """One token for several module names (None: a tree is not plain, read them one by one)."""
+    t = Tokenizer(ctx)
+    t.tok.append(tuple(name for name, _m in named))
+    roots = [m for _name, m in named]
+    odd = _forest(t.tok, t.pins, roots, 0, False, t.reader, _INERT_IDS)
+    if odd is None:
+        return None, []
+    if odd:
+        t._attrs([k for k, _v in odd], [v for _k, v in odd])
+    for m in roots:  # NB: what the record reads beside the tree (see token())
+        d = _types.instance_dict(m) or {}
+        t.tok.append((_wrapper(d) if _types.info(type(m)).name in _WRAPPERS else None,
+                      _device_map(d.get("hf_device_map"))))
+    return t.tok, t.pins
