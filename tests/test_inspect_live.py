@@ -51,7 +51,13 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
     if kind == "tensor":
         return tensor(draw)
     if kind == "module":
-        m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+        shape = draw(st.sampled_from(["mlp", "no_bias", "tied", "buffer"]))
+        if shape == "tied":  # NB: one layer reached twice
+            layer = nn.Linear(2, 2)
+            return nn.Sequential(layer, nn.ReLU(), layer)
+        if shape == "buffer":
+            return nn.BatchNorm1d(2)
+        m = nn.Sequential(nn.Linear(2, 3, bias=shape != "no_bias"), nn.ReLU(), nn.Linear(3, 1))
         return m.double() if draw(st.booleans()) else m
     if kind == "container":
         box = draw(st.sampled_from(["list", "dict", "deque", "tuple"]))

@@ -56,7 +56,7 @@ def optimizer_state(opt: Any) -> tuple[Any, dict[int, Any]]:
     a parameter (a tensor subclass may define ``__hash__``)."""
     d = _types.instance_dict(opt) or {}
     groups, state = d.get("param_groups"), d.get("state")
-    by_id = ({id(k): v for k, v in dict.items(state)}
+    by_id = (dict(zip(map(id, dict.keys(state)), dict.values(state), strict=True))
              if state is not None and issubclass(type(state), dict) else {})
     return groups, by_id
 

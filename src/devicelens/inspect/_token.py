@@ -18,6 +18,7 @@ from typing import Any
 from . import _tree, _types
 from ._objects import optimizer_params, optimizer_state
 from ._token_tree import forest_token as _forest
+from ._token_tree import optimizer_token as _optimizer_columns
 from ._token_tree import tree_token
 from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, read_meta
 
@@ -194,6 +195,8 @@ class Tokenizer:
         groups, by_id = optimizer_state(opt)
         paths = self.ctx.param_paths
         tok = self.tok
+        if _optimizer_columns(tok, self.pins, groups, by_id, paths, self.reader):
+            return
         tok.append(len(by_id))
         for g, i, p in optimizer_params(groups):
             tok.append((g, i, paths.get(id(p), "")))

@@ -143,3 +143,52 @@ def _headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
             return False
         tok.append(gmetas)
     return True
+
+
+def optimizer_token(tok: list[Any], pins: list[Any], groups: Any, by_id: dict[int, Any],
+                    paths: dict[int, str], reader: Any) -> bool:
+    """An optimizer's token column by column (as :meth:`._token.Tokenizer.optimizer` reads it
+    one parameter at a time); False where it is not plain (then nothing was appended)."""
+    if type(groups) is not list or list(map(type, groups)).count(dict) != len(groups):
+        return False
+    lists = list(map(methodcaller("get", "params"), groups))
+    if list(map(type, lists)).count(list) != len(lists):
+        return False
+    params = list(chain.from_iterable(lists))
+    ids = list(map(id, params))
+    exact0, exact1 = reader.exact
+    ptypes = list(map(type, params))
+    if ptypes.count(exact0) + ptypes.count(exact1) != len(params):
+        return False
+    states: list[Any] = list(map(by_id.get, ids))
+    if list(map(type, states)).count(dict) != len(states):
+        return False  # NB: a parameter without state yet: one by one
+    keys = list(chain.from_iterable(states))
+    values = list(chain.from_iterable(map(dict.values, states)))
+    vtypes = list(map(type, values))
+    if (list(map(type, keys)).count(str) != len(keys)
+            or vtypes.count(exact0) + vtypes.count(exact1) != len(values)):
+        return False
+    start, n_pins = len(tok), len(pins)
+    tok.append((len(by_id), *map(len, lists), *ids, *map(id, ptypes), *map(paths.get, ids),
+                *map(id, states), *map(len, states), *keys, *map(id, values),
+                *map(id, vtypes)))
+    pins += (ptypes, vtypes)
+    if not _headers(tok, params, reader) or not _state_headers(tok, values, reader):
+        del tok[start:], pins[n_pins:]
+        return False
+    return True
+
+
+def _state_headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
+    """State tensors' headers (no grad is ever read for them)."""
+    try:
+        metas = list(map(_META, tensors))
+    except RuntimeError:
+        return False
+    n = len(metas)
+    if list(map(_BASE, metas)).count(None) != n or list(map(_LAYOUT, metas)).count(
+            reader.strided) != n:
+        return False
+    tok.append(metas)
+    return True
