@@ -104,7 +104,8 @@ def _loose(snap: Snapshot, layout: Layout,
              and ((device and key[0] != device) or (dtype and is_float(key[1])
                                                     and key[1] != dtype))}
     if wrong:
-        found = sorted(found + [(p, snap.at(p)) for p in snap.loose_positions(wrong)])
+        positions = snap.loose_positions(wrong)
+        found = sorted(found + list(zip(positions, snap.records_at(positions), strict=True)))
     out: list[Finding] = []
     for _p, o in found:
         out += memo.get(o, "loose", layout, _loose_object) if memo is not None \

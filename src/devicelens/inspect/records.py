@@ -199,11 +199,6 @@ class Snapshot:
         init(self, "_byname", None)
         init(self, "_comps", None)
 
-    @classmethod
-    def of(cls, objects: Sequence[ObjectRecord], **kw: Any) -> Snapshot:
-        """A snapshot of walked records only (tests, narrowed snapshots)."""
-        return cls(bytes([FULL]) * len(objects), list(objects), Loose(), **kw)
-
     def __setattr__(self, name: str, value: object) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
@@ -266,11 +261,25 @@ class Snapshot:
 
     def at(self, position: int) -> ObjectRecord:
         """The record of the object at ``position`` in namespace order."""
+        return self.records_at([position])[0]
+
+    def records_at(self, positions: list[int]) -> list[ObjectRecord]:
+        """The records at ascending ``positions``, in one pass over the kinds."""
         if self._objects is not None:
-            return self._objects[position]
-        kind = self._kinds[position]
-        i = self._kinds[:position].count(kind)
-        return self._loose.record(i) if kind == LOOSE else self._full[i]
+            return [self._objects[p] for p in positions]
+        out: list[ObjectRecord] = []
+        counts = [0, 0]
+        wanted = iter(positions)
+        nxt = next(wanted, None)
+        for p, kind in enumerate(self._kinds):
+            if p == nxt:
+                i = counts[kind]
+                out.append(self._loose.record(i) if kind == LOOSE else self._full[i])
+                nxt = next(wanted, None)
+                if nxt is None:
+                    break
+            counts[kind] += 1
+        return out
 
     def names(self) -> list[str]:
         """Every object's name, in namespace order."""
