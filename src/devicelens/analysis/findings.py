@@ -94,7 +94,7 @@ def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
     hit = _MODULE_TENSORS.get(id(o))
     if hit is not None and hit[0] is o:
         return hit[1]
-    if len(_MODULE_TENSORS) > 512:
+    if len(_MODULE_TENSORS) > 8192:
         _MODULE_TENSORS.clear()
     own = [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
     _MODULE_TENSORS[id(o)] = (o, own)

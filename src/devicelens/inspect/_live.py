@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 from itertools import compress, repeat
-from operator import attrgetter, is_, itemgetter
+from operator import attrgetter, is_, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from . import _types
@@ -27,6 +27,7 @@ from .snapshot import HIDDEN, MAX_NODES, available_devices, take_snapshot
 #: a plain tensor's header as the sweep reads it; NB: ``_base`` is checked before any compare
 _SWEEP = attrgetter("device", "dtype", "shape", "layout", "requires_grad", "_base")
 _BASE = itemgetter(5)
+_DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 class Entry(NamedTuple):
@@ -58,6 +59,11 @@ class Live:
         self.tnames: list[str] = []  # exact-Tensor names, in order
         self.tids: list[int] = []
         self.metas: list[tuple[Any, ...]] = []
+        self.compact: list[bool] = []  # which plain tensors are compact rows
+        self.todo_key: tuple[Any, ...] = ()  # what the names to token were derived from
+        self.todo: list[str] = []
+        self.todo_types: list[type] = []
+        self.n_mods = 0  # how many of them are modules (first, in that list)
         self.entries: dict[str, Entry] = {}
         self.names: set[str] = set()  # the names with a record in the last snapshot
         self.forest: Token | None = None  # every module name's token, read together
@@ -100,12 +106,14 @@ class Live:
         else:
             loose_changed = _diff(self.tnames, self.tids, self.metas, tnames, tids, metas)
             self.tnames, self.tids, self.metas = tnames, tids, metas
+            strided = torch.strided
+            self.compact = [m[3] is strided and m[4] is False and m[5] is None for m in metas]
         return self._assemble(torch, ns, pkeys, pvals, exact, metas, loose_changed)
 
     def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
                   exact: list[bool], metas: list[tuple[Any, ...]],
                   loose_changed: set[str]) -> Update:
-        compact = [m[3] is torch.strided and m[4] is False and m[5] is None for m in metas]
+        compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
         walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, exact, compact)
         if ctx.exhausted:
@@ -141,17 +149,25 @@ class Live:
                    exact: list[bool], compact: list[bool]
                    ) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
         """Token every name that is not a compact tensor; walk the ones whose token changed."""
-        todo: list[tuple[str, Any]] = []
-        it = iter(compact)
-        for k, v, ex in zip(pkeys, pvals, exact, strict=True):
-            if not ex or not next(it):
-                todo.append((k, v))
-        todo.sort(key=lambda kv: _types.info(type(kv[1])).what != "module")
+        types = list(map(type, pvals))
+        todo_key = (pkeys, exact, compact, list(map(id, types)))
+        if todo_key == self.todo_key:  # NB: same names, kinds and types: the same names to token
+            todo = list(zip(self.todo, map(ns.__getitem__, self.todo), strict=True))
+        else:
+            todo = []
+            it = iter(compact)
+            for k, v, ex in zip(pkeys, pvals, exact, strict=True):
+                if not ex or not next(it):
+                    todo.append((k, v))
+            todo.sort(key=lambda kv: _types.info(type(kv[1])).what != "module")
+            # NB: the types stay pinned, so the ids in the key stay theirs
+            self.todo_key, self.todo, self.todo_types = todo_key, [k for k, _v in todo], types
+            self.n_mods = sum(1 for _k, v in todo if _types.info(type(v)).what == "module")
         walked: dict[str, ObjectRecord] = {}
         changed: set[str] = set()
         skipped: list[str] = []
         entries: dict[str, Entry] = {}
-        n_mods = sum(1 for _k, v in todo if _types.info(type(v)).what == "module")
+        n_mods = self.n_mods
         if self._forest_unchanged(ctx, todo[:n_mods]):
             if self.forest_regs is None:
                 self.forest_regs = {}
@@ -213,30 +229,22 @@ class Live:
 
     def _columns(self, pkeys: list[str], exact: list[bool], compact: list[bool],
                  metas: list[tuple[Any, ...]], walked: dict[str, ObjectRecord],
-                 changed: set[str]) -> tuple[bytearray, list[ObjectRecord], Loose, dict[str, int]]:
-        """A snapshot's columns in namespace order, and where each changed compact row is."""
-        kinds = bytearray()
-        full: list[ObjectRecord] = []
-        loose = Loose()
-        where: dict[str, int] = {}
-        it = iter(zip(compact, metas, self.tids, strict=True))
-        for k, ex in zip(pkeys, exact, strict=True):
-            if ex:
-                is_compact, m, tid = next(it)
-                if is_compact:
-                    if k in changed:
-                        where[k] = len(loose.names)
-                    kinds.append(LOOSE)
-                    loose.names.append(k)
-                    loose.devices.append(m[0])
-                    loose.dtypes.append(m[1])
-                    loose.shapes.append(m[2])
-                    loose.ids.append(tid)
-                    continue
-            rec = walked.get(k)
-            if rec is not None:
-                kinds.append(FULL)
-                full.append(rec)
+                 changed: set[str]) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
+        """A snapshot's columns in namespace order, and where each changed compact row is.
+        NB: at C speed: dict and ``compress``/``map`` over the names, no loop per name."""
+        tnames = self.tnames
+        rows = list(compress(metas, compact))
+        loose = Loose(list(compress(tnames, compact)), list(map(_DEVICE, rows)),
+                      list(map(_DTYPE, rows)), list(map(_SHAPE, rows)),
+                      list(compress(self.tids, compact)))
+        kind_of = dict.fromkeys(loose.names, LOOSE)
+        kind_of.update(dict.fromkeys(walked, FULL))
+        ordered = list(filter(kind_of.__contains__, pkeys))
+        kinds = bytes(map(kind_of.__getitem__, ordered))
+        full = list(map(walked.__getitem__, compress(ordered, kinds)))
+        moved = [k for k in changed if kind_of.get(k) == LOOSE]
+        where = (dict(zip(loose.names, range(len(loose.names)), strict=True)) if len(moved) > 8
+                 else {k: loose.names.index(k) for k in moved})
         return kinds, full, loose, where
 
     def _fresh(self, ns: dict[str, Any]) -> Update:
@@ -268,7 +276,10 @@ def _one(t: Any) -> tuple[Any, ...]:
 def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
           names: list[str], ids: list[int], metas: list[tuple[Any, ...]]) -> set[str]:
     """The plain-tensor names whose tensor or header differs between two sweeps."""
-    before = {n: (i, m) for n, i, m in zip(old_names, old_ids, old_metas)}  # noqa: B905
-    now = {n: (i, m) for n, i, m in zip(names, ids, metas)}  # noqa: B905
+    if names == old_names:  # NB: the common case: compared position by position, at C speed
+        moved = map(or_, map(ne, ids, old_ids), map(ne, metas, old_metas))
+        return set(compress(names, moved))
+    before = dict(zip(old_names, zip(old_ids, old_metas, strict=True), strict=True))
+    now = dict(zip(names, zip(ids, metas, strict=True), strict=True))
     changed = {n for n, v in now.items() if before.get(n) != v}
     return changed | (before.keys() - now.keys())
