@@ -307,12 +307,14 @@ class Snapshot:
         return {(device_name(d), dtype_info(dt)[0], scalar) for d, dt, scalar in keys}
 
     def loose_positions(self, layouts: set[tuple[str, str, bool]]) -> list[int]:
-        """Positions of the compact loose tensors with one of ``layouts``."""
+        """Positions of the compact loose tensors with one of ``layouts`` (C speed)."""
         loose = self._loose
-        positions = (p for p, kind in enumerate(self._kinds) if kind == LOOSE)
-        return [p for p, d, dt, shape in zip(positions, loose.devices, loose.dtypes,
-                                              loose.shapes, strict=True)
-                if (device_name(d), dtype_info(dt)[0], not shape) in layouts]
+        raw = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
+        hit = {k for k in raw if (device_name(k[0]), dtype_info(k[1])[0], k[2]) in layouts}
+        kinds = self._kinds
+        positions = compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE)))
+        keys = zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True)
+        return list(compress(positions, map(hit.__contains__, keys)))
 
     # -- totals
     @property
