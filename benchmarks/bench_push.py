@@ -93,6 +93,9 @@ def main() -> None:
     shell = InteractiveShell.instance()
     shell.user_ns["torch"] = torch
     shell.run_line_magic("load_ext", "devicelens")
+    hooks = len(shell.events.callbacks["post_run_cell"])
+    print(f"no panel open: {hooks} post_run_cell hook(s) after %load_ext: nothing runs after a "
+          "cell\n")
     print("one panel open; ms of CPU per push; x = ratio to the bare loop over the namespace")
     print("(k rebound: ratio to the allowance, 2x the bare loop over the k names + 1x over the "
           "rest)\n")
