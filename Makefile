@@ -10,7 +10,7 @@ export PATH := $(BIN):$(PATH)
 TORCH := torch==2.13.0
 PORT ?= 8888
 
-.PHONY: demo test setup test-py test-js test-ui bench lint clean screenshots
+.PHONY: demo test setup test-py test-js test-ui bench lint clean screenshots fuzz
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -36,6 +36,10 @@ test: setup test-py test-js test-ui
 
 test-py: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests
+
+# The property-based fuzz suite at 20x its `make test` size (11,000 examples), with its figures.
+fuzz: setup
+	DEVICELENS_FUZZ_SCALE=20 $(PY) -m pytest -q -p no:cacheprovider tests/fuzz
 
 test-js: setup
 	@test -d node_modules || jlpm install

@@ -86,6 +86,29 @@ def main() -> None:
         t_naive, t_move = best(naive, n, 3), best(move_all, n, 3)
         print(f"{n:>13,}  {t_naive * 1e3:6.1f} ms  {t_move * 1e3:6.1f} ms  "
               f"{t_move / t_naive:7.2f}")
+    scalars()
+
+
+def scalars() -> None:
+    """A dry run beside big containers of scalars costs about what a snapshot of them does."""
+    from devicelens.inspect import take_snapshot
+
+    ns = {"ids": list(range(1_000_000)), "table": dict.fromkeys(range(100_000), 0.5),
+          "x": torch.ones(3)}
+
+    def timed(fn: Callable[[], Any]) -> float:
+        best_t = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            fn()
+            best_t = min(best_t, time.perf_counter() - t0)
+        return best_t
+
+    snap = timed(lambda: take_snapshot(ns))
+    dry = timed(lambda: moves.move_all(DEV, ns, dry_run=True))
+    print("\na list of 1,000,000 ints + a dict of 100,000 floats + one tensor:")
+    print(f"  snapshot() {snap * 1e3:6.1f} ms   dry run {dry * 1e3:6.1f} ms   "
+          f"dry run / snapshot {dry / snap:5.2f}")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def test_autofix_moves_stray_arguments_and_reports_them(ip, capsys):
     result = ip.run_cell(LOOP, store_history=False)
     assert result.error_in_exec is None
     out = capsys.readouterr().out
-    assert "%%cuda_safe --autofix moved 2 op argument(s) while the cell ran:" in out
+    assert "%%cuda_safe --autofix moved 2 op arguments while the cell ran:" in out
     assert "  x: cpu -> meta, 3x (linear, cell line 4)" in out
     assert "  labels: cpu -> meta, 3x (cross_entropy, cell line 4)" in out
     assert out.rstrip().endswith('To make it permanent:\n  x = x.to("meta")\n'
@@ -137,3 +137,94 @@ def test_cpu_lengths_of_packed_sequences_and_ctc_are_allowed():
     bad = _device_split(torch._VF.lstm, tensor_slots((data, torch.ones(2, 4)), {}))
     assert [str(s.tensor.device) for s in bad] == ["meta", "cpu"]  # a float input still counts
     assert _device_split(torch.add, tensor_slots((data, sizes), {})) != []
+
+
+# --- ops that write into an argument (issue 12 A) ------------------------------------------
+
+WRITES = {
+    "method": "acc.add_(upd)",
+    "operator": "acc += upd",
+    "out": "torch.add(upd, upd, out=acc)",
+}
+
+
+@pytest.mark.parametrize("how", ["method", "operator", "out"])
+def test_autofix_never_moves_the_tensor_an_op_writes_into(ip, capsys, how):
+    acc, upd = torch.zeros(3), torch.ones(3, device="meta")
+    ip.user_ns.update(torch=torch, acc=acc, upd=upd)
+    version = acc._version
+    err = ip.run_cell(f"%%cuda_safe --autofix --device meta --no-preflight\n{WRITES[how]}\n",
+                      store_history=False).error_in_exec
+    assert isinstance(err, DeviceMismatchError)
+    assert "--autofix never moves a tensor an op writes into (acc, by " in str(err)
+    assert "the write would go to a copy" in str(err) and err.culprits == ("acc",)
+    assert ip.user_ns["acc"] is acc and acc.device.type == "cpu" and acc._version == version
+    assert torch.equal(acc, torch.zeros(3))
+    assert "--autofix moved" not in capsys.readouterr().out  # nothing was moved
+
+
+def test_autofix_moves_the_other_operand_to_the_written_tensor(ip, capsys):
+    acc, x = torch.zeros(3, device="meta"), torch.ones(3)
+    ip.user_ns.update(torch=torch, acc=acc, x=x)
+    version = acc._version
+    result = ip.run_cell("%%cuda_safe --autofix --device meta --no-preflight\nacc.add_(x)\n"
+                         "acc += x\n", store_history=False)
+    assert result.error_in_exec is None
+    assert acc._version == version + 2  # both writes went into acc itself, not into a copy
+    assert ip.user_ns["acc"] is acc and x.device.type == "cpu"
+    out = capsys.readouterr().out
+    assert "  x: cpu -> meta, 1x (Tensor.add_, cell line 2)" in out
+
+
+def test_without_device_the_written_tensor_decides_and_an_impossible_copy_raises(ip, capsys):
+    acc, upd = torch.zeros(3), torch.ones(3, device="meta")
+    ip.user_ns.update(torch=torch, acc=acc, upd=upd)
+    err = ip.run_cell("%%cuda_safe --autofix --no-preflight\nacc.add_(upd)\n",
+                      store_history=False).error_in_exec
+    assert isinstance(err, DeviceMismatchError)
+    assert "--autofix could not move upd to cpu: NotImplementedError" in str(err)
+    assert err.culprits == ("upd",) and err.report.expected == "cpu"
+    assert acc._version == 0 and torch.equal(acc, torch.zeros(3))
+    assert "--autofix moved" not in capsys.readouterr().out
+
+
+def test_autofix_on_fake_cuda_writes_into_the_cuda_accumulator(ip, fake_cuda, capsys):
+    """On a (simulated) GPU: ``total.add_(x)`` with ``total`` on cuda:0 and ``x`` on the cpu
+    moves ``x``, and the write lands in ``total``."""
+    total = fake_cuda.randn(4)
+    ip.user_ns.update(torch=torch, total=total, x=torch.ones(4))
+    version = total._version
+    with fake_cuda:
+        result = ip.run_cell("%%cuda_safe --autofix --device cuda:0\nwith torch.no_grad():\n"
+                             "    total.add_(x)\n", store_history=False)
+    assert result.error_in_exec is None
+    assert total._version == version + 1 and str(total.device) == "cuda:0"
+    assert "  x: cpu -> cuda:0, 1x (Tensor.add_, cell line 3)" in capsys.readouterr().out
+
+
+def test_running_statistics_are_never_replaced_by_copies(ip):
+    rm, rv = torch.zeros(3), torch.ones(3)
+    ip.user_ns.update(torch=torch, rm=rm, rv=rv, xb=torch.ones(4, 3, device="meta"))
+    err = ip.run_cell("%%cuda_safe --autofix --device meta --no-preflight\n"
+                      "torch.nn.functional.batch_norm(xb, rm, rv, training=True)\n",
+                      store_history=False).error_in_exec
+    assert isinstance(err, DeviceMismatchError)
+    assert "--autofix never moves a tensor an op writes into (rm, rv, by batch_norm)" in str(err)
+    assert rm._version == 0 and rv._version == 0
+
+
+def test_written_slots_of_each_kind():
+    from devicelens.guard._slots import _written, tensor_slots
+
+    a, b, c = torch.ones(1), torch.ones(1), torch.ones(1)
+
+    def written(func, args, kwargs):
+        return [s.where for s in _written(func, args, kwargs, tensor_slots(args, kwargs))]
+
+    assert written(torch.Tensor.add_, (a, b), {}) == ["argument 1"]
+    assert written(torch.Tensor.__iadd__, (a, b), {}) == ["argument 1"]
+    assert written(torch.add, (a, b), {"out": c}) == ["out="]
+    assert written(torch.max, (a, 0), {"out": (b, c)}) == ["out=[0]", "out=[1]"]
+    assert written(torch.nn.functional.relu, (a,), {"inplace": True}) == ["argument 1"]
+    assert written(torch.add, (a, b), {}) == []
+    assert written(torch.Tensor.__add__, (a, b), {}) == []

@@ -241,3 +241,32 @@ def test_unload_restores_the_previous_handler(ip):
 def test_classify_current_and_older_messages(text, kind):
     fam = postmortem.classify(RuntimeError(text))
     assert (fam.kind if fam else None) == kind
+
+
+LOUD: list[str] = []
+
+
+class LoudDevice(torch.Tensor):
+    """A subclass whose ``.device``/``.shape`` are user code (issue 12 D, the post-mortem)."""
+
+    @property
+    def device(self):  # type: ignore[override]
+        LOUD.append("device")
+        return torch.device("cpu")
+
+    @property
+    def shape(self):  # type: ignore[override]
+        LOUD.append("shape")
+        return torch.Size([99])
+
+
+def test_post_mortem_reads_a_subclass_header_not_its_properties(ip, ns, capsys):
+    ns.update(w=torch.ones(3, device="meta"), x=torch.ones(3),
+              odd=torch.ones(3).as_subclass(LoudDevice))
+    LOUD.clear()
+    err, out, _ = run(ip, capsys, "def f(a, b, extra):\n    return torch.add(a, b)\n"
+                                  "y = f(w, x, odd)\n")
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert LOUD == []  # the post-mortem read every tensor in the frames, never a property
+    assert "culprit: x (float32[3] on cpu)" in text

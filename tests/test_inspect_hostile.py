@@ -216,12 +216,12 @@ class BrokenDevice(torch.Tensor):
         raise Boom
 
 
-def test_a_subclass_device_property_is_never_called():
+def test_a_tensor_whose_metadata_raises_becomes_an_opaque_row():
     t = torch.ones(3).as_subclass(BrokenDevice)
     CALLED.clear()
     snap = take_snapshot({"t": t, "ok": torch.ones(1)})
     (rec,) = snap["t"].tensors
-    # NB: the header is read through torch's C accessors, never through the subclass
+    # NB: the device then comes from the C tensor header, not from the raising property
+    assert (rec.flavor, rec.device, rec.dtype) == ("opaque", "cpu", "?")
     assert CALLED == []
-    assert (rec.flavor, rec.device, rec.dtype, rec.shape) == ("subclass", "cpu", "float32", (3,))
     assert snap.skipped == () and snap["ok"].tensors[0].flavor == "dense"

@@ -144,7 +144,7 @@ def test_a_failing_snapshot_is_reported_to_the_panel_not_the_cell(
     fake = open_panel()
     fake.take()
 
-    def broken(ns: Any) -> Any:
+    def broken(ns: Any, **kw: Any) -> Any:
         raise RuntimeError("walk exploded")
 
     monkeypatch.setattr(dl_comm._push, "build_frame", broken)

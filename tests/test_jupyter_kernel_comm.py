@@ -36,6 +36,8 @@ class Kernel:
         self.kc = kc
         self.inbox: dict[str, list[Msg]] = {}
         self.closed: set[str] = set()
+        self.outputs: dict[str, list[str]] = {}  # execute msg_id -> its stdout so far
+        self.done: set[str] = set()  # execute msg_ids that went idle
 
     def _pump(self, timeout: float) -> Msg | None:
         try:
@@ -43,10 +45,16 @@ class Kernel:
         except Exception:  # queue.Empty
             return None
         content = msg["content"]
+        parent = msg["parent_header"].get("msg_id")
         if msg["msg_type"] == "comm_msg" and content["comm_id"] in self.inbox:
             self.inbox[content["comm_id"]].append(content["data"])
         elif msg["msg_type"] == "comm_close":
             self.closed.add(content["comm_id"])
+        elif msg["msg_type"] == "stream" and parent in self.outputs:
+            self.outputs[parent].append(content["text"])
+        elif (msg["msg_type"] == "status" and content["execution_state"] == "idle"
+              and parent in self.outputs):
+            self.done.add(parent)
         return msg
 
     def run(self, code: str) -> str:
@@ -68,19 +76,55 @@ class Kernel:
                 return "".join(out)
         raise AssertionError(f"cell did not finish: {code!r}")
 
-    def send(self, msg_type: str, content: Msg) -> None:
-        self.kc.shell_channel.send(self.kc.session.msg(msg_type, content))
+    def send(self, msg_type: str, content: Msg, subshell: str | None = None) -> str:
+        msg = self.kc.session.msg(msg_type, content)
+        if subshell is not None:
+            msg["header"]["subshell_id"] = subshell
+        self.kc.shell_channel.send(msg)
+        return str(msg["header"]["msg_id"])
+
+    def start(self, code: str, subshell: str | None = None) -> str:
+        """Send a cell without waiting for it; its msg_id (see ``finish``)."""
+        msg_id = self.send("execute_request", {"code": code, "silent": False,
+                                               "store_history": False, "allow_stdin": False,
+                                               "stop_on_error": True}, subshell)
+        self.outputs[msg_id] = []
+        return msg_id
+
+    def printed(self, msg_id: str, text: str, timeout: float = 30) -> None:
+        """Wait until the cell ``msg_id`` has printed ``text``."""
+        deadline = time.monotonic() + timeout
+        while text not in "".join(self.outputs[msg_id]):
+            assert time.monotonic() < deadline, f"cell never printed {text!r}"
+            self._pump(0.1)
+
+    def finish(self, msg_id: str, timeout: float = 60) -> str:
+        """Wait for the cell ``msg_id`` to go idle; what it printed."""
+        deadline = time.monotonic() + timeout
+        while msg_id not in self.done:
+            assert time.monotonic() < deadline, "cell did not finish"
+            self._pump(0.1)
+        return "".join(self.outputs.pop(msg_id))
+
+    def subshell(self) -> str:
+        """A new subshell (its own thread in the kernel), as JupyterLab makes one per target."""
+        self.kc.control_channel.send(self.kc.session.msg("create_subshell_request", {}))
+        reply = self.kc.get_control_msg(timeout=10)
+        assert reply["content"]["status"] == "ok", reply
+        return str(reply["content"]["subshell_id"])
 
 
 class Panel:
     """What the sidebar does on the wire."""
 
-    def __init__(self, kernel: Kernel, protocol: object = PROTOCOL_VERSION) -> None:
+    def __init__(self, kernel: Kernel, protocol: object = PROTOCOL_VERSION,
+                 subshell: str | None = None) -> None:
         self.k = kernel
+        self.subshell = subshell  # NB: JupyterLab sends a comm's every message to one subshell
         self.comm_id = uuid.uuid4().hex
         kernel.inbox[self.comm_id] = []
         kernel.send("comm_open", {"comm_id": self.comm_id, "target_name": COMM_TARGET,
-                                  "data": {"protocol": protocol}})
+                                  "data": {"protocol": protocol}}, subshell)
         self.n = 0
 
     def wait(self, pred: Callable[[Msg], bool], timeout: float = 30) -> Msg:
@@ -105,27 +149,36 @@ class Panel:
         box.clear()
         return out
 
-    def request(self, method: str, params: Msg | None = None, **extra: Any) -> list[Msg]:
-        """Send one request; every message answering it, up to and including the final one."""
+    def send(self, method: str, params: Msg | None = None, **extra: Any) -> str:
+        """Send one request without waiting; its request_id (see ``replies``)."""
         self.n += 1
         rid = f"r{self.n}"
         self.k.send("comm_msg", {"comm_id": self.comm_id, "data": {
             "type": "request", "protocol": PROTOCOL_VERSION, "request_id": rid,
-            "method": method, "params": params or {}, **extra}})
+            "method": method, "params": params or {}, **extra}}, self.subshell)
+        return rid
+
+    def replies(self, rid: str, timeout: float = 30) -> list[Msg]:
+        """Every message answering ``rid``, up to and including the final one."""
         got: list[Msg] = []
-        while not got or got[-1]["type"] == "progress":
-            got.append(self.wait(lambda m: m.get("request_id") == rid))
+        while not got or got[-1]["type"] in ("progress", "queued"):
+            got.append(self.wait(lambda m: m.get("request_id") == rid, timeout))
         return got
+
+    def request(self, method: str, params: Msg | None = None, **extra: Any) -> list[Msg]:
+        """Send one request; every message answering it, up to and including the final one."""
+        return self.replies(self.send(method, params, **extra))
+
+    def close(self) -> None:
+        self.k.send("comm_close", {"comm_id": self.comm_id, "data": {}}, self.subshell)
 
     def snapshot(self, after: int = 0) -> Msg:
         return self.wait(lambda m: m["type"] == "snapshot" and m["seq"] > after)
 
-    def close(self) -> None:
-        self.k.send("comm_close", {"comm_id": self.comm_id, "data": {}})
 
 
-@pytest.fixture(scope="module")
-def kernel() -> Iterator[Kernel]:
+def real_kernel() -> Iterator[Kernel]:
+    """A kernel of this venv with SETUP run, shut down afterwards."""
     km, kc = start_new_kernel(kernel_name="python3")
     try:
         k = Kernel(kc)
@@ -134,6 +187,11 @@ def kernel() -> Iterator[Kernel]:
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+@pytest.fixture(scope="module")
+def kernel() -> Iterator[Kernel]:
+    yield from real_kernel()
 
 
 @pytest.fixture

@@ -27,12 +27,25 @@ def test_devices_returns_a_rich_view(ip):
     assert 'title="meta">meta</span>' in bundle["text/html"]
 
 
-def test_devices_names_all_and_text(ip):
+def test_devices_names_all_and_text(ip, capsys):
     setup_ns(ip)
-    text = ip.run_line_magic("devices", "x --text")
+    capsys.readouterr()
+    assert ip.run_line_magic("devices", "x --text") is None  # printed, not returned
+    text = capsys.readouterr().out
     assert text.splitlines()[0] == "devicelens — 1 object · cpu: 1 object, 32 B"
-    text_all = ip.run_line_magic("devices", "model --all --text")
-    assert "  model.1.weight    parameter   meta" in text_all
+    assert ip.run_line_magic("devices", "model --all --text") is None
+    assert "  model.1.weight    parameter   meta" in capsys.readouterr().out
+
+
+def test_devices_text_in_a_cell_prints_real_lines(ip, capsys):
+    """``%devices --text`` as a cell's last line: no Out[] with a quoted str and literal \\n."""
+    setup_ns(ip)
+    capsys.readouterr()
+    result = ip.run_cell("%devices x --text", store_history=False)
+    out = capsys.readouterr().out
+    assert result.result is None
+    assert out.splitlines()[0] == "devicelens — 1 object · cpu: 1 object, 32 B"
+    assert "\\n" not in out and "Out[" not in out
 
 
 def test_devices_json(ip):

@@ -155,37 +155,69 @@ def test_an_impossible_copy_changes_nothing() -> None:
 
 # --- bad input ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("bad", ["cuda:99", "gpu", "", "cuda:-1", "cpu:1", "hpu", "cuda", 3, None])
-def test_bad_devices_are_value_errors_quoting_the_value(bad: Any) -> None:
+BAD_DEVICES = {
+    "cuda:99": "no such device: 'cuda:99' (this machine has 0 CUDA devices)",
+    # NB: torch keeps indices in a few bits: torch.device("cuda:257") is cuda:1
+    "cuda:257": "no such device: 'cuda:257' (torch addresses device indices up to 127)",
+    "cuda:999": "no such device: 'cuda:999' (torch addresses device indices up to 127)",
+    "cuda:-1": "no such device: 'cuda:-1' (device indices start at 0)",
+    "cuda:00": "not a device: 'cuda:00' (try 'cpu', 'cuda:0', 'mps' or 'meta')",
+    "gpu": "unsupported device: 'gpu' (devicelens moves to cpu, cuda:N, xpu:N, mps or meta)",
+    "hpu": "unsupported device: 'hpu' (devicelens moves to cpu, cuda:N, xpu:N, mps or meta)",
+    "": "not a device: '' (try 'cpu', 'cuda:0', 'mps' or 'meta')",
+    "cpu:1": "no such device: 'cpu:1' (cpu has no index)",
+    "cuda": "no such device: 'cuda' (this machine has 0 CUDA devices)",
+    3: "not a device: 3 (expected a string such as 'cuda:0')",
+    None: "not a device: None (expected a string such as 'cuda:0')",
+}
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+@pytest.mark.parametrize("bad", list(BAD_DEVICES))
+def test_bad_devices_are_reports_quoting_the_value(bad: Any, dry_run: bool) -> None:
     ns = realistic()
     before = fingerprint(ns)
-    with pytest.raises(ValueError) as info:
-        moves.move_all(bad, ns)
-    assert repr(bad) in str(info.value)
+    report = moves.move_all(bad, ns, dry_run=dry_run)
+    assert (report.ok, report.dry_run, report.error) == (False, dry_run, BAD_DEVICES[bad])
+    assert report.moved == () and report.bytes_by_device == {}
     assert_same(before, fingerprint(ns))
 
 
-def test_device_normalisation() -> None:
+def test_parse_device_validates_indices_before_torch_wraps_them(fake_cuda: Any) -> None:
     assert str(moves.parse_device(" meta ")) == "meta"
     assert str(moves.parse_device(torch.device("cpu", 0))) == "cpu"
     with pytest.raises(ValueError, match="this machine has 0 CUDA devices"):
         moves.parse_device("cuda:1")
+    with fake_cuda:  # the mode simulates any device torch can address, and only those
+        assert str(moves.parse_device("cuda:127")) == "cuda:127"
+        with pytest.raises(ValueError, match="up to 127"):
+            moves.parse_device("cuda:257")
 
 
-def test_unknown_names_are_value_errors() -> None:
+def test_a_hostile_device_argument_is_named_by_its_type_only() -> None:
+    class Loud:
+        def __repr__(self) -> str:
+            raise AssertionError("user code ran")
+
+    report = moves.move_all(Loud(), {"x": torch.ones(1)})
+    assert (report.ok, report.target, report.error) == (
+        False, "a Loud", "not a device: a Loud (expected a string such as 'cuda:0')")
+
+
+def test_unknown_names_are_reports() -> None:
     ns = realistic()
     before = fingerprint(ns)
-    with pytest.raises(ValueError, match=r"no such name.*'nope'"):
-        moves.move_all("meta", ns, names=["model", "nope"])
-    with pytest.raises(ValueError, match="not the string 'model'"):
-        moves.move_all("meta", ns, names="model")
+    report = moves.move_all("meta", ns, names=["model", "nope"])
+    assert (report.ok, report.error) == (False, "no such name(s) in the namespace: 'nope'")
+    report = moves.move_all("meta", ns, names="model")
+    assert report.error == "names must be a list of names, not the string 'model'"
     assert_same(before, fingerprint(ns))
 
 
-def test_no_namespace_outside_ipython_is_a_value_error(monkeypatch: Any) -> None:
+def test_no_namespace_outside_ipython_is_a_report(monkeypatch: Any) -> None:
     monkeypatch.setitem(sys.modules, "IPython", None)  # NB: other tests leave a shell around
-    with pytest.raises(ValueError, match="not running inside IPython"):
-        moves.move_all("meta")
+    report = moves.move_all("meta")
+    assert not report.ok and "not running inside IPython" in report.error
 
 
 @pytest.mark.parametrize("change", ["delete", "rebind", "container", "grad"])

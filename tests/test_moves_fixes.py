@@ -14,6 +14,7 @@ from torch import nn
 from devicelens import moves
 from devicelens.analysis import DEVICE_KINDS, DTYPE_KINDS, Finding, diagnose
 from devicelens.inspect import take_snapshot
+from devicelens.render.text import report_text
 
 from .conftest import to_in_place
 
@@ -154,7 +155,9 @@ def test_apply_all_fixes_leaves_no_device_or_dtype_findings() -> None:
     assert x.device.type == "meta" and x.dtype == torch.float32  # device and dtype, one copy
     assert ns["batch"]["n"].device.type == "cpu"  # a 0-dim CPU scalar is fine where it is
     assert not [f for f in findings(ns) if f.kind in DEVICE_KINDS + DTYPE_KINDS]
-    assert moves.apply_all_fixes(ns).notes == ("No fixes to apply.",)
+    nothing = moves.apply_all_fixes(ns)
+    assert (nothing.ok, nothing.moved, nothing.target, nothing.notes) == (True, (), "", ())
+    assert report_text(nothing) == "Nothing to fix: no automatic fix has anything to do here."
 
 
 def test_a_stale_finding_reports_and_changes_nothing() -> None:
@@ -167,13 +170,14 @@ def test_a_stale_finding_reports_and_changes_nothing() -> None:
     assert ns["w"] is w and w.device.type == "cpu"
 
 
-def test_a_finding_without_an_automatic_fix_is_a_value_error() -> None:
+def test_a_finding_without_an_automatic_fix_is_a_report() -> None:
     m = nn.Linear(2, 2)
     m.mask = torch.ones(2)
     ns = {"m": m}
     latent = one(ns, "trap_latent")
-    with pytest.raises(ValueError, match="has no automatic fix"):
-        moves.apply_fix(latent, ns)
+    report = moves.apply_fix(latent, ns)
+    assert (report.ok, report.moved) == (False, ())
+    assert report.error == f"finding {latent.id!r} has no automatic fix; apply its code by hand"
 
 
 # --- the magic ----------------------------------------------------------------------------
@@ -190,7 +194,8 @@ def test_magic_to_dry_run_then_for_real(ip: Any) -> None:
     dry = ip.run_line_magic("devices", "--to meta --dry-run")
     assert dry.ok and dry.dry_run and ns["x"].device.type == "cpu"
     text = ip.display_formatter.format(dry)[0]["text/plain"]  # the table, not the dataclass
-    assert text.splitlines()[0] == "Would move 2 objects (88 B) to meta."
+    # model (weight, bias) and x: 3 tensors of 2 objects; the optimizer holds no state yet
+    assert text.splitlines()[0] == "Would move 3 tensors to meta (2 objects, 88 B)."
     report = ip.run_line_magic("devices", "--to meta")
     assert report.ok and ns["x"].device.type == "meta"
     assert ns["w"] is ns["model"].weight and ns["w"].device.type == "meta"

@@ -9,6 +9,7 @@ from devicelens.analysis import diagnose
 from devicelens.inspect import human_bytes, take_snapshot
 from devicelens.moves import Move, MoveReport
 from devicelens.render import DevicesView, report_mimebundle
+from devicelens.render._report import headline, plural
 from devicelens.render._rows import device_colour, shape_str
 from devicelens.render.html import esc
 
@@ -89,12 +90,47 @@ def test_report_text_and_html():
                    (("model", "dispatched by accelerate"),), {"meta": 2048})
     bundle = report_mimebundle(r)
     assert bundle["text/plain"] == (
-        "Moved 1 object (2.0 KiB) to meta.\n  x: cpu → meta (2.0 KiB)\n"
+        "Moved 1 tensor to meta (1 object, 2.0 KiB).\n  x: cpu → meta (1 tensor, 2.0 KiB)\n"
         "Refused:\n  model: dispatched by accelerate")
     assert "<code>x</code>" in bundle["text/html"]
     failed = MoveReport(False, False, "cuda:0", error="out of memory on cuda:0 (need 2.0 GiB)")
     assert report_mimebundle(failed)["text/plain"] == (
         "Nothing was changed: out of memory on cuda:0 (need 2.0 GiB)")
+
+
+def test_report_headlines_count_tensors_objects_and_casts():
+    def report(*moved: Move, dry: bool = False, target: str = "meta") -> str:
+        return headline(MoveReport(True, dry, target, moved))
+
+    model = Move("model", "cpu", "meta", 70_000, 28, "meta", None)
+    opt = Move("opt", "cpu", "meta", 140_000, 32, "meta", None)
+    assert report(model, opt) == "Moved 60 tensors to meta (2 objects, 205.1 KiB)."
+    assert report(model, dry=True) == "Would move 28 tensors to meta (1 object, 68.4 KiB)."
+    batch = [Move("batch['x']", "cpu float64", "meta float32", 4096, 1, "meta", "float32"),
+             Move("batch['y']", "cpu", "meta", 64, 1, "meta", None)]
+    assert report(*batch, target="") == (
+        "Moved 2 tensors to meta and cast 1 tensor to float32 (1 object, 4.1 KiB).")
+    cast = Move("w", "float64", "float32", 16, 1, None, "float32")
+    assert report(cast, target="") == "Cast 1 tensor to float32 (1 object, 16 B)."
+    assert report(cast, dry=True, target="") == "Would cast 1 tensor to float32 (1 object, 16 B)."
+    assert report(target="") == "Nothing to fix: no automatic fix has anything to do here."
+    assert report() == "Nothing to move: everything in scope is already on meta."
+    assert [plural(n, "object") for n in (0, 1, 2)] == ["0 objects", "1 object", "2 objects"]
+
+
+def test_nothing_to_fix_is_said_plainly_and_never_drawn_as_a_device():
+    bundle = report_mimebundle(MoveReport(True, False, ""))
+    assert bundle["text/plain"] == "Nothing to fix: no automatic fix has anything to do here."
+    assert 'class="dl-chip"' not in bundle["text/html"]
+    assert "Nothing to fix: no automatic fix has anything to do here." in bundle["text/html"]
+
+
+def test_html_table_keeps_names_left_aligned_in_jupyterlab():
+    """JupyterLab right-aligns output table cells with a selector stronger than a class."""
+    html = view({"x": torch.ones(2), "m": nn.Linear(2, 2)})._repr_mimebundle_()["text/html"]
+    assert ".dl-t td,.dl-t th{padding:2px 8px;text-align:left!important}" in html
+    assert '<td class="dl-num">8 B</td>' in html  # memory alone to the right
+    assert "devicelens</b> — 2 objects" in html
 
 
 def test_optimizer_state_collapses_to_one_row_per_kind_and_place():

@@ -13,6 +13,8 @@ import pytest
 from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import start_new_kernel
 
+from devicelens.jupyter._protocol import PROTOCOL_VERSION
+
 pytestmark = pytest.mark.kernel
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -118,9 +120,11 @@ def test_default_view_follows_the_front_end(page):
     vscode = page.result("%devices")
     assert WIDGET in vscode
     assert "batch is not on meta" in vscode["text/plain"]  # fallback for widget-less viewers
-    assert WIDGET not in page.result("%devices --text")
+    printed = page.text("%devices --text")  # printed text, never a quoted str
+    assert printed.startswith("devicelens — ") and "batch is not on meta" in printed
+    assert "\\n" not in printed and not printed.startswith("'")
     # VS Code can host JupyterLab's page too: an open panel comm means the panel is there
-    panel = page.comm_open("devicelens", {"protocol": 1})
+    panel = page.comm_open("devicelens", {"protocol": PROTOCOL_VERSION})
     assert WIDGET not in page.result("%devices")
     page.comm_close(panel)
     assert WIDGET in page.result("%devices")

@@ -22,7 +22,7 @@ import {
   RequestMsg
 } from './tokens';
 
-const KERNEL_MSG_TYPES = new Set(['hello', 'snapshot', 'result', 'progress', 'error']);
+const KERNEL_MSG_TYPES = new Set(['hello', 'snapshot', 'result', 'progress', 'queued', 'error']);
 
 const INITIAL: IBridgeStatus = {
   state: 'no-notebook',
@@ -142,7 +142,10 @@ export class KernelBridge implements IKernelBridge {
       this._set({ ...INITIAL, state: kernel ? 'dead' : 'no-kernel', notebook });
       return;
     }
-    this._set({ ...INITIAL, state: 'connecting', notebook, busy: kernel.status === 'busy' });
+    // NB: a cell that started before we followed this kernel is only known by its status
+    this._cells.clear();
+    this._assumeBusy = kernel.status === 'busy';
+    this._set({ ...INITIAL, state: 'connecting', notebook, busy: this._assumeBusy });
     const language = await kernel.info.then(
       info => info.language_info.name,
       () => ''
@@ -259,11 +262,13 @@ export class KernelBridge implements IKernelBridge {
       case 'terminating':
         this._attempt++;
         this._closeComm(false);
+        this._forgetCells();
         this._set({ state: 'restarting', busy: false, kernelVersion: '', kernelProtocol: 0 });
         return;
       case 'dead':
         this._attempt++;
         this._closeComm(false);
+        this._forgetCells();
         this._set({ state: 'dead', busy: false });
         return;
       case 'idle':
@@ -274,25 +279,43 @@ export class KernelBridge implements IKernelBridge {
         if (state === 'connecting' && this._comm) {
           this._armTimer(); // NB: the quiet spell starts now; the open may have queued behind a cell
         }
-        this._set({ busy: false });
-        return;
-      case 'busy':
-        this._set({ busy: true });
         return;
     }
   }
 
-  /** After a cell runs in a kernel without devicelens, try again: the cell may have loaded it. */
+  /**
+   * Cells start and end here: iopub `status` messages whose parent is an `execute_request`.
+   * NB: not the kernel's overall status, which a subshell answering a comm message turns
+   * `idle` while a cell still runs on the main shell.
+   */
   private _onIOPub(_: ISessionContext, msg: KernelMessage.IMessage): void {
-    if (
-      this._status.state === 'not-loaded' &&
-      msg.header.msg_type === 'status' &&
-      (msg.content as any).execution_state === 'idle' &&
-      msg.parent_header &&
-      (msg.parent_header as any).msg_type === 'execute_request'
-    ) {
-      void this._connect();
+    if (msg.header.msg_type !== 'status') {
+      return;
     }
+    const state = (msg.content as any).execution_state;
+    const parent = msg.parent_header as any;
+    if (state === 'idle') {
+      this._assumeBusy = false;
+    }
+    if (!parent || parent.msg_type !== 'execute_request') {
+      this._set({ busy: this._cells.size > 0 || this._assumeBusy });
+      return;
+    }
+    const id = String(parent.msg_id ?? '');
+    if (state === 'busy') {
+      this._cells.add(id);
+    } else if (state === 'idle') {
+      this._cells.delete(id);
+    }
+    this._set({ busy: this._cells.size > 0 || this._assumeBusy });
+    if (state === 'idle' && this._status.state === 'not-loaded') {
+      void this._connect(); // NB: the cell that just ended may have loaded devicelens
+    }
+  }
+
+  private _forgetCells(): void {
+    this._cells.clear();
+    this._assumeBusy = false;
   }
 
   private _set(change: Partial<IBridgeStatus>): void {
@@ -312,6 +335,9 @@ export class KernelBridge implements IKernelBridge {
   private _statusChanged = new Signal<this, IBridgeStatus>(this);
   private _received = new Signal<this, KernelMsg>(this);
   private _attempt = 0;
+  /** msg_ids of the execute requests running now (any shell or subshell). */
+  private _cells = new Set<string>();
+  private _assumeBusy = false;
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _helloTimeout: number;
   private _disposed = false;

@@ -6,7 +6,9 @@
 
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { EMPTY, IView, merge, reportOf, withChildren } from './view';
+import { Changes, IMovePlan, IOutcome, IProgress, IQueued } from './changes';
+import { RequestError, Requests, Result } from './requests';
+import { EMPTY, IView, merge, withChildren } from './view';
 import {
   DEFAULT_SETTINGS,
   ExpandResult,
@@ -15,39 +17,19 @@ import {
   ISettings,
   KernelMsg,
   Method,
-  PROTOCOL_VERSION,
   ResultMsg,
   SnapshotMsg,
   WireDevice,
   WireReport
 } from './tokens';
 
+/** At most this many objects have their rows fetched for one filter. */
+const FILTER_FETCH = 50;
+
 /** Columns the table sorts by. */
 export type SortKey = 'name' | 'kind' | 'device' | 'dtype' | 'shape' | 'bytes';
 
-/** A move_all dry run waiting for the user's confirmation. */
-export interface IMovePlan {
-  device: string;
-  report: WireReport;
-}
-
-/** What the last mutating action did, shown until the next one. */
-export interface IOutcome {
-  action: 'apply_fix' | 'move_all';
-  report: WireReport;
-}
-
-export interface IProgress {
-  method: Method;
-  done: number;
-  total: number;
-}
-
-interface IPending {
-  method: Method;
-  resolve: (result: { [key: string]: any }) => void;
-  reject: (reason: Error) => void;
-}
+export type { IMovePlan, IOutcome, IProgress, IQueued } from './changes';
 
 /**
  * The inspector's model. Requests return promises settled by the kernel's `result` or
@@ -56,6 +38,13 @@ interface IPending {
 export class DeviceModel {
   constructor(bridge: IKernelBridge, settings: ISettings = DEFAULT_SETTINGS) {
     this._bridge = bridge;
+    this._requests = new Requests(bridge);
+    this._changes = new Changes({
+      request: (method, params, change) => this.request(method, params, change),
+      emit: () => this._emit(),
+      clearError: () => (this._error = ''),
+      followNext: () => (this._followNext = true)
+    });
     this._settings = { ...settings };
     bridge.statusChanged.connect(this._onStatus, this);
     bridge.received.connect(this._onMessage, this);
@@ -82,18 +71,26 @@ export class DeviceModel {
     this._settings = { ...value };
     this._emit();
   }
-  /** Requests sent and not answered yet (they wait while the kernel runs a cell). */
+  /** Requests sent and not answered yet. */
   get pending(): number {
-    return this._pending.size;
+    return this._requests.size;
+  }
+  /** A change (move, fix) is on its way, held or running: no second one meanwhile. */
+  get changing(): boolean {
+    return this._requests.changing;
+  }
+  /** The change the kernel holds until the running cell ends, if any. */
+  get queued(): IQueued | null {
+    return this._changes.queued;
   }
   get progress(): IProgress | null {
-    return this._progress;
+    return this._changes.progress;
   }
   get plan(): IMovePlan | null {
-    return this._plan;
+    return this._changes.plan;
   }
   get outcome(): IOutcome | null {
-    return this._outcome;
+    return this._changes.outcome;
   }
   /** The last error the kernel reported, or a request that could not be sent. */
   get error(): string {
@@ -110,6 +107,7 @@ export class DeviceModel {
   }
   set filter(value: string) {
     this._filter = value;
+    this._fetchForFilter();
     this._emit();
   }
   get sortKey(): SortKey {
@@ -141,34 +139,33 @@ export class DeviceModel {
     this._emit();
   }
 
+  /**
+   * Every device the kernel can move to. NB: the `list_devices` answer, unless it was empty
+   * (torch not imported yet when the panel connected): then the latest snapshot's.
+   */
+  get devices(): WireDevice[] {
+    return this._devices?.length ? this._devices : this._view.devices;
+  }
   /** Devices offered as move targets: `meta` only when the setting allows it. */
   get targets(): WireDevice[] {
-    const all = this._devices ?? this._view.devices;
-    return all.filter(d => d.kind !== 'meta' || this._settings.showMetaDevice);
+    return this.devices.filter(d => d.kind !== 'meta' || this._settings.showMetaDevice);
   }
 
   // --- requests ------------------------------------------------------------------------------
 
-  /** Send one request; the promise settles with the kernel's result. */
-  request(method: Method, params: { [key: string]: any } = {}): Promise<{ [key: string]: any }> {
-    const id = `dl-${++this._counter}`;
-    const sent = this._bridge.send({
-      type: 'request',
-      protocol: PROTOCOL_VERSION,
-      request_id: id,
-      method,
-      params
-    });
+  /**
+   * Send one request; the promise settles with the kernel's result, or rejects with a
+   * RequestError carrying the kernel's error code. `change`: a move or fix (not a dry run).
+   */
+  request(method: Method, params: Result = {}, change = false): Promise<Result> {
+    const sent = this._requests.send(method, params, change);
     if (!sent) {
       this._error = `Not connected to a kernel with devicelens loaded (${method} not sent).`;
       this._emit();
-      return Promise.reject(new Error(this._error));
+      return Promise.reject(new RequestError(this._error, ''));
     }
-    const done = new Promise<{ [key: string]: any }>((resolve, reject) => {
-      this._pending.set(id, { method, resolve, reject });
-    });
     this._emit();
-    return done;
+    return sent[1];
   }
 
   /** Ask for a full snapshot now (also shows one held back while auto-refresh is off). */
@@ -186,36 +183,25 @@ export class DeviceModel {
     }
   }
 
-  /** Run one finding's fix in the kernel, then show the new snapshot. */
-  async applyFix(findingId: string): Promise<WireReport> {
-    return this._mutate('apply_fix', { finding_id: findingId });
+  /** Run one finding's fix in the kernel (see changes.ts, as for the four below). */
+  applyFix(findingId: string): Promise<WireReport> {
+    return this._changes.applyFix(findingId);
   }
-
-  /** Dry run of "move all to `device`": the plan the user confirms or cancels. */
-  async planMove(device: string): Promise<IMovePlan> {
-    const result = await this.request('move_all', { device, dry_run: true, names: null });
-    this._plan = { device, report: reportOf(result) };
-    this._emit();
-    return this._plan;
+  planMove(device: string): Promise<IMovePlan> {
+    return this._changes.planMove(device);
   }
-
-  /** Carry out the plan; progress arrives while it runs, the report after. */
-  async confirmMove(): Promise<WireReport> {
-    if (!this._plan) {
-      throw new Error('No move planned: choose a device first.');
-    }
-    const device = this._plan.device;
-    this._plan = null;
-    return this._mutate('move_all', { device, dry_run: false, names: null });
+  confirmMove(): Promise<WireReport> {
+    return this._changes.confirmMove();
   }
-
   cancelMove(): void {
-    this._plan = null;
-    this._emit();
+    this._changes.cancelMove();
+  }
+  cancelQueued(): Promise<void> {
+    return this._changes.cancelQueued();
   }
 
   dismissOutcome(): void {
-    this._outcome = null;
+    this._changes.dismiss();
     this._error = '';
     this._emit();
   }
@@ -230,25 +216,31 @@ export class DeviceModel {
       return;
     }
     this._disposed = true;
-    this._rejectAll('Inspector closed.');
+    this._requests.rejectAll('Inspector closed.');
     Signal.clearData(this);
   }
 
-  private async _mutate(method: 'apply_fix' | 'move_all', params: any): Promise<WireReport> {
-    const report = reportOf(await this.request(method, params));
-    this._outcome = { action: method, report };
-    // NB: the kernel pushes a snapshot right after a move's result: show it even when
-    // auto-refresh is off, since the user asked for this change
-    this._followNext = report.moved.length > 0;
-    this._emit();
-    return report;
+  /** With a filter typed, fetch the rows of objects sent without them, so it can match them. */
+  private _fetchForFilter(): void {
+    if (!this._filter.trim()) {
+      return;
+    }
+    const lazy = this._view.objects.filter(
+      o => o.children === null && o.tensors > 0 && !this._fetching.has(o.name)
+    );
+    for (const o of lazy.slice(0, FILTER_FETCH)) {
+      this._fetching.add(o.name);
+      void this.request('expand', { name: o.name })
+        .catch(() => undefined)
+        .then(() => this._fetching.delete(o.name));
+    }
   }
 
   // --- incoming ------------------------------------------------------------------------------
 
   private _onStatus(_: IKernelBridge, status: IBridgeStatus): void {
     if (status.state !== 'ready') {
-      this._rejectAll(`Kernel connection lost (${status.state}).`);
+      this._requests.rejectAll(`Kernel connection lost (${status.state}).`);
       this._reset();
     }
     this._emit();
@@ -263,25 +255,35 @@ export class DeviceModel {
         this._emit();
         void this.listDevices().catch(() => undefined);
         return;
+      case 'queued':
+        if (this._requests.get(msg.request_id)?.change) {
+          this._changes.onQueued(msg); // NB: only changes are ever held
+          this._emit();
+        }
+        return;
       case 'snapshot':
         this._onSnapshot(msg);
         return;
       case 'result':
         this._onResult(msg);
         return;
-      case 'progress':
-        if (this._pending.has(msg.request_id)) {
-          const method = this._pending.get(msg.request_id)!.method;
-          this._progress = { method, done: msg.done, total: msg.total };
-          this._progressId = msg.request_id;
+      case 'progress': {
+        const pending = this._requests.get(msg.request_id);
+        if (pending) {
+          this._changes.onProgress(msg, pending.method);
           this._emit();
         }
         return;
-      case 'error':
-        this._error = msg.detail || msg.error;
-        this._settle(msg.request_id, undefined, new Error(this._error));
+      }
+      case 'error': {
+        const detail = msg.detail || msg.error;
+        if (!this._requests.get(msg.request_id)?.change) {
+          this._error = detail; // NB: a change's failure is its outcome, shown as such
+        }
+        this._settle(msg.request_id, undefined, new RequestError(detail, msg.error));
         this._emit();
         return;
+      }
     }
   }
 
@@ -295,12 +297,19 @@ export class DeviceModel {
       void this.request('refresh').catch(() => undefined);
       return;
     }
+    const hadTorch = this._live.torchVersion !== null;
     this._live = merge(this._live, msg);
     if (solicited || this._settings.autoRefresh || this._followNext) {
       this._view = this._live;
       this._followNext = false;
     }
     this._settle(msg.request_id, { seq: msg.seq });
+    if (!hadTorch && this._live.torchVersion !== null && this._devices?.length === 0) {
+      // NB: the kernel had no torch to list devices with when the panel connected (a restart,
+      // then "Load devicelens"); now a cell imported it
+      void this.listDevices().catch(() => undefined);
+    }
+    this._fetchForFilter();
     this._emit();
   }
 
@@ -321,35 +330,17 @@ export class DeviceModel {
     this._emit();
   }
 
-  private _settle(id: string | null, result?: { [key: string]: any }, error?: Error): void {
-    const pending = id === null ? undefined : this._pending.get(id);
-    if (!pending || id === null) {
-      return;
-    }
-    this._pending.delete(id);
-    if (id === this._progressId) {
-      this._progress = null;
-    }
-    if (error) {
-      pending.reject(error);
-    } else {
-      pending.resolve(result ?? {});
-    }
-  }
-
-  private _rejectAll(reason: string): void {
-    const pending = [...this._pending.values()];
-    this._pending.clear();
-    pending.forEach(p => p.reject(new Error(reason)));
+  private _settle(id: string | null, result?: Result, error?: Error): void {
+    this._changes.onSettled(id);
+    this._requests.settle(id, result, error);
   }
 
   private _reset(): void {
     this._live = this._view = EMPTY;
     this._devices = null;
-    this._plan = null;
-    this._progress = null;
+    this._changes.reset();
+    this._fetching.clear();
     this._error = '';
-    this._outcome = null;
     this._followNext = false;
   }
 
@@ -365,12 +356,10 @@ export class DeviceModel {
   private _live: IView = EMPTY;
   private _view: IView = EMPTY;
   private _devices: WireDevice[] | null = null;
-  private _pending = new Map<string, IPending>();
-  private _counter = 0;
-  private _progress: IProgress | null = null;
-  private _progressId = '';
-  private _plan: IMovePlan | null = null;
-  private _outcome: IOutcome | null = null;
+  private _requests: Requests;
+  private _changes: Changes;
+  /** Objects whose rows are being fetched for the filter. */
+  private _fetching = new Set<string>();
   private _error = '';
   private _followNext = false;
   private _filter = '';

@@ -8,9 +8,10 @@ import { Message } from '@lumino/messaging';
 import { ISignal, Signal } from '@lumino/signaling';
 import * as React from 'react';
 
-import { DeviceModel } from './model';
+import { DeviceModel, IOutcome } from './model';
 import { Chip, FindingCard, Table, Totals } from './table';
 import { humanBytes, PANEL_VERSION, PROTOCOL_VERSION, WireReport } from './tokens';
+import { plural, reportCounts, reportHeadline } from './view';
 
 /** What the panel asks of the application (notebook edits, clipboard). */
 export interface IPanelHost {
@@ -153,10 +154,15 @@ function StateMessage(props: { model: DeviceModel }): JSX.Element | null {
           'environment, restart the kernel and reload the page.'
       );
     case 'ready':
-      if (s.busy && model.pending > 0) {
-        return say(
-          `Kernel busy: ${model.pending} request${model.pending > 1 ? 's' : ''} queued — ` +
-            'they run when the cell finishes.'
+      if (s.busy && model.pending > 0 && !model.queued) {
+        // NB: shown only after a second (CSS): with subshells, reads answer mid-cell at once
+        return (
+          <div className="dl-state dl-waiting" role="status">
+            <p>
+              A cell is running: {plural(model.pending, 'request')} wait
+              {model.pending === 1 ? 's' : ''} for the kernel.
+            </p>
+          </div>
         );
       }
       return null;
@@ -211,6 +217,7 @@ function Ready(props: { model: DeviceModel; host: IPanelHost }): JSX.Element {
 function MoveAll(props: { model: DeviceModel }): JSX.Element {
   const { model } = props;
   const targets = model.targets;
+  const accelerators = model.devices.filter(d => d.kind !== 'cpu' && d.kind !== 'meta');
   const [device, setDevice] = React.useState('');
   const chosen = targets.some(d => d.name === device) ? device : targets[0]?.name ?? '';
   const label = (name: string, free: number | null) =>
@@ -233,11 +240,18 @@ function MoveAll(props: { model: DeviceModel }): JSX.Element {
       </label>
       <button
         className="dl-button dl-move-go"
-        disabled={!chosen || model.pending > 0 || model.plan !== null}
+        disabled={!chosen || model.changing || model.plan !== null}
         onClick={() => run(model.planMove(chosen))}
       >
         Move…
       </button>
+      {accelerators.length === 0 && !model.settings.showMetaDevice && targets.length > 0 && (
+        <p className="dl-move-why">
+          Only cpu: this kernel sees no GPU (CUDA, MPS or XPU). To try moves without one, turn on{' '}
+          <i>Offer the meta device</i> in Settings → Device Inspector (meta keeps shapes and
+          dtypes, not values).
+        </p>
+      )}
     </div>
   );
 }
@@ -245,17 +259,18 @@ function MoveAll(props: { model: DeviceModel }): JSX.Element {
 /** The move plan awaiting confirmation, progress while something runs, the last report. */
 function Activity(props: { model: DeviceModel }): JSX.Element {
   const { model } = props;
-  const { plan, progress, outcome, error } = model;
+  const { plan, progress, outcome, error, queued } = model;
+  const counts = plan ? reportCounts(plan.report) : null;
   return (
     <>
-      {plan && (
+      {plan && counts && (
         <div className="dl-confirm" role="dialog" aria-label="Confirm move">
           <p>
-            Move <b>{humanBytes(sum(plan.report))}</b> in {plan.report.moved.length} tensor
-            {plan.report.moved.length === 1 ? '' : 's'} to <Chip device={plan.device} />?
+            Move {plural(counts.moved, 'tensor')} of {plural(counts.objects, 'object')} (
+            <b>{humanBytes(counts.bytes)}</b>) to <Chip device={plan.device} />?
           </p>
           {plan.device.startsWith('meta') && (
-            <p className="dl-warning">
+            <p className="dl-caution">
               meta keeps shapes and dtypes only: the values of every moved tensor are discarded.
             </p>
           )}
@@ -273,6 +288,21 @@ function Activity(props: { model: DeviceModel }): JSX.Element {
           </button>
         </div>
       )}
+      {queued && (
+        <div className="dl-queued" role="status">
+          <p>
+            <b>Queued: a cell is running.</b> The {queued.method === 'move_all' ? 'move' : 'fix'}{' '}
+            runs as soon as it ends, before the next cell.
+          </p>
+          <button
+            className="dl-button dl-queued-cancel"
+            disabled={queued.cancelling}
+            onClick={() => run(model.cancelQueued())}
+          >
+            {queued.cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+        </div>
+      )}
       {progress && (
         <div className="dl-progress" role="progressbar" aria-valuenow={progress.done}
           aria-valuemin={0} aria-valuemax={progress.total}>
@@ -280,8 +310,8 @@ function Activity(props: { model: DeviceModel }): JSX.Element {
           {progress.total}
         </div>
       )}
-      {outcome && <Report report={outcome.report} onClose={() => model.dismissOutcome()} />}
-      {error && !outcome && (
+      {outcome && <Outcome outcome={outcome} onClose={() => model.dismissOutcome()} />}
+      {error && (
         <div className="dl-error" role="alert">
           {error}{' '}
           <button className="dl-link" onClick={() => model.dismissOutcome()}>
@@ -293,25 +323,26 @@ function Activity(props: { model: DeviceModel }): JSX.Element {
   );
 }
 
-function sum(report: WireReport): number {
-  return report.moved.reduce((n, m) => n + m.bytes, 0);
-}
-
-function Report(props: { report: WireReport; onClose: () => void }): JSX.Element {
-  const r = props.report;
+/** The latest change: its report, why it failed, or that it was cancelled. */
+function Outcome(props: { outcome: IOutcome; onClose: () => void }): JSX.Element {
+  const { action, report, error, cancelled } = props.outcome;
+  const ok = report !== null && report.ok;
+  const text = cancelled
+    ? 'Cancelled before it ran: nothing was changed.'
+    : report
+      ? reportHeadline(report)
+      : `The ${action === 'move_all' ? 'move' : 'fix'} failed: ${error}`;
   return (
-    <div className={`dl-report ${r.ok ? 'dl-ok' : 'dl-failed'}`} role="status">
+    <div className={`dl-report ${ok ? 'dl-ok' : cancelled ? 'dl-cancelled' : 'dl-failed'}`}
+      role="status">
       <p>
-        {r.ok
-          ? `Moved ${r.moved.length} tensor${r.moved.length === 1 ? '' : 's'} ` +
-            `(${humanBytes(sum(r))}) to ${r.target}.`
-          : `Nothing moved: ${r.error ?? 'the move failed'}.`}{' '}
+        {text}{' '}
         <button className="dl-link" onClick={props.onClose}>
           Dismiss
         </button>
       </p>
-      <Refusals report={r} />
-      {r.notes.map(n => (
+      {report && <Refusals report={report} />}
+      {report?.notes.map(n => (
         <p key={n} className="dl-note">
           {n}
         </p>

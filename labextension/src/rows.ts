@@ -75,15 +75,9 @@ function matches(needle: string, ...texts: (string | string[])[]): boolean {
   );
 }
 
-function objectMatches(o: WireObject, needle: string): boolean {
-  if (!needle) {
-    return true;
-  }
-  return (
-    matches(needle, o.name, o.type, o.kind, o.devices, o.dtypes) ||
-    o.modules.some(m => matches(needle, m.path, m.type)) ||
-    (o.children ?? []).some(t => matches(needle, t.path, t.role, t.device, t.dtype))
-  );
+/** NB: the one test of the filter, for every row alike: what the row shows, and its key. */
+function rowMatches(r: IRow, needle: string): boolean {
+  return matches(needle, r.key, r.name, r.kind, r.devices, r.dtypes, r.shape);
 }
 
 function sortValue(o: WireObject, key: SortKey): string | number {
@@ -183,36 +177,61 @@ function childRows(
   return (o.children ?? []).map(t => tensorRow(t, o.name, 1, flagged));
 }
 
+function objectRow(o: WireObject, flagged: Set<string>, open: boolean): IRow {
+  return {
+    key: o.name,
+    level: 0,
+    object: o.name,
+    name: o.name,
+    kind: o.kind === 'tensor' ? 'Tensor' : o.type,
+    devices: o.devices,
+    dtypes: o.dtypes,
+    shape: shapeStr(o.shape),
+    bytes: o.bytes,
+    flagged: hits(flagged, o.name),
+    expandable: o.expandable,
+    expanded: open
+  };
+}
+
+/**
+ * Which of an object's rows the filter keeps: null for all of them (no filter, or the object's
+ * own row matches), else the keys of the rows that match (whether drawn or not: every module
+ * and tensor sent), which keep their ancestors in view too.
+ */
+function filterHits(o: WireObject, self: IRow, needle: string, flagged: Set<string>): string[] | null {
+  if (!needle || rowMatches(self, needle)) {
+    return null;
+  }
+  return childRows(o, flagged, () => true)
+    .filter(r => rowMatches(r, needle))
+    .map(r => r.key);
+}
+
 /** The rows to draw for `view` under the user's filter, sort order and open rows. */
 export function tableRows(view: IView, opts: ITableOptions): ITable {
   const needle = opts.filter.trim().toLowerCase();
   const flagged = flaggedPaths(view.findings);
-  const shown = view.objects.filter(o => objectMatches(o, needle));
+  const shown: [WireObject, IRow, string[] | null][] = [];
+  for (const o of view.objects) {
+    const self = objectRow(o, flagged, o.expandable && opts.isExpanded(o.name));
+    const hit = filterHits(o, self, needle, flagged);
+    if (hit === null || hit.length > 0) {
+      shown.push([o, self, hit]);
+    }
+  }
   const sign = opts.ascending ? 1 : -1;
   shown.sort(
-    (a, b) =>
+    ([a], [b]) =>
       sign * compare(sortValue(a, opts.sortKey), sortValue(b, opts.sortKey)) ||
       compare(a.name, b.name)
   );
   const rows: IRow[] = [];
-  for (const o of shown) {
-    const open = o.expandable && opts.isExpanded(o.name);
-    rows.push({
-      key: o.name,
-      level: 0,
-      object: o.name,
-      name: o.name,
-      kind: o.kind === 'tensor' ? 'Tensor' : o.type,
-      devices: o.devices,
-      dtypes: o.dtypes,
-      shape: shapeStr(o.shape),
-      bytes: o.bytes,
-      flagged: hits(flagged, o.name),
-      expandable: o.expandable,
-      expanded: open
-    });
-    if (open) {
-      rows.push(...childRows(o, flagged, opts.isExpanded));
+  for (const [o, self, hit] of shown) {
+    rows.push(self);
+    if (self.expanded) {
+      const kids = childRows(o, flagged, opts.isExpanded);
+      rows.push(...(hit ? kids.filter(r => hit.some(h => under(h, r.key))) : kids));
     }
   }
   const max = Math.max(1, opts.maxRows);

@@ -10,14 +10,17 @@ import type { IPanelHost } from './panel';
 import { findingsByObject, IRow, tableRows } from './rows';
 import { deviceColour, humanBytes, WireFinding, WireTotal } from './tokens';
 
-/** Columns; the `wide` ones fold into a line under the name in a narrow sidebar (CSS). */
-const COLUMNS: [SortKey, string, boolean][] = [
-  ['name', 'Name', false],
-  ['kind', 'Kind', true],
-  ['device', 'Device', false],
-  ['dtype', 'dtype', true],
-  ['shape', 'Shape', true],
-  ['bytes', 'Memory', false]
+/**
+ * Columns, and from which sidebar width on each has a column of its own (base.css): below it,
+ * what it says folds into a line under the name. Name and devices always stay.
+ */
+const COLUMNS: [SortKey, string, 'always' | 'medium' | 'wide'][] = [
+  ['name', 'Name', 'always'],
+  ['kind', 'Kind', 'wide'],
+  ['device', 'Device', 'always'],
+  ['dtype', 'dtype', 'wide'],
+  ['shape', 'Shape', 'wide'],
+  ['bytes', 'Memory', 'medium']
 ];
 
 function run(p: Promise<unknown>): void {
@@ -74,12 +77,17 @@ export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Elem
   return (
     <>
       <table className="dl-table">
+        <colgroup>
+          {COLUMNS.map(([key]) => (
+            <col key={key} />
+          ))}
+        </colgroup>
         <thead>
           <tr>
-            {COLUMNS.map(([key, label, wide]) => (
+            {COLUMNS.map(([key, label, from]) => (
               <th
                 key={key}
-                className={`dl-col-${key}${wide ? ' dl-wide' : ''}`}
+                className={`dl-col-${key} dl-from-${from}`}
                 aria-sort={
                   model.sortKey !== key ? 'none' : model.sortAscending ? 'ascending' : 'descending'
                 }
@@ -130,18 +138,43 @@ function Row(props: { row: IRow; model: DeviceModel }): JSX.Element {
         <span className="dl-label" title={row.key}>
           {breakable(row.name)}
         </span>
-        <div className="dl-sub">{[row.kind, row.dtypes.join(', '), row.shape].filter(Boolean).join(' · ')}</div>
+        <SubLine row={row} />
       </td>
-      <td className="dl-kind dl-wide">{row.kind}</td>
+      <td className="dl-kind dl-from-wide">{row.kind}</td>
       <td className="dl-devices">
         {row.devices.map(d => (
           <Chip key={d} device={d} />
         ))}
       </td>
-      <td className="dl-dtype dl-wide">{row.dtypes.join(', ')}</td>
-      <td className="dl-shape dl-wide">{row.shape}</td>
-      <td className="dl-bytes">{humanBytes(row.bytes)}</td>
+      <td className="dl-dtype dl-from-wide">{row.dtypes.join(', ')}</td>
+      <td className="dl-shape dl-from-wide">{row.shape}</td>
+      <td className="dl-bytes dl-from-medium">{humanBytes(row.bytes)}</td>
     </tr>
+  );
+}
+
+/**
+ * What the hidden columns would say, as a line under the name: CSS shows it (and which parts
+ * of it) only while the sidebar is too narrow for those columns.
+ */
+function SubLine(props: { row: IRow }): JSX.Element {
+  const { row } = props;
+  const parts: [string, string][] = [
+    ['kind', row.kind],
+    ['dtype', row.dtypes.join(', ')],
+    ['shape', row.shape],
+    ['bytes', humanBytes(row.bytes)]
+  ];
+  return (
+    <div className="dl-sub">
+      {parts
+        .filter(([, text]) => text)
+        .map(([key, text]) => (
+          <span key={key} className={`dl-sub-${key}`}>
+            {text}
+          </span>
+        ))}
+    </div>
   );
 }
 
@@ -164,7 +197,12 @@ export function FindingCard(props: {
   const { finding: f, model, host } = props;
   const [copied, setCopied] = React.useState(false);
   return (
-    <div className={`dl-finding dl-${f.severity}`} data-finding={f.id} data-kind={f.kind}>
+    <div
+      className={`dl-finding dl-sev-${f.severity}`}
+      data-finding={f.id}
+      data-kind={f.kind}
+      data-severity={f.severity}
+    >
       <div className="dl-finding-title">
         <span className="dl-severity">{f.severity}</span> {f.title}
       </div>
@@ -178,7 +216,7 @@ export function FindingCard(props: {
             {f.applicable && (
               <button
                 className="dl-button dl-primary dl-apply"
-                disabled={model.pending > 0}
+                disabled={model.changing}
                 onClick={() => run(model.applyFix(f.id))}
                 title="Run this fix in the kernel"
               >

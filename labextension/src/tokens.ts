@@ -9,7 +9,7 @@
 import { ISignal } from '@lumino/signaling';
 
 /** Version of the wire protocol this panel speaks; the kernel sends its own in `hello`. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /** Version of this panel (the Python package version it was built with). */
 export const PANEL_VERSION = '0.1.0';
 /** Comm target the kernel registers on `%load_ext devicelens`. */
@@ -28,8 +28,15 @@ export namespace CommandIDs {
 }
 
 /** Request methods the kernel serves. */
-export type Method = 'refresh' | 'expand' | 'move_all' | 'apply_fix' | 'list_devices';
-export const METHODS: Method[] = ['refresh', 'expand', 'move_all', 'apply_fix', 'list_devices'];
+export type Method = 'refresh' | 'expand' | 'move_all' | 'apply_fix' | 'list_devices' | 'cancel';
+export const METHODS: Method[] = [
+  'refresh',
+  'expand',
+  'move_all',
+  'apply_fix',
+  'list_devices',
+  'cancel'
+];
 
 // --- data ------------------------------------------------------------------------------------
 
@@ -112,6 +119,11 @@ export interface WireMove {
   source: string;
   target: string;
   bytes: number;
+  tensors: number;
+  /** Where the tensors go; null: they stay on their device. */
+  device: string | null;
+  /** What they are cast to; null: no cast. */
+  dtype: string | null;
 }
 
 export interface WireRefusal {
@@ -164,6 +176,17 @@ export interface ProgressMsg {
   total: number;
 }
 
+/**
+ * Kernel -> panel: the change `request_id` waits for the running cell to end (its progress and
+ * final reply follow then), unless the panel cancels it meanwhile.
+ */
+export interface QueuedMsg {
+  type: 'queued';
+  request_id: string;
+  method: Method;
+  reason: string;
+}
+
 export interface ErrorMsg {
   type: 'error';
   request_id: string | null;
@@ -203,6 +226,10 @@ export interface ApplyFixParams {
 
 export interface ListDevicesParams {}
 
+export interface CancelParams {
+  request_id: string;
+}
+
 export interface ExpandResult {
   name: string;
   path: string;
@@ -224,6 +251,11 @@ export interface DevicesResult {
   devices: WireDevice[];
 }
 
+export interface CancelResult {
+  request_id: string;
+  cancelled: boolean;
+}
+
 /** `ErrorMsg.error` codes. */
 export type ErrorCode =
   | 'bad_request'
@@ -233,6 +265,7 @@ export type ErrorCode =
   | 'bad_device'
   | 'move_failed'
   | 'too_large'
+  | 'cancelled'
   | 'internal';
 export const ERROR_CODES: ErrorCode[] = [
   'bad_request',
@@ -242,11 +275,12 @@ export const ERROR_CODES: ErrorCode[] = [
   'bad_device',
   'move_failed',
   'too_large',
+  'cancelled',
   'internal'
 ];
 
 /** Any message the kernel sends. */
-export type KernelMsg = HelloMsg | SnapshotMsg | ResultMsg | ProgressMsg | ErrorMsg;
+export type KernelMsg = HelloMsg | SnapshotMsg | ResultMsg | ProgressMsg | QueuedMsg | ErrorMsg;
 
 // --- connection ------------------------------------------------------------------------------
 
@@ -269,7 +303,10 @@ export type ConnectionState =
 /** What the kernel boundary (kernel.ts) reports to the model. */
 export interface IBridgeStatus {
   state: ConnectionState;
-  /** Kernel busy running a cell: requests wait in the kernel's queue. */
+  /**
+   * A cell is running: an `execute_request` is between its iopub `busy` and `idle` (on any
+   * shell). NB: not the kernel's overall status, which subshells turn `idle` mid-cell.
+   */
   busy: boolean;
   /** Kernel language when it is not Python, else ''. */
   language: string;

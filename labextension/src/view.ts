@@ -5,6 +5,7 @@
 
 import {
   ExpandResult,
+  humanBytes,
   SnapshotMsg,
   WireDevice,
   WireFinding,
@@ -44,6 +45,73 @@ export function reportOf(result: { [key: string]: any }): WireReport {
     throw new Error('The kernel answered without a move report.');
   }
   return report;
+}
+
+/** `1 tensor`, `2 tensors`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The namespace name a report row belongs to: `batch['x']` -> `batch`. */
+export function rootOf(path: string): string {
+  return /^[^.[]+/.exec(path)?.[0] ?? path;
+}
+
+/** What a report's rows add up to. NB: a row stands for `tensors` tensors, never for one. */
+export interface IReportCounts {
+  /** Tensors that change device, and where they go. */
+  moved: number;
+  devices: string[];
+  /** Tensors cast to another dtype, and to which. */
+  cast: number;
+  dtypes: string[];
+  /** Namespace names the rows belong to. */
+  objects: number;
+  bytes: number;
+}
+
+export function reportCounts(report: WireReport): IReportCounts {
+  const rows = report.moved;
+  const moves = rows.filter(m => m.device !== null || m.dtype === null);
+  const casts = rows.filter(m => m.dtype !== null);
+  const sum = (ms: typeof rows) => ms.reduce((n, m) => n + (m.tensors ?? 1), 0);
+  return {
+    moved: sum(moves),
+    devices: [...new Set(moves.map(m => m.device ?? m.target))],
+    cast: sum(casts),
+    dtypes: [...new Set(casts.map(m => m.dtype as string))],
+    objects: new Set(rows.map(m => rootOf(m.path))).size,
+    bytes: rows.reduce((n, m) => n + m.bytes, 0)
+  };
+}
+
+/**
+ * A report's first line, word for word as `render/_report.py:headline` writes it:
+ * `Moved 60 tensors to meta (4 objects, 142.9 KiB).`
+ */
+export function reportHeadline(report: WireReport): string {
+  if (!report.ok) {
+    return `Nothing was changed: ${report.error ?? 'the move failed'}`;
+  }
+  if (report.moved.length === 0) {
+    return report.target
+      ? `Nothing to move: everything in scope is already on ${report.target}.`
+      : 'Nothing to fix: no automatic fix has anything to do here.';
+  }
+  const c = reportCounts(report);
+  const clauses: string[] = [];
+  if (c.moved > 0) {
+    const verb = report.dry_run ? 'move' : 'moved';
+    clauses.push(`${verb} ${plural(c.moved, 'tensor')} to ${c.devices.join(', ')}`);
+  }
+  if (c.cast > 0) {
+    clauses.push(`cast ${plural(c.cast, 'tensor')} to ${c.dtypes.join(', ')}`);
+  }
+  const text = (report.dry_run ? 'would ' : '') + clauses.join(' and ');
+  return (
+    `${text[0].toUpperCase()}${text.slice(1)} ` +
+    `(${plural(c.objects, 'object')}, ${humanBytes(c.bytes)}).`
+  );
 }
 
 /** Apply one snapshot message to a view: a full replace, or the changed/removed names. */

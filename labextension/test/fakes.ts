@@ -50,8 +50,8 @@ export class FakeBridge implements IKernelBridge {
 
   /** Status ready, then hello, as kernel.ts does on a successful open. */
   connect(version = '0.1.0'): void {
-    this.setStatus({ state: 'ready', kernelVersion: version, kernelProtocol: 1, notebook: 'a.ipynb' });
-    this.emit({ type: 'hello', protocol: 1, version });
+    this.setStatus({ state: 'ready', kernelVersion: version, kernelProtocol: 2, notebook: 'a.ipynb' });
+    this.emit({ type: 'hello', protocol: 2, version });
   }
 
   emit(msg: KernelMsg): void {
@@ -313,12 +313,20 @@ export class FakeSessionContext {
     this.session.kernel = kernel;
     this.kernelChanged.emit({ name: 'kernel', oldValue, newValue: kernel });
   }
-  /** The iopub `status: idle` that ends an execute request. */
-  executeDone(): void {
+  /** The iopub `status: busy` that starts execute request `id` (a cell). */
+  executeStarts(id = 'e1'): void {
+    this.iopub('busy', 'execute_request', id);
+  }
+  /** The iopub `status: idle` that ends execute request `id`. */
+  executeDone(id = 'e1'): void {
+    this.iopub('idle', 'execute_request', id);
+  }
+  /** An iopub `status` message whose parent is a `parentType` request. */
+  iopub(state: string, parentType: string, id = 'x1'): void {
     this.iopubMessage.emit({
       header: { msg_type: 'status' },
-      parent_header: { msg_type: 'execute_request' },
-      content: { execution_state: 'idle' }
+      parent_header: { msg_type: parentType, msg_id: id },
+      content: { execution_state: state }
     });
   }
   get receivers(): number {

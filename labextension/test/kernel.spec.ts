@@ -84,7 +84,7 @@ describe('KernelBridge: opening the comm', () => {
     expect(kernel.comms.map(c => c.targetName)).toEqual([COMM_TARGET]);
     expect(COMM_TARGET).toBe('devicelens');
     expect(kernel.comm.opened).toEqual([{ protocol: PROTOCOL_VERSION, version: PANEL_VERSION }]);
-    expect(kernel.comm.opened).toEqual([{ protocol: 1, version: PANEL_VERSION }]);
+    expect(kernel.comm.opened).toEqual([{ protocol: 2, version: PANEL_VERSION }]);
 
     kernel.comm.receive(hello(PROTOCOL_VERSION, '0.1.0'));
     expect(bridge.status).toEqual(
@@ -137,12 +137,12 @@ describe('KernelBridge: protocol mismatch', () => {
     const kernel = new FakeKernel();
     const { bridge, states, received } = follow(kernel);
     await flush();
-    kernel.comm.receive(hello(2, '0.2.0'));
+    kernel.comm.receive(hello(3, '0.3.0'));
 
-    // panel.tsx words it from these: `kernel-side devicelens 0.2.0 (protocol 2), panel
-    // ${PANEL_VERSION} (protocol 1) — reinstall devicelens …`
+    // panel.tsx words it from these: `kernel-side devicelens 0.3.0 (protocol 3), panel
+    // ${PANEL_VERSION} (protocol 2) — reinstall devicelens …`
     expect(bridge.status).toEqual(
-      status({ state: 'mismatch', kernelVersion: '0.2.0', kernelProtocol: 2 })
+      status({ state: 'mismatch', kernelVersion: '0.3.0', kernelProtocol: 3 })
     );
     expect(states).toEqual(['connecting', 'mismatch']);
     expect(received).toEqual([]); // NB: the model never sees a hello it cannot speak to
@@ -248,9 +248,11 @@ describe('KernelBridge: extension not loaded', () => {
     const first = kernel.comm;
 
     context.setStatus('busy');
+    context.executeStarts();
     jest.advanceTimersByTime(10000);
     expect(bridge.status).toEqual(status({ state: 'connecting', busy: true }));
 
+    context.executeDone();
     context.setStatus('idle');
     jest.advanceTimersByTime(3999);
     expect(bridge.status.state).toBe('connecting');
@@ -306,6 +308,47 @@ describe('KernelBridge: extension not loaded', () => {
   });
 });
 
+describe('KernelBridge: is a cell running?', () => {
+  it('follows execute requests, not the kernel status a subshell turns idle mid-cell', async () => {
+    const { bridge, context } = await ready();
+    context.executeStarts('cell-1');
+    context.setStatus('busy');
+    expect(bridge.status.busy).toBe(true);
+    // a comm message answered on a subshell while the cell runs: busy, idle, kernel 'idle'
+    context.iopub('busy', 'comm_msg');
+    context.iopub('idle', 'comm_msg');
+    context.setStatus('idle');
+    expect(bridge.status.busy).toBe(true);
+    context.executeStarts('console-1'); // a second execute (a console on another subshell)
+    context.executeDone('cell-1');
+    expect(bridge.status.busy).toBe(true);
+    context.executeDone('console-1');
+    expect(bridge.status.busy).toBe(false);
+  });
+
+  it('takes a busy kernel found on connect for a running cell until something goes idle', async () => {
+    const kernel = new FakeKernel();
+    kernel.status = 'busy';
+    const { bridge, context } = follow(kernel);
+    await flush();
+    expect(bridge.status).toEqual(status({ state: 'connecting', busy: true }));
+    kernel.comm.receive(hello());
+    expect(bridge.status.busy).toBe(true);
+    context.executeDone('started-before-we-looked');
+    expect(bridge.status.busy).toBe(false);
+  });
+
+  it('forgets running cells over a restart', async () => {
+    const { bridge, context } = await ready();
+    context.executeStarts('cell-1');
+    context.setStatus('restarting');
+    expect(bridge.status).toMatchObject({ state: 'restarting', busy: false });
+    context.setStatus('idle');
+    await flush();
+    expect(bridge.status.busy).toBe(false);
+  });
+});
+
 describe('KernelBridge: restarts, notebooks, dispose', () => {
   it('goes through restarting and reopens the comm on the new kernel', async () => {
     const { kernel, bridge, context, states } = await ready();
@@ -351,7 +394,7 @@ describe('KernelBridge: restarts, notebooks, dispose', () => {
     await flush();
     other.comm.receive(hello());
     expect(bridge.status).toEqual(
-      status({ state: 'ready', notebook: 'a.ipynb', kernelVersion: PANEL_VERSION, kernelProtocol: 1 })
+      status({ state: 'ready', notebook: 'a.ipynb', kernelVersion: PANEL_VERSION, kernelProtocol: 2 })
     );
   });
 

@@ -11,7 +11,10 @@ function report(moved: number, extra: Partial<WireReport> = {}): WireReport {
       path: `model.${i}.weight`,
       source: 'cpu',
       target: 'meta',
-      bytes: 100
+      bytes: 100,
+      tensors: 1,
+      device: 'meta',
+      dtype: null
     })),
     refused: [],
     bytes_by_device: { meta: 100 * moved },
@@ -56,7 +59,7 @@ describe('DeviceModel snapshots', () => {
   it('shows the first push after hello and asks for the device list', () => {
     const { bridge, model, changes } = setup();
     expect(bridge.sent.map(m => m.method)).toEqual(['list_devices']);
-    expect(bridge.sent[0].protocol).toBe(1);
+    expect(bridge.sent[0].protocol).toBe(2);
     expect(model.view.objects.map(o => o.name)).toEqual(['model', 'batch']);
     expect(model.view.findings[0].id).toBe('module_split-59e4c1f8f451');
     expect(model.view.seq).toBe(1);
@@ -159,10 +162,10 @@ describe('DeviceModel requests', () => {
     });
     await moving;
     expect(model.progress).toBeNull();
-    expect(model.outcome?.report.moved).toHaveLength(3);
+    expect(model.outcome?.report?.moved).toHaveLength(3);
   });
 
-  it('rejects a request the kernel refuses and shows why', async () => {
+  it('rejects a change the kernel refuses and shows why as its outcome', async () => {
     const { bridge, model } = await ready();
     const applied = model.applyFix('gone');
     const req = bridge.last('apply_fix');
@@ -173,8 +176,49 @@ describe('DeviceModel requests', () => {
       detail: "finding 'gone' no longer applies"
     });
     await expect(applied).rejects.toThrow("finding 'gone' no longer applies");
-    expect(model.error).toBe("finding 'gone' no longer applies");
+    expect(model.outcome).toEqual({
+      action: 'apply_fix',
+      report: null,
+      error: "finding 'gone' no longer applies",
+      cancelled: false
+    });
+    expect(model.error).toBe('');
     expect(model.pending).toBe(0);
+  });
+
+  it('shows the latest outcome: a failed move replaces an earlier success', async () => {
+    const { bridge, model } = await ready();
+    const first = model.applyFix(SPLIT.id);
+    const req = bridge.last('apply_fix');
+    bridge.emit({
+      type: 'result',
+      request_id: req.request_id,
+      method: 'apply_fix',
+      result: { finding_id: SPLIT.id, report: report(2) }
+    });
+    await first;
+    expect(model.outcome?.report?.ok).toBe(true);
+    model.cancelMove();
+    const planned = model.planMove('meta');
+    const dry = bridge.last('move_all');
+    bridge.emit({
+      type: 'result',
+      request_id: dry.request_id,
+      method: 'move_all',
+      result: { report: report(1, { dry_run: true }) }
+    });
+    await planned;
+    const moving = model.confirmMove();
+    expect(model.outcome).toBeNull(); // NB: the old report goes as soon as the new change starts
+    bridge.emit({
+      type: 'error',
+      request_id: bridge.last('move_all').request_id,
+      error: 'move_failed',
+      detail: 'not enough memory on cuda:0; nothing was changed'
+    });
+    await expect(moving).rejects.toThrow('not enough memory');
+    expect(model.outcome).toMatchObject({ action: 'move_all', report: null, cancelled: false });
+    expect(model.outcome?.error).toBe('not enough memory on cuda:0; nothing was changed');
   });
 
   it('sends nothing and says so when not connected', async () => {
@@ -201,6 +245,113 @@ describe('DeviceModel requests', () => {
     void model.refresh().catch(() => undefined);
     expect(model.status.busy).toBe(true);
     expect(model.pending).toBe(2);
+  });
+
+  it('shows a change the kernel holds while a cell runs, and cancels it', async () => {
+    const { bridge, model } = await ready();
+    const applied = model.applyFix(SPLIT.id);
+    const rid = bridge.last('apply_fix').request_id;
+    const reason = 'a cell is running: the change waits until it ends, then runs before the next one';
+    bridge.emit({ type: 'queued', request_id: rid, method: 'apply_fix', reason });
+    expect(model.queued).toEqual({ requestId: rid, method: 'apply_fix', reason, cancelling: false });
+    expect(model.changing).toBe(true);
+
+    const cancelling = model.cancelQueued();
+    const cancel = bridge.last('cancel');
+    expect(cancel.params).toEqual({ request_id: rid });
+    expect(model.queued?.cancelling).toBe(true);
+    bridge.emit({
+      type: 'error',
+      request_id: rid,
+      error: 'cancelled',
+      detail: 'apply_fix cancelled before it ran: nothing was changed'
+    });
+    await expect(applied).rejects.toThrow('cancelled');
+    bridge.emit({
+      type: 'result',
+      request_id: cancel.request_id,
+      method: 'cancel',
+      result: { request_id: rid, cancelled: true }
+    });
+    await cancelling;
+    expect(model.queued).toBeNull();
+    expect(model.outcome).toMatchObject({ action: 'apply_fix', report: null, cancelled: true });
+    expect(model.error).toBe('');
+    expect([model.pending, model.changing]).toEqual([0, false]);
+  });
+
+  it('a cancel too late leaves the change to run and its report to show', async () => {
+    const { bridge, model } = await ready();
+    const applied = model.applyFix(SPLIT.id);
+    const rid = bridge.last('apply_fix').request_id;
+    bridge.emit({ type: 'queued', request_id: rid, method: 'apply_fix', reason: 'a cell runs' });
+    const cancelling = model.cancelQueued();
+    const cancel = bridge.last('cancel');
+    bridge.emit({
+      type: 'result',
+      request_id: cancel.request_id,
+      method: 'cancel',
+      result: { request_id: rid, cancelled: false }
+    });
+    await cancelling;
+    expect(model.queued).toEqual({
+      requestId: rid,
+      method: 'apply_fix',
+      reason: 'a cell runs',
+      cancelling: false
+    });
+    bridge.emit({ type: 'progress', request_id: rid, done: 1, total: 2 });
+    bridge.emit({
+      type: 'result',
+      request_id: rid,
+      method: 'apply_fix',
+      result: { finding_id: SPLIT.id, report: report(2) }
+    });
+    await applied;
+    expect(model.queued).toBeNull();
+    expect(model.outcome?.report?.moved).toHaveLength(2);
+  });
+
+  it('never takes a read for a held change', async () => {
+    const { bridge, model } = await ready();
+    void model.refresh().catch(() => undefined);
+    const rid = bridge.last('refresh').request_id;
+    bridge.emit({ type: 'queued', request_id: rid, method: 'refresh', reason: 'x' });
+    expect([model.queued, model.changing]).toEqual([null, false]);
+  });
+
+  it('refills the device list once torch is imported after the panel connected', async () => {
+    const bridge = new FakeBridge();
+    const model = new DeviceModel(bridge, DEFAULT_SETTINGS);
+    bridge.connect(); // a fresh kernel after a restart and "Load devicelens": no torch yet
+    bridge.emit({ ...snapshotMsg(1, []), snapshot: { ...snapshotMsg(1, []).snapshot,
+      devices: [], torch_version: null } });
+    const first = bridge.last('list_devices');
+    bridge.emit({ type: 'result', request_id: first.request_id, method: 'list_devices',
+      result: { devices: [] } });
+    await Promise.resolve();
+    expect(model.targets).toEqual([]);
+    bridge.emit(snapshotMsg(2, [batch()])); // the user's cell imported torch
+    const again = bridge.last('list_devices');
+    expect(again.request_id).not.toBe(first.request_id);
+    expect(model.targets.map(d => d.name)).toEqual(['cpu']); // the snapshot's, meanwhile
+    bridge.emit({ type: 'result', request_id: again.request_id, method: 'list_devices',
+      result: { devices: DEVICES } });
+    await Promise.resolve();
+    expect(model.targets.map(d => d.name)).toEqual(['cpu', 'cuda:0']);
+    expect(model.devices.map(d => d.name)).toEqual(['cpu', 'cuda:0', 'meta']);
+  });
+
+  it('fetches the rows of lazily sent objects so the filter can match them', async () => {
+    const { bridge, model } = await ready();
+    const big = { ...splitModel(), name: 'big', children: null };
+    bridge.emit(snapshotMsg(2, [big, batch()], [], { changed: ['big', 'batch'], removed: [] }));
+    const before = bridge.sent.length;
+    model.filter = 'exp_avg';
+    const fetched = bridge.sent.slice(before);
+    expect(fetched.map(m => [m.method, m.params])).toEqual([['expand', { name: 'big' }]]);
+    model.filter = 'exp_avg2'; // still fetching: not asked twice
+    expect(bridge.sent.length).toBe(before + 1);
   });
 
   it('offers meta as a target only when the setting allows it', async () => {

@@ -1,7 +1,7 @@
 import { IView } from '../src/view';
 import { findingsByObject, ITableOptions, tableRows } from '../src/rows';
 import { deviceColour, DEVICE_COLOURS, humanBytes, shapeStr } from '../src/tokens';
-import { batch, SPLIT, splitModel } from './fakes';
+import { batch, SPLIT, splitModel, tensor } from './fakes';
 
 function view(): IView {
   return {
@@ -64,6 +64,35 @@ describe('tableRows', () => {
     expect(tableRows(view(), opts([], { filter: '2.0.bias' })).rows.map(r => r.key)).toEqual([
       'model'
     ]);
+  });
+
+  it('filters every row the same way: optimizer state, submodules, and keeps their ancestors', () => {
+    const opt = {
+      ...batch('opt', 'cpu', 256),
+      kind: 'optimizer',
+      type: 'AdamW',
+      shape: null,
+      expandable: true,
+      tensors: 3,
+      children: [
+        tensor('opt.param_groups[0].params[0]', 'cpu', 'model.0.weight', 'opt_param'),
+        tensor("opt.state[model.0.weight]['exp_avg']", 'cpu', 'model.0.weight', 'state'),
+        tensor("opt.state[model.0.weight]['step']", 'cpu', 'model.0.weight', 'state')
+      ]
+    };
+    const v = { ...view(), objects: [...view().objects, opt] };
+    // an optimizer's child row matches: the optimizer stays, and open, shows only that row
+    const closed = tableRows(v, opts([], { filter: 'exp_avg' }));
+    expect(closed.rows.map(r => r.key)).toEqual(['opt']);
+    expect(closed.filtered).toBe(3);
+    const open = tableRows(v, opts(['opt'], { filter: 'exp_avg' }));
+    expect(open.rows.map(r => r.key)).toEqual(['opt', "opt.state[model.0.weight]['exp_avg']"]);
+    // a submodule's type matches: its ancestors stay in view, its siblings go
+    const linear = tableRows(v, opts(['model', 'model.2'], { filter: 'linear' })).rows;
+    expect(linear.map(r => r.key)).toEqual(['model', 'model.0', 'model.2', 'model.2.0']);
+    // the object's own row matches: all of it stays
+    const whole = tableRows(v, opts(['model'], { filter: 'sequential' })).rows;
+    expect(whole.map(r => r.key)).toEqual(['model', 'model.0', 'model.1', 'model.2']);
   });
 
   it('sorts objects and keeps children under their object', () => {

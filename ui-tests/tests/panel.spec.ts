@@ -4,9 +4,17 @@
  * Devices: cpu + meta (a real second device on a CPU-only machine).
  */
 import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
-import { Locator, Page } from '@playwright/test';
 import * as path from 'path';
 
+import {
+  devicesOf,
+  notebookJSON,
+  openNotebook,
+  panelOf,
+  QUICKSTART,
+  row,
+  setPanelWidth
+} from './helpers';
 import { IMG } from './img';
 
 /** A model split across cpu and meta, a batch and an optimizer (the issue's scenario). */
@@ -23,44 +31,6 @@ const SETUP = [
 const SPLIT = '.dl-finding[data-kind="module_split"]';
 const CPU_RGB = 'rgb(111, 111, 111)'; // #6F6F6F, tokens.ts CPU_COLOUR
 const META_RGB = 'rgb(165, 138, 255)'; // #A58AFF, tokens.ts META_COLOUR
-
-function panelOf(page: Page): Locator {
-  return page.locator('#devicelens-panel');
-}
-
-function row(page: Page, key: string): Locator {
-  return panelOf(page).locator(`tr.dl-row[data-key="${key}"]`);
-}
-
-async function devicesOf(page: Page, key: string): Promise<string[]> {
-  return row(page, key)
-    .locator('.dl-chip')
-    .evaluateAll(chips => chips.map(c => c.getAttribute('data-device') ?? ''));
-}
-
-/** A one-cell Python notebook as nbformat JSON. */
-function notebookJSON(source: string): string {
-  return JSON.stringify({
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
-    cells: [
-      { cell_type: 'code', id: 'c0', source, metadata: {}, outputs: [], execution_count: null }
-    ]
-  });
-}
-
-/** Drag the right sidebar's edge left so the panel shows every column. */
-async function widenSidebar(page: Page, by = 260) {
-  const handle = page
-    .locator('#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)')
-    .last();
-  const box = (await handle.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x - by, box.y + box.height / 2, { steps: 5 });
-  await page.mouse.up();
-}
 
 /** New notebook with `source` run in its first cell, and the panel opened from the View menu. */
 async function notebookWithPanel(page: IJupyterLabPageFixture, name: string, source: string) {
@@ -91,7 +61,7 @@ test.describe('JupyterLab', () => {
     expect(fix).toMatch(/^model\.to\(/);
 
     // expand the model: one row per submodule, the cpu part flagged
-    await widenSidebar(page);
+    await setPanelWidth(page, 600);
     await row(page, 'model').locator('.dl-toggle').click();
     await expect(row(page, 'model.0')).toHaveClass(/dl-flagged/);
     expect(await devicesOf(page, 'model.2')).toEqual(['meta']);
@@ -110,6 +80,15 @@ test.describe('JupyterLab', () => {
     await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('Moved');
     await expect.poll(() => devicesOf(page, 'model')).toHaveLength(1);
     await expect(row(page, 'model')).not.toHaveClass(/dl-flagged/);
+
+    // %devices in the notebook: names stay left-aligned (JupyterLab right-aligns output tables),
+    // so nesting shows; memory alone to the right
+    const n = await page.notebook.getCellCount();
+    await page.notebook.addCell('code', '%devices');
+    await page.notebook.runCell(n);
+    const table = page.locator('.jp-OutputArea-output table.dl-t');
+    await expect(table.locator('tbody td').first()).toHaveCSS('text-align', 'left');
+    await expect(table.locator('tbody td.dl-num').first()).toHaveCSS('text-align', 'right');
   });
 
   test.describe('with the meta device enabled, dark theme', () => {
@@ -124,7 +103,7 @@ test.describe('JupyterLab', () => {
     test('move all to meta: dry run, confirmation, progress, report', async ({ page }) => {
       await notebookWithPanel(page, 'move.ipynb', SETUP);
       await expect(panelOf(page).locator(SPLIT)).toBeVisible();
-      await widenSidebar(page);
+      await setPanelWidth(page, 600);
       await row(page, 'opt').locator('.dl-toggle').click();
       await expect(row(page, 'opt.param_groups[0].params[0]')).toBeVisible();
       await panelOf(page).screenshot({ path: path.join(IMG, 'panel-dark.png') });
@@ -132,10 +111,13 @@ test.describe('JupyterLab', () => {
       await panelOf(page).locator('.dl-move select').selectOption('meta');
       await panelOf(page).locator('.dl-move-go').click();
       const confirm = panelOf(page).locator('.dl-confirm');
-      await expect(confirm).toContainText(/Move \d+(\.\d)? (B|KiB) in \d+ tensors? to meta\?/);
-      await expect(confirm.locator('.dl-warning')).toContainText('discarded');
+      // model.0's weight and bias, and the batch: model.2 is on meta already
+      await expect(confirm).toContainText('Move 3 tensors of 2 objects (1.6 KiB) to meta?');
+      await expect(confirm.locator('.dl-caution')).toContainText('discarded');
       await confirm.locator('.dl-confirm-go').click();
-      await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('to meta');
+      await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText(
+        'Moved 3 tensors to meta (2 objects, 1.6 KiB).'
+      );
       for (const name of ['model', 'batch', 'opt.param_groups[0].params[0]']) {
         await expect.poll(() => devicesOf(page, name)).toEqual(['meta']);
       }
@@ -172,6 +154,13 @@ test.describe('JupyterLab', () => {
     await expect(panelOf(page)).toContainText('No tensors, modules or optimizers');
     await page.notebook.runCell(0);
     await expect(row(page, 'model')).toBeVisible();
+    // torch came after the panel connected: the Move-all list fills all the same, and says why
+    // it offers cpu alone
+    const options = panelOf(page).locator('.dl-move select option');
+    await expect(options).toHaveText(['cpu']);
+    await expect(panelOf(page).locator('.dl-move-go')).toBeEnabled();
+    await expect(panelOf(page).locator('.dl-move-why')).toContainText('sees no GPU');
+    await expect(panelOf(page).locator('.dl-move-why')).toContainText('Offer the meta device');
 
     // a second notebook: the panel follows it, and comes back with the first
     const second = "%load_ext devicelens\nimport torch\nother = torch.zeros(3, 5, device='meta')";
@@ -188,6 +177,29 @@ test.describe('JupyterLab', () => {
     await expect(row(page, 'model')).toBeVisible();
     await expect(row(page, 'other')).toHaveCount(0);
     await expect(panelOf(page).locator('.dl-notebook')).toHaveText('first.ipynb');
+  });
+});
+
+test.describe('JupyterLab, the quickstart namespace', () => {
+  test('the filter matches every row alike, optimizer state included', async ({ page, tmpPath }) => {
+    await openNotebook(page, tmpPath, 'filter.ipynb', QUICKSTART);
+    await page.menu.clickMenuItem('View>Device Inspector');
+    await expect(row(page, 'optimizer')).toBeVisible();
+    await panelOf(page).locator('.dl-filter').fill('exp_avg');
+    await expect(row(page, 'optimizer')).toBeVisible();
+    await expect(row(page, 'model')).toHaveCount(0);
+    await expect(row(page, 'batch')).toHaveCount(0);
+    await row(page, 'optimizer').locator('.dl-toggle').click();
+    const keys = () =>
+      panelOf(page)
+        .locator('tr.dl-row')
+        .evaluateAll(rs => rs.map(r => r.getAttribute('data-key') ?? ''));
+    // 28 parameters, each with exp_avg and exp_avg_sq: only those rows, and the optimizer's
+    await expect.poll(async () => (await keys()).length).toBe(1 + 2 * 28);
+    expect((await keys()).slice(1).every(k => k.includes("['exp_avg"))).toBe(true);
+    await panelOf(page).locator('.dl-filter').fill('TransformerEncoder'); // a submodule's type
+    await expect(row(page, 'model')).toBeVisible();
+    await expect(row(page, 'optimizer')).toHaveCount(0);
   });
 });
 

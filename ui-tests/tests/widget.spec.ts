@@ -56,6 +56,17 @@ test('the widget view: table, Apply, move all to meta, refresh', async ({ page }
   await expect(finding(page, 'loose_device', 'weight is not on meta')).toBeVisible();
   await viewOf(page).screenshot({ path: path.join(IMG, 'widget.png') });
 
+  // each Apply sits inside its own card, under the fix it applies, aligned with the card's text
+  for (const text of ['batch is not on meta', 'weight is not on meta']) {
+    const card = finding(page, 'loose_device', text);
+    const box = (await card.boundingBox())!;
+    const body = (await card.locator('.dl-f').boundingBox())!;
+    const apply = (await card.locator('.dl-w-apply').boundingBox())!;
+    expect(Math.abs(apply.x - body.x)).toBeLessThan(2);
+    expect(apply.y).toBeGreaterThanOrEqual(body.y + body.height - 1);
+    expect(apply.y + apply.height).toBeLessThanOrEqual(box.y + box.height + 1);
+  }
+
   // Apply one finding: that tensor moves, the other finding stays
   await finding(page, 'loose_device', 'batch is not on meta').locator('.dl-w-apply').click();
   await expect(viewOf(page).locator('.dl-w-status')).toContainText('Moved');

@@ -261,10 +261,30 @@ def is_tensor(v: Any) -> bool:
 def describe_tensor(t: Any, where: str, named: Named | None) -> Operand:
     named = named or Named(where, "", "unnamed", "")
     try:
-        return Operand(where, named, str(t.device), str(t.dtype).removeprefix("torch."),
-                       tuple(t.shape))
+        device, dtype, shape = tensor_header(t)
+        return Operand(where, named, device, dtype.removeprefix("torch."), shape)
     except Exception:  # NB: exotic subclasses may refuse metadata reads
         return Operand(where, named, "?", "?", ())
+
+
+_TRUST: list[Any] = []
+
+
+def tensor_header(t: Any) -> tuple[str, str, tuple[int, ...]]:
+    """Device, dtype and shape of ``t`` without user code: ``__torch_function__`` off, and read
+    from the C header when its class redefines them (FakeTensor's own stay: torch's code)."""
+    import torch
+
+    from ..inspect._trust import Trust
+
+    if not _TRUST:
+        _TRUST.append(Trust(torch))
+    with torch._C.DisableTorchFunctionSubclass():
+        if _TRUST[0](type(t)):
+            c: Any = torch._C.TensorBase
+            return (str(c.device.__get__(t)), str(c.dtype.__get__(t)),
+                    tuple(c.shape.__get__(t)))
+        return str(t.device), str(t.dtype), tuple(t.shape)
 
 
 # --- where things should be -----------------------------------------------------------------
@@ -287,7 +307,7 @@ def iter_params(m: Any, limit: int = 100_000) -> Iterator[Any]:
 def majority_device(tensors: Iterable[Any]) -> str | None:
     count: dict[str, int] = {}
     for t in tensors:
-        d = str(t.device)
+        d = tensor_header(t)[0]
         count[d] = count.get(d, 0) + 1
     return max(count, key=count.__getitem__) if count else None
 

@@ -20,24 +20,21 @@ from torch.overrides import TorchFunctionMode
 from . import _blame
 from ._blame import CellFiles
 from ._mismatch import Kind, MismatchReport, fixes_for, is_float
+from ._slots import (
+    Slot,
+    _device_split,
+    _dtype_split,
+    _exempt,
+    _name_of,
+    _refuse,
+    _scalar_cpu,
+    _written,
+    op_name,
+    tensor_slots,
+)
 
 Tensor = torch.Tensor
 _SEQ = (list, tuple)
-
-# NB: ops that legitimately take tensors on several devices (moves, views by shape, indexing
-# with CPU indices, autograd over model-parallel outputs, attribute setters).
-EXEMPT = frozenset({
-    "to", "copy_", "cuda", "cpu", "type", "type_as", "__set__", "__get__", "__setitem__",
-    "__getitem__", "index_put", "index_put_", "_has_compatible_shallow_copy_type", "set_",
-    "expand_as", "view_as", "reshape_as", "is_same_size", "__deepcopy__", "__reduce_ex__",
-    "new_tensor", "_to_copy", "__repr__", "__format__", "grad", "backward", "is_set_to",
-    "_make_subclass", "_foreach_copy_",
-})
-_MUTATING = frozenset({"batch_norm", "instance_norm"})
-# NB: ops whose lengths/sizes arguments live on the CPU by contract (packed sequences, CTC).
-_CPU_INDEX_OK = frozenset({"lstm", "gru", "rnn_tanh", "rnn_relu", "_pack_padded_sequence",
-                           "_pad_packed_sequence", "ctc_loss", "_ctc_loss", "_cudnn_ctc_loss",
-                           "_use_cudnn_ctc", "pack_padded_sequence", "pad_packed_sequence"})
 
 
 class DeviceMismatchError(RuntimeError):
@@ -81,7 +78,8 @@ class AutofixReport:
     def text(self) -> str:
         if not self.moves:
             return ""
-        out = [f"%%cuda_safe --autofix moved {len(self.moves)} op argument(s) while the cell ran:"]
+        n = len(self.moves)
+        out = [f"%%cuda_safe --autofix moved {n} op argument{'s' * (n != 1)} while the cell ran:"]
         for m in self.moves:
             out.append(f"  {m.name}: {m.source} -> {m.target}, {m.count}x ({m.op}, {m.line})")
         out.append("To make it permanent:")
@@ -158,20 +156,20 @@ class DeviceGuard(TorchFunctionMode):
             raise DeviceMismatchError(self.report("dtype", func, slots, sys._getframe()))
         return func(*args, **kwargs)
 
-    def report(self, kind: Kind, func: Any, slots: list[Slot],
-               start: FrameType | None) -> MismatchReport:
+    def report(self, kind: Kind, func: Any, slots: list[Slot], start: FrameType | None,
+               expected: str | None = None) -> MismatchReport:
         """Name the culprits of a mismatch seen in ``func``'s arguments ``slots``; the stack is
-        read from frame ``start`` outwards."""
+        read from frame ``start`` outwards. ``expected``: the device, when it is known."""
         frames = _blame.stack_frames(start)
         namer = _blame.Namer(self.ns, frames, self.is_cell)
         ops = [_blame.describe_tensor(s.tensor, s.where, namer.tensor(s.tensor)) for s in slots]
         stack = _blame.module_stack(frames, torch.nn.Module)
         if kind == "device":
-            expected = _blame.expected_device(ops, stack, self.device,
-                                              _blame.namespace_param_device(namer))
+            expected = expected or _blame.expected_device(
+                ops, stack, self.device, _blame.namespace_param_device(namer))
             culprits = [o for o in ops if o.device != expected and not o.scalar_cpu]
         else:
-            expected = _blame.expected_dtype(ops, stack)
+            expected = expected or _blame.expected_dtype(ops, stack)
             culprits = [o for o in ops if is_float(o.dtype) and o.shape != ()
                         and o.dtype != expected]
         return MismatchReport(
@@ -183,23 +181,55 @@ class DeviceGuard(TorchFunctionMode):
 
     # -- autofix
     def _autofix(self, func: Any, args: Any, kwargs: Any, slots: list[Slot]) -> Any:
+        """Run ``func`` on copies of the stray arguments. NB: never on a copy of a tensor the op
+        writes into (``self`` of an in-place op, ``out=``): the write would be lost; the other
+        operands go to it instead, or the mismatch is raised."""
         __tracebackhide__ = True
         caller = _caller(sys._getframe(3))
         key = (func, caller.f_code, caller.f_lineno, tuple(s.where for s in slots))
         site = self._sites.get(key)
-        if site is None:
-            rep = self.report("device", func, slots, sys._getframe())
-            refusal = _refuse(func, slots, rep)
-            if refusal:
-                raise DeviceMismatchError(rep, refusal)
-            site = self._sites[key] = [rep, 0]
-        rep = site[0]
-        site[1] += 1
+        rep = site[0] if site is not None else self._autofix_report(func, args, kwargs, slots)
         new_args, new_kwargs = list(args), dict(kwargs)
+        expected = torch.device(rep.expected)
+        written = {id(s.tensor) for s in _written(func, args, kwargs, slots)}
         for s in slots:
-            if s.tensor.device != torch.device(rep.expected) and not _scalar_cpu(s.tensor):
-                s.put(new_args, new_kwargs, s.tensor.to(rep.expected))
+            t = s.tensor
+            if t.device != expected and not _scalar_cpu(t) and id(t) not in written:
+                try:
+                    moved = t.to(expected)
+                except Exception as e:  # NB: e.g. a meta tensor has no data to copy
+                    raise DeviceMismatchError(rep, f"--autofix could not move "
+                                              f"{_name_of(rep, s)} to {expected}: "
+                                              f"{type(e).__name__}") from None
+                s.put(new_args, new_kwargs, moved)
+        if site is None:  # NB: counted once the copies exist: a refused site moved nothing
+            site = self._sites[key] = [rep, 0]
+        site[1] += 1
         return func(*new_args, **new_kwargs)
+
+    def _autofix_report(self, func: Any, args: Any, kwargs: Any,
+                        slots: list[Slot]) -> MismatchReport:
+        """The report for a site seen for the first time, or raise what must not be fixed."""
+        __tracebackhide__ = True
+        written = _written(func, args, kwargs, slots)
+        devices = {str(s.tensor.device) for s in written}
+        forced = None
+        if len(devices) > 1:
+            raise DeviceMismatchError(self.report("device", func, slots, sys._getframe()),
+                                      "--autofix does not move tensors an op writes into")
+        if devices:
+            (forced,) = devices
+        rep = self.report("device", func, slots, sys._getframe(), expected=forced)
+        if forced is not None and self.device is not None and forced != self.device:
+            names = ", ".join(_name_of(rep, s) for s in written)
+            raise DeviceMismatchError(
+                self.report("device", func, slots, sys._getframe()),
+                f"--autofix never moves a tensor an op writes into ({names}, by "
+                f"{op_name(func)}): the write would go to a copy; apply the fix above")
+        refusal = _refuse(func, slots, rep)
+        if refusal:
+            raise DeviceMismatchError(rep, refusal)
+        return rep
 
     def autofix_report(self) -> AutofixReport:
         moves = []
@@ -242,100 +272,6 @@ def make_guard(namespace: dict[str, Any] | None = None, *, dtype: bool = False,
     """The guard ``%%cuda_safe`` runs under; ``namespace`` defaults to the caller's globals."""
     ns = namespace if namespace is not None else sys._getframe(1).f_globals
     return (DtypeGuard if dtype else DeviceGuard)(ns, **options)
-
-
-# --- argument slots -------------------------------------------------------------------------
-
-class Slot:
-    """Where a tensor sits in an op's arguments, so autofix can put a moved copy back."""
-
-    __slots__ = ("index", "key", "sub", "tensor", "where")
-
-    def __init__(self, where: str, tensor: Any, index: int = -1, key: str = "",
-                 sub: int = -1) -> None:
-        self.where, self.tensor, self.index, self.key, self.sub = where, tensor, index, key, sub
-
-    def put(self, args: list[Any], kwargs: dict[str, Any], value: Any) -> None:
-        holder: Any = args if self.index >= 0 else kwargs
-        at: Any = self.index if self.index >= 0 else self.key
-        if self.sub >= 0:
-            seq = list(holder[at])
-            seq[self.sub] = value
-            holder[at] = type(holder[at])(seq) if type(holder[at]) is tuple else seq
-        else:
-            holder[at] = value
-
-
-def tensor_slots(args: Any, kwargs: dict[str, Any]) -> list[Slot]:
-    out = []
-    for i, a in enumerate(args):
-        if isinstance(a, Tensor):
-            out.append(Slot(f"argument {i + 1}", a, index=i))
-        elif type(a) in _SEQ:
-            out += [Slot(f"argument {i + 1}[{j}]", b, index=i, sub=j)
-                    for j, b in enumerate(a) if isinstance(b, Tensor)]
-    for k, a in kwargs.items():
-        if isinstance(a, Tensor):
-            out.append(Slot(f"{k}=", a, key=k))
-    return out
-
-
-def _scalar_cpu(t: Any) -> bool:
-    return bool(t.dim() == 0 and t.device.type == "cpu")
-
-
-def _exempt(func: Any, args: Any, kwargs: dict[str, Any]) -> bool:
-    if getattr(func, "__name__", "") in EXEMPT or "device" in kwargs:
-        return True
-    return any(type(a) is torch.device for a in args)
-
-
-def _device_split(func: Any, slots: list[Slot]) -> list[Slot]:
-    """The slots of a real device mix ([] when PyTorch allows it). NB: foreach ops pair up
-    tensors by index; different indices may live on different devices."""
-    name = getattr(func, "__name__", "")
-    if name in _CPU_INDEX_OK:
-        slots = [s for s in slots if not (s.tensor.device.type == "cpu"
-                                          and not s.tensor.is_floating_point())]
-    if name.startswith("_foreach"):
-        rows: dict[int, list[Slot]] = {}
-        for s in slots:
-            if s.sub >= 0:
-                rows.setdefault(s.sub, []).append(s)
-        for row in rows.values():
-            if len({str(s.tensor.device) for s in row if not _scalar_cpu(s.tensor)}) > 1:
-                return row
-        return []
-    if len({str(s.tensor.device) for s in slots if not _scalar_cpu(s.tensor)}) > 1:
-        return slots
-    return []
-
-
-def _dtype_split(slots: list[Slot]) -> bool:
-    dts = {s.tensor.dtype for s in slots if s.tensor.dtype.is_floating_point and s.tensor.dim()}
-    return len(dts) > 1
-
-
-def _refuse(func: Any, slots: list[Slot], rep: MismatchReport) -> str:
-    """Why autofix must not move these culprits (parameters, mutated buffers), or ''."""
-    name = op_name(func)
-    mutating = name.endswith("_") or name in _MUTATING
-    for c in rep.culprits:
-        if c.named.role == "parameter" or (c.named.role == "buffer" and mutating):
-            return (f"--autofix does not move module {c.named.role}s silently: "
-                    f"{c.named.name} stays on {c.device}; apply the fix above")
-    for s in slots:
-        if isinstance(s.tensor, torch.nn.Parameter) and str(s.tensor.device) != rep.expected:
-            return "--autofix does not move module parameters silently; apply the fix above"
-    return ""
-
-
-def op_name(func: Any) -> str:
-    name = getattr(func, "__name__", "") or type(func).__name__
-    qual = getattr(func, "__qualname__", "") or ""
-    if qual.startswith(("TensorBase.", "Tensor.")):
-        return f"Tensor.{name}"
-    return str(name)
 
 
 def _caller(f: FrameType) -> FrameType:

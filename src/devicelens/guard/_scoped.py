@@ -11,8 +11,9 @@ from types import FrameType
 from typing import Any
 
 from ._mismatch import Kind, MismatchReport
-from ._mode import DeviceGuard, DtypeGuard, Slot
+from ._mode import DeviceGuard, DtypeGuard
 from ._scopes import function_lines, user_files, user_frames, user_scope
+from ._slots import Slot
 
 
 class ScopedDeviceGuard(DeviceGuard):

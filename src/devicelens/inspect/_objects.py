@@ -89,7 +89,7 @@ def _optimizer(w: Walker, opt: Any, name: str) -> None:
             continue
         label = owner or ppath
         sref = (*root, step("state", gi))
-        for key, v in dict.items(pstate):
+        for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
             tp = type(v)
             if type(key) is str and (tp is exact0 or tp is exact1
                                      or _types.info(tp).what == "tensor"):

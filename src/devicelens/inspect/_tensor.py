@@ -2,8 +2,9 @@
 
 NB: exact ``torch.Tensor``/``Parameter`` are read with plain attribute access (their getters are
 torch's C code); any subclass is read through ``torch._C.TensorBase``'s own descriptors, so a
-subclass property never runs, and one whose ``__torch_dispatch__`` is not torch's is not read at
-all (its device or sizes could be answered by its own Python code): an opaque row. Every value
+subclass property never runs; one whose class redefines metadata (:mod:`._trust`) or whose
+``__torch_dispatch__`` is not torch's is not read at all (its own code could answer): an opaque
+row, its device from the C header (none: "?" when a dispatch of its own could answer that too). Every value
 kept is plain (``str``, ``int``, a ``torch.Size`` of ``int``s): a symbolic size makes the shape
 ``()``. ``.grad`` is read only where torch keeps one (a leaf, or ``retain_grad()``), so a
 non-leaf tensor such as ``loss`` never triggers torch's warning.
@@ -17,6 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 from . import _types
+from ._trust import Trust
 from .records import TensorRecord, device_name, dtype_info
 
 #: what a tensor's record is built from, in one C call; NB: ``_base`` is turned into an id
@@ -42,6 +44,7 @@ class TensorReader:
         self.c_nested = base["is_nested"].__get__
         self.c_numel = base["numel"]
         self._foreign: dict[int, tuple[type, bool]] = {}
+        self.trust = Trust(torch)  # NB: a class redefining metadata (.device...) is never read
 
     def meta(self, t: Any) -> tuple[Any, ...] | None:
         """(device, dtype, shape, layout, requires_grad, is_leaf, id of base or None), or None
@@ -49,7 +52,7 @@ class TensorReader:
         is None for a nested tensor, ``()`` where a size is symbolic."""
         tp = type(t)
         exact = tp is self.exact[0] or tp is self.exact[1]
-        if not exact and self.foreign(tp):
+        if not exact and (self.foreign(tp) or self.trust(tp)):
             return None
         try:
             m = _META(t) if exact else tuple(get(t) for get in self.c_get)

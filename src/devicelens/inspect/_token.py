@@ -206,7 +206,7 @@ class Tokenizer:
             self.ident(pstate)
             if pstate is None or not issubclass(type(pstate), dict):
                 continue
-            for key, v in dict.items(pstate):
+            for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
                 self.ident(key)
                 self.ident(v)
                 if type(key) is str and _types.info(type(v)).what == "tensor":

@@ -5,11 +5,14 @@ NB: nothing here may run user code. Containers are read through the *base* type'
 slot descriptors, and types through ``type(obj)``: never ``isinstance`` on a proxy, never a
 property, never ``str``/``repr`` of a user object. The same ``Ref`` steps let :mod:`moves` find an
 object again and :func:`code_for` write the fix against the user's own names.
+NB: a dict, set or deque is copied (one C call, :func:`_first`) before its children are looked
+at: a cell running on another thread may add to it meanwhile.
 """
 
 from __future__ import annotations
 
 import collections
+import itertools
 import keyword
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
@@ -72,9 +75,7 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
         d = obj if kind == "dict" else (instance_dict(obj) or {}).get("data")
         if d is None or not issubclass(type(d), dict):
             return
-        for i, (k, v) in enumerate(dict.items(d)):
-            if i >= width:
-                return
+        for i, (k, v) in enumerate(_first(iter(dict.items(d)), width)):
             yield (step("item", k) if scalar_key(k) else step("pos", i)), v
     elif kind in ("namedtuple", "dataclass", "namespace", "chainmap"):
         yield from _fields(obj, kind, width)
@@ -83,10 +84,14 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
         if seq is None:
             return
         step_kind: StepKind = "pos" if kind == "set" else "item"
-        for i, v in enumerate(seq):
-            if i >= width:
-                return
+        for i, v in enumerate(_first(seq, width)):
             yield step(step_kind, i), v
+
+
+def _first(it: Iterator[Any], n: int) -> list[Any]:
+    """The first ``n`` items of a C iterator, read in one C call (no bytecode runs, so no other
+    thread can change the container before the copy is complete)."""
+    return list(itertools.islice(it, n))
 
 
 def _sequence(obj: Any, kind: str) -> Iterator[Any] | None:
@@ -121,9 +126,7 @@ def _fields(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]:
             except LookupError:
                 continue
     elif kind == "namespace":
-        for i, (k, v) in enumerate(dict.items(instance_dict(obj) or {})):
-            if i >= width:
-                return
+        for k, v in _first(iter(dict.items(instance_dict(obj) or {})), width):
             if type(k) is str:
                 yield attr_step(k, "field"), v
     else:  # chainmap: its list of maps, so each path names the map it reads
@@ -176,7 +179,7 @@ def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
     params = _table(d.get("_parameters"))
     buffers = _table(d.get("_buffers"))
     children = _table(d.get("_modules"))
-    attrs = [(k, v) for k, v in dict.items(d)
+    attrs = [(k, v) for k, v in list(dict.items(d))
              if type(k) is str and (not k.startswith("_") or issubclass(type(v), tensor_type))]
     return ModuleParts(params, buffers, children, attrs, _types.info(type(module)).hint)
 
@@ -185,7 +188,7 @@ def _table(d: Any) -> list[tuple[str, Any]]:
     """The ``str``-keyed, non-None entries of a module's parameter/buffer/submodule table."""
     if d is None or not issubclass(type(d), dict):
         return []
-    return [(k, v) for k, v in dict.items(d) if v is not None and type(k) is str]
+    return [(k, v) for k, v in list(dict.items(d)) if v is not None and type(k) is str]
 
 
 def submodules(root: Any, limit: int = 10_000) -> Iterator[Any]:

@@ -128,7 +128,7 @@ class Walker:
             if _types.info(type(child)).what == "module":
                 self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
                             depth + 1, trapped)
-        for name in filterfalse(STD_KEYS.__contains__, d):
+        for name in list(filterfalse(STD_KEYS.__contains__, d)):  # NB: copied in one C call
             if type(name) is not str:
                 continue
             v = d[name]
@@ -157,7 +157,7 @@ class Walker:
                 continue
             if trapped:
                 role = "trapped"
-            for name, t in dict.items(entries):
+            for name, t in list(dict.items(entries)):  # NB: copied first (a running cell)
                 if t is None or type(name) is not str:
                     continue
                 tpath = f"{path}.{name}"

@@ -12,7 +12,7 @@ from typing import Any
 _PRINTERS = (
     ("devicelens.inspect.records", "Snapshot", "_snapshot"),
     ("devicelens.analysis.findings", "Finding", "_finding"),
-    ("devicelens.moves._engine", "MoveReport", "_report"),
+    ("devicelens.moves._report", "MoveReport", "_report"),
 )
 
 

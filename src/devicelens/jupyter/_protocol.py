@@ -15,12 +15,13 @@ if TYPE_CHECKING:
     from ..inspect import DeviceInfo, ModuleRecord, ObjectRecord, Snapshot, TensorRecord
     from ..moves import MoveReport
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 COMM_TARGET = "devicelens"
 MAX_PAYLOAD_BYTES = 1_000_000
 
-Method = Literal["refresh", "expand", "move_all", "apply_fix", "list_devices"]
-METHODS: tuple[str, ...] = ("refresh", "expand", "move_all", "apply_fix", "list_devices")
+Method = Literal["refresh", "expand", "move_all", "apply_fix", "list_devices", "cancel"]
+METHODS: tuple[str, ...] = ("refresh", "expand", "move_all", "apply_fix", "list_devices",
+                            "cancel")
 
 
 # --- data -----------------------------------------------------------------------------------
@@ -104,6 +105,9 @@ class WireMove(TypedDict):
     source: str
     target: str
     bytes: int
+    tensors: int
+    device: str | None  # where the tensors go; None: they stay on their device
+    dtype: str | None  # what they are cast to; None: no cast
 
 
 class WireRefusal(TypedDict):
@@ -166,6 +170,16 @@ class ProgressMsg(TypedDict):
     total: int
 
 
+class QueuedMsg(TypedDict):
+    """Kernel -> panel: the change ``request_id`` waits for the running cell to end (then its
+    progress and final reply follow), unless the panel cancels it meanwhile."""
+
+    type: Literal["queued"]
+    request_id: str
+    method: Method
+    reason: str
+
+
 class ErrorMsg(TypedDict):
     type: Literal["error"]
     request_id: str | None
@@ -178,11 +192,13 @@ class RequestMsg(TypedDict):
 
     refresh: {} · expand: {"name": str, "path"?: str, "offset"?: int} · move_all: {"device": str,
     "dry_run"?: bool, "names"?: list[str] | None} · apply_fix: {"finding_id": str,
-    "dry_run"?: bool} · list_devices: {}
+    "dry_run"?: bool} · list_devices: {} · cancel: {"request_id": str}
 
     Replies carry the same ``request_id``: refresh -> SnapshotMsg; the others -> ResultMsg
     (``result`` is the method's ``*Result`` dict), preceded by ProgressMsgs for moves; any
-    failure -> ErrorMsg instead.
+    failure -> ErrorMsg instead. A change (move_all, apply_fix, not a dry run) that arrives
+    while a cell runs is answered QueuedMsg first; it runs when the cell ends, or is answered
+    ErrorMsg ``cancelled`` if a ``cancel`` naming it comes first.
     """
 
     type: Literal["request"]
@@ -228,6 +244,10 @@ class ListDevicesParams(TypedDict):
     pass
 
 
+class CancelParams(TypedDict):
+    request_id: str  # the queued change to drop
+
+
 class ExpandResult(TypedDict):
     name: str
     path: str
@@ -249,11 +269,16 @@ class DevicesResult(TypedDict):
     devices: list[WireDevice]
 
 
+class CancelResult(TypedDict):
+    request_id: str
+    cancelled: bool  # False: it was not waiting (it ran already, or never was queued)
+
+
 ErrorCode = Literal["bad_request", "unknown_method", "protocol_mismatch", "stale_finding",
-                    "bad_device", "move_failed", "too_large", "internal"]
+                    "bad_device", "move_failed", "too_large", "cancelled", "internal"]
 ERROR_CODES: tuple[str, ...] = ("bad_request", "unknown_method", "protocol_mismatch",
                                 "stale_finding", "bad_device", "move_failed", "too_large",
-                                "internal")
+                                "cancelled", "internal")
 
 #: requests larger than this (as JSON) are refused unread with ``too_large``
 MAX_REQUEST_BYTES = 64_000
@@ -323,8 +348,8 @@ def finding_to_wire(f: Finding) -> WireFinding:
 def report_to_wire(r: MoveReport) -> WireReport:
     return WireReport(
         ok=r.ok, dry_run=r.dry_run, target=r.target,
-        moved=[WireMove(path=m.path, source=m.source, target=m.target, bytes=m.nbytes)
-               for m in r.moved],
+        moved=[WireMove(path=m.path, source=m.source, target=m.target, bytes=m.nbytes,
+                        tensors=m.tensors, device=m.device, dtype=m.dtype) for m in r.moved],
         refused=[WireRefusal(path=p, reason=why) for p, why in r.refused],
         bytes_by_device=dict(r.bytes_by_device), error=r.error, notes=list(r.notes),
     )

@@ -31,6 +31,7 @@ from ._protocol import (
 if TYPE_CHECKING:
     from ..analysis import Finding
     from ..inspect import ObjectRecord, Snapshot
+    from ..inspect._live import Update
 
 #: up to this many objects a push replaces every row; above it, only changed rows are sent
 FULL_LIMIT = 200
@@ -80,21 +81,51 @@ def empty_frame() -> Frame:
     return Frame({}, base, [])
 
 
-def build_frame(namespace: dict[str, Any]) -> Frame:
-    """Snapshot + findings of ``namespace``, built from the last frame of the same namespace.
-    NB: without torch imported, an empty frame (never import torch on the user's behalf)."""
+#: while a cell runs on another thread, a snapshot in which some object could not be walked
+#: (a container of it changed size under the walk) is taken again, up to this many times
+LIVE_RETRIES = 2
+
+
+def namespace_copy(namespace: dict[str, Any]) -> dict[str, Any]:
+    """A shallow copy of the namespace. NB: one C call (``dict.copy``, no Python code runs in
+    it), so a cell running on another thread cannot change the dict's size under a walk."""
+    return dict.copy(namespace) if type(namespace) is dict else dict(namespace)
+
+
+def steady_snapshot(ns: dict[str, Any], *, live: bool, names: list[str] | None = None,
+                    ) -> Snapshot:
+    """``take_snapshot(ns)``; with ``live`` (a cell may be changing the objects right now),
+    retaken while objects were skipped, keeping the one that skipped fewest.
+
+    NB: a walk that meets a dict or list changing size skips that object, never fails the
+    snapshot (:func:`devicelens.inspect.take_snapshot`); the retry gives it another chance.
+    """
+    from ..inspect import take_snapshot
+
+    snap = take_snapshot(ns, names=names)
+    for _ in range(LIVE_RETRIES if live else 0):
+        if not snap.skipped:
+            break
+        again = take_snapshot(ns, names=names)
+        if len(again.skipped) < len(snap.skipped):
+            snap = again
+    return snap
+
+
+def build_frame(namespace: dict[str, Any], *, live: bool = False) -> Frame:
+    """Snapshot + findings of ``namespace``, built from the last frame of the same namespace;
+    ``live``: a cell may be running on another thread. NB: without torch imported, an empty
+    frame (never import torch on the user's behalf)."""
     if "torch" not in sys.modules:
         return empty_frame()
-    # NB: a shallow copy (one C call) so a cell running on another thread cannot change the
-    # dict's size under the walk.
-    ns = dict.copy(namespace) if type(namespace) is dict else namespace
+    ns = namespace_copy(namespace)
     with _FRAMES_LOCK, _gc_paused():
         frames = _FRAMES.get(id(namespace))
         if frames is None:
             if len(_FRAMES) >= 4:
                 _FRAMES.clear()
             frames = _FRAMES[id(namespace)] = Frames()
-        return frames.build(ns)
+        return frames.build(ns, live)
 
 
 #: the frames of each namespace a panel serves, by id. NB: a frame is exact whatever namespace
@@ -116,10 +147,10 @@ class Frames:
         self.last: Frame | None = None
         self.wired: dict[int, tuple[Finding, WireFinding, int]] = {}
 
-    def build(self, ns: dict[str, Any]) -> Frame:
+    def build(self, ns: dict[str, Any], live: bool = False) -> Frame:
         from ..analysis import diagnose
 
-        update = self.live.update(ns)
+        update = self._update(ns, live)
         last = self.last
         if last is not None and update.snapshot is last.snapshot:
             return last
@@ -143,6 +174,25 @@ class Frames:
                       update.changed if last is not None else None, update.removed)
         self.last = frame
         return frame
+
+    def _update(self, ns: dict[str, Any], live: bool) -> Update:
+        """The live snapshot; while a cell runs, taken again while objects were skipped (a
+        container changed size under the walk), the changes since the last frame merged."""
+        update = self.live.update(ns)
+        for _ in range(LIVE_RETRIES if live else 0):
+            if not update.snapshot.skipped:
+                break
+            again = self.live.update(ns)
+            if update.changed is None or again.changed is None:
+                update = again._replace(changed=None)
+                continue
+            names = frozenset(again.snapshot.names())
+            changed = (update.changed | again.changed) & names
+            records = {**update.records, **again.records}
+            update = again._replace(
+                changed=changed, removed=(update.removed | again.removed) - names,
+                records={k: records[k] for k in changed})
+        return update
 
     def _wire(self, findings: list[Finding], base: dict[str, Any]) -> list[WireFinding]:
         """Findings as sent, up to ``FINDINGS_BYTES`` (then the frame says truncated); each
@@ -184,19 +234,19 @@ def _base(snap: Snapshot) -> dict[str, Any]:
     return base
 
 
-def record_for(ns: dict[str, Any], name: str, torch: Any) -> ObjectRecord:
+def record_for(ns: dict[str, Any], name: str, torch: Any, *, live: bool = False,
+               ) -> ObjectRecord:
     """The snapshot record of ``ns[name]``, or LookupError saying why there is none.
 
     NB: every module is walked too (first), so optimizer state can name its parameters.
     """
-    from ..inspect import take_snapshot
-
     if name not in ns:
         raise LookupError(f"no name {name!r} in the namespace (deleted since the last snapshot?)")
+    ns = namespace_copy(ns)
     module = torch.nn.Module
-    names = [name, *(n for n, v in ns.items()
+    names = [name, *(n for n, v in dict.items(ns)
                      if n != name and type(n) is str and issubclass(type(v), module))]
-    snap = take_snapshot(ns, names=names)
+    snap = steady_snapshot(ns, live=live, names=names)
     if name not in snap:
         why = "could not be inspected" if name in snap.skipped else "holds no tensors"
         raise LookupError(f"{name} {why}")

@@ -111,6 +111,7 @@ PARAMS: dict[str, tuple[dict[str, tuple[Check, str]], dict[str, tuple[Check, str
     "move_all": ({"device": _text(64)}, {"dry_run": _BOOL, "names": _NAMES}),
     "apply_fix": ({"finding_id": _text(200)}, {"dry_run": _BOOL}),
     "list_devices": ({}, {}),
+    "cancel": ({"request_id": _text(128)}, {}),
 }
 _REQUEST_KEYS = frozenset(RequestMsg.__annotations__)
 

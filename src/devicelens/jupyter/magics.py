@@ -22,7 +22,7 @@ class DeviceMagics(Magics):
     @argument("--fix", action="store_true", help="apply every suggested fix")
     @argument("--dry-run", action="store_true", help="with --to/--fix: show the plan only")
     @argument("--widget", action="store_true", help="interactive ipywidgets view")
-    @argument("--text", action="store_true", help="plain text, even in a notebook")
+    @argument("--text", action="store_true", help="print plain text, even in a notebook")
     @line_magic
     def devices(self, line: str = "") -> Any:
         """Show where every tensor, module and optimizer state lives, and what will break.
@@ -60,7 +60,10 @@ class DeviceMagics(Magics):
             return {**snapshot_to_wire(snap, all_tensors=args.all),
                     "findings": [finding_to_wire(f) for f in findings]}
         view = DevicesView(snap, findings, show_all=args.all)
-        return view.__repr__() if args.text else view
+        if args.text:
+            print(repr(view))  # NB: a returned str would show quoted, with literal \n escapes
+            return None
+        return view
 
 
 def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
@@ -68,12 +71,15 @@ def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
 
     if args.to and args.fix:
         raise UsageError("%devices: use either --to DEVICE or --fix, not both")
+    if args.to:
+        try:  # NB: move_all reports a bad device; a magic's user gets a UsageError first
+            moves.parse_device(args.to)
+        except ValueError as e:
+            raise UsageError(f"%devices: {e}") from None
     bar = moves.console_progress()
     try:
         if args.to:
             return moves.move_all(args.to, ns, names=names, dry_run=args.dry_run, progress=bar)
         return moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run, progress=bar)
-    except ValueError as e:
-        raise UsageError(f"%devices: {e}") from None
     finally:
         bar.close()

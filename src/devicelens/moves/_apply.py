@@ -8,6 +8,7 @@ an unexpected failure there puts everything back as it was.
 
 from __future__ import annotations
 
+import collections
 import copy
 import weakref
 from collections.abc import Callable
@@ -15,19 +16,23 @@ from functools import partial
 from typing import Any
 
 from ..inspect import _tree
+from . import _swap
+from ._containers import Node, Slot
 from ._final import MISSING, Entry, Literal, Plan, read_slot
-from ._plan import Node, Slot
+from ._keys import is_fake
 
 Progress = Callable[[int, int], None]
 
 
 class Failed(Exception):
-    """Phase 1 failed while making the new copy of ``entry``; nothing was changed."""
+    """Phase 1 failed while making the new copy of ``entry``; nothing was changed. ``held``:
+    views or an autograd graph hold a tensor that must be swapped."""
 
-    def __init__(self, entry: Entry, cause: BaseException | str) -> None:
+    def __init__(self, entry: Entry, cause: BaseException | str, held: bool = False) -> None:
         super().__init__(str(cause))
         self.entry = entry
         self.cause = cause
+        self.held = held
 
 
 class Stale(Exception):
@@ -37,10 +42,12 @@ class Stale(Exception):
 class Side:
     """The side table: new tensors by ``id`` of the old one, swap partners, rebuilt containers."""
 
-    def __init__(self) -> None:
+    def __init__(self, known_refs: set[int], graphs: list[str]) -> None:
         self.new: dict[int, Any] = {}
         self.swaps: dict[int, Any] = {}
         self.built: dict[int, Any] = {}
+        self.known_refs = known_refs  # NB: weak references the commit releases (RNN weights)
+        self.graphs = graphs
 
     def value(self, prod: Any) -> Any:
         if isinstance(prod, Entry):
@@ -54,7 +61,7 @@ class Side:
 # --- phase 1 -------------------------------------------------------------------------------
 
 def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
-    side = Side()
+    side = Side(_swap.rnn_refs(plan.rnns), plan.graphs)
     done, total = 0, plan.total
     if progress is not None:
         progress(0, total)
@@ -110,7 +117,7 @@ def _flat(torch: Any, t: Any) -> Any:
     """A uint8 tensor over ``t``'s whole storage. NB: under FakeTensorMode a real storage must be
     wrapped outside the mode (the mode refuses ``set_`` across fake and real)."""
     fake = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
-    if fake is not None and type(t).__name__ != "FakeTensor":
+    if fake is not None and not is_fake(t):
         from torch._subclasses.fake_tensor import unset_fake_temporarily
 
         with unset_fake_temporarily():
@@ -119,7 +126,7 @@ def _flat(torch: Any, t: Any) -> Any:
 
 
 def _finish(torch: Any, e: Entry, side: Side) -> None:
-    """Rebound leaves keep ``requires_grad`` and carry their grad; in-place tensors that cannot
+    """Rebound leaves keep ``requires_grad``, hooks and their grad; in-place tensors that cannot
     take ``.data =`` (cpu <-> meta, fake tensors) get a swap partner."""
     n = side.new[id(e.t)]
     t = e.t
@@ -127,37 +134,20 @@ def _finish(torch: Any, e: Entry, side: Side) -> None:
         if not e.inplace:
             if t.is_leaf and t.requires_grad:
                 n.requires_grad_(True)
+                _swap.carry_hooks(torch, t, n)
             if e.grad is not None:
                 n.grad = side.new.get(id(e.grad), e.grad)
             return
-        if type(n).__name__ != "FakeTensor" and torch._has_compatible_shallow_copy_type(t, n):
+        if not _swap.needs_swap(torch, t, n):
             return
-        side.swaps[id(t)] = _swap_partner(torch, e, n)
+        why = _swap.blocker(torch, t, n.device, side.known_refs, side.graphs)
+        if why is not None:
+            raise Failed(e, why.reason, why.held)
+        side.swaps[id(t)] = _swap.partner(torch, t, n)
     except Failed:
         raise
     except Exception as ex:
         raise Failed(e, ex) from ex
-
-
-def _swap_partner(torch: Any, e: Entry, n: Any) -> Any:
-    t = e.t
-    tp = type(t)
-    d = _tree.instance_dict(t)
-    if tp is not torch.Tensor and tp is not torch.nn.Parameter and tp.__name__ != "FakeTensor":
-        raise Failed(e, f"a {tp.__name__} cannot be moved in place to {n.device}")
-    if weakref.getweakrefs(t):
-        raise Failed(e, f"cannot be moved in place to {n.device}: something holds a weak "
-                        f"reference to it (torch.compile, a fake-tensor converter?)")
-    uses = t._use_count()
-    if uses > 2 or (uses == 2 and not t.is_leaf):
-        raise Failed(e, f"cannot be moved in place to {n.device}: a view or an autograd graph "
-                        f"still holds it (delete views of it, or finish backward() first)")
-    # NB: a parameter of a tensor subclass (FakeTensor) is that subclass flagged ``_is_param``
-    is_param = tp is torch.nn.Parameter or bool(d and d.get("_is_param"))
-    partner = torch.nn.Parameter(n, requires_grad=t.requires_grad) if is_param else n
-    for k, v in (d or {}).items():  # NB: swap_tensors swaps __dict__ too: keep user attributes
-        partner.__dict__.setdefault(k, v)
-    return partner
 
 
 def _build(node: Node, side: Side) -> Any:
@@ -192,37 +182,108 @@ def _build(node: Node, side: Side) -> Any:
 
 # --- phase 2 -------------------------------------------------------------------------------
 
-def commit(torch: Any, plan: Plan, side: Side) -> None:
-    """Swap everything in. NB: allocates nothing; on any failure the undo log restores all."""
-    _verify(plan)
-    undo: list[Callable[[], None]] = []
+def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> None:
+    """Swap everything in. NB: allocates nothing; on any failure the undo log restores all, and
+    a Ctrl-C meanwhile only sets ``deferred.hit`` (the caller raises it when all is settled).
+    Each undo step is logged *before* its change and is harmless if the change never happened,
+    so a failure between any two lines is undone completely."""
+    with deferred:
+        _verify(plan)
+        undo: list[Callable[[], None]] = []
+        rnns = plan.rnns if side.swaps else []
+        try:
+            if rnns:
+                undo.append(partial(_swap.relink_rnn_refs, torch, rnns))
+                _swap.release_rnn_refs(rnns)
+            _swap_in(torch, plan, side, undo)
+            for slot, prod, old in plan.assigns:
+                value = side.value(prod)
+                undo.append(partial(write_slot, slot, old, value))
+                write_slot(slot, value, old)
+            cuda = any(e.device is not None and e.device.type == "cuda" for e in plan.entries)
+            _swap.relink_rnn_refs(torch, plan.rnns, flatten=cuda)
+            deferred.done = True  # NB: the last line that may fail: from here on it is done
+        except BaseException:
+            _undo(undo)
+            raise
+
+
+def _swap_in(torch: Any, plan: Plan, side: Side, undo: list[Callable[[], None]]) -> None:
+    """In-place tensors take their new bodies; their grads are set aside and put back moved."""
     inplace = [e for e in plan.entries if e.inplace]
-    try:
-        for e in inplace:
-            if e.grad is not None:
-                e.t.grad = None
-                undo.append(partial(setattr, e.t, "grad", e.grad))
-        for e in inplace:
-            t = e.t
-            if id(t) in side.swaps:
-                partner = side.swaps[id(t)]
-                torch.utils.swap_tensors(t, partner)
-                undo.append(partial(torch.utils.swap_tensors, t, partner))
-            else:
-                old = t.data
-                t.data = side.new[id(t)]
-                undo.append(partial(setattr, t, "data", old))
-        for e in inplace:
-            if e.grad is not None:
-                e.t.grad = side.new.get(id(e.grad), e.grad)
-                undo.append(partial(setattr, e.t, "grad", None))
-        for slot, prod, old in plan.assigns:
-            value = side.value(prod)
-            write_slot(slot, value, old)
-            undo.append(partial(write_slot, slot, old, value))
-    except BaseException:
-        _undo(undo)
-        raise
+    for e in inplace:
+        if e.grad is not None:
+            undo.append(partial(setattr, e.t, "grad", e.grad))
+            e.t.grad = None
+    for e in inplace:
+        t = e.t
+        if id(t) in side.swaps:
+            if weakref.getweakrefs(t):
+                raise RuntimeError(f"{e.path}: something else holds a weak reference to it")
+            other = side.swaps[id(t)]
+            do = _swap.swapper(torch, t, other)
+            undo.append(partial(_unswap, do, t, other._cdata))
+            do()
+        else:
+            old = t.data
+            undo.append(partial(setattr, t, "data", old))
+            t.data = side.new[id(t)]
+    for e in inplace:
+        if e.grad is not None:
+            undo.append(partial(setattr, e.t, "grad", None))
+            e.t.grad = side.new.get(id(e.grad), e.grad)
+
+
+def _unswap(do: Callable[[], None], t: Any, new_body: int) -> None:
+    """Undo a swap only if it happened (``t`` holds the new body)."""
+    if t._cdata == new_body:
+        do()
+
+
+class DeferredInterrupt:
+    """Holds back SIGINT (Ctrl-C, a kernel interrupt) while user state is half changed; then
+    :meth:`deliver` hands it on. NB: signals reach only the main thread; elsewhere there is
+    nothing to defer."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self.done = False  # NB: set by the commit once everything is in place
+        self.old: Any = None
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.hit = True
+
+    def __enter__(self) -> DeferredInterrupt:
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        current = signal.getsignal(signal.SIGINT)
+        if current is None:  # NB: installed outside Python: leave it alone
+            return self
+        try:
+            signal.signal(signal.SIGINT, self._note)
+        except (ValueError, OSError):  # NB: not the main interpreter
+            return self
+        self.old = current
+        return self
+
+    def __exit__(self, et: Any, ev: Any, tb: Any) -> None:
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+    def deliver(self, message: str) -> None:
+        """Raise the interrupt that was held back (or that arrived outside, then ``old`` is
+        None), as ``KeyboardInterrupt(message)`` or through the handler that was there."""
+        import signal
+
+        if self.old is None or self.old is signal.default_int_handler:
+            raise KeyboardInterrupt(message)
+        if callable(self.old):
+            self.old(signal.SIGINT, None)
 
 
 def _undo(undo: list[Callable[[], None]]) -> None:
@@ -245,6 +306,8 @@ def write_slot(slot: Slot, value: Any, old: Any) -> None:
         dict.__setitem__(h, key, value)
     elif kind == "list":
         list.__setitem__(h, key, value)
+    elif kind == "deque":
+        collections.deque.__setitem__(h, key, value)
     elif kind == "set":
         set.discard(h, old)
         set.add(h, value)

@@ -2,93 +2,30 @@
 
 All or nothing: a plan is made first, then every new tensor is allocated, and only then are they
 swapped in (modules and optimizer parameters in place, identity kept; loose tensors rebound), so
-an out-of-memory error or a bad device leaves the namespace exactly as it was.
+an out-of-memory error or a bad device leaves the namespace exactly as it was. The public entry
+points never raise for what they find: every failure is a report with ``ok=False``.
 """
 
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any
+
+from . import _report as out
+from ._device import parse_device, shown
+from ._report import MoveReport
 
 if TYPE_CHECKING:
     from ..analysis import Finding
     from ._final import Plan
+    from ._plan import Target, Walker
 
 Progress = Callable[[int, int], None]
 
 
-class Move(NamedTuple):
-    """One row of a report: what (a namespace name or a fixed path) went from where to where."""
-
-    path: str
-    source: str
-    target: str
-    nbytes: int
-    tensors: int = 1
-
-
-@dataclass(frozen=True)
-class MoveReport:
-    """What a move did (or, with ``dry_run``, would do). ``ok`` False means nothing changed."""
-
-    ok: bool
-    dry_run: bool
-    target: str
-    moved: tuple[Move, ...] = ()
-    refused: tuple[tuple[str, str], ...] = ()
-    bytes_by_device: dict[str, int] = field(default_factory=dict)
-    error: str | None = None
-    notes: tuple[str, ...] = ()
-    missing_bytes: int = 0  # with an out-of-memory error: how much was missing, where known
-
-
-
 # --- input ---------------------------------------------------------------------------------
-
-def parse_device(device: Any) -> Any:
-    """``device`` as a normalised ``torch.device``, or ``ValueError`` quoting it.
-
-    NB: never initialises CUDA (``torch.cuda.device_count()`` does not). Under a FakeTensorMode
-    any ``cuda:N`` is accepted: the mode simulates it.
-    """
-    import torch
-
-    if isinstance(device, str):
-        try:
-            dev = torch.device(device.strip())
-        except (RuntimeError, ValueError):
-            raise ValueError(f"not a device: {device!r} (try 'cpu', 'cuda:0', 'mps' or "
-                             f"'meta')") from None
-    elif isinstance(device, torch.device):
-        dev = device
-    else:
-        raise ValueError(f"not a device: {device!r} (expected a string such as 'cuda:0')")
-    kind, index = dev.type, dev.index
-    if kind in ("cpu", "meta"):
-        if index not in (None, 0):
-            raise ValueError(f"no such device: {device!r} ({kind} has no index)")
-        return torch.device(kind)
-    if kind == "mps":
-        if not torch.backends.mps.is_available():
-            raise ValueError(f"no such device: {device!r} (MPS is not available here)")
-        return torch.device("mps")
-    if kind in ("cuda", "xpu"):
-        backend = getattr(torch, kind)
-        if index is None:
-            index = backend.current_device() if backend.is_initialized() else 0
-        fake = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
-        n = backend.device_count()
-        if index >= n and not (fake is not None and kind == "cuda"):
-            raise ValueError(f"no such device: {device!r} (this machine has {n} {kind.upper()} "
-                             f"device{'s' * (n != 1)})")
-        return torch.device(kind, index)
-    raise ValueError(f"unsupported device: {device!r} (devicelens moves to cpu, cuda:N, xpu:N, "
-                     f"mps or meta)")
-
 
 def _namespace(namespace: dict[str, Any] | None) -> dict[str, Any]:
     from ..inspect import user_namespace
@@ -101,12 +38,12 @@ def _names(ns: dict[str, Any], names: Iterable[str] | None) -> list[str]:
 
     if names is None:
         return [n for n, _ in candidates(ns, None)]
-    if isinstance(names, str):
+    if type(names) is str:
         raise ValueError(f"names must be a list of names, not the string {names!r}")
     names = list(names)
     bad = [n for n in names if type(n) is not str or n not in ns]
     if bad:
-        raise ValueError(f"no such name(s) in the namespace: {', '.join(map(repr, bad))}")
+        raise ValueError(f"no such name(s) in the namespace: {', '.join(map(shown, bad))}")
     return list(dict.fromkeys(names))
 
 
@@ -126,11 +63,13 @@ def _no_gc() -> Iterator[None]:
 
 def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
               names: Iterable[str] | None = None) -> Plan:
-    """The plan for :func:`move_all`; apply it with :func:`apply_plan`. Changes nothing."""
+    """The plan for :func:`move_all`; apply it with :func:`apply_plan`. Changes nothing;
+    raises ``ValueError`` for a bad device or name."""
     import torch
 
+    from ._containers import _SCALARS
     from ._final import finalize
-    from ._plan import _SCALARS, Target, Walker
+    from ._plan import Target, Walker
 
     dev = parse_device(device)
     ns = _namespace(namespace)
@@ -158,45 +97,72 @@ def _order(torch: Any, obj: Any) -> int:
 
 
 def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = None) -> Plan:
-    """The plan that applies every finding's :class:`~devicelens.analysis.Action` at once."""
+    """The plan that applies every finding's :class:`~devicelens.analysis.Action` at once.
+
+    NB: one path for one finding and for all of them: every other reference to a fixed tensor,
+    anywhere in the namespace, is found and follows it, so aliases stay aliases."""
     import torch
 
-    from ..inspect import _tree
     from ._final import finalize
-    from ._plan import Target, Walker
+    from ._plan import Walker
 
     ns = _namespace(namespace)
     w = Walker(torch, ns)
     anchors: list[tuple[dict[str, Any], str, Any]] = []
-    failure: str | None = None
-    targets: list[str] = []
+    wanted: dict[Target, tuple[set[int], set[str]]] = {}  # target -> (ids, names walked)
     with torch._C.DisableTorchFunctionSubclass(), _no_gc():
-        for f in findings:
-            a = f.action
-            if a is None:
-                continue
-            roots: dict[str, set[int]] = {}
-            for ref in a.refs:
-                try:
-                    obj = _tree.resolve(ns, ref)
-                except LookupError as e:
-                    failure = failure or f"{e} (the finding is out of date: run %devices again)"
-                    continue
-                root = str(ref[0].key)
-                anchors.append((ns, root, dict.get(ns, root)))
-                roots.setdefault(root, set()).add(id(obj))
-                if a.op == "optimizer_state":
-                    w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
-            target = Target(device=parse_device(a.device) if a.device else None,
-                            dtype=_dtype(torch, a.dtype))
-            targets.append(a.device or a.dtype or "parameter devices")
-            if a.op != "optimizer_state":
-                for root, want in roots.items():
-                    label = _tree.display_for(a.refs[0]) if len(a.refs) == 1 else root
-                    w.unit(root, label, target, want)
-        plan = finalize(torch, w, ", ".join(dict.fromkeys(targets)) or "nothing", anchors)
+        failure = _walk_findings(torch, w, ns, findings, anchors, wanted)
+        aliases = [n for n, _ in _candidates(ns)]
+        for target, (want, walked) in wanted.items():
+            for name in aliases:
+                if name not in walked:
+                    w.unit(name, name, target, want, quiet=True)
+        plan = finalize(torch, w, "", anchors)  # NB: no one target: each fix has its own
     plan.failure = failure
     return plan
+
+
+def _walk_findings(torch: Any, w: Walker, ns: dict[str, Any], findings: Iterable[Finding],
+                   anchors: list[tuple[dict[str, Any], str, Any]],
+                   wanted: dict[Target, tuple[set[int], set[str]]]) -> str | None:
+    """Walk the roots each finding names; the first out-of-date reference is the failure."""
+    from ..inspect import _tree
+    from ._plan import Target
+
+    failure: str | None = None
+    for f in findings:
+        a = f.action
+        if a is None:
+            continue
+        roots: dict[str, set[int]] = {}
+        for ref in a.refs:
+            try:
+                obj = _tree.resolve(ns, ref)
+            except LookupError as e:
+                failure = failure or f"{e} (the finding is out of date: run %devices again)"
+                continue
+            root = str(ref[0].key)
+            anchors.append((ns, root, dict.get(ns, root)))
+            roots.setdefault(root, set()).add(id(obj))
+            if a.op == "optimizer_state":
+                w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
+        target = Target(device=parse_device(a.device) if a.device else None,
+                        dtype=_dtype(torch, a.dtype))
+        if a.op == "optimizer_state":
+            continue
+        ids, walked = wanted.setdefault(target, (set(), set()))
+        for root, want in roots.items():
+            label = _tree.display_for(a.refs[0]) if len(a.refs) == 1 else root
+            w.unit(root, label, target, want)
+            ids.update(want)
+            walked.add(root)
+    return failure
+
+
+def _candidates(ns: dict[str, Any]) -> list[tuple[str, Any]]:
+    from ..inspect import candidates
+
+    return candidates(ns, None)
 
 
 def _dtype(torch: Any, name: str | None) -> Any:
@@ -212,134 +178,146 @@ def _dtype(torch: Any, name: str | None) -> Any:
 
 def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None = None,
                ) -> MoveReport:
-    """Carry out ``plan`` (or only describe it, with ``dry_run``). All or nothing."""
+    """Carry out ``plan`` (or only describe it, with ``dry_run``). All or nothing: a failure is
+    a report with ``ok=False``; a KeyboardInterrupt is raised again once nothing has changed."""
     import torch
-
-    from ._apply import Failed, Stale, allocate, commit
 
     if plan.spent:
         raise ValueError("this plan was already applied; make a new one")
     if plan.failure is not None:
-        return _report(plan, dry_run, ok=False, error=plan.failure)
-    short = _memory_shortfall(torch, plan, run=not dry_run)
-    if short is not None:
-        return _report(plan, dry_run, ok=False, error=short[0], missing=short[1])
-    if dry_run or not plan.entries:
-        return _report(plan, dry_run, ok=True)
-    failed: tuple[Any, bool, str] | None = None
+        return out.report(plan, dry_run, ok=False, error=plan.failure)
     try:
-        with _no_gc():
-            side = allocate(torch, plan, progress)
-            commit(torch, plan, side)
-            del side
-    except Failed as f:
-        # NB: keep only text: the exception's frames hold the side table (device memory)
-        failed = (f.entry, _is_oom(torch, f.cause), _cause(f.cause))
-    except Stale as s:
-        return _report(plan, False, ok=False, error=f"{s}; nothing was moved")
-    except Exception as e:
-        failed = (None, False, f"the move failed and everything was restored: {_cause(e)}")
-    if failed is not None:
-        _release(torch)
-        return _report(plan, False, ok=False, **_failure(torch, plan, *failed))
-    report = _report(plan, False, ok=True)
-    plan.spent = True
-    plan.entries, plan.groups, plan.assigns, plan.anchors = [], [], [], []
+        short = out.memory_shortfall(torch, plan, run=not dry_run)
+    except Exception as e:  # NB: a driver that cannot tell its free memory must not stop us
+        short, plan.notes = None, [*plan.notes, f"free device memory unknown: {out.cause(e)}"]
+    if short is not None:
+        return out.report(plan, dry_run, ok=False, error=short[0], missing=short[1])
+    if dry_run:
+        return _dry_run(torch, plan)
+    if not plan.entries:
+        return out.report(plan, False, ok=True)
+    report = _run(torch, plan, progress)
+    if report.ok:
+        plan.spent = True
+        plan.entries, plan.groups, plan.assigns, plan.anchors = [], [], [], []
     return report
 
 
-def _report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,
-            missing: int = 0) -> MoveReport:
-    moved = tuple(Move(u, s, d, b, n) for u, s, d, b, n in plan.rows) if ok else ()
-    return MoveReport(ok, dry_run, plan.target, moved, tuple(plan.refused),
-                      dict(plan.bytes_by_device), error, tuple(plan.notes), missing)
+def _dry_run(torch: Any, plan: Plan) -> MoveReport:
+    """What the real move would say, without allocating: the swaps it could not make."""
+    from . import _swap
+    from ._lasterror import last_error
+
+    known = _swap.rnn_refs(plan.rnns)
+    held = False
+    with torch._C.DisableTorchFunctionSubclass():  # NB: a dry run reads, it runs no user code
+        for e in plan.entries:
+            if not (e.inplace and _swap.predicts_swap(torch, e.t, e.device)):
+                continue
+            why = _swap.blocker(torch, e.t, e.device, known, plan.graphs)
+            if why is None or (why.held and last_error()):
+                held = held or why is not None
+                continue
+            return out.report(plan, True, ok=False,
+                              **out.failure(torch, plan, e, False, why.reason))
+    return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,) if held else ())
 
 
-def _free_bytes(torch: Any, dev: Any) -> int:
-    free, _total = torch.cuda.mem_get_info(dev)
-    cached = torch.cuda.memory_reserved(dev) - torch.cuda.memory_allocated(dev)
-    return int(free) + int(cached)
+_DONE = "devicelens: interrupted after the move completed; everything was moved"
+_UNDONE = "devicelens: the move was interrupted; nothing was changed"
+_RELEASE_AHEAD = ("Some parameters are still held, perhaps only by the traceback of the last "
+                  "error: the move will release that traceback first (then %debug cannot open "
+                  "it).")
+_RELEASED = ("Released the traceback of the last error (sys.last_traceback), whose frames held "
+             "parameters that had to be swapped; %debug cannot open that error any more.")
 
 
-def _memory_shortfall(torch: Any, plan: Plan, *, run: bool) -> tuple[str, int] | None:
-    """Refuse early when a CUDA target cannot hold the new copies. NB: a dry run only looks
-    where CUDA is already initialised; it never initialises it."""
-    from ..inspect import human_bytes
+def _run(torch: Any, plan: Plan, progress: Progress | None) -> MoveReport:
+    """Allocate and commit; once more after releasing the last error's traceback when only
+    held tensors stopped it."""
+    from ._lasterror import last_error, release_last_error
 
-    if torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE) is not None:
-        return None
-    for name, need in plan.bytes_by_device.items():
-        if not name.startswith("cuda") or need == 0:
-            continue
-        if not torch.cuda.is_available() or not (run or torch.cuda.is_initialized()):
-            continue
-        free = _free_bytes(torch, torch.device(name))
-        if need > free:
-            return (f"not enough memory on {name}: the move needs {human_bytes(need)} there, "
-                    f"{human_bytes(free)} is free ({human_bytes(need - free)} missing)",
-                    need - free)
-    return None
+    failed = _attempt(torch, plan, progress)
+    notes: tuple[str, ...] = ()
+    if failed is not None and failed[3] and last_error():
+        release_last_error()
+        notes = (_RELEASED,)
+        failed = _attempt(torch, plan, progress)
+    if failed is None:
+        return out.report(plan, False, ok=True, notes=notes)
+    out.release(torch)
+    return out.report(plan, False, ok=False, notes=notes, **out.failure(torch, plan, *failed[:3]))
 
 
-def _is_oom(torch: Any, cause: BaseException | str) -> bool:
-    return isinstance(cause, torch.OutOfMemoryError) or "out of memory" in str(cause).lower()
+def _attempt(torch: Any, plan: Plan, progress: Progress | None,
+             ) -> tuple[Any, bool, str, bool] | None:
+    """None when the move is done, else (entry or None, out of memory?, cause, held?).
+    NB: a Ctrl-C during the commit waits for it (or its undo) and is raised afterwards."""
+    from ._apply import DeferredInterrupt, Failed, Stale, allocate, commit
 
-
-def _failure(torch: Any, plan: Plan, e: Any, oom: bool, cause: str) -> dict[str, Any]:
-    from ..inspect import human_bytes
-
-    if e is None:
-        return {"error": cause}
-    dev = str(e.device if e.device is not None else e.t.device)
-    if not oom:
-        return {"error": f"moving {e.path} to {dev} failed: {cause}"}
-    need = plan.bytes_by_device.get(dev, 0)
-    missing = 0
-    msg = f"out of memory on {dev} while moving {e.path}: the move needs {human_bytes(need)} there"
-    if dev.startswith("cuda") and torch.cuda.is_available():
-        free = _free_bytes(torch, torch.device(dev))
-        missing = max(0, need - free)
-        msg += f", {human_bytes(free)} is free ({human_bytes(missing)} missing)"
-    return {"error": msg, "missing": missing}
-
-
-def _cause(c: BaseException | str) -> str:
-    if isinstance(c, str):
-        return c
-    text = str(c).strip()
-    return f"{type(c).__name__}: {text.splitlines()[0]}" if text else type(c).__name__
-
-
-def _release(torch: Any) -> None:
-    """After a failed move: hand the half-made copies back to the device right away."""
-    if torch.cuda.is_initialized():
-        import gc
-
-        gc.collect()
-        torch.cuda.empty_cache()
+    deferred = DeferredInterrupt()
+    result: tuple[Any, bool, str, bool] | None = None
+    interrupted = False
+    try:
+        with _no_gc():
+            side = allocate(torch, plan, progress)
+            commit(torch, plan, side, deferred)
+            del side
+    except Failed as f:
+        # NB: keep only text: the exception's frames hold the side table (device memory)
+        result = (f.entry, out.is_oom(torch, f.cause), out.cause(f.cause), f.held)
+    except Stale as s:
+        result = (None, False, f"{s}; nothing was moved", False)
+    except KeyboardInterrupt:
+        interrupted = True
+    except Exception as e:
+        if not deferred.done:  # NB: once done, a failure while leaving the commit changes nothing
+            result = (None, False, f"the move failed and everything was restored: "
+                                   f"{out.cause(e)}", False)
+    # NB: raised here, outside the handlers, so no frame holding new copies stays attached
+    if interrupted or deferred.hit:
+        done = deferred.done and result is None
+        if not done:
+            out.release(torch)
+        deferred.deliver(_DONE if done else _UNDONE)
+    return result
 
 
 # --- public entry points -------------------------------------------------------------------
+
+def _unplanned(target: Any, dry_run: bool, e: Exception) -> MoveReport:
+    """A move that could not even be planned: a bad device or name, or an unreadable object."""
+    error = str(e) if type(e) is ValueError else (
+        f"the move could not be planned: {out.cause(e)}; nothing was changed")
+    return MoveReport(False, dry_run, target, error=error)
+
 
 def move_all(device: Any, namespace: dict[str, Any] | None = None, *,
              names: Iterable[str] | None = None, dry_run: bool = False,
              progress: Progress | None = None) -> MoveReport:
     """Move every tensor, module and optimizer state (or only ``names``) to ``device``.
 
-    Raises ``ValueError`` for a bad device or unknown names; any other failure returns a report
-    with ``ok=False`` and leaves everything as it was.
+    Never raises for what it is given or finds: a bad device or name, or any failure, is a
+    report with ``ok=False``, and then everything is as it was.
     """
-    return apply_plan(plan_move(device, namespace, names=names), dry_run=dry_run,
-                      progress=progress)
+    try:
+        plan = plan_move(device, namespace, names=names)
+    except Exception as e:
+        return _unplanned(device if type(device) is str else shown(device), dry_run, e)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_UNDONE) from None
+    return apply_plan(plan, dry_run=dry_run, progress=progress)
 
 
 def apply_fix(finding: Finding, namespace: dict[str, Any] | None = None, *,
               dry_run: bool = False, progress: Progress | None = None) -> MoveReport:
-    """Apply the move or cast that ``finding`` suggests; all or nothing."""
+    """Apply the move or cast that ``finding`` suggests; all or nothing, as a report."""
     if getattr(finding, "action", None) is None:
-        raise ValueError(f"finding {getattr(finding, 'id', finding)!r} has no automatic fix; "
-                         f"apply its code by hand")
-    return apply_plan(plan_fixes([finding], namespace), dry_run=dry_run, progress=progress)
+        fid = getattr(finding, "id", None)
+        return MoveReport(False, dry_run, "", error=(
+            f"finding {fid if type(fid) is str else '?'!r} has no automatic fix; apply its "
+            f"code by hand"))
+    return _apply_findings([finding], namespace, dry_run, progress)
 
 
 def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str] | None = None,
@@ -348,52 +326,27 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
     from ..analysis import diagnose
     from ..inspect import take_snapshot
 
-    ns = _namespace(namespace)
-    selected = None if names is None else _names(ns, names)
-    fixable = [f for f in diagnose(take_snapshot(ns, names=selected)) if f.action is not None]
+    try:
+        ns = _namespace(namespace)
+        selected = None if names is None else _names(ns, names)
+        fixable = [f for f in diagnose(take_snapshot(ns, names=selected))
+                   if f.action is not None]
+    except Exception as e:
+        return _unplanned("", dry_run, e)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_UNDONE) from None
     if not fixable:
-        return MoveReport(True, dry_run, "nothing", notes=("No fixes to apply.",))
-    return apply_plan(plan_fixes(fixable, ns), dry_run=dry_run, progress=progress)
+        return MoveReport(True, dry_run, "")
+    return _apply_findings(fixable, ns, dry_run, progress)
 
 
-# --- progress ------------------------------------------------------------------------------
-
-class ConsoleProgress:
-    """A ``(done, total)`` callback drawing a one-line bar, only for moves over ``min_bytes``."""
-
-    def __init__(self, min_bytes: int = 1 << 30, stream: TextIO | None = None,
-                 width: int = 30) -> None:
-        self.min_bytes = min_bytes
-        self.stream = stream
-        self.width = width
-        self._last = -1
-        self._open = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if total < self.min_bytes or total <= 0:
-            return
-        pct = min(100, done * 100 // total)
-        if pct == self._last:
-            return
-        from ..inspect import human_bytes
-
-        self._last = pct
-        out = self.stream or sys.stdout
-        filled = self.width * min(done, total) // total
-        out.write(f"\rdevicelens: moving [{'#' * filled}{'.' * (self.width - filled)}] "
-                  f"{human_bytes(done)} / {human_bytes(total)}")
-        self._open = done < total
-        if not self._open:
-            out.write("\n")
-        out.flush()
-
-    def close(self) -> None:
-        """End the bar's line if the move stopped before 100%."""
-        if self._open:
-            (self.stream or sys.stdout).write("\n")
-            self._open = False
-
-
-def console_progress(min_bytes: int = 1 << 30, stream: TextIO | None = None) -> ConsoleProgress:
-    """The progress bar ``%devices --to`` shows for moves of more than ~1 GB."""
-    return ConsoleProgress(min_bytes, stream)
+def _apply_findings(findings: list[Finding], namespace: dict[str, Any] | None, dry_run: bool,
+                    progress: Progress | None) -> MoveReport:
+    """The one path behind :func:`apply_fix` and :func:`apply_all_fixes`."""
+    try:
+        plan = plan_fixes(findings, namespace)
+    except Exception as e:
+        return _unplanned("", dry_run, e)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_UNDONE) from None
+    return apply_plan(plan, dry_run=dry_run, progress=progress)

@@ -5,13 +5,16 @@ immutable containers to rebuild and the references to rebind. Pure: changes noth
 
 from __future__ import annotations
 
+import collections
 import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
-from ._plan import Node, Occ, Slot, Target, Walker, optimizer_params
+from ..inspect._trust import type_name
+from ._containers import Node, Slot
+from ._plan import Occ, Target, Walker, optimizer_params
 
 MISSING = object()
 
@@ -50,6 +53,11 @@ class Literal:
         self.value = value
 
 
+#: one report row: unit, from (label), to (label), bytes, tensors, the target device if the
+#: device changes, the target dtype if the dtype changes (a cast)
+Row = tuple[str, str, str, int, int, str | None, str | None]
+
+
 @dataclass
 class Plan:
     """Everything :mod:`devicelens.moves._apply` needs; holds the user's objects until applied."""
@@ -61,12 +69,14 @@ class Plan:
     group_bytes: list[int] = field(default_factory=list)
     assigns: list[tuple[Slot, Any, Any]] = field(default_factory=list)  # slot, producer, old
     anchors: list[tuple[dict[str, Any], str, Any]] = field(default_factory=list)
-    rows: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
     bytes_by_device: dict[str, int] = field(default_factory=dict)
     refused: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     failure: str | None = None
     spent: bool = False
+    rnns: list[Any] = field(default_factory=list)  # RNN modules whose weights may be swapped
+    graphs: list[str] = field(default_factory=list)  # names of tensors that hold a graph
 
     @property
     def total(self) -> int:
@@ -82,7 +92,10 @@ def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, A
     _optimizer_state(torch, w, entries, shared)
     _grads(entries, w, shared)
     changing = [e for e in entries.values() if e.changes]
-    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused))
+    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused),
+                rnns=list(w.rnns.values()))
+    plan.graphs = list(dict.fromkeys(_tree.display_for(o.ref) for o in w.occ
+                                     if o.t.requires_grad and not o.t.is_leaf))
     plan.groups, plan.group_bytes = _groups(torch, changing)
     plan.assigns = _assigns(w, changing, entries)
     plan.rows, plan.bytes_by_device = _rows(plan)
@@ -134,6 +147,8 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
         if not issubclass(type(state), dict) or type(groups) is not list:
             continue
         for g, i, p in optimizer_params(opt, w.Tensor):
+            if w.trust(type(p)):
+                continue
             pe = entries.get(id(p))
             moving = pe is not None and pe.changes
             pstate: Any = dict.get(state, p)
@@ -145,7 +160,7 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
             pdt = pe.dtype if pe is not None and pe.dtype is not None else p.dtype
             dtype_follows = mode == "state" or (pe is not None and pe.dtype is not None)
             for k, v in list(dict.items(pstate)):
-                if not issubclass(type(v), w.Tensor):
+                if not issubclass(type(v), w.Tensor) or w.trust(type(v)):
                     continue
                 scalar = k == "step" or (v.dim() == 0 and v.device.type == "cpu")
                 if scalar and not special:
@@ -167,6 +182,11 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
         if not e.changes or not t.is_leaf or t.grad is None:
             continue
         g = t.grad
+        why = w.trust(type(g))
+        if why:  # NB: a leaf moves with its grad or not at all
+            e.device = e.dtype = None
+            w.refused.append((e.path, f"its .grad cannot be moved safely: {why}"))
+            continue
         e.grad = g
         dev = e.device if e.device is not None and g.device != e.device else None
         dt = e.dtype if e.dtype is not None and g.dtype != e.dtype else None
@@ -179,7 +199,7 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
 
 def _groupable(torch: Any, t: Any) -> bool:
     tp = type(t)
-    return ((tp is torch.Tensor or tp is torch.nn.Parameter or tp.__name__ == "FakeTensor")
+    return ((tp is torch.Tensor or tp is torch.nn.Parameter or type_name(tp) == "FakeTensor")
             and t.layout is torch.strided and not t.is_quantized and not t.is_nested)
 
 
@@ -217,6 +237,9 @@ def read_slot(slot: Slot, old: Any) -> Any:
             return dict.get(h, key, MISSING)
         if kind == "list":
             return list.__getitem__(h, key) if key < list.__len__(h) else MISSING
+        if kind == "deque":
+            return collections.deque.__getitem__(h, key) if key < collections.deque.__len__(
+                h) else MISSING
         if kind == "set":
             return old if set.__contains__(h, old) else MISSING
         if kind == "member":
@@ -269,7 +292,7 @@ def _label(device: Any, dtype: Any) -> str:
     return " ".join(x for x in (str(device) if device is not None else "", dt) if x)
 
 
-def _rows(plan: Plan) -> tuple[list[tuple[str, str, str, int, int]], dict[str, int]]:
+def _rows(plan: Plan) -> tuple[list[Row], dict[str, int]]:
     agg: dict[tuple[Any, ...], list[int]] = {}
     by_dev: dict[str, int] = {}
     for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
@@ -284,7 +307,8 @@ def _rows(plan: Plan) -> tuple[list[tuple[str, str, str, int, int]], dict[str, i
             row[1] += 1
         dev = str(group[0].device if group[0].device is not None else group[0].t.device)
         by_dev[dev] = by_dev.get(dev, 0) + nbytes
-    rows = [(u, _label(sd, st), _label(dd, dt), b, n)
+    rows = [(u, _label(sd, st), _label(dd, dt), b, n, None if dd is None else str(dd),
+             None if dt is None else str(dt).removeprefix("torch."))
             for (u, sd, st, dd, dt), (b, n) in agg.items()]
     return rows, by_dev
 

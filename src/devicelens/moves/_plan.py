@@ -12,33 +12,20 @@ from typing import Any, NamedTuple
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
+from ..inspect._trust import Trust, type_name
+from ._containers import (
+    _SCALARS,
+    Node,
+    Slot,
+    _children,
+    _holds_module,
+    _only_scalars,
+    move_kind,
+)
+from ._keys import plain_key
 
 MAX_DEPTH = 64
-_SCALAR_KEYS = (str, int, bool, type(None))
 _MODE_RANK = {"follow": 0, "state": 1, "move": 2}  # what an optimizer's state does
-_SCALARS = frozenset((str, int, bool, float, type(None), bytes))
-
-
-class Slot(NamedTuple):
-    """One reference to rebind. ``kind``: map (a dict-like), list, set, member (a ``__slots__``
-    field), grad (``holder.grad``) or node (a field of an immutable container, rebuilt)."""
-
-    kind: str
-    holder: Any
-    key: Any
-
-
-class Node:
-    """An immutable container (tuple, namedtuple, frozen dataclass, frozenset) above a tensor."""
-
-    __slots__ = ("dirty", "kind", "obj", "parents", "replace")
-
-    def __init__(self, obj: Any, kind: str) -> None:
-        self.obj = obj
-        self.kind = kind
-        self.parents: list[Slot] = []
-        self.replace: dict[Any, Any] = {}  # key -> Entry | Node
-        self.dirty = False
 
 
 class Target(NamedTuple):
@@ -72,6 +59,8 @@ class Walker:
         self.Optimizer = torch.optim.Optimizer
         self.Parameter = torch.nn.Parameter
         self.DataParallel = torch.nn.DataParallel
+        self.RNNBase = torch.nn.RNNBase
+        self.trust = Trust(torch)
         self.occ: list[Occ] = []
         self.links: list[tuple[Node, Slot]] = []
         self.nodes: dict[int, Node] = {}
@@ -83,16 +72,20 @@ class Walker:
         self.notes: list[str] = []
         self.want: set[int] | None = None
         self.want_target: Target | None = None
+        self.rnns: dict[int, Any] = {}  # NB: their _flat_weight_refs are the only weak refs
 
     # -- units
-    def unit(self, name: str, label: str, target: Target, want: set[int] | None = None) -> None:
-        """Walk ``namespace[name]``; with ``want``, only objects whose id is in it are in scope."""
+    def unit(self, name: str, label: str, target: Target, want: set[int] | None = None, *,
+             quiet: bool = False) -> None:
+        """Walk ``namespace[name]``; with ``want``, only objects whose id is in it are in scope.
+        ``quiet``: a refused unit that holds nothing in scope is not reported (alias search)."""
         self.want, self.want_target = want, target
         self._u_occ: list[Occ] = []
         self._u_links: list[tuple[Node, Slot]] = []
         self._u_opts: list[tuple[Any, Ref, str]] = []
         self._u_lits: list[tuple[Slot, Any]] = []
         self._u_notes: list[str] = []
+        self._u_rnns: list[Any] = []
         self._refusal = ""
         self._label = label
         obj = dict.get(self.ns, name)
@@ -102,13 +95,15 @@ class Walker:
         except Exception as e:  # NB: a hostile object costs its own unit, never the move
             self._refusal = f"could not be inspected ({type(e).__name__})"
         if self._refusal:
-            self.refused.append((label, self._refusal))
+            if not (quiet and not self._u_occ):
+                self.refused.append((label, self._refusal))
             self.protected.update(id(o.t) for o in self._u_occ)
             return
         self.occ += self._u_occ
         self.links += self._u_links
         self.literals += self._u_lits
         self.notes += self._u_notes
+        self.rnns.update((id(m), m) for m in self._u_rnns)
         for opt, ref, mode in self._u_opts:
             known = self.optimizers.get(id(opt))
             if known is None or _MODE_RANK[mode] > _MODE_RANK[known[2]]:
@@ -140,7 +135,7 @@ class Walker:
         elif issubclass(tp, self.Optimizer):
             self.optimizer(obj, ref, scope)
         else:
-            kind = _tree.container_kind(obj)
+            kind = move_kind(obj)
             if kind is not None:
                 self.container(obj, kind, slot, ref, scope, depth, note)
 
@@ -149,9 +144,14 @@ class Walker:
         scope = self._scope(t, scope)
         if scope is None:
             return
-        if type(t).__name__ == "DTensor":
+        tp = type(t)
+        if type_name(tp) == "DTensor":
             self.refuse("holds DTensors: their placement is managed by torch.distributed "
                         "(redistribute them instead)")
+        why = self.trust(tp)
+        if why:
+            self.refuse(f"holds a tensor that cannot be moved safely: {why}, so devicelens "
+                        f"cannot trust what it says; move it with its own .to()")
         self._u_occ.append(Occ(t, None if inplace else slot, ref, inplace, scope, self._label,
                                note))
 
@@ -160,6 +160,8 @@ class Walker:
         if depth > MAX_DEPTH:
             if scope is not None:
                 self.refuse(f"nested deeper than {MAX_DEPTH} levels")
+            return
+        if _only_scalars(obj, kind):
             return
         frozen = kind in ("tuple", "namedtuple") or (
             kind == "set" and issubclass(type(obj), frozenset)) or (
@@ -175,7 +177,14 @@ class Walker:
             return
         self.visited.add(key)
         for child_slot, step, child in _children(obj, kind, node):
+            if child_slot.kind != "map" or plain_key(child_slot.key):
+                self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
+                continue
+            found = len(self._u_occ)
             self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
+            if len(self._u_occ) > found:  # NB: rebinding it would hash the key: user code
+                self.refuse(f"holds tensors under a dict key whose __hash__ or __eq__ is its "
+                            f"own code (a {type_name(type(child_slot.key))})")
 
     # -- modules
     def module(self, m: Any, ref: Ref, scope: Target | None, depth: int, note: str) -> None:
@@ -190,6 +199,8 @@ class Walker:
                         "intentional; change it with accelerate, not by moving it")
         if scope is not None and scope.device is not None:
             self._wrapper(m, d, ref, scope.device)
+        if scope is not None and issubclass(type(m), self.RNNBase):
+            self._u_rnns.append(m)
         parts = _tree.module_parts(m)
         for name, p in parts.params:
             self.tensor(p, None, (*ref, Step("attr", name)), scope, True, note)
@@ -214,14 +225,14 @@ class Walker:
         elif issubclass(tp, self.Module):
             self.module(v, ref, scope, depth + 1, note)
         elif not issubclass(tp, self.Optimizer):
-            kind = _tree.container_kind(v)
+            kind = move_kind(v)
             if kind is not None:
                 holds = _holds_module(v, kind, self.Module)
                 self.container(v, kind, Slot("map", d, name), ref, scope, depth + 1,
                                note or _trap_container_note(ref, kind, holds))
 
     def _wrapper(self, m: Any, d: dict[str, Any], ref: Ref, device: Any) -> None:
-        names = {k.__name__ for k in type(m).__mro__}
+        names = {type_name(k) for k in type.__getattribute__(type(m), "__mro__")}
         code = _tree.code_for(ref)
         if "DistributedDataParallel" in names:
             self.refuse(f"DistributedDataParallel is bound to its process group; re-create it: "
@@ -280,52 +291,6 @@ def _dispatched(d: dict[str, Any]) -> bool:
     devmap = d.get("hf_device_map")
     multi = type(devmap) is dict and len({str(v) for v in devmap.values()}) > 1
     return multi or "_hf_hook" in d
-
-
-def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, Any]]:
-    """(slot, step, child) for every child; the slot says how to put a new child back."""
-    out: list[tuple[Slot, Step, Any]] = []
-    if kind in ("dict", "userdict"):
-        d = obj if kind == "dict" else (_tree.instance_dict(obj) or {}).get("data")
-        if d is None or not issubclass(type(d), dict):
-            return out
-        for i, (k, v) in enumerate(list(dict.items(d))):
-            step = Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)
-            out.append((Slot("map", d, k), step, v))
-    elif kind == "list":
-        out = [(Slot("list", obj, i), Step("item", i), v)
-               for i, v in enumerate(list(list.__iter__(obj)))]
-    elif kind in ("tuple", "namedtuple"):
-        fields = _tree._type_dict_lookup(type(obj), "_fields") if kind == "namedtuple" else ()
-        for i, v in enumerate(tuple.__iter__(obj)):
-            name = fields[i] if i < len(fields) else None
-            step = Step("attr", name, "field") if type(name) is str else Step("item", i)
-            out.append((Slot("node", node, i), step, v))
-    elif kind == "set":
-        frozen = issubclass(type(obj), frozenset)
-        items = list(frozenset.__iter__(obj) if frozen else set.__iter__(obj))
-        out = [(Slot("node", node, i) if node is not None else Slot("set", obj, None),
-                Step("pos", i), v) for i, v in enumerate(items)]
-    elif kind == "dataclass":
-        idict = _tree.instance_dict(obj)
-        for name in _tree._dataclass_fields(type(obj)) or ():
-            try:
-                v = _tree._read_field(obj, name)
-            except LookupError:
-                continue
-            if node is not None:
-                slot = Slot("node", node, name)
-            elif idict is not None and name in idict:
-                slot = Slot("map", idict, name)
-            else:
-                slot = Slot("member", obj, name)
-            out.append((slot, Step("attr", name, "field"), v))
-    return out
-
-
-def _holds_module(v: Any, kind: str, module_type: type) -> bool:
-    return any(issubclass(type(c), module_type) for _s, _st, c in _children(v, kind, None)
-               if kind != "dataclass")
 
 
 def _trap_tensor_note(ref: Ref) -> str:

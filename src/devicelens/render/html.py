@@ -8,6 +8,7 @@ import html
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
+from ._report import headline, plural, row_detail
 from ._rows import Row, device_colour, rows
 
 if TYPE_CHECKING:
@@ -16,9 +17,13 @@ if TYPE_CHECKING:
     from ..moves import MoveReport
 
 _SEV_COLOUR = {"error": "#D55E00", "warning": "#E69F00", "info": "#0072B2"}
+# NB: JupyterLab right-aligns every output table cell with a more specific selector
+# (:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td): names must stay left, or nesting
+# (the indent) cannot be seen
 _CSS = (
     "<style>.dl-t{border-collapse:collapse;font-size:12px}.dl-t td,.dl-t th{padding:2px 8px;"
-    "text-align:left}.dl-chip{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;"
+    "text-align:left!important}.dl-t td.dl-num{text-align:right!important}"
+    ".dl-chip{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;"
     "font-family:monospace;margin-right:2px}.dl-bad{background:rgba(213,94,0,.12)}"
     ".dl-f{border-left:4px solid;padding:2px 8px;margin:6px 0}.dl-f pre{margin:4px 0;"
     "padding:4px;background:rgba(127,127,127,.12)}</style>"
@@ -39,7 +44,7 @@ def _row(r: Row) -> str:
     pad = f' style="padding-left:{8 + 16 * r.level}px"' if r.level else ""
     return (f"<tr{cls}><td{pad}><code>{esc(r.name)}</code></td><td>{esc(r.kind)}</td>"
             f"<td>{''.join(chip(d) for d in r.devices)}</td><td>{esc(', '.join(r.dtypes))}</td>"
-            f"<td>{esc(r.shape)}</td><td>{esc(human_bytes(r.nbytes))}</td></tr>")
+            f'<td>{esc(r.shape)}</td><td class="dl-num">{esc(human_bytes(r.nbytes))}</td></tr>')
 
 
 def finding_html(f: Finding) -> str:
@@ -50,11 +55,11 @@ def finding_html(f: Finding) -> str:
 
 def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
     """The colour-coded table with its per-device totals (styles included), no findings."""
-    totals = " ".join(f"{chip(t.device)} {t.objects} obj, {esc(human_bytes(t.nbytes))}"
-                      for t in snap.totals)
+    totals = " ".join(f"{chip(t.device)} {plural(t.objects, 'object')}, "
+                      f"{esc(human_bytes(t.nbytes))}" for t in snap.totals)
     body = "".join(_row(r) for r in rows(snap, findings, show_all=show_all))
     skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
-    return (f"{_CSS}<div><b>devicelens</b> — {len(snap.objects)} objects {totals}</div>"
+    return (f"{_CSS}<div><b>devicelens</b> — {plural(len(snap.objects), 'object')} {totals}</div>"
             '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
             f"<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>{body}</tbody>"
             f"</table>{skipped}")
@@ -73,17 +78,11 @@ def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
 def report_html(r: MoveReport) -> str:
     from .text import MAX_REPORT_ROWS
 
-    if not r.ok:
-        head = f"<b>Nothing was changed:</b> {esc(r.error)}"
-    elif not r.moved:
-        head = f"<b>Nothing to move:</b> everything in scope is already on {chip(r.target)}"
-    else:
-        verb = "Would move" if r.dry_run else "Moved"
-        head = (f"<b>{verb} {len(r.moved)} objects "
-                f"({esc(human_bytes(sum(m.nbytes for m in r.moved)))}) to</b> {chip(r.target)}")
-    shown, rest = r.moved[:MAX_REPORT_ROWS], r.moved[MAX_REPORT_ROWS:]
+    head = esc(headline(r))
+    shown = r.moved[:MAX_REPORT_ROWS] if r.ok else ()
+    rest = r.moved[MAX_REPORT_ROWS:] if r.ok else ()
     items = "".join(f"<li><code>{esc(m.path)}</code>: {chip(m.source)} → {chip(m.target)} "
-                    f"{esc(human_bytes(m.nbytes))}</li>" for m in shown)
+                    f"({esc(row_detail(m))})</li>" for m in shown)
     if rest:
         items += (f"<li>… and {len(rest)} more "
                   f"({esc(human_bytes(sum(m.nbytes for m in rest)))})</li>")

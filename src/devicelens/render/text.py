@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
+from ._report import headline, row_line
 from ._rows import Row, rows
 
 if TYPE_CHECKING:
@@ -67,17 +68,9 @@ MAX_REPORT_ROWS = 20
 
 
 def report_text(r: MoveReport) -> str:
-    verb = "Would move" if r.dry_run else "Moved"
-    if not r.ok:
-        out = [f"Nothing was changed: {r.error}"]
-    elif not r.moved:
-        out = [f"Nothing to move: everything in scope is already on {r.target}."]
-    else:
-        total = sum(m.nbytes for m in r.moved)
-        n = len(r.moved)
-        out = [f"{verb} {n} object{'s' * (n != 1)} ({human_bytes(total)}) to {r.target}."]
-        out += [f"  {m.path}: {m.source} → {m.target} ({human_bytes(m.nbytes)})"
-                for m in r.moved[:MAX_REPORT_ROWS]]
+    out = [headline(r)]
+    if r.ok and r.moved:
+        out += [f"  {m.path}: {row_line(m)}" for m in r.moved[:MAX_REPORT_ROWS]]
         rest = r.moved[MAX_REPORT_ROWS:]
         if rest:
             out.append(f"  … and {len(rest)} more ({human_bytes(sum(m.nbytes for m in rest))})")

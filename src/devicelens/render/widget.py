@@ -30,6 +30,15 @@ __all__ = ["DevicesWidget", "devices_widget", "is_kernel"]
 
 _BUSY = "devicelens is still busy with the previous action; try again when it has finished."
 
+# NB: a finding is one card: the row (text + its Apply button) carries the border, so the button
+# sits inside the card, under the fix it applies, aligned with the text
+_CARD_CSS = (
+    "<style>.dl-w-finding{border-left:4px solid #E69F00;padding:4px 8px 6px;margin:6px 0;"
+    "background:rgba(127,127,127,.06)}.dl-w-sev-error{border-left-color:#D55E00}"
+    ".dl-w-sev-info{border-left-color:#0072B2}.dl-w-finding .dl-f{border-left:0;margin:0;"
+    "padding:0}.dl-w-finding .dl-w-apply{align-self:flex-start;margin:2px 2px 0}</style>"
+)
+
 
 # --- which view ----------------------------------------------------------------------------
 
@@ -104,12 +113,14 @@ class DevicesWidget:
         self.refresh_button = w.Button(description="Refresh", icon="refresh")
         self.table = w.HTML()
         self.findings_box = w.VBox()
+        self._card_css = w.HTML(_CARD_CSS)
         self.status = w.HTML()
         self._no_findings = w.HTML(f"<div>{esc(findings_text([])[0])}</div>")
         self.move_button.on_click(lambda _b: self.move_all())
         self.refresh_button.on_click(lambda _b: self._refresh_clicked())
         toolbar = w.HBox([self.device, self.move_button, self.progress, self.refresh_button])
-        self.root = w.VBox([toolbar, self.table, self.findings_box, self.status])
+        self.root = w.VBox([self._card_css, toolbar, self.table, self.findings_box,
+                            self.status])
         for widget, cls in ((self.root, "dl-widget"), (self.device, "dl-w-device"),
                             (self.move_button, "dl-w-move"), (self.progress, "dl-w-progress"),
                             (self.refresh_button, "dl-w-refresh"), (self.table, "dl-w-table"),
@@ -201,10 +212,10 @@ class DevicesWidget:
     def _finding_row(self, f: Finding) -> Any:
         import ipywidgets as w
 
-        text = w.HTML(finding_html(f), layout=w.Layout(flex="1 1 auto"))
-        row = w.HBox([text])
-        row.add_class("dl-w-finding")
-        row.add_class(f"dl-w-{f.kind}")
+        text = w.HTML(finding_html(f))
+        row = w.VBox([text])
+        for cls in ("dl-w-finding", f"dl-w-{f.kind}", f"dl-w-sev-{f.severity}"):
+            row.add_class(cls)
         if f.action is None:
             return row
         button = w.Button(description="Apply", icon="wrench", tooltip=f.fix,
