@@ -3,11 +3,11 @@
 NB: exact ``torch.Tensor``/``Parameter`` are read with plain attribute access (their getters are
 torch's C code); any subclass is read through ``torch._C.TensorBase``'s own descriptors, so a
 subclass property never runs; one whose class redefines metadata (:mod:`._trust`) or whose
-``__torch_dispatch__`` is not torch's is not read at all (its own code could answer): an opaque
-row, its device from the C header (none: "?" when a dispatch of its own could answer that too). Every value
-kept is plain (``str``, ``int``, a ``torch.Size`` of ``int``s): a symbolic size makes the shape
-``()``. ``.grad`` is read only where torch keeps one (a leaf, or ``retain_grad()``), so a
-non-leaf tensor such as ``loss`` never triggers torch's warning.
+``__torch_dispatch__`` is not torch's is not read at all (its own code could answer): an
+opaque row, its device from the C header ("?" where its own dispatch could answer that too).
+Every value kept is plain (``str``, ``int``, a ``torch.Size`` of ``int``s): a symbolic size
+makes the shape ``()``. ``.grad`` is read only where torch keeps one (a leaf, or
+``retain_grad()``), so a non-leaf tensor such as ``loss`` never triggers torch's warning.
 """
 
 from __future__ import annotations
