@@ -9,7 +9,9 @@ Run: .venv/bin/python benchmarks/bench_snapshot.py
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import io
 import tracemalloc
 from typing import Any
 
@@ -82,8 +84,8 @@ def magic() -> None:
     n_params = sum(len(list(v.parameters())) for k, v in ns.items() if k.startswith("model"))
 
     def devices() -> object:
-        view = shell.run_line_magic("devices", "--text")
-        return view
+        with contextlib.redirect_stdout(io.StringIO()):  # NB: --text prints the table
+            return shell.run_line_magic("devices", "--text")
 
     def rendered() -> object:
         view = shell.run_line_magic("devices", "")

@@ -67,8 +67,8 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     try:
         with torch._C.DisableTorchFunction():
             public = names is None
-            # NB: a copy (one C call): a cell on another thread may bind names meanwhile
-            items = dict.items(dict.copy(namespace)) if public else candidates(namespace, names)
+            # NB: a caller on another thread than the cells passes a copy (namespace_copy)
+            items = dict.items(namespace) if public else candidates(namespace, names)
             loose, ts, rest = read_loose(torch, namespace, items, max_nodes, public)
             ctx = Ctx(torch, max_nodes - len(ts))
             ctx.truncated = len(ts) == max_nodes
