@@ -78,7 +78,8 @@ def test_labels_not_moved_fake_cuda(ip, ns, fake_cuda):
     assert err.culprits == ("labels",)
     assert "culprit: labels (int64[2] on cpu), argument 2; expected cuda:0" in str(err)
     assert "at: cell line 4: loss = F.cross_entropy(logits, labels)" in str(err)
-    assert err.fix == "labels = labels.to(logits.device)"
+    # NB: not labels.to(logits.device): the failing cell itself makes `logits`
+    assert err.fix == 'labels = labels.to("cuda:0")'
 
 
 def test_loss_weight_on_wrong_device_fake_cuda(ip, ns, fake_cuda):
@@ -100,15 +101,21 @@ def test_positional_encoding_attribute_fake_cuda(ip, ns, fake_cuda):
     with fake_cuda:
         err = mismatch(ip, "%%cuda_safe --no-preflight\nwith torch.no_grad():\n"
                            "    out = model(x)\n")
-    assert err.culprits == ("model.encoder.pos_emb[...]",)
+    assert err.culprits == ("model.encoder.pos_emb",)  # the attribute, not the slice used
+    assert "culprit: model.encoder.pos_emb (float32[16, 8] on cpu), argument 2" in str(err)
     assert err.report.module == "model.encoder (PositionalEncoding)"
     lines = err.report.lines
     assert lines[0].endswith("(in PositionalEncoding.forward): "
                              "return x + self.pos_emb[: x.size(1)]")
     assert lines[1] == "cell line 3: out = model(x)"
-    assert err.report.fixes[0].splitlines()[0] == (
-        'model.encoder.pos_emb = model.encoder.pos_emb.to("cuda:0")')
-    assert "register_buffer" in err.fix
+    assert err.fix == ('_t = model.encoder.pos_emb\ndel model.encoder.pos_emb\n'
+                       'model.encoder.register_buffer("pos_emb", _t.to("cuda:0"))')
+    (edit,) = err.report.edits  # and the code, so that the next model.to() moves it
+    assert edit.where.endswith("line 8 (in PositionalEncoding.__init__)")
+    assert edit.old == ("        self.pos_emb = torch.randn(16, d)   # a plain attribute: "
+                        "Module.to() leaves it behind",)
+    assert edit.new == ('        self.register_buffer("pos_emb", torch.randn(16, d))   # a plain '
+                        "attribute: Module.to() leaves it behind",)
 
 
 def test_rnn_hidden_state_without_device_fake_cuda(ip, ns, fake_cuda):
@@ -117,12 +124,17 @@ def test_rnn_hidden_state_without_device_fake_cuda(ip, ns, fake_cuda):
     with fake_cuda:
         err = mismatch(ip, "%%cuda_safe --no-preflight\nwith torch.no_grad():\n"
                            "    out = rnn(seq)\n")
-    assert err.culprits == ("`h0` in RNNModel.forward",)
+    assert err.culprits == ("rnn",)  # whose code made it: the model's forward
+    assert "culprit: rnn (float32[1, 2, 6] on cpu), `h0` in RNNModel.forward" in str(err)
     assert err.report.expected == "cuda:1"
     assert err.report.module == "rnn.rnn (GRU)"
     assert err.report.lines[0].endswith("(in RNNModel.forward): out, h = self.rnn(x, h0)")
     assert err.report.lines[1] == "cell line 3: out = rnn(seq)"
-    assert err.fix.startswith("h0 = torch.zeros(1, x.size(0), self.hidden, device=x.device)")
+    assert err.fix == ""  # no namespace move helps: the code makes it again on every call
+    (edit,) = err.report.edits
+    assert edit.where.endswith("line 27 (in RNNModel.forward)")
+    assert edit.old == ("        h0 = torch.zeros(1, x.size(0), self.hidden)",)
+    assert edit.new == ("        h0 = torch.zeros(1, x.size(0), self.hidden, device=x.device)",)
 
 
 def test_gather_index_on_cpu_fake_cuda1(ip, ns, fake_cuda):
@@ -256,3 +268,7 @@ def test_guard_as_a_context_manager_outside_ipython(tmp_path):
     assert "culprit: `batch` in step (float32[2] on cpu), argument 1; expected meta" in out
     assert "at: train.py line 5 (in step): return batch + weights" in out
     assert "from: train.py line 8: step(torch.ones(2))" in out
+    # the tensor was made without a device by the caller's line: the fix is that line
+    assert out.rstrip().endswith("edit: train.py line 8\n"
+                                 "      - step(torch.ones(2))\n"
+                                 "      + step(torch.ones(2, device=weights.device))")

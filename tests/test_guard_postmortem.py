@@ -153,10 +153,12 @@ def test_backward_error_is_explained(ip, ns, capsys):
 
 def test_backward_error_inside_cuda_safe_keeps_its_type(ip, ns, capsys):
     ns["w"] = torch.randn(3, requires_grad=True)
-    err, out, _ = run(ip, capsys, "%%cuda_safe\ny = w * 2\ny.register_hook(lambda g: g.double())\n"
+    err, _out, _ = run(ip, capsys, "%%cuda_safe\ny = w * 2\ny.register_hook(lambda g: g.double())\n"
                                   "y.sum().backward()\n")
-    assert type(err) is RuntimeError
-    assert "note: the tensor hook '<lambda>' returned a torch.DoubleTensor gradient" in out
+    assert type(err).__name__ == "DeviceMismatchError" and isinstance(err, RuntimeError)
+    assert type(err.__cause__) is RuntimeError  # the original, chained
+    assert "has changed the type of value" in str(err.__cause__)
+    assert "note: the tensor hook '<lambda>' returned a torch.DoubleTensor gradient" in str(err)
 
 
 def test_other_errors_are_untouched(ip, ns, capsys):
@@ -184,7 +186,8 @@ def test_chains_with_handlers_installed_before(ip, ns, capsys):
     ip.set_custom_exc((KeyError, RuntimeError), earlier)
     try:
         postmortem.install(ip)
-        assert set(ip.custom_exceptions) == {KeyError, RuntimeError, ValueError}
+        assert set(ip.custom_exceptions) == {KeyError, RuntimeError, ValueError, IndexError,
+                                             TypeError}
         ns.update(net=nn.Linear(8, 4), x64=torch.randn(2, 8, dtype=torch.float64))
         _, out, err_text = run(ip, capsys, "net(x64)\n")
         assert seen == ["RuntimeError"] and "earlier handler saw RuntimeError" in out

@@ -124,4 +124,9 @@ def test_a_batch_on_another_ranks_gpu(three_bugs):
         "devicelens [rank 2/3, local_rank 2]: tensors on different devices: cuda:0, cuda:2",
         "  culprit: x (float32[4, 8] on cuda:0), `input` in Linear.forward; expected cuda:2"]
     assert "  note: x is on cuda:0 on every rank: the code does not use LOCAL_RANK" in text
-    assert text.endswith('  fix:\n      x = x.to(f"cuda:{local_rank}")\n')  # not the model
+    # the line that hard-codes rank 0's GPU is what to change, in terms right on every rank
+    assert text.endswith(
+        '  fix:\n      x = x.to(f"cuda:{local_rank}")\n'
+        f"  edit: rank_bugs.py line {line('rank_bugs.py', 'x = ').split()[2][:-1]}\n"
+        '      - x = torch.randn(4, 8, device="cuda:0")\n'
+        "      + x = torch.randn(4, 8, device=next(model.parameters()).device)\n")

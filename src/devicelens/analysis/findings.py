@@ -7,9 +7,9 @@ move engine, which never executes strings.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from ..inspect._tree import Ref
 from ..inspect.records import ObjectRecord, TensorRecord
@@ -23,13 +23,16 @@ class Action:
     """A fix the move engine can apply: move or cast the objects at ``refs``.
 
     ``op``: ``to_device`` (modules in place, tensors rebound), ``to_dtype`` (cast the culprits
-    only), ``optimizer_state`` (each state tensor to its own parameter's device/dtype).
+    only), ``optimizer_state`` (each state tensor to its own parameter's device/dtype),
+    ``optimizer_remap`` (point the optimizer at ``pairs``' new parameters, state kept and moved
+    to them: ``refs`` is the optimizer, each pair (its stale parameter, the module's current one)).
     """
 
-    op: Literal["to_device", "to_dtype", "optimizer_state"]
+    op: Literal["to_device", "to_dtype", "optimizer_state", "optimizer_remap"]
     refs: tuple[Ref, ...]
     device: str | None = None
     dtype: str | None = None
+    pairs: tuple[tuple[Ref, Ref], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,8 @@ class Finding:
 
 
 DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module",
-                "optimizer_state", "dataparallel_device", "loose_device")
+                "optimizer_state", "optimizer_orphan", "dataparallel_device", "loose_device",
+                "meta_no_data", "model_left_behind", "cpu_required")
 DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype")
 
 
@@ -88,20 +92,7 @@ def majority(tensors: Iterable[TensorRecord], attr: str = "device") -> str | Non
 
 
 def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
-    """A module's parameters and buffers that decide where it is. NB: several rules ask for the
-    same record's; computed once per record (kept with the record, so its id stays its own).
-    The list is shared: read it, never change it."""
-    hit = _MODULE_TENSORS.get(id(o))
-    if hit is not None and hit[0] is o:
-        return hit[1]
-    if len(_MODULE_TENSORS) > 8192:
-        _MODULE_TENSORS.clear()
-    own = [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
-    _MODULE_TENSORS[id(o)] = (o, own)
-    return own
-
-
-_MODULE_TENSORS: dict[int, tuple[ObjectRecord, list[TensorRecord]]] = {}
+    return [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
 
 
 def q(s: str) -> str:
@@ -142,28 +133,64 @@ def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
     return Layout(device, dtypes.pop() if len(dtypes) == 1 else None, best.name, best.wrapper)
 
 
-class Memo:
-    """The findings of the last diagnosis, per record: a diagnosis after each cell recomputes a
-    rule only for records that are new or whose context changed.
+class Model(NamedTuple):
+    """A module holding parameters: something a loose tensor can be an input of.
 
-    NB: exact because a rule's findings are a function of the record and the context it is
-    given (both compared here), and records are immutable; an entry holds its record, so the
-    id keying it is never reused while it lives.
+    ``device``/``dtype`` None: the model itself is split or mixed. ``aliases``: other names for
+    the same parameters (a wrapper, a submodule bound to its own name), judged as this one.
     """
 
-    def __init__(self) -> None:
-        self.last: dict[tuple[int, str], tuple[Any, Any, list[Finding]]] = {}
-        self.now: dict[tuple[int, str], tuple[Any, Any, list[Finding]]] = {}
+    name: str
+    device: str | None
+    dtype: str | None
+    nbytes: int
+    wrapper: str
+    aliases: tuple[str, ...] = ()
 
-    def get(self, o: ObjectRecord, rule: str, context: Any,
-            fn: Callable[[ObjectRecord, Any], list[Finding]]) -> list[Finding]:
-        key = (id(o), rule)
-        hit = self.last.get(key)
-        if hit is None or hit[0] is not o or hit[1] != context:
-            hit = (o, context, fn(o, context))
-        self.now[key] = hit
-        return hit[2]
 
-    def roll(self) -> None:
-        """Keep only what this diagnosis used."""
-        self.last, self.now = self.now, {}
+def models(objects: Iterable[ObjectRecord]) -> list[Model]:
+    """Every model in the namespace, largest first, each set of parameters once.
+
+    NB: a module whose parameters are all another's (a DataParallel and its module, ``enc =
+    model.encoder``) is an alias of the bigger one; between equals, the wrapper wins.
+    """
+    found: list[tuple[Model, frozenset[int]]] = []
+    for o in objects:
+        if o.kind != "module" or o.dispatch:
+            continue
+        params = [t for t in o.tensors if t.role == "parameter"]
+        if not params or not module_tensors(o):
+            continue
+        found.append((_model(o), frozenset(t.storage for t in params)))
+    found.sort(key=lambda ms: (-len(ms[1]), not ms[0].wrapper, -ms[0].nbytes))
+    out: list[tuple[Model, frozenset[int]]] = []
+    for m, storages in found:
+        owner = next((i for i, (_big, s) in enumerate(out) if storages <= s), None)
+        if owner is None:
+            out.append((m, storages))
+        else:
+            big, s = out[owner]
+            out[owner] = (big._replace(aliases=(*big.aliases, m.name)), s)
+    return sorted((m for m, _s in out), key=lambda m: -m.nbytes)
+
+
+def _model(o: ObjectRecord) -> Model:
+    own = module_tensors(o)
+    devices = {t.device for t in own}
+    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    device = devices.pop() if len(devices) == 1 else None
+    if o.wrapper == "DataParallel" and o.device_ids:
+        device = f"cuda:{o.device_ids[0]}"
+    nbytes = sum(t.nbytes for t in o.tensors if t.role == "parameter")
+    return Model(o.name, device, dtypes.pop() if len(dtypes) == 1 else None, nbytes, o.wrapper)
+
+
+def model_names(ms: Iterable[Model]) -> set[str]:
+    """Every name (and alias) the models go by."""
+    return {n for m in ms for n in (m.name, *m.aliases)}
+
+
+def model_named(ms: Iterable[Model], names: Iterable[str]) -> list[Model]:
+    """The models ``names`` refer to (by name or alias), each once, in ``ms`` order."""
+    wanted = set(names)
+    return [m for m in ms if m.name in wanted or wanted & set(m.aliases)]

@@ -18,6 +18,10 @@ __all__ = ["AutofixReport", "DeviceGuard", "DeviceMismatchError", "DtypeGuard", 
 
 
 def __getattr__(name: str) -> Any:
+    if name == "run_cell":
+        from . import _run
+
+        return _run.run_cell
     if name in __all__:
         from . import _mode
 

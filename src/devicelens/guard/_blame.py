@@ -36,6 +36,7 @@ class Operand(NamedTuple):
     device: str
     dtype: str
     shape: tuple[int, ...]
+    what: str = ""  # replaces "dtype[shape] on device" (a module, an optimizer, code)
 
     @property
     def scalar_cpu(self) -> bool:
@@ -44,8 +45,9 @@ class Operand(NamedTuple):
 
     def describe(self) -> str:
         shape = ", ".join(str(s) for s in self.shape)
-        where = "" if self.where == self.named.name else f", {self.where}"
-        return f"{self.named.name} ({self.dtype}[{shape}] on {self.device}){where}"
+        where = "" if self.where in ("", self.named.name) else f", {self.where}"
+        what = self.what or f"{self.dtype}[{shape}] on {self.device}"
+        return f"{self.named.name} ({what}){where}"
 
 
 def default_cell_files(extra: Iterable[str] = ()) -> CellFiles:
@@ -166,7 +168,13 @@ def _line(fr: Frame, current: str) -> str:
 # --- names by identity ----------------------------------------------------------------------
 
 class Namer:
-    """id(tensor) -> :class:`Named`, id(module) -> path, built lazily from one snapshot."""
+    """id(tensor) -> :class:`Named`, id(module) -> path, built lazily from one snapshot.
+
+    NB: a namespace name always wins over a local one (``labels``, not `target` in
+    cross_entropy), and a view is named after the namespace tensor it views (``y.view(-1)`` ->
+    ``y``); objects the snapshot does not walk (plain objects' attributes) are found by
+    :mod:`._lookup`.
+    """
 
     def __init__(self, namespace: dict[str, Any], frames: Sequence[Frame] = (),
                  is_cell: CellFiles | None = None) -> None:
@@ -174,7 +182,10 @@ class Namer:
         self.frames = frames
         self.is_cell = is_cell or default_cell_files()
         self._tensors: dict[int, Named] | None = None
+        self._locals: dict[int, Named] = {}
+        self.local_at: dict[int, tuple[int, str, str]] = {}  # id -> (frame index, name, [i])
         self._modules: dict[int, str] = {}
+        self._deep: dict[int, str] = {}
         self._keep: list[Any] = []  # NB: keeps every mapped object alive, so ids stay unique
         self.snapshot: Any = None
 
@@ -195,13 +206,21 @@ class Namer:
             if obj is not None and id(obj) not in self._tensors:
                 code = _tree.code_for(rec.ref) if _tree.has_code(rec.ref) else ""
                 self._tensors[id(obj)] = Named(rec.path, code, rec.role, str(rec.ref[0].key))
+        modules: dict[int, tuple[tuple[int, int], str]] = {}
         for o in snap.objects:
             for m in o.modules:
                 obj = self._resolve(m.ref)
-                if obj is not None:
-                    self._modules.setdefault(id(obj), m.path)
+                rank = (len(m.ref), len(m.path))  # NB: `encoding` rather than `model.0`
+                if obj is not None and (id(obj) not in modules or rank < modules[id(obj)][0]):
+                    modules[id(obj)] = (rank, m.path)
+        self._modules = {k: v[1] for k, v in modules.items()}
         self._add_locals()
         return self._tensors
+
+    def build(self) -> Any:
+        """The snapshot the names come from (taken on first use)."""
+        self._build()
+        return self.snapshot
 
     def _resolve(self, ref: _tree.Ref) -> Any:
         try:
@@ -212,34 +231,74 @@ class Namer:
         return obj
 
     def _add_locals(self) -> None:
-        assert self._tensors is not None
         # NB: user code first: `h0` in Net.forward, not `hx` in torch's GRU.forward
-        frames = sorted(self.frames, key=lambda fr: not self.is_cell(fr.frame.f_code.co_filename))
-        for fr in frames:
-            f = fr.frame
+        order = sorted(range(len(self.frames)),
+                       key=lambda i: not self.is_cell(self.frames[i].frame.f_code.co_filename))
+        for i in order:
+            f = self.frames[i].frame
             if f.f_globals is self.ns and f.f_code.co_name == "<module>":
                 continue  # the cell's top level: its locals are the namespace
             loc = frame_locals(f)
-            is_fn = self.is_cell(f.f_code.co_filename) or "self" in loc
+            if internal_file(f.f_code.co_filename) or not (
+                    self.is_cell(f.f_code.co_filename) or "self" in loc):
+                continue
             for k, v in loc.items():
-                if is_fn and k != "self" and is_tensor(v) and id(v) not in self._tensors:
-                    self._keep.append(v)
-                    self._tensors[id(v)] = Named(f"`{k}` in {f.f_code.co_qualname}", "",
-                                                 "local", "")
+                if k == "self":
+                    continue
+                for sub, t in _local_tensors(v):
+                    if id(t) not in self._locals:
+                        self._keep.append(t)
+                        self.local_at[id(t)] = (i, k, sub)
+                        self._locals[id(t)] = Named(f"`{k}{sub}` in {f.f_code.co_qualname}", "",
+                                                    "local", "")
 
     def tensor(self, t: Any) -> Named | None:
-        """The name of ``t``, or of the tensor it is a view of (``model.pos_emb[...]``)."""
+        """The name of ``t``, or of the namespace tensor it is a view of."""
         known = self._build()
-        named = known.get(id(t))
-        if named is None:
-            try:
-                base = t._base
-            except Exception:
-                return None
-            if base is not None and id(base) in known:
-                b = known[id(base)]
-                return b._replace(name=f"{b.name}[...]")
-        return named
+        base = _base(t)
+        for key in (id(t), id(base) if base is not None else None):
+            if key is not None and key in known:
+                return known[key]
+        deep = self.deep([t] + ([base] if base is not None else []))
+        for obj in (t, base):
+            if obj is not None and id(obj) in deep:
+                code = deep[id(obj)]
+                role = "state" if ".state[...][" in code else "tensor"
+                return Named(code, code, role, _root(code))
+        for obj in (t, base):
+            if obj is not None and id(obj) in self._locals:
+                return self._locals[id(obj)]
+        return None
+
+    def holder(self, t: Any) -> Any:
+        """The namespace tensor that gives ``t`` its name: ``t`` itself, or what it views."""
+        known = self._build()
+        base = _base(t)
+        if id(t) in known or base is None:
+            return t
+        return base if id(base) in known or id(base) in self._deep else t
+
+    def namespace_tensor(self, t: Any) -> Named | None:
+        """Like :meth:`tensor`, but only namespace names (never a local of a frame)."""
+        named = self.tensor(t)
+        return named if named is not None and named.role != "local" else None
+
+    def deep(self, objs: list[Any]) -> dict[int, str]:
+        """Code paths of ``objs`` found anywhere below the namespace (plain objects too)."""
+        from ._lookup import find
+
+        want = {id(o): o for o in objs if id(o) not in self._deep}
+        if want:
+            self._keep += list(want.values())
+            self._deep.update(find(self.ns, want))
+        return {id(o): self._deep[id(o)] for o in objs if id(o) in self._deep}
+
+    def owner(self, obj: Any) -> str:
+        """The user's name for a module or any other object ('' when unreachable)."""
+        path = self.module(obj)
+        if path:
+            return path
+        return self.deep([obj]).get(id(obj), "")
 
     def module(self, m: Any) -> str | None:
         self._build()
@@ -249,6 +308,42 @@ class Namer:
         path = self.module(m)
         kind = type(m).__name__
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
+
+
+def internal_file(filename: str) -> bool:
+    """torch's private machinery (``torch/_prims``, ``torch/_tensor.py``...): its locals are
+    never what users call things, and it is never the caller of an op."""
+    parts = filename.replace("\\", "/").split("/")
+    if "torch" not in parts:
+        return False
+    rest = parts[len(parts) - 1 - parts[::-1].index("torch") + 1:]
+    return any(p.startswith("_") for p in rest) or rest[-1:] in (["overrides.py"], ["library.py"])
+
+
+def _base(t: Any) -> Any:
+    try:
+        return t._base
+    except Exception:  # NB: exotic subclasses may refuse it
+        return None
+
+
+def _root(code: str) -> str:
+    m = re.match(r"[A-Za-z_]\w*", code)
+    return m.group(0) if m else ""
+
+
+def _local_tensors(v: Any) -> list[tuple[str, Any]]:
+    """``v`` itself, or the tensors directly inside a local tuple/list/dict (``state[0]``)."""
+    if is_tensor(v):
+        return [("", v)]
+    kind = _tree.container_kind(v)
+    if kind not in ("tuple", "list", "dict", "namedtuple"):
+        return []
+    out = []
+    for step, child in _tree.iter_children(v, kind, 16):
+        if is_tensor(child) and step.kind != "pos":
+            out.append((_tree._apply_step_code("", step), child))
+    return out
 
 
 def is_tensor(v: Any) -> bool:
@@ -287,6 +382,18 @@ def tensor_header(t: Any) -> tuple[str, str, tuple[int, ...]]:
         return str(t.device), str(t.dtype), tuple(t.shape)
 
 
+def meta(t: Any) -> tuple[str, str, tuple[int, ...]] | None:
+    """(device, dtype without "torch.", shape) of a tensor as :func:`tensor_header` reads it
+    (no user code); None for anything else or a tensor that refuses."""
+    if not is_tensor(t):
+        return None
+    try:
+        device, dtype, shape = tensor_header(t)
+    except Exception:
+        return None
+    return device, dtype.removeprefix("torch."), shape
+
+
 # --- where things should be -----------------------------------------------------------------
 
 def iter_params(m: Any, limit: int = 100_000) -> Iterator[Any]:
@@ -312,27 +419,6 @@ def majority_device(tensors: Iterable[Any]) -> str | None:
     return max(count, key=count.__getitem__) if count else None
 
 
-def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
-                    ns_device: str | None) -> str:
-    """Where the op's tensors should be: --device, else the running model's parameters, else
-    the namespace's parameters, else the one accelerator among the arguments."""
-    if forced:
-        return forced
-    devices = list(dict.fromkeys(o.device for o in operands if not o.scalar_cpu))
-    for m in reversed(stack):  # NB: outermost first: a stray submodule is the culprit
-        d = majority_device(iter_params(m))
-        if d is not None:
-            if d in devices:
-                return d
-            break
-    if ns_device in devices:
-        return ns_device
-    accel = [d for d in devices if d != "cpu"]
-    if len(accel) == 1:
-        return accel[0]
-    return devices[0] if devices else "cpu"
-
-
 def namespace_param_device(namer: Namer) -> str | None:
     namer._build()
     snap = namer.snapshot
@@ -344,33 +430,3 @@ def namespace_param_device(namer: Namer) -> str | None:
             if t.role == "parameter":
                 count[t.device] = count.get(t.device, 0) + 1
     return max(count, key=count.__getitem__) if count else None
-
-
-def expected_dtype(operands: list[Operand], stack: list[Any]) -> str:
-    """The floating dtype the op's tensors should share: the running model's, else the
-    parameters' among the arguments, else the most common (ties go to the default dtype)."""
-    import torch
-
-    floats = [o for o in operands if o.dtype.startswith(("float", "bfloat")) and o.shape != ()]
-    dts = list(dict.fromkeys(o.dtype for o in floats))
-    for m in reversed(stack):
-        params = [p for p in iter_params(m) if p.is_floating_point()]
-        if params:
-            d = max(_counts(str(p.dtype).removeprefix("torch.") for p in params).items(),
-                    key=lambda kv: kv[1])[0]
-            if d in dts:
-                return d
-            break
-    for o in floats:
-        if o.named.role in ("parameter", "buffer"):
-            return o.dtype
-    default = str(torch.get_default_dtype()).removeprefix("torch.")
-    counts = _counts(o.dtype for o in floats)
-    return max(dts, key=lambda d: (counts[d], d == default)) if dts else default
-
-
-def _counts(items: Iterable[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for i in items:
-        out[i] = out.get(i, 0) + 1
-    return out

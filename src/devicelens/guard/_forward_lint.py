@@ -30,6 +30,7 @@ class Issue:
     fix: str
     name: str = ""  # for lint: the local variable the tensor is assigned to
     where: str = ""  # for lint: "RNNModel.forward"; the source location is in ``message``
+    names: tuple[str, ...] = ()  # the user's names the fix changes (``x``, ``batch['y']``)
 
 
 def _forward_of(cls: type) -> Any:
@@ -59,6 +60,51 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
            for issue in ctx.check(node)]
     return tuple(out)
+
+
+def _forward_def(cls: type) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    fn = _forward_of(cls)
+    try:
+        lines, _start = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    fdef = tree.body[0] if tree.body else None
+    return fdef if isinstance(fdef, ast.FunctionDef | ast.AsyncFunctionDef) else None
+
+
+@functools.lru_cache(maxsize=256)
+def forward_params(cls: type) -> list[str]:
+    """The parameters of the user's ``forward`` after ``self`` ([] for torch's own)."""
+    fdef = _forward_def(cls)
+    return [a.arg for a in fdef.args.args[1:]] if fdef is not None else []
+
+
+@functools.lru_cache(maxsize=256)
+def cpu_parameters(cls: type) -> tuple[str, ...]:
+    """``forward`` parameters meant to stay on the cpu: the lengths it hands to
+    ``pack_padded_sequence``, or ones it moves to the cpu itself (``lengths.cpu()``)."""
+    fdef = _forward_def(cls)
+    if fdef is None:
+        return ()
+    params = {a.arg for a in fdef.args.args[1:]}
+    out: set[str] = set()
+    for node in ast.walk(fdef):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+        args: list[ast.expr] = []
+        if name == "pack_padded_sequence":
+            args = node.args[1:2] + [k.value for k in node.keywords if k.arg == "lengths"]
+        elif name == "cpu" and isinstance(f, ast.Attribute):
+            args = [f.value]
+        for a in args:
+            while isinstance(a, ast.Call | ast.Attribute | ast.Subscript):
+                a = a.func if isinstance(a, ast.Call) else a.value
+            if isinstance(a, ast.Name) and a.id in params:
+                out.add(a.id)
+    return tuple(sorted(out))
 
 
 def _anchor(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ._blame import Named, Operand
+from ._edits import Edit
 
 Kind = Literal["device", "dtype", "index_dtype"]
 
@@ -28,12 +29,16 @@ class MismatchReport:
     lines: tuple[str, ...] = ()  # "cell line 4: out = model(x)", innermost first
     fixes: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    edits: tuple[Edit, ...] = ()
+    title: str = ""  # the headline, when the message's family says more than "different ..."
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(c.named.name for c in self.culprits)
 
     def headline(self) -> str:
+        if self.title:
+            return f"{self.op}(): {self.title}" if self.op else self.title
         what = "devices" if self.kind == "device" else "dtypes"
         found = sorted({getattr(o, "device" if self.kind == "device" else "dtype")
                         for o in self.operands if not (self.kind == "device" and o.scalar_cpu)})
@@ -46,7 +51,8 @@ class MismatchReport:
     def body(self) -> str:
         lines = []
         for c in self.culprits:
-            lines.append(f"  culprit: {c.describe()}; expected {self.expected}")
+            exp = f"; expected {self.expected}" if self.expected else ""
+            lines.append(f"  culprit: {c.describe()}{exp}")
         if self.module:
             lines.append(f"  inside: {self.module}")
         for i, where in enumerate(self.lines):
@@ -55,6 +61,8 @@ class MismatchReport:
         if self.fixes:
             lines.append("  fix:")
             lines += ["      " + ln for fix in self.fixes for ln in fix.splitlines()]
+        for e in self.edits:
+            lines += ["  " + ln for ln in e.lines()]
         return "\n".join(lines)
 
     def text(self) -> str:

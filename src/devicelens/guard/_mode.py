@@ -8,23 +8,23 @@ counted for the report printed after the cell. Module parameters are never moved
 
 from __future__ import annotations
 
-import ast
 import sys
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any, cast
+from typing import Any
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from . import _blame
 from ._blame import CellFiles
-from ._mismatch import Kind, MismatchReport, fixes_for, is_float
+from ._mismatch import Kind, MismatchReport
 from ._slots import (
     Slot,
     _device_split,
     _dtype_split,
     _exempt,
+    _index_slots,
     _name_of,
     _refuse,
     _scalar_cpu,
@@ -152,32 +152,30 @@ class DeviceGuard(TorchFunctionMode):
             if self.autofix:
                 return self._autofix(func, args, kwargs, split)
             raise DeviceMismatchError(self.report("device", func, split, sys._getframe()))
-        if self.check_dtype and _dtype_split(slots):
-            raise DeviceMismatchError(self.report("dtype", func, slots, sys._getframe()))
+        if self.check_dtype:
+            index = _index_slots(func, slots)
+            bad = [s for s in index if s.tensor.is_floating_point()]
+            if bad:
+                for s in bad:
+                    s.where = "index="  # NB: the role the diagnosis reads
+                raise DeviceMismatchError(self.report("index_dtype", func, slots,
+                                                      sys._getframe()))
+            if _dtype_split([s for s in slots if s not in index]):
+                raise DeviceMismatchError(self.report("dtype", func, slots, sys._getframe()))
         return func(*args, **kwargs)
 
     def report(self, kind: Kind, func: Any, slots: list[Slot], start: FrameType | None,
-               expected: str | None = None) -> MismatchReport:
+               expected: str | None = None, complete: bool = True) -> MismatchReport:
         """Name the culprits of a mismatch seen in ``func``'s arguments ``slots``; the stack is
-        read from frame ``start`` outwards. ``expected``: the device, when it is known."""
+        read from frame ``start`` outwards. ``expected``: the device, when it is known;
+        ``complete``: also what the rest of the cell will trip on."""
+        from ._context import Failure
+        from ._diagnosis import diagnose
+
         frames = _blame.stack_frames(start)
-        namer = _blame.Namer(self.ns, frames, self.is_cell)
-        ops = [_blame.describe_tensor(s.tensor, s.where, namer.tensor(s.tensor)) for s in slots]
-        stack = _blame.module_stack(frames, torch.nn.Module)
-        if kind == "device":
-            expected = expected or _blame.expected_device(
-                ops, stack, self.device, _blame.namespace_param_device(namer))
-            culprits = [o for o in ops if o.device != expected and not o.scalar_cpu]
-        else:
-            expected = expected or _blame.expected_dtype(ops, stack)
-            culprits = [o for o in ops if is_float(o.dtype) and o.shape != ()
-                        and o.dtype != expected]
-        return MismatchReport(
-            kind, op_name(func), expected, tuple(ops), tuple(culprits),
-            namer.module_label(stack[0]) if stack else "",
-            tuple(_blame.cell_lines(frames, self.is_cell, self.filename)),
-            fixes_for(culprits, kind, expected, ops, _lint_hints(stack)),
-        )
+        return diagnose(Failure(kind, None, op_name(func)), frames, self.ns, self.is_cell,
+                        tensors=[(s.where, s.tensor) for s in slots],
+                        forced=expected or self.device, complete=complete)
 
     # -- autofix
     def _autofix(self, func: Any, args: Any, kwargs: Any, slots: list[Slot]) -> Any:
@@ -186,7 +184,9 @@ class DeviceGuard(TorchFunctionMode):
         operands go to it instead, or the mismatch is raised."""
         __tracebackhide__ = True
         caller = _caller(sys._getframe(3))
-        key = (func, caller.f_code, caller.f_lineno, tuple(s.where for s in slots))
+        # NB: the devices are part of the site: the same line runs layers on several devices
+        key = (func, caller.f_code, caller.f_lineno,
+               tuple((s.where, str(s.tensor.device)) for s in slots))
         site = self._sites.get(key)
         rep = site[0] if site is not None else self._autofix_report(func, args, kwargs, slots)
         new_args, new_kwargs = list(args), dict(kwargs)
@@ -215,15 +215,17 @@ class DeviceGuard(TorchFunctionMode):
         devices = {str(s.tensor.device) for s in written}
         forced = None
         if len(devices) > 1:
-            raise DeviceMismatchError(self.report("device", func, slots, sys._getframe()),
+            raise DeviceMismatchError(self.report("device", func, slots, sys._getframe(),
+                                                  complete=False),
                                       "--autofix does not move tensors an op writes into")
         if devices:
             (forced,) = devices
-        rep = self.report("device", func, slots, sys._getframe(), expected=forced)
+        rep = self.report("device", func, slots, sys._getframe(), expected=forced,
+                          complete=False)
         if forced is not None and self.device is not None and forced != self.device:
             names = ", ".join(_name_of(rep, s) for s in written)
             raise DeviceMismatchError(
-                self.report("device", func, slots, sys._getframe()),
+                self.report("device", func, slots, sys._getframe(), complete=False),
                 f"--autofix never moves a tensor an op writes into ({names}, by "
                 f"{op_name(func)}): the write would go to a copy; apply the fix above")
         refusal = _refuse(func, slots, rep)
@@ -282,40 +284,3 @@ def _caller(f: FrameType) -> FrameType:
 
 def _pad(items: tuple[str, ...], n: int) -> list[str]:
     return list(items[:n]) + [items[-1] if items else ""] * max(0, n - len(items))
-
-
-def _lint_hints(stack: list[Any]) -> dict[str, str]:
-    """Fixes the forward lint proposes for tensors created inside the running modules."""
-    from .preflight import lint_forward
-
-    out: dict[str, str] = {}
-    for m in stack:
-        for issue in lint_forward(cast(Any, type(m))):
-            if issue.name:
-                out.setdefault(f"`{issue.name}` in {issue.where}", issue.fix)
-    return out
-
-
-# --- running a cell -------------------------------------------------------------------------
-
-def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, filename: str,
-             line_offset: int = 0, flags: int = 0) -> Any:
-    """Execute ``source`` in ``namespace`` under ``guard``; return the last expression's value.
-
-    ``line_offset`` shifts line numbers so they match the cell as the user sees it.
-    """
-    __tracebackhide__ = True
-    tree = ast.parse(source, filename)
-    ast.increment_lineno(tree, line_offset)
-    last = None
-    tail = tree.body[-1] if tree.body else None
-    if isinstance(tail, ast.Expr):
-        tree.body.pop()
-        last = ast.Expression(tail.value)
-    code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
-    with guard:
-        exec(code, namespace)
-        if last is not None:
-            return eval(compile(last, filename, "eval", flags=flags, dont_inherit=True),
-                        namespace)
-    return None

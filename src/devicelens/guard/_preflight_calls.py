@@ -33,7 +33,7 @@ def call(flow: Flow, node: ast.Call) -> Val | None:
     kws: dict[str, Item] = {k.arg: (k.value, flow.expr(k.value)) for k in node.keywords if k.arg}
     for k in node.keywords:
         if not k.arg:
-            flow.expr(k.value)
+            kws.update(_double_star(flow, k.value))
     func = node.func
     fval: Val | None
     if isinstance(func, ast.Attribute):
@@ -55,6 +55,30 @@ def call(flow: Flow, node: ast.Call) -> Val | None:
     if fval.kind == "other" and _is_torch_fn(fval.obj):
         return _torch_call(flow, node, fval.obj, items, kws)
     return None
+
+
+def _double_star(flow: Flow, node: ast.expr) -> dict[str, Item]:
+    """``model(**batch)``: the dict's items as keyword arguments (lists of tensors included),
+    named as the user writes them (``batch['labels'][0]``)."""
+    from ..inspect import _tree
+
+    v = flow.expr(node)
+    if v is None or v.kind != "other" or _tree.container_kind(v.obj) not in ("dict", "userdict"):
+        return {}
+    base = v.code or ast.unparse(node)
+    out: dict[str, Item] = {}
+    for step, child in _tree.iter_children(v.obj, _tree.container_kind(v.obj) or "", 64):
+        if step.kind != "item" or type(step.key) is not str:
+            continue
+        code = f"{base}[{step.key!r}]"
+        kind = _tree.container_kind(child)
+        if kind in ("list", "tuple"):
+            elts = tuple((None, flow.classify(c, f"{code}[{i}]"))
+                         for i, (_s, c) in enumerate(_tree.iter_children(child, kind, 64)))
+            out[step.key] = (None, Val("seq", obj=elts))
+        else:
+            out[step.key] = (None, flow.classify(child, code))
+    return out
 
 
 def _is_torch_fn(obj: Any) -> bool:
@@ -151,10 +175,14 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
     where its inputs (and the model) are."""
     obj = m.obj
     d = {} if obj is None else (_tree_dict(obj))
-    if type(obj).__name__ in _WRAPPERS or "_hf_hook" in d:
+    if type(obj).__name__ in _WRAPPERS or "_hf_hook" in d or "hf_device_map" in d:
         return None  # NB: these move their inputs themselves
+    if obj is not None and _spans_accelerators(obj):
+        return None  # NB: model parallel: where its input goes is its forward's business
+    cpu_ok = _cpu_arguments(obj, node)
     flat = [(n, v) for n, v in _flat(items, kws)
-            if v is not None and v.kind == "tensor" and v.device and not v.scalar]
+            if v is not None and v.kind == "tensor" and v.device and not v.scalar
+            and not (n is not None and id(n) in cpu_ok and v.device == "cpu")]
     if not m.device:
         return flow.combine(node, flat) if flat else None
     if m.buffers_only:
@@ -164,7 +192,7 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
             flow.add("error", "loss_weight", node.lineno,
                      f"{m.code}'s weight tensors are on {m.device} but "
                      f"{'the model is' if flow.model_device else 'its inputs are'} on {ref}: "
-                     f"{m.code}(...) will fail", f'{m.code}.to("{ref}")')
+                     f"{m.code}(...) will fail", f'{m.code}.to("{ref}")', [m.code])
         target = ref or m.device
     else:
         target = m.device
@@ -174,13 +202,42 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
                     f"{target}" if m.buffers_only else
                     f"{m.code} is on {target} but {_label(n, v)} is on {v.device}")
             flow.add("error", "module_input", node.lineno,
-                     f"{head}: `{ast.unparse(node)[:60]}` will fail", flow.move_fix(n, v, target))
+                     f"{head}: `{ast.unparse(node)[:60]}` will fail", flow.move_fix(n, v, target),
+                     [v.code])
         elif flow.check_dtype and m.dtype and v.dtype.startswith("float") and v.dtype != m.dtype:
             flow.add("error", "module_input_dtype", node.lineno,
                      f"{m.code} is {m.dtype} but {_label(n, v)} is {v.dtype}",
                      f"{v.code} = {v.code}.to(torch.{m.dtype})" if v.code else
-                     f"# cast {_label(n, v)} to torch.{m.dtype} first")
+                     f"# cast {_label(n, v)} to torch.{m.dtype} first", [v.code])
     return Val("tensor", target, dtype=m.dtype if not m.buffers_only else "")
+
+
+def _spans_accelerators(m: Any) -> bool:
+    from ._decide import is_pipeline
+
+    return is_pipeline(m)
+
+
+def _cpu_arguments(m: Any, node: ast.Call) -> set[int]:
+    """ids of the call's argument nodes that the module's ``forward`` hands to an op that wants
+    them on the cpu (``pack_padded_sequence``'s lengths)."""
+    from ._forward_lint import cpu_parameters
+
+    names = cpu_parameters(type(m)) if m is not None else ()  # type: ignore[arg-type]
+    if not names:
+        return set()
+    out = {id(k.value) for k in node.keywords if k.arg in names}
+    params = names_of_forward(type(m))
+    for i, a in enumerate(node.args):
+        if i < len(params) and params[i] in names:
+            out.add(id(a))
+    return out
+
+
+def names_of_forward(cls: type) -> list[str]:
+    from ._forward_lint import forward_params
+
+    return forward_params(cls)
 
 
 def _tree_dict(obj: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..inspect import _tree
-from ._blame import majority_device
+from ._blame import majority_device, meta
 from ._forward_lint import Issue
 
 _SAME_DEVICE_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "real", "imag"})
@@ -60,7 +60,11 @@ def module_layout(m: Any) -> tuple[str | None, str | None, str]:
         params += [p for _n, p in parts.params]
         buffers += [b for _n, b in parts.buffers if b.dim() or b.is_floating_point()]
     dtype = str(params[0].dtype).removeprefix("torch.") if params else ""
-    return majority_device(params), majority_device(buffers), dtype
+    devices = {str(p.device) for p in params}
+    accel = devices - {"cpu"}
+    # NB: half moved to one accelerator is being moved there (as the analysis says)
+    pdev = accel.pop() if "cpu" in devices and len(accel) == 1 else majority_device(params)
+    return pdev, majority_device(buffers), dtype
 
 
 def _label(node: ast.expr | None, v: Val) -> str:
@@ -254,12 +258,11 @@ class Flow:
     def classify(self, obj: Any, code: str) -> Val | None:
         tp, torch = type(obj), self.torch
         if issubclass(tp, torch.Tensor):
-            try:
-                dev = str(obj.device)
-                return Val("tensor", dev, code, obj, obj.dim() == 0 and dev == "cpu",
-                           str(obj.dtype).removeprefix("torch."))
-            except Exception:
+            m = meta(obj)  # NB: the C header: a subclass's properties are user code
+            if m is None:
                 return None
+            dev, dtype, shape = m
+            return Val("tensor", dev, code, obj, shape == () and dev == "cpu", dtype)
         if issubclass(tp, torch.nn.Module):
             if id(obj) not in self._layouts:
                 self.modules.append(obj)
@@ -273,8 +276,10 @@ class Flow:
         return Val("other", code=code, obj=obj)
 
     # -- checks
-    def add(self, severity: str, kind: str, line: int, message: str, fix: str) -> None:
-        self.issues.append(Issue(severity, kind, line, message, fix))  # type: ignore[arg-type]
+    def add(self, severity: str, kind: str, line: int, message: str, fix: str,
+            names: Sequence[str] = ()) -> None:
+        self.issues.append(Issue(severity, kind, line, message, fix,  # type: ignore[arg-type]
+                                 names=tuple(n for n in names if n)))
 
     def expected(self, devices: list[str]) -> str:
         if self.model_device is not None and self.model_device in devices:
@@ -302,7 +307,8 @@ class Flow:
             fix = "\n".join(dict.fromkeys(self.move_fix(n, v, exp) for n, v in real
                                           if v.device != exp))
             self.add("error", "mixed_operands", node.lineno,
-                     f"{names} meet in `{snippet}` on different devices", fix)
+                     f"{names} meet in `{snippet}` on different devices", fix,
+                     [v.code for _n, v in real if v.device != exp])
         elif self.check_dtype:
             self.dtype_check(node, real)
         first = real[0][1] if real else (ts[0][1] if ts else None)
@@ -319,4 +325,5 @@ class Flow:
             fix = "\n".join(f"{v.code} = {v.code}.to(torch.{exp})" for _n, v in floats
                             if v.dtype != exp and v.code)
             self.add("error", "mixed_dtypes", node.lineno,
-                     f"{names} meet in `{ast.unparse(node)[:60]}` with different dtypes", fix)
+                     f"{names} meet in `{ast.unparse(node)[:60]}` with different dtypes", fix,
+                     [v.code for _n, v in floats if v.dtype != exp])

@@ -98,14 +98,19 @@ def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
         if any(rebound.get(o, line + 1) <= line for o in f.objects):
             continue
         if f.kind in kinds and f.severity != "info":
-            out.append(Issue(f.severity, f.kind, line, f.message, f.fix))
+            names = f.paths if f.kind.startswith("loose") else f.objects
+            out.append(Issue(f.severity, f.kind, line, f.message, f.fix, names=tuple(names)))
     return out
 
 
 def lint_modules(modules: list[Any]) -> list[Issue]:
     """Forward lint of every module class reachable from ``modules``, each class once."""
+    from ._decide import is_pipeline
+
     classes: dict[type, None] = {}
     for root in modules:
+        if is_pipeline(root):
+            continue  # NB: model parallel code moves tensors between GPUs on purpose
         for m in _tree.submodules(root):
             classes.setdefault(type(m))
     return [i for cls in classes for i in lint_forward(cls)]

@@ -22,7 +22,7 @@ from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
 from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
-from .snapshot import HIDDEN, MAX_NODES, available_devices, take_snapshot
+from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
 
 #: a plain tensor's header as the sweep reads it; NB: ``_base`` is checked before any compare
 _SWEEP = attrgetter("device", "dtype", "shape", "layout", "requires_grad", "_base")
@@ -120,7 +120,9 @@ class Live:
             return self._fresh(ns)
         prev = self.snap
         changed |= loose_changed
-        if prev is not None and not changed and not skipped and pkeys == self.order:
+        cells = recent_cells(ns)
+        if (prev is not None and not changed and not skipped and pkeys == self.order
+                and cells == prev.cells):
             return Update(prev, frozenset(), frozenset(), {})
         self.order = pkeys
         kinds, full, loose, where = self._columns(pkeys, exact, compact, metas, walked, changed)
@@ -139,7 +141,7 @@ class Live:
             self.shares[k] = share
             self.totals.add(share)
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
-                        torch.__version__, tuple(skipped), self.totals.result())
+                        torch.__version__, tuple(skipped), self.totals.result(), cells)
         first = prev is None
         self.snap, self.names = snap, names
         return Update(snap, None if first else frozenset(changed) & names,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from . import _types
-from ._tree import step
+from ._tree import Ref, display_for, step
 from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
 from .records import ObjectRecord, TensorRecord
 
@@ -30,10 +31,15 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
     elif info.what == "optimizer":
         kind = "optimizer"
         _optimizer(w, obj, name)
+    elif info.what:
+        kind = "container"
+        w.container(obj, info.what, name, root, 0, "", "tensor")
     else:
         kind = "container"
-        if info.what:
-            w.container(obj, info.what, name, root, 0, "", "tensor")
+        inner = _wrapped_optimizer(obj, root)
+        if inner is not None:
+            kind = "optimizer"
+            _optimizer(w, inner[0], name, inner[1])
     if not w.tensors and not w.modules:
         return None, w.truncated
     return _object_record(w, obj, name, kind), w.truncated
@@ -72,9 +78,26 @@ def optimizer_params(groups: Any) -> list[tuple[int, int, Any]]:
     return out
 
 
-def _optimizer(w: Walker, opt: Any, name: str) -> None:
+def _wrapped_optimizer(obj: Any, root: Ref) -> tuple[Any, Ref] | None:
+    """An optimizer a plain object wraps (Lightning Fabric, training-loop helpers), one level
+    down its instance ``__dict__``. NB: read through the dict, never through a property;
+    modules, classes and functions (``torch``, ``nn``) are never wrappers."""
+    if issubclass(type(obj), _NOT_WRAPPERS):
+        return None
+    for k, v in list(dict.items(_types.instance_dict(obj) or {})):
+        if type(k) is str and _types.info(type(v)).what == "optimizer":
+            return v, (*root, step("attr", k))
+    return None
+
+
+_NOT_WRAPPERS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                 types.MethodType)
+
+
+def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     groups, by_id = optimizer_state(opt)
-    root = (step("name", name),)
+    root = root or (step("name", name),)
+    name = display_for(root)
     paths = w.ctx.param_paths
     exact0, exact1 = w.reader.exact
     tensor, items = w.exact_tensor, _ITEM_STEPS

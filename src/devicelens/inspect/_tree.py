@@ -129,10 +129,20 @@ def _fields(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]:
         for k, v in _first(iter(dict.items(instance_dict(obj) or {})), width):
             if type(k) is str:
                 yield attr_step(k, "field"), v
-    else:  # chainmap: its list of maps, so each path names the map it reads
-        maps = (instance_dict(obj) or {}).get("maps")
-        if maps is not None:
-            yield attr_step("maps", "field"), maps
+    else:  # chainmap: ``cm[key]`` as the map reads it: the first map holding a key wins
+        yield from itertools.islice(_chainmap_items(obj), width)
+
+
+def _chainmap_items(obj: Any) -> Iterator[tuple[Step, Any]]:
+    maps = (instance_dict(obj) or {}).get("maps")
+    seen: set[Any] = set()
+    for m in list.__iter__(maps) if type(maps) is list else ():
+        if not issubclass(type(m), dict):
+            continue
+        for k, v in list(dict.items(m)):
+            if scalar_key(k) and k not in seen:
+                seen.add(k)
+                yield step("item", k), v
 
 
 def container_len(obj: Any, kind: str) -> int:
@@ -305,6 +315,8 @@ def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
             if ck in ("dict", "userdict"):
                 d2 = obj if ck == "dict" else (instance_dict(obj) or {}).get("data", {})
                 return dict.get(d2, key, _MISSING)
+            if ck == "chainmap":
+                return next((v for st, v in _chainmap_items(obj) if st.key == key), _MISSING)
             if type(key) is not int:
                 return _MISSING
             if ck == "userlist":

@@ -168,12 +168,13 @@ class Snapshot:
     """
 
     __slots__ = ("_byname", "_comps", "_full", "_kinds", "_loose", "_objects", "_totals",
-                 "devices", "skipped", "torch_version", "truncated")
+                 "cells", "devices", "skipped", "torch_version", "truncated")
 
     devices: tuple[DeviceInfo, ...]
     truncated: bool
     torch_version: str | None
     skipped: tuple[str, ...]  # names whose walk failed: reported, never raised
+    cells: tuple[str, ...]  # the user's recent cell sources, oldest first (never executed)
     _kinds: bytes | bytearray
     _full: Sequence[ObjectRecord]
     _loose: Loose
@@ -185,7 +186,8 @@ class Snapshot:
     def __init__(self, kinds: bytes | bytearray, full: Sequence[ObjectRecord], loose: Loose,
                  devices: tuple[DeviceInfo, ...] = (), truncated: bool = False,
                  torch_version: str | None = None, skipped: tuple[str, ...] = (),
-                 totals: tuple[DeviceTotal, ...] | None = None) -> None:
+                 totals: tuple[DeviceTotal, ...] | None = None,
+                 cells: tuple[str, ...] = ()) -> None:
         init = object.__setattr__
         init(self, "_kinds", kinds)
         init(self, "_full", full)
@@ -194,6 +196,7 @@ class Snapshot:
         init(self, "truncated", truncated)
         init(self, "torch_version", torch_version)
         init(self, "skipped", skipped)
+        init(self, "cells", cells)
         init(self, "_objects", None)
         init(self, "_totals", totals)
         init(self, "_byname", None)
@@ -213,8 +216,9 @@ class Snapshot:
         if not isinstance(other, Snapshot):
             return NotImplemented
         return (self.objects, self.totals, self.devices, self.truncated, self.torch_version,
-                self.skipped) == (other.objects, other.totals, other.devices, other.truncated,
-                                  other.torch_version, other.skipped)
+                self.skipped, self.cells) == (other.objects, other.totals, other.devices,
+                                              other.truncated, other.torch_version, other.skipped,
+                                              other.cells)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -79,7 +79,22 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     loose.ids = list(map(id, ts))
     kinds, full = assemble(len(ts) + len(rest), rest, walked)
     return Snapshot(kinds, full, loose, available_devices(torch), ctx.exhausted or ctx.truncated,
-                    torch.__version__, tuple(skipped))
+                    torch.__version__, tuple(skipped), cells=recent_cells(namespace))
+
+
+MAX_CELLS = 20
+
+
+def recent_cells(namespace: dict[str, Any]) -> tuple[str, ...]:
+    """The last cells the user ran (IPython's ``In``), oldest first: text to parse, never run.
+
+    NB: read with the base type's methods; anything but a list of strings reads as no history.
+    """
+    history = dict.get(namespace, "In")
+    if type(history) is not list:
+        return ()
+    return tuple(s for s in list.__getitem__(history, slice(-MAX_CELLS, None))
+                 if type(s) is str and s)
 
 
 def read_loose(torch: Any, namespace: dict[str, Any], items: Any, budget: int,

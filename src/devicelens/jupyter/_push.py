@@ -140,10 +140,9 @@ class Frames:
     recomputed only for changed records, and rows encoded only for changed names."""
 
     def __init__(self) -> None:
-        from ..analysis import Memo
         from ..inspect._live import Live
 
-        self.live, self.memo = Live(), Memo()
+        self.live = Live()
         self.last: Frame | None = None
         self.wired: dict[int, tuple[Finding, WireFinding, int]] = {}
 
@@ -155,7 +154,7 @@ class Frames:
         if last is not None and update.snapshot is last.snapshot:
             return last
         snap = update.snapshot
-        findings = diagnose(snap, self.memo)
+        findings = diagnose(snap)  # NB: fresh each frame: findings depend on the cells too
         if last is None or update.changed is None:
             rows = {o.name: object_to_wire(o) for o in snap.objects}
         else:

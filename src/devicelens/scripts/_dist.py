@@ -35,7 +35,8 @@ def rejudge(rep: MismatchReport, info: RankInfo, ns: dict[str, Any],
     seen = {o.device for o in rep.operands}
     if rep.kind == "device" and own in seen and rep.expected != own:
         culprits = [o for o in rep.operands if o.device != own and not o.scalar_cpu]
-        rep = replace(rep, expected=own, culprits=tuple(culprits),
+        # NB: the edits judged the other way round go too: they would undo this rank's GPU
+        rep = replace(rep, expected=own, culprits=tuple(culprits), edits=(),
                       fixes=fixes_for(culprits, "device", own, list(rep.operands)))
     found = rank_findings(ns, info)
     fixes = [*rep.fixes, *(f.fix for f in found)]

@@ -1,0 +1,133 @@
+"""The rest of the failing cell: everything else it will trip on, so one fix lets it run.
+
+Two sources, both read-only: the snapshot's findings about the objects the failing line uses
+(optimizer state left behind, a DataParallel module on the wrong GPU), and the pre-flight of the
+whole cell (a label tensor and a class weight the next lines will meet). Only fixes that agree
+with the diagnosis' one expected device are kept: never ``x.to("cpu")`` next to
+``model.to("meta")``.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+
+from . import _source
+from ._blame import Named, Operand, describe_tensor, is_tensor
+from ._context import Blame, Ctx, Failure
+
+_DEVICE_ISSUES = ("mixed_operands", "module_input", "loss_weight", "optimizer_state",
+                  "trap_attribute", "trap_module", "dataparallel_device", "module_split",
+                  "optimizer_orphan")
+_DTYPE_ISSUES = ("mixed_dtypes", "module_input_dtype", "optimizer_state_dtype")
+_MOVE_TO = re.compile(r"""\.to\(["']([^"']+)["']\)""")
+
+
+def cell_extras(ctx: Ctx, failure: Failure, expected: str,
+                blames: list[Blame]) -> tuple[list[Blame], set[str]]:
+    """Extra culprits (with their fixes) and the roots whose own fix a finding replaces."""
+    if failure.kind == "index_dtype" or (failure.rule is not None and failure.rule.role in (
+            "host", "load", "meta", "lengths", "mask", "target", "dest")):
+        return [], set()
+    named = {b.operand.named.name for b in blames if b.operand is not None}
+    extras, covered = _findings(ctx, failure, expected, named)
+    named |= covered
+    extras += _preflight(ctx, failure, expected, named)
+    return extras, covered
+
+
+def _covered(name: str, named: set[str]) -> bool:
+    """``batch['y']`` is covered by ``batch['y']``, ``batch`` or ``batch['y'][0]``, not by
+    ``batch['x']``: one object, one culprit line."""
+    return any(name == n or name.startswith((n + "[", n + ".")) or n.startswith(
+        (name + "[", name + ".")) for n in named)
+
+
+def _root(name: str) -> str:
+    m = re.match(r"[A-Za-z_]\w*", name)
+    return m.group(0) if m else ""
+
+
+def _consistent(failure: Failure, expected: str, fix: str, device: str | None) -> bool:
+    if failure.kind != "device":
+        return True
+    if device is not None and device != expected:
+        return False
+    return all(d == expected for d in _MOVE_TO.findall(fix))
+
+
+def _findings(ctx: Ctx, failure: Failure, expected: str,
+              named: set[str]) -> tuple[list[Blame], set[str]]:
+    from ..analysis import DEVICE_KINDS, DTYPE_KINDS, diagnose
+
+    snap = ctx.namer.build()
+    if snap is None:
+        return [], set()
+    kinds = DEVICE_KINDS if failure.kind == "device" else DTYPE_KINDS
+    on_line = _line_names(ctx) | {_root(n) for n in named}
+    out: list[Blame] = []
+    covered: set[str] = set()
+    for f in diagnose(snap):
+        if f.kind not in kinds or f.severity != "error" or not set(f.objects) & on_line:
+            continue
+        device = f.action.device if f.action is not None else None
+        if not _consistent(failure, expected, f.fix, device):
+            continue
+        covered |= set(f.objects)
+        operands = [_object_operand(ctx, o, f.title) for o in f.objects[:1]
+                    if not _covered(o, named) and o not in {_root(n) for n in named}]
+        out += [Blame(op, (f.fix,), (), (f.message,)) for op in operands] or [
+            Blame(None, (f.fix,), (), (f.message,))]
+        if len(out) >= 3:
+            break
+    return out, covered
+
+
+def _line_names(ctx: Ctx) -> set[str]:
+    if ctx.cell < 0:
+        return set()
+    fr = ctx.frames[ctx.cell]
+    line = linecache.getline(fr.frame.f_code.co_filename, fr.lineno)
+    return set(re.findall(r"[A-Za-z_]\w*", line))
+
+
+def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> list[Blame]:
+    from .preflight import preflight
+
+    if ctx.cell < 0:
+        return []
+    src = _source.load(ctx.frames[ctx.cell].frame.f_code.co_filename)
+    if src is None:
+        return []
+    text = "".join(_source._blank_magic(ln) for ln in src.lines)
+    wanted = _DEVICE_ISSUES if failure.kind == "device" else _DTYPE_ISSUES
+    out: list[Blame] = []
+    for issue in preflight(text, ctx.ns, check_dtype=failure.kind != "device").issues:
+        if issue.severity != "error" or issue.kind not in wanted or not issue.names:
+            continue
+        fresh = [n for n in issue.names if not _covered(n, named)]
+        if not fresh or not _consistent(failure, expected, issue.fix, None):
+            continue
+        named |= set(fresh)
+        ops = [_object_operand(ctx, n, f"cell line {issue.line}") for n in fresh]
+        out.append(Blame(ops[0], (issue.fix,), (), ()))
+        out += [Blame(op) for op in ops[1:]]
+    return out
+
+
+def _object_operand(ctx: Ctx, code: str, where: str) -> Operand:
+    """A culprit line for a namespace object named by ``code`` (a tensor, module, optimizer)."""
+    import torch
+
+    obj = ctx.resolve(code)
+    named = Named(code, code, "tensor", _root(code))
+    if is_tensor(obj):
+        return describe_tensor(obj, where, named)
+    what = type(obj).__name__ if obj is not None else "object"
+    if issubclass(type(obj), torch.nn.Module):
+        from ._decide import module_target
+
+        what = f"{what} on {module_target(obj)}"
+    elif issubclass(type(obj), torch.optim.Optimizer):
+        what = f"{what} state"
+    return Operand(where, named._replace(role="object"), "", "", (), what)

@@ -1,0 +1,89 @@
+"""Find objects by identity where the snapshot does not look: plain objects' attributes, the
+functions and objects whose code failed.
+
+A breadth-first walk from the namespace through containers, module parts and plain instances'
+``__dict__`` (never properties, never ``__getattr__``), so the shortest user path wins:
+``noise_scheduler.alphas_cumprod``, ``ema.ema_params[3]``. Bounded in depth and nodes.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator
+from typing import Any
+
+from ..inspect import _tree
+
+MAX_DEPTH = 4
+MAX_NODES = 20_000
+_SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+         str, bytes, int, float, bool, complex, type(None))
+
+
+def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
+    """id -> the shortest code path (``a.b[0]``) of each object in ``targets`` found; an
+    optimizer's state tensor as ``opt.state[...]['exp_avg']`` (no code form of its own)."""
+    found: dict[int, str] = {}
+    if not targets:
+        return found
+    todo: list[tuple[Any, str, int]] = [
+        (v, k, 0) for k, v in dict.items(namespace)
+        if type(k) is str and not k.startswith("_") and k not in ("In", "Out")]
+    seen: set[int] = set()
+    budget = MAX_NODES
+    i = 0
+    while i < len(todo) and budget > 0 and len(found) < len(targets):
+        obj, path, depth = todo[i]
+        i += 1
+        budget -= 1
+        if id(obj) in targets and id(obj) not in found:
+            found[id(obj)] = path
+        if depth >= MAX_DEPTH or id(obj) in seen or issubclass(type(obj), _SKIP):
+            continue
+        seen.add(id(obj))
+        todo += [(child, p, depth + 1) for child, p in _children(obj, path)]
+    return found
+
+
+def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
+    import torch
+
+    tp = type(obj)
+    if issubclass(tp, torch.Tensor):
+        return
+    if issubclass(tp, torch.nn.Module):
+        parts = _tree.module_parts(obj)
+        for name, v in (*parts.params, *parts.buffers, *parts.children, *parts.attrs):
+            yield v, _attr(path, name, parts.hint)
+        return
+    kind = _tree.container_kind(obj)
+    if kind is not None:
+        for step, child in _tree.iter_children(obj, kind, 200):
+            if step.kind != "pos":
+                yield child, _tree._apply_step_code(path, step)
+        return
+    if issubclass(tp, torch.optim.Optimizer):
+        state: Any = (_tree.instance_dict(obj) or {}).get("state")
+        if issubclass(type(state), dict):
+            for per_param in dict.values(state):
+                if issubclass(type(per_param), dict):
+                    for key, v in dict.items(per_param):
+                        yield v, f"{path}.state[...][{key!r}]"
+        return
+    d = _tree.instance_dict(obj)
+    if d is not None:
+        for name, v in dict.items(d):
+            if type(name) is str and not name.startswith("__"):
+                yield v, _attr(path, name, "")
+
+
+def _attr(path: str, name: str, hint: str) -> str:
+    return _tree._apply_step_code(path, _tree.Step("attr", name, hint))
+
+
+def function_name(namespace: dict[str, Any], code: Any) -> str:
+    """The namespace name of the plain function whose code object is ``code`` ('' if none)."""
+    for k, v in dict.items(namespace):
+        if type(v) is types.FunctionType and v.__code__ is code and type(k) is str:
+            return k
+    return ""

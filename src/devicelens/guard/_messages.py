@@ -1,0 +1,230 @@
+"""The device/dtype error messages PyTorch raises, as one table: family, culprit, fix.
+
+Each row was written from the message template in PyTorch's own sources (the file is named in the
+row's ``source``; current and older wordings both, since forum posts quote old releases). A row
+says which operand the message is about (``role``) and what the culprit must become (``want``);
+the diagnosis turns that into names and a fix. The first row whose pattern matches wins.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+Kind = Literal["device", "dtype", "index_dtype"]
+# role: which operand the message is about.
+#   mismatch: the odd one out against the expected device/dtype (the model decides)
+#   index / target / mask / lengths / hidden / input / dest: that argument of the op
+#   host: a tensor that must be copied to host memory; load: torch.load's storages
+# want: what the culprit must become. "": the expected device/dtype; "int64", "float", "bool",
+#   "cpu_int64", "cpu" (host copy), "meta_none" (nothing can be done by moving)
+Role = Literal["mismatch", "index", "target", "mask", "lengths", "hidden", "input", "dest",
+               "host", "load", "meta"]
+
+_DEV = r"(cuda:\d+|cuda|cpu|meta|mps|xpu:\d+|xpu|hpu:\d+|hpu)"
+
+
+class Rule(NamedTuple):
+    key: str
+    kind: Kind
+    role: Role
+    want: str
+    pattern: str
+    source: str  # where PyTorch raises it (path in the pytorch repository)
+
+
+RULES: tuple[Rule, ...] = (
+    # --- devices -------------------------------------------------------------------------------
+    Rule("same_device", "device", "mismatch", "",
+         r"Expected all tensors to be on the same device",
+         "aten/src/ATen/TensorIterator.cpp, aten/src/ATen/core/op_registration/adaption.cpp, "
+         "torch/_subclasses/fake_tensor.py"),
+    Rule("prims_device", "device", "mismatch", "",
+         r"Tensor on device \S+ is not on the expected device " + _DEV,
+         "torch/_prims_common/__init__.py (check_same_device)"),
+    Rule("device_type", "device", "mismatch", "",
+         r"Expected object of device type (\w+) but got device type (\w+)",
+         "aten/src/ATen/Utils.h (checked_dense_tensor_unwrap, PyTorch <= 1.5)"),
+    Rule("same_gpu", "device", "mismatch", "",
+         r"to have the same device as tensor for argument",
+         "aten/src/ATen/TensorUtils.cpp (checkSameGPU)"),
+    Rule("device_type_check", "device", "mismatch", "",
+         r"Expected tensor to have \w+ DeviceType, but got tensor with \w+ DeviceType",
+         "aten/src/ATen/TensorUtils.cpp (checkDeviceType)"),
+    Rule("expected_device", "device", "mismatch", "",
+         r"expected device \S+ but got device \S+",
+         "aten/src/ATen/native/cuda (older releases)"),
+    Rule("conv_type_device", "device", "mismatch", "",
+         r"Input type \(torch\.(?:cuda\.)?\w+\) and (?:weight|bias) type \(torch\.(?:cuda\.)?\w+\)"
+         r" should be the same",
+         "aten/src/ATen/native/Convolution.cpp (check_input_same_type_as_parameters)"),
+    Rule("rnn_param_device", "device", "input", "",
+         r"Input and parameter tensors are not at the same device",
+         "aten/src/ATen/native/RNN.cpp"),
+    Rule("rnn_hidden_device", "device", "hidden", "",
+         r"Input and hidden tensors are not at the same device",
+         "aten/src/ATen/native/RNN.cpp"),
+    Rule("dataparallel", "device", "mismatch", "",
+         r"on device " + _DEV + r" \(device_ids\[0\]\)",
+         "torch/nn/parallel/data_parallel.py"),
+    Rule("foreach", "device", "mismatch", "",
+         r"Tensors of the same index must be on the same device",
+         "aten/src/ATen/native/ForeachUtils.h"),
+    Rule("gradient_device", "device", "mismatch", "",
+         r"invalid gradient at index \d+ - expected device " + _DEV,
+         "torch/csrc/autograd/engine.cpp (validate_outputs)"),
+    Rule("indices_device", "device", "index", "",
+         r"indices should be either on cpu or on the same device as the indexed tensor",
+         "aten/src/ATen/native/IndexingUtils.h"),
+    Rule("where_device", "device", "mismatch", "",
+         r"expected condition, x and y to be on the same device",
+         "aten/src/ATen/native/TensorCompare.cpp"),
+    Rule("index_op_device", "device", "mismatch", "",
+         r"self, index and source expected to be in the same device",
+         "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
+    Rule("sdpa_device", "device", "mismatch", "",
+         r"Expected query, key, and value to have the same device type",
+         "aten/src/ATen/native/transformers/sdp_utils_cpp.h"),
+    Rule("lengths_cpu", "device", "lengths", "cpu_int64",
+         r"'lengths' argument should be a 1D CPU int64 tensor",
+         "aten/src/ATen/native/PackedSequence.cpp (checkLongTensor)"),
+    Rule("fake_device", "device", "mismatch", "",
+         r"Unhandled FakeTensor Device Propagation",
+         "torch/_subclasses/fake_tensor.py"),
+    Rule("to_numpy", "device", "host", "cpu",
+         r"can't convert \S+ device type tensor to numpy",
+         "torch/csrc/utils/tensor_numpy.cpp"),
+    Rule("deserialize", "device", "load", "cpu",
+         r"Attempting to deserialize object on a CUDA device",
+         "torch/serialization.py (validate_cuda_device)"),
+    Rule("meta_copy", "device", "meta", "",
+         r"Cannot copy out of meta tensor; no data",
+         "aten/src/ATen/native/Copy.cpp"),
+    # --- integer indices and targets --------------------------------------------------------------
+    Rule("target_long", "index_dtype", "target", "int64",
+         r"expected target dtype to be Long|expected scalar type Long but found|"
+         r"Expected object of scalar type Long but got scalar type \w+ for argument #\d+ "
+         r"'target'",
+         "aten/src/ATen/native/LossNLL.cpp, aten/src/ATen/native/LossNLL2d.cpp"),
+    Rule("target_probs", "dtype", "target", "float",
+         r"Expected floating point type for target with class probabilities",
+         "aten/src/ATen/native/LossNLL.cpp (cross_entropy)"),
+    Rule("embedding_indices", "index_dtype", "index", "int64",
+         r"Expected tensor for argument #\d+ 'indices' to have (?:one of )?the following scalar",
+         "aten/src/ATen/TensorUtils.cpp (checkScalarTypes), aten/src/ATen/native/Embedding.cpp"),
+    Rule("index_dtype", "index_dtype", "index", "int64",
+         r"Expected dtype int(?:32/int|32 or int)?64 for index",
+         "aten/src/ATen/native/ScatterGatherChecks.h, "
+         "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
+    Rule("indices_long", "index_dtype", "index", "int64",
+         r"tensors used as indices must be long",
+         "aten/src/ATen/native/IndexingUtils.h"),
+    Rule("one_hot", "index_dtype", "index", "int64",
+         r"one_hot is only applicable to index tensor",
+         "aten/src/ATen/native/Onehot.cpp"),
+    # --- boolean masks ---------------------------------------------------------------------------
+    Rule("masked_fill_mask", "dtype", "mask", "bool",
+         r"masked_fill_? only supports boolean masks",
+         "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
+    Rule("where_condition", "dtype", "mask", "bool",
+         r"where expected condition to be a boolean tensor",
+         "aten/src/ATen/native/TensorCompare.cpp"),
+    Rule("sdpa_mask", "dtype", "mask", "bool",
+         r"Expected attn_mask dtype to be bool or float or to match query dtype",
+         "aten/src/ATen/native/transformers/sdp_utils_cpp.h"),
+    # --- values of different dtypes ---------------------------------------------------------------
+    Rule("mat_dtype", "dtype", "mismatch", "",
+         r"(?:mat1|self) and mat2 must have the same dtype",
+         "aten/src/ATen/native/LinearAlgebra.cpp (addmm)"),
+    Rule("m1m2", "dtype", "mismatch", "",
+         r"expected m1 and m2 to have the same dtype",
+         "aten/src/ATen/native/LinearAlgebra.cpp, aten/src/ATen/native/cuda/Blas.cpp"),
+    Rule("scalar_type", "dtype", "mismatch", "",
+         r"expected scalar type \w+ but found \w+|Expected object of scalar type \w+ but got "
+         r"scalar type \w+",
+         "aten/src/ATen/templates/TensorBody.h (data_ptr checks), aten/src/ATen/Utils.h (old)"),
+    Rule("found_dtype", "dtype", "mismatch", "",
+         r"Found dtype \w+ but expected \w+",
+         "aten/src/ATen/TensorIterator.cpp (compute_types, check_all_same_dtype)"),
+    Rule("conv_dtype", "dtype", "input", "",
+         r"Input type \([\w:.]+\) and (?:bias|weight) type \([\w:.]+\) should be",
+         "aten/src/ATen/native/Convolution.cpp (check_input_same_type_as_parameters)"),
+    Rule("rnn_dtype", "dtype", "input", "",
+         r"RNN input dtype \(\S+\) does not match weight dtype|input must have the type",
+         "torch/nn/modules/rnn.py"),
+    Rule("dot_dtype", "dtype", "mismatch", "",
+         r"expected both vectors to have same dtype",
+         "aten/src/ATen/native/Blas.cpp"),
+    Rule("bmm_dtype", "dtype", "mismatch", "",
+         r"Input dtypes must be the same, got: input",
+         "aten/src/ATen/native/LinearAlgebra.cpp (baddbmm)"),
+    Rule("mixed_cpu", "dtype", "input", "",
+         r"mixed dtype \(CPU\): (?:all inputs must share same datatype|expect parameter)",
+         "aten/src/ATen/native/mixed_data_type.h"),
+    Rule("sdpa_dtype", "dtype", "mismatch", "",
+         r"Expected query, key, and value to have the same dtype",
+         "aten/src/ATen/native/transformers/sdp_utils_cpp.h"),
+    Rule("lerp_dtype", "dtype", "mismatch", "",
+         r"expected dtype \w+ for `\w+` but got dtype \w+",
+         "aten/src/ATen/native/Lerp.cpp"),
+    Rule("same_scalar_type", "dtype", "mismatch", "",
+         r"\(\w+\) and source \(\w+\) must have the same scalar type",
+         "aten/src/ATen/native/TensorAdvancedIndexing.cpp (index_add)"),
+    Rule("out_dtype", "dtype", "dest", "",
+         r"Expected out tensor to have dtype \w+, but got",
+         "aten/src/ATen/native/LinearAlgebra.cpp (out= checks)"),
+    Rule("index_put_dtype", "dtype", "dest", "",
+         r"Index put requires the source and destination dtypes match",
+         "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
+    Rule("scatter_src", "dtype", "mismatch", "",
+         r"Expected self\.dtype to be equal to src\.dtype",
+         "aten/src/ATen/native/ScatterGatherChecks.h"),
+    Rule("cast", "dtype", "dest", "",
+         r"result type \w+ can't be cast to the desired output type",
+         "aten/src/ATen/TensorIterator.cpp (compute_types)"),
+    Rule("not_implemented", "dtype", "mismatch", "float",
+         r"\"\w+\" not implemented for '(?:Long|Int|Short|Char|Byte|Bool|Half)'",
+         "aten/src/ATen/Dispatch.h (AT_DISPATCH error)"),
+    Rule("mean_int", "dtype", "mismatch", "float",
+         r"could not infer output dtype\. Input dtype must be either a floating point",
+         "aten/src/ATen/native/ReduceOps.cpp"),
+    Rule("gradient_dtype", "dtype", "mismatch", "",
+         r"invalid gradient at index \d+ - expected (?:dtype|type)",
+         "torch/csrc/autograd/engine.cpp (validate_outputs)"),
+    Rule("hook_dtype", "dtype", "mismatch", "",
+         r"has changed the type of value",
+         "torch/csrc/autograd/python_hook.cpp"),
+)
+
+_COMPILED = tuple((r, re.compile(r.pattern)) for r in RULES)
+
+
+class Match(NamedTuple):
+    rule: Rule
+    kind: Kind
+    expected: str  # a device the message itself names as expected ('' when it names none)
+    devices: tuple[str, ...]  # devices the message names
+
+
+def match(text: str) -> Match | None:
+    """The first table row whose pattern is in ``text``; ``None`` for other errors."""
+    for rule, pat in _COMPILED:
+        m = pat.search(text)
+        if m is None:
+            continue
+        kind = rule.kind
+        if rule.key == "conv_type_device" and _conv_same_device(m.group(0)):
+            rule, kind = _CONV_DTYPE, "dtype"  # same device, different tensor types
+        expected = ""
+        if rule.key in ("dataparallel", "gradient_device"):
+            expected = m.group(1)  # NB: DataParallel and autograd name the device they need
+        return Match(rule, kind, expected, tuple(dict.fromkeys(re.findall(_DEV, text))))
+    return None
+
+
+_CONV_DTYPE = next(r for r in RULES if r.key == "conv_dtype")
+
+
+def _conv_same_device(text: str) -> bool:
+    found = re.findall(r"\((torch\.(?:cuda\.)?)\w+\)", text)
+    return len(found) == 2 and found[0] == found[1]

@@ -1,0 +1,319 @@
+"""Where a culprit came from, in the user's names: a namespace object, or a line of their code.
+
+A culprit tensor the namespace does not hold (a local, a temporary) is followed back through the
+code that made it, read from source and never run: its assignments in the function, the caller's
+argument for a parameter, a user function's ``return``. The trail ends at a namespace object whose
+device/dtype matches the culprit's (``attention_mask`` behind `position_ids` in
+RotaryEmbedding.forward) or at the line that made it wrong (``torch.zeros(n)`` without a device),
+which becomes an :class:`~._edits.Edit`.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from typing import Any
+
+from ..inspect import _tree
+from . import _code_bugs, _source
+from ._blame import Frame, Namer, frame_locals, is_tensor, meta
+from ._edits import MOVES
+from ._source import Code
+from ._trace import Origin, Scope, Want, is_torch_namespace
+
+MAX_DEPTH = 8
+_CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
+                    "short", "char", "type"})
+
+
+class Tracer:
+    """Follows culprits back through the user's code; see the module's docstring."""
+
+    def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
+        self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
+        self._seen: set[tuple[int, int, str]] = set()
+
+    # -- entry points
+    def scope(self, i: int) -> Scope | None:
+        fr = self.frames[i]
+        code = _source.frame_code(fr.frame)
+        if code is None:
+            return None
+        return Scope(code, frame_locals(fr.frame), fr.frame.f_globals, fr.lineno, i)
+
+    def local(self, i: int, name: str, sub: str = "") -> list[Origin]:
+        """The culprit is local ``name`` (element ``sub`` of it, ``[0]``) of frame ``i``."""
+        sc = self.scope(i)
+        if sc is None:
+            return []
+        if sub:
+            found = self._element(sc, name, sub)
+            if found is not None:
+                return found
+        out = self.name(sc, name, 0)
+        if out or self.is_user(sc.code.src.filename):
+            return out
+        # NB: an argument inside torch's own code (a layer's `input`): look where the user's
+        # code made it, on the line of the first user frame out
+        user = next((j for j in range(i + 1, len(self.frames))
+                     if self.is_user(self.frames[j].frame.f_code.co_filename)), -1)
+        return self.temporary(user) if user >= 0 else []
+
+    def temporary(self, i: int) -> list[Origin]:
+        """The culprit was made on frame ``i``'s current statement and bound to no name."""
+        sc = self.scope(i)
+        if sc is None:
+            return []
+        stmt = _source.statement_at(sc.code, sc.line)
+        if stmt is None:
+            return []
+        out: list[Origin] = []
+        for node in _source.own_nodes_of(stmt):
+            if isinstance(node, ast.Call) and self.user_function(sc, node) is not None:
+                out += self.expr(sc, node, 1)
+        out += _code_bugs.in_statement(self, sc, stmt)
+        if out:
+            return out
+        # NB: a temporary made from a name on the line (``mask.logical_not()``): that name
+        for node in _source.own_nodes_of(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                v = sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
+                if is_tensor(v) and self.matches(v):
+                    out += self.name(sc, node.id, 1)
+        return out
+
+    # -- expressions
+    def expr(self, sc: Scope, node: ast.expr | None, depth: int) -> list[Origin]:
+        if node is None or depth > MAX_DEPTH:
+            return []
+        key = (id(sc.code.body), getattr(node, "lineno", 0), ast.dump(node)[:200])
+        if key in self._seen:
+            return []
+        self._seen.add(key)
+        if isinstance(node, ast.Name):
+            return self.name(sc, node.id, depth)
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self._chain(sc, node, depth)
+        if isinstance(node, ast.Call):
+            return self._call(sc, node, depth)
+        if isinstance(node, ast.Starred):
+            return self.expr(sc, node.value, depth + 1)
+        children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+        return [o for c in children for o in self.expr(sc, c, depth + 1)]
+
+    def name(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        bugs = _code_bugs.for_name(self, sc, name)
+        if bugs:
+            return bugs
+        assigned = _source.assignments(sc.code, name, sc.line)
+        if assigned:
+            stmt, value = assigned[-1]
+            # NB: names in the value are those bound before that line (`x = x.view(-1)`)
+            at = sc._replace(line=stmt.lineno)
+            return self.expr(at, value, depth + 1) if value is not None else []
+        if name in sc.code.params() and name != "self":
+            return self._param(sc, name, depth)
+        obj = sc.values[name] if name in sc.values else sc.globals.get(name)
+        return self._named(obj, name)
+
+    def _chain(self, sc: Scope, node: ast.Attribute | ast.Subscript, depth: int) -> list[Origin]:
+        obj = self.live(sc, node)
+        if obj is not None and is_tensor(obj):
+            named = self.namer.namespace_tensor(obj)
+            if named is not None:
+                return [self._origin(named, obj)] if self.matches(obj) else []
+        return self.expr(sc, node.value, depth + 1)
+
+    def _call(self, sc: Scope, node: ast.Call, depth: int) -> list[Origin]:
+        bug = _code_bugs.in_call(self, sc, node)
+        if bug is not None:
+            return bug
+        callee = self.user_function(sc, node)
+        if callee is not None:
+            return self._returns(sc, node, callee, depth)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in MOVES and self.want.kind == "device":
+                return []  # NB: the move's own target decides where it lands
+            recv = self.expr(sc, func.value, depth + 1)
+            if recv or not is_torch_namespace(sc, func.value):
+                return recv
+        return [o for a in (*node.args, *(k.value for k in node.keywords))
+                for o in self.expr(sc, a, depth + 1)]
+
+    # -- calls into user code
+    def user_function(self, sc: Scope, node: ast.Call) -> Any:
+        """The plain Python function ``node`` calls, when it is user code (else None)."""
+        func = node.func
+        fn: Any = None
+        if isinstance(func, ast.Name):
+            fn = sc.values.get(func.id, sc.globals.get(func.id))
+        elif isinstance(func, ast.Attribute):
+            base = self.live(sc, func.value)
+            if base is not None:
+                fn = _tree._type_dict_lookup(type(base), func.attr)
+                if isinstance(fn, staticmethod):
+                    fn = fn.__func__
+        if type(fn) is not types.FunctionType:
+            return None
+        return fn if self.is_user(fn.__code__.co_filename) else None
+
+    def _returns(self, sc: Scope, node: ast.Call, fn: Any, depth: int) -> list[Origin]:
+        code = _source.function_code(fn)
+        if code is None or code.func is None:
+            return []
+        values = _bind(code, node, sc, self)
+        callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, sc, node)
+        found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+        if any(o.role == "code" and o.edit is None for o in found):
+            # NB: the helper has nothing to take the right device/dtype from: convert its
+            # result where the caller uses it
+            at_call = _code_bugs.at_call(self, sc, node)
+            found = [o for o in found if o.edit is not None] + at_call
+        return found
+
+    def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        found = self.argument(sc, name)
+        return self.expr(found[0], found[1], depth + 1) if found is not None else []
+
+    def argument(self, sc: Scope, name: str) -> tuple[Scope, ast.expr] | None:
+        """The caller's scope and the expression it passed for parameter ``name``."""
+        caller, call = sc.caller, sc.call
+        if caller is None or call is None:
+            found = self._live_caller(sc)
+            if found is None:
+                return None
+            caller, call = found
+        arg = _argument(sc.code, call, name, method=_is_method(sc.code))
+        return (caller, arg) if arg is not None else None
+
+    def _live_caller(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
+        """The user frame that called frame ``sc.frame``, and the call on its line."""
+        for j in range(sc.frame + 1, len(self.frames)):
+            if not self.is_user(self.frames[j].frame.f_code.co_filename):
+                continue
+            caller = self.scope(j)
+            if caller is None:
+                return None
+            stmt = _source.statement_at(caller.code, caller.line)
+            for node in _source.own_nodes_of(stmt) if stmt is not None else []:
+                if isinstance(node, ast.Call) and self._calls(caller, node, sc):
+                    return caller, node
+            return None
+        return None
+
+    def _calls(self, caller: Scope, node: ast.Call, callee: Scope) -> bool:
+        func, me, name = node.func, callee.self_obj, callee.code.func
+        fname = name.name if name is not None else ""
+        if me is not None:
+            if fname == "forward" and self.live(caller, func) is me:
+                return True
+            return (isinstance(func, ast.Attribute) and func.attr == fname
+                    and self.live(caller, func.value) is me)
+        return (isinstance(func, ast.Name) and func.id == fname) or (
+            isinstance(func, ast.Attribute) and func.attr == fname)
+
+    def _element(self, sc: Scope, name: str, sub: str) -> list[Origin] | None:
+        """``state[0]`` where ``state = (a, b)``: follow the element."""
+        try:
+            index = ast.literal_eval(sub.strip("[]"))
+        except (ValueError, SyntaxError):
+            return None
+        assigned = _source.assignments(sc.code, name, sc.line)
+        value = assigned[-1][1] if assigned else None
+        if isinstance(value, ast.Tuple | ast.List) and isinstance(index, int) \
+                and index < len(value.elts):
+            return self.expr(sc, value.elts[index], 1)
+        return None
+
+    # -- namespace objects
+    def live(self, sc: Scope, node: ast.expr) -> Any:
+        """The object a plain ``a.b[k]`` chain names right now (no user code runs)."""
+        steps: list[_tree.Step] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute | ast.Subscript):
+            if isinstance(cur, ast.Attribute):
+                steps.append(_tree.Step("attr", cur.attr))
+            else:
+                key = _key(sc, cur.slice)
+                if key is None:
+                    return None
+                steps.append(_tree.Step("item", key))
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            return None
+        root = sc.values[cur.id] if cur.id in sc.values else sc.globals.get(cur.id)
+        if root is None:
+            return None
+        try:
+            return _tree.resolve({cur.id: root}, (_tree.Step("name", cur.id), *reversed(steps)))
+        except LookupError:
+            return None
+
+    def _named(self, obj: Any, code: str) -> list[Origin]:
+        if obj is None or not is_tensor(obj):
+            return []
+        named = self.namer.namespace_tensor(obj)
+        if named is None or not self.matches(obj):
+            return []
+        return [self._origin(named, obj)]
+
+    def _origin(self, named: Any, obj: Any) -> Origin:
+        return Origin(named.name, named.code, obj, named.role)
+
+    def matches(self, t: Any) -> bool:
+        """Could ``t`` be the culprit (same device, or same dtype for dtype problems)?"""
+        m = meta(t)
+        if m is None:
+            return False
+        if self.want.kind == "device":
+            return m[0] == self.want.device
+        return m[1] == self.want.dtype or self.want.fix != ""
+
+
+def _key(sc: Scope, node: ast.expr) -> str | int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | int) \
+            and type(node.value) is not bool:
+        return node.value
+    if isinstance(node, ast.Name):
+        v = sc.values.get(node.id)
+        return v if type(v) in (str, int) else None
+    return None
+
+
+def _is_method(code: Code) -> bool:
+    return bool(code.params()) and code.params()[0] == "self"
+
+
+def _argument(code: Code, call: ast.Call, name: str, method: bool) -> ast.expr | None:
+    """The expression ``call`` passes for parameter ``name`` of ``code``."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    params = code.params()[1:] if method else code.params()
+    if code.func is not None:
+        positional = [p.arg for p in (*code.func.args.posonlyargs, *code.func.args.args)]
+        params = positional[1:] if method else positional
+    if name in params:
+        i = params.index(name)
+        if i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+            return call.args[i]
+    return None
+
+
+def _bind(code: Code, call: ast.Call, sc: Scope, tracer: Tracer) -> dict[str, Any]:
+    """The live values the caller passes (``self`` for a method), where they can be named."""
+    out: dict[str, Any] = {}
+    method = _is_method(code)
+    if method and isinstance(call.func, ast.Attribute):
+        me = tracer.live(sc, call.func.value)
+        if me is not None:
+            out["self"] = me
+    for p in code.params():
+        arg = _argument(code, call, p, method)
+        if arg is not None:
+            v = tracer.live(sc, arg) if not isinstance(arg, ast.Name) else sc.values.get(
+                arg.id, sc.globals.get(arg.id))
+            if v is not None:
+                out[p] = v
+    return out

@@ -1,0 +1,198 @@
+"""The source of the code a failure went through: cells and user files, parsed, never run.
+
+A frame or a function is mapped to its file's AST (cells come from IPython's line cache), the
+``def`` it runs and the statement at a line, with absolute line numbers and columns so an edit
+can quote and rewrite the user's own lines. Magic lines (``%%cuda_safe``) are blanked first.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+from types import FrameType
+from typing import Any, NamedTuple
+
+_MAX_CHARS = 2_000_000
+
+
+class Source(NamedTuple):
+    """One parsed file (a cell or a user's module)."""
+
+    filename: str
+    lines: list[str]  # with line ends, as linecache holds them
+    tree: ast.Module
+
+
+class Code(NamedTuple):
+    """The code one frame (or one function) runs: its ``def`` or, for a cell, the whole cell."""
+
+    src: Source
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None
+    qualname: str
+
+    @property
+    def body(self) -> ast.AST:
+        return self.func if self.func is not None else self.src.tree
+
+    def params(self) -> list[str]:
+        if self.func is None:
+            return []
+        a = self.func.args
+        return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+
+    def line(self, lineno: int) -> str:
+        lines = self.src.lines
+        return lines[lineno - 1].rstrip("\n") if 0 < lineno <= len(lines) else ""
+
+
+_CACHE: dict[str, tuple[int, Source | None]] = {}
+
+
+def load(filename: str) -> Source | None:
+    """``filename`` parsed; ``None`` when its text is unknown or is not Python."""
+    lines = linecache.getlines(filename)
+    if not lines or sum(len(ln) for ln in lines) > _MAX_CHARS:
+        return None
+    key = hash(tuple(lines))
+    hit = _CACHE.get(filename)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    text = "".join(_blank_magic(ln) for ln in lines)
+    try:
+        tree = ast.parse(text, filename)
+    except (SyntaxError, ValueError):
+        src = None
+    else:
+        src = Source(filename, list(lines), tree)
+    _CACHE[filename] = (key, src)
+    return src
+
+
+def _blank_magic(line: str) -> str:
+    """IPython syntax (``%%cuda_safe``, ``!ls``) as an empty line: same line numbers."""
+    s = line.lstrip()
+    return "\n" if s.startswith(("%", "!")) else line
+
+
+def frame_code(frame: FrameType) -> Code | None:
+    co = frame.f_code
+    return code_at(co.co_filename, co.co_name, co.co_firstlineno, co.co_qualname)
+
+
+def function_code(fn: Any) -> Code | None:
+    """The code of a plain Python function (``type(fn)`` checked: no user ``__code__``)."""
+    import types
+
+    if type(fn) is types.MethodType:
+        fn = fn.__func__
+    if type(fn) is not types.FunctionType:
+        return None
+    co = fn.__code__
+    return code_at(co.co_filename, co.co_name, co.co_firstlineno, co.co_qualname)
+
+
+def code_at(filename: str, name: str, first: int, qualname: str) -> Code | None:
+    src = load(filename)
+    if src is None:
+        return None
+    if name == "<module>":
+        return Code(src, None, "<module>")
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            starts = [node.lineno, *(d.lineno for d in node.decorator_list)]
+            if first in starts:
+                return Code(src, node, qualname)
+    return None
+
+
+def statement_at(code: Code, lineno: int) -> ast.stmt | None:
+    """The innermost simple statement of ``code`` that spans ``lineno``."""
+    best: ast.stmt | None = None
+    for node in ast.walk(code.body):
+        if not isinstance(node, ast.stmt) or node is code.func:
+            continue
+        end = node.end_lineno or node.lineno
+        if node.lineno <= lineno <= end and not _compound(node) and (
+                best is None or node.lineno >= best.lineno):
+            best = node
+    return best
+
+
+def _compound(node: ast.stmt) -> bool:
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.For
+                      | ast.AsyncFor | ast.While | ast.If | ast.With | ast.AsyncWith | ast.Try)
+
+
+def own_nodes(code: Code) -> list[ast.AST]:
+    """Nodes of ``code``'s own body, not of functions or classes defined inside it."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(ast.iter_child_nodes(code.body))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        out.append(n)
+        todo.extend(ast.iter_child_nodes(n))
+    return sorted(out, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+
+def own_nodes_of(node: ast.AST) -> list[ast.AST]:
+    """``node`` and the nodes below it, not descending into functions, classes or lambdas."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = [node]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        todo.extend(c for c in ast.iter_child_nodes(n) if not isinstance(
+            c, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda))
+    return sorted(out, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+
+def assignments(code: Code, name: str, before: int) -> list[tuple[ast.stmt, ast.expr | None]]:
+    """Statements of ``code`` that bind ``name`` on a line before ``before``, in source order,
+    with the value bound (``None`` when it cannot be told, e.g. a loop target)."""
+    out: list[tuple[ast.stmt, ast.expr | None]] = []
+    for node in own_nodes(code):
+        if not isinstance(node, ast.stmt) or node.lineno >= before:
+            continue
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                out += [(node, v) for v in _bound(t, node.value, name)]
+        elif isinstance(node, ast.AnnAssign):
+            if isinstance(node.target, ast.Name) and node.target.id == name:
+                out.append((node, node.value))
+        elif isinstance(node, ast.AugAssign):
+            if isinstance(node.target, ast.Name) and node.target.id == name:
+                out.append((node, ast.BinOp(node.target, node.op, node.value)))
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
+            targets = ([node.target] if isinstance(node, ast.For | ast.AsyncFor)
+                       else [i.optional_vars for i in node.items if i.optional_vars])
+            if any(name in _names(t) for t in targets):
+                out.append((node, None))
+    return out
+
+
+def _bound(target: ast.expr, value: ast.expr, name: str) -> list[ast.expr | None]:
+    if isinstance(target, ast.Name):
+        return [value] if target.id == name else []
+    if isinstance(target, ast.Tuple | ast.List):
+        elts = target.elts
+        if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(elts):
+            return [v for t, e in zip(elts, value.elts, strict=True) for v in _bound(t, e, name)]
+        return [None] if name in _names(target) else []
+    return []
+
+
+def _names(target: ast.AST | None) -> set[str]:
+    if target is None:
+        return set()
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def returns(code: Code) -> list[ast.expr]:
+    return [n.value for n in own_nodes(code) if isinstance(n, ast.Return) and n.value is not None]
+
+
+def segment(code: Code, node: ast.AST) -> str:
+    """The exact source text of ``node``."""
+    return ast.get_source_segment("".join(code.src.lines), node) or ast.unparse(node)

@@ -1,0 +1,179 @@
+"""Culprits in the user's names, and fixes in their code (issue 10, items 1 and 8).
+
+Each case is a small notebook: a setup cell, then a cell that fails on a simulated GPU (fake
+``cuda:N``), ``meta`` or a plain cpu dtype. Both the post-mortem and ``%%cuda_safe``'s
+``DeviceMismatchError`` must name the culprit as the user knows it (found by identity, through
+views, containers, plain objects, function arguments and the lines that derived it), and what
+they print must work: the ``fix:`` code run once, the ``edit:`` applied to the setup's code, then
+the failing cell runs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import pytest
+
+from devicelens.guard import DeviceMismatchError
+from tests.test_guard_messages import IMPORTS, _apply, _edits, _fix_code, _run
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class Case(NamedTuple):
+    id: str
+    sim: str  # fake | meta | cpu
+    setup: str
+    cell: str
+    culprit: str  # a culprit line must name this (or something inside it)
+    edit: bool = False  # the fix is an edit of the code
+
+
+CASES = [
+    # --- item 1: the user's names
+    Case("view_in_a_helper", "fake",
+         "def accuracy(out, target):\n    out, target = out.view(-1, 4), target.view(-1)\n"
+         "    return (out.argmax(1) == target).float().mean()\n"
+         "out = torch.randn(2, 3, 4, device='cuda:0')\ntarget = torch.randint(0, 4, (2, 3))\n",
+         "acc = accuracy(out, target)\n", "target"),
+    Case("dict_item_through_a_helper", "fake",
+         "def loss_of(logits, labels):\n    return F.cross_entropy(logits, labels.long())\n"
+         "logits = torch.randn(4, 3, device='cuda:0')\n"
+         "batch = {'labels': torch.randint(0, 3, (4,))}\n",
+         "with torch.no_grad():\n    loss = loss_of(logits, batch['labels'])\n",
+         "batch['labels']"),
+    Case("module_path_of_self_weight", "meta",
+         "class Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.weight = nn.Parameter(torch.ones(4))\n"
+         "    def forward(self, x):\n        return x * self.weight\n"
+         "model = nn.Sequential(nn.Linear(4, 4), Scale())\nmodel[0].to('meta')\n"
+         "x = torch.randn(2, 4, device='meta')\n", "out = model(x)\n", "model.1.weight"),
+    Case("derived_in_forward", "fake",
+         "class Rotary(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.register_buffer('inv_freq', torch.rand(4), persistent=False)\n"
+         "    def forward(self, position_ids):\n"
+         "        return self.inv_freq.view(1, -1, 1) * position_ids.unsqueeze(1).float()\n"
+         "class Tiny(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.rotary = Rotary()\n        self.fc = nn.Linear(4, 4)\n"
+         "    def forward(self, mask):\n        position_ids = mask.long().cumsum(-1) - 1\n"
+         "        return self.rotary(position_ids)\n"
+         "model = Tiny().to('cuda:0')\nattention_mask = torch.ones(1, 3, dtype=torch.long)\n",
+         "with torch.no_grad():\n    y = model(attention_mask)\n", "attention_mask"),
+    Case("plain_object_attribute", "fake",
+         "class Scheduler:\n    def __init__(self):\n        self.alphas = torch.rand(10)\n"
+         "def weight_of(t, sched):\n    return torch.index_select(sched.alphas, 0, t.cpu())\n"
+         "scheduler = Scheduler()\nscheduler.alphas = scheduler.alphas.to('cuda:0')\n"
+         "t = torch.randint(0, 10, (3,)).to('cuda:0')\n",
+         "w = weight_of(t, scheduler)\n", "scheduler.alphas"),
+    # --- item 8: bugs in code, fixed by an edit
+    Case("factory_without_device_in_forward", "fake",
+         "class Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.fc = nn.Linear(8, 4)\n    def forward(self, x):\n"
+         "        h = torch.zeros(x.shape[0], 4)\n        return self.fc(x) + h\n"
+         "cell = Cell().to('cuda:0')\nx = torch.randn(2, 8, device='cuda:0')\n",
+         "with torch.no_grad():\n    y = cell(x)\n", "cell", edit=True),
+    Case("helper_method_without_device", "meta",
+         "class Enc(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.gru = nn.GRU(4, 6, batch_first=True)\n"
+         "    def init_hidden(self, n):\n        return torch.zeros(1, n, 6)\n"
+         "    def forward(self, x):\n        return self.gru(x, self.init_hidden(x.shape[0]))\n"
+         "enc = Enc().to('meta')\nseq = torch.randn(2, 5, 4, device='meta')\n",
+         "out, h = enc(seq)\n", "enc", edit=True),
+    Case("move_result_dropped", "fake",
+         "def masked(scores, mask):\n    mask.to(scores.device)\n    return scores * mask\n"
+         "scores = torch.randn(3, device='cuda:0')\nmask = torch.ones(3)\n",
+         "y = masked(scores, mask)\n", "mask", edit=True),
+    Case("hard_coded_device_id", "fake",
+         "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.fc = nn.Linear(4, 3)\n        self.ids = [0]\n"
+         "    def forward(self, x):\n        y = self.fc(x)\n"
+         "        onehot = torch.zeros(y.size())\n"
+         "        onehot = onehot.to(f'cuda:{self.ids[0]}')\n        return y * onehot\n"
+         "head = Head().to('cuda:1')\nx = torch.randn(2, 4, device='cuda:1')\n",
+         "with torch.no_grad():\n    y = head(x)\n", "head", edit=True),
+    Case("helper_result_converted_at_the_call", "cpu",
+         "def embed(t):\n    return torch.cat([torch.sin(t[:, None].float()), "
+         "torch.cos(t[:, None].float())], -1)\n"
+         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.fc = nn.Linear(2, 2)\n"
+         "    def forward(self, x, t):\n        return x + self.fc(embed(t))\n"
+         "net = Net().half()\nx = torch.randn(3, 2, dtype=torch.float16)\nt = torch.arange(3)\n",
+         "with torch.no_grad():\n    y = net(x, t)\n", "net", edit=True),
+    Case("upcast_in_forward", "cpu",
+         "class Block(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.norm = nn.LayerNorm(4)\n"
+         "    def forward(self, x):\n        return self.norm(x.float())\n"
+         "block = Block().half()\nh = torch.randn(2, 4, dtype=torch.float16)\n",
+         "y = block(h)\n", "block", edit=True),
+    Case("dtype_through_a_variable", "cpu",
+         "def guided(model, x):\n    dt = torch.float64\n    w = torch.ones(x.shape, dtype=dt)\n"
+         "    return model(x * w)\n"
+         "net = nn.Linear(4, 2)\nx = torch.randn(3, 4)\n",
+         "y = guided(net, x)\n", "guided", edit=True),
+    Case("byte_mask_in_forward", "cpu",
+         "class Attn(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.fc = nn.Linear(4, 4)\n"
+         "    def forward(self, x):\n        s = self.fc(x)\n"
+         "        mask = torch.triu(torch.ones(4, 4), diagonal=1).byte()\n"
+         "        return s.masked_fill(mask, 0.0)\n"
+         "attn = Attn()\nx = torch.randn(4, 4)\n", "y = attn(x)\n", "attn", edit=True),
+    Case("in_place_into_int_in_a_function", "cpu",
+         "def average(states, n):\n    out = {k: v.clone() for k, v in states[0].items()}\n"
+         "    for k in out:\n        out[k] /= n\n    return out\n"
+         "states = [{'w': torch.ones(2), 'count': torch.tensor(3)}]\n",
+         "avg = average(states, 2)\n", "average", edit=True),
+    Case("tensor_attribute_registered_as_buffer", "fake",
+         "class Pos(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.fc = nn.Linear(4, 4)\n        self.table = torch.randn(8, 4)\n"
+         "    def forward(self, x):\n        return self.fc(x) + self.table.narrow(0, 0, 3)\n"
+         "pos = Pos().to('cuda:0')\nx = torch.randn(3, 4, device='cuda:0')\n",
+         "with torch.no_grad():\n    y = pos(x)\n", "pos.table", edit=True),
+]
+
+
+def _text(out: str) -> str:
+    out = ANSI.sub("", out)
+    assert "devicelens: " in out, out[-1500:]
+    return out[out.index("devicelens: "):]
+
+
+def _named(text: str, culprit: str) -> bool:
+    names = re.findall(r"^\s*culprit: (.+?) \(", text, re.M)
+    return any(n == culprit or n.startswith((culprit + ".", culprit + "[")) for n in names)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_post_mortem_names_and_fixes(case: Case, ip, capsys, fake_cuda) -> None:
+    fake = fake_cuda if case.sim == "fake" else None
+    assert _run(ip, IMPORTS + case.setup, fake) is None
+    capsys.readouterr()
+    assert _run(ip, case.cell, fake) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert _named(text, case.culprit), text
+    edits = _edits(text)
+    assert bool(edits) == case.edit or (case.edit is False and not edits), text
+    setup, cell = case.setup, case.cell
+    for old, new in edits:
+        try:
+            setup = _apply(setup, old, new)
+        except AssertionError:
+            cell = _apply(cell, old, new)
+    if edits:
+        assert _run(ip, IMPORTS + setup, fake) is None
+    fix = _fix_code(text)
+    if fix:
+        assert _run(ip, fix, fake) is None, fix
+    assert _run(ip, cell, fake) is None, text
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_cuda_safe_names_the_same_culprit(case: Case, ip, capsys, fake_cuda) -> None:
+    fake = fake_cuda if case.sim == "fake" else None
+    assert _run(ip, IMPORTS + case.setup, fake) is None
+    flags = " --dtype" if case.sim == "cpu" else ""
+    err = _run(ip, f"%%cuda_safe --no-preflight{flags}\n{case.cell}", fake)
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    assert _named(str(err), case.culprit), str(err)
+    assert bool(err.report.edits) == case.edit, str(err)
