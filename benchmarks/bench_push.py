@@ -1,22 +1,22 @@
-"""What the sidebar panel costs a cell: the push after each cell, by namespace size.
+"""What the sidebar panel costs a cell: the push after each cell, against the bare loop.
 
-A real IPython shell with ``%load_ext devicelens``; the panel is a fake comm that serialises each
-message as the kernel session does (JSON, UTF-8), so sizes are the bytes that go on the wire.
-Cells run without an event loop, so the push happens inside the cell and shows up in its time
-(in a kernel it is debounced to just after the cell). Prints one table; runs in well under 1 min.
+A real IPython shell with ``%load_ext devicelens`` and one panel open; the panel is a fake comm
+that serialises each message as the kernel session does (JSON, UTF-8), so its cost and sizes are
+those of the wire. The push is timed directly (``Hub.flush``, what runs after each cell).
+Targets: after a cell that changes nothing, <= 1.0x the bare loop at 10k objects and <= 0.5 ms
+at 100; after a cell that rebinds k names, <= 2x the bare loop over those names + 1x over the
+rest. CPU time, best of interleaved runs (see _workload).
 Run: .venv/bin/python benchmarks/bench_push.py
 """
 
 from __future__ import annotations
 
 import json
-import statistics
-import time
 from typing import Any
 
 import torch
+from _workload import bare_loop, cpu_time, interleaved, objects
 from IPython.core.interactiveshell import InteractiveShell
-from torch import nn
 
 from devicelens.jupyter import comm as dl_comm
 from devicelens.jupyter._protocol import COMM_TARGET, PROTOCOL_VERSION
@@ -41,23 +41,6 @@ class WireComm:
         pass
 
 
-def fill(ns: dict[str, Any], n: int) -> None:
-    """``n`` objects: one in ten a small module (2 Linear layers), the rest tensors."""
-    with torch.no_grad():
-        for i in range(n):
-            ns[f"obj{i}"] = (nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 4)) if i % 10 == 0
-                             else torch.zeros(4, 8))
-
-
-def cell_ms(shell: InteractiveShell, code: str, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        shell.run_cell(code, store_history=False)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
-
-
 def open_panel() -> WireComm:
     import comm
 
@@ -67,47 +50,68 @@ def open_panel() -> WireComm:
     return fake
 
 
-def row(shell: InteractiveShell, n: int, repeat: int) -> list[str]:
+def rebind(ns: dict[str, Any], names: list[str]) -> None:
+    """A cell that rebinds ``names``: each tensor flips dtype, so every row really changes."""
+    for k in names:
+        t = ns[k]
+        ns[k] = t.double() if t.dtype == torch.float32 else t.float()
+
+
+def row(shell: InteractiveShell, n: int) -> None:
     ns = shell.user_ns
     for k in [k for k in ns if k.startswith("obj")]:
         del ns[k]
-    fill(ns, n)
-    # NB: flips obj1's dtype, so every run really changes one row
-    change, same = "obj1 = obj1.double() if obj1.dtype == torch.float32 else obj1.float()", "pass"
-    base_change, base_same = cell_ms(shell, change, repeat), cell_ms(shell, same, repeat)
+    ns.update(objects(n))
     hub = dl_comm._HUBS[id(shell)]
-    assert hub.after_cell not in shell.events.callbacks["post_run_cell"]
     fake = open_panel()
     first_msgs, first_kb = len(fake.sizes) - 1, sum(fake.sizes[1:]) / 1e3
-    fake.sizes.clear()
-    with_change = cell_ms(shell, change, repeat)
-    per_push_kb = sum(fake.sizes) / max(len(fake.sizes), 1) / 1e3
-    with_same = cell_ms(shell, same, repeat)
+    repeat = 9 if n <= 1_000 else 5
+    t = interleaved({"bare": lambda: bare_loop(ns), "noop": hub.flush}, repeat)
+    cells = [f"{n:>8,}", f"{t['bare'] * 1e3:>9.2f}", f"{t['noop'] * 1e3:>10.2f}",
+             f"{t['noop'] / t['bare']:>7.2f}"]
+    tensors = [k for k in ns if k.startswith("obj") and type(ns[k]) is torch.Tensor]
+    for k in (1, 100, 1000):
+        if k > len(tensors):
+            cells.append(f"{'':>17}")
+            continue
+        names = tensors[:k]
+        times, allowed = [], []
+        for _ in range(repeat):
+            rebind(ns, names)
+            times.append(cpu_time(hub.flush))
+        part = {k2: ns[k2] for k2 in names}
+        rest = {k2: v for k2, v in ns.items() if k2 not in part}
+        allowed = 2 * cpu_time(lambda p=part: bare_loop(p)) + min(
+            cpu_time(lambda r=rest: bare_loop(r)) for _ in range(3))
+        cells.append(f"{min(times) * 1e3:>9.2f} ({min(times) / allowed:.2f})")
+    cells += [f"{first_msgs:>5}", f"{first_kb:>9.1f}"]
+    print("  ".join(cells))
     fake.close_cb({})
-    return [f"{n:>7}", f"{base_change:>9.2f}", f"{with_change - base_change:>11.2f}",
-            f"{with_same - base_same:>13.2f}", f"{first_msgs:>6}", f"{first_kb:>10.1f}",
-            f"{per_push_kb:>10.2f}"]
 
 
 def main() -> None:
     shell = InteractiveShell.instance()
     shell.user_ns["torch"] = torch
-    fill(shell.user_ns, 100)
-    no_ext = cell_ms(shell, "pass", 200)
+    shell.user_ns.update(objects(100))
+    before = min(cpu_time(lambda: shell.run_cell("pass", store_history=False))
+                 for _ in range(200))
     shell.run_line_magic("load_ext", "devicelens")
-    hooks = len(shell.events.callbacks["post_run_cell"])
-    no_panel = cell_ms(shell, "pass", 200)
-    print(f"no panel open: cell 'pass' {no_ext * 1e3:.0f} us before %load_ext, "
-          f"{no_panel * 1e3:.0f} us after (post_run_cell hooks: {hooks}) -> "
-          f"{(no_panel - no_ext) * 1e3:+.0f} us, noise\n")
-    print("one panel open; push inside the cell (no event loop); medians, ms / kB")
-    head = ["objects", "cell ms", "+push ms", "+no-op ms", "msgs", "open kB", "push kB"]
-    print("  ".join(f"{h:>{w}}" for h, w in zip(head, (7, 9, 11, 13, 6, 10, 10), strict=True)))
-    for n, repeat in ((100, 50), (1_000, 10), (10_000, 3)):
-        print("  ".join(row(shell, n, repeat)))
-    print("\n+push: a cell that rebinds one name; +no-op: a cell that changes nothing (snapshot "
-          "taken, nothing sent).\nmsgs/open kB: the first push on open (capped at 1 MB per "
-          "message); push kB: one push after the cell (full up to 200 objects, then the diff).")
+    after = min(cpu_time(lambda: shell.run_cell("pass", store_history=False))
+                for _ in range(200))
+    print(f"no panel open: a cell 'pass' costs {before * 1e6:.0f} us before %load_ext, "
+          f"{after * 1e6:.0f} us after (no snapshot is taken)\n")
+    print("one panel open; ms of CPU per push; x = ratio to the bare loop over the namespace")
+    print("(k rebound: ratio to the allowance, 2x the bare loop over the k names + 1x over the "
+          "rest)\n")
+    head = ["objects", "bare ms", "no-op ms", "x bare", "k=1 ms (x)", "k=100 ms (x)",
+            "k=1000 ms (x)", "msgs", "open kB"]
+    widths = (8, 9, 10, 7, 17, 17, 17, 5, 9)
+    print("  ".join(f"{h:>{w}}" for h, w in zip(head, widths, strict=True)))
+    for n in (100, 1_000, 10_000):
+        row(shell, n)
+    print("\nno-op: a cell that changes nothing (the snapshot is checked, nothing is sent); "
+          "k rebound: k tensors change dtype.\nmsgs/open kB: the first push when the panel "
+          "opens (messages of at most 1 MB).")
 
 
 if __name__ == "__main__":

@@ -1,88 +1,109 @@
-"""Snapshot cost against the floor: a bare loop that only reads .device/.dtype/.shape.
+"""Snapshot, diagnose and ``%devices`` against the floor: a bare loop reading .device/.dtype/.shape.
 
-Namespace: N loose tensors + a module with 2k parameters + Adam state for all of them.
-Prints a table (ratio side by side, one run) and the scaling from 1k to 100k loose tensors.
+Targets: a first ``snapshot()`` within 2.0x the bare loop at 1k, 10k, 100k and 1M loose tensors
+with gc enabled (as in a kernel), linear (per-tensor cost at 1M within 1.2x of that at 1k) and
+at most 200 bytes per tensor; ``diagnose()`` within 0.5x; ``%devices`` on 60 models + 30
+optimizers within 50 ms. CPU time of this process, best of interleaved runs (see _workload).
 Run: .venv/bin/python benchmarks/bench_snapshot.py
 """
 
 from __future__ import annotations
 
-import sys
-import time
+import contextlib
+import gc
+import io
+import tracemalloc
+from typing import Any
 
-import torch
-from _workload import namespace
-from torch import nn
+from _workload import bare_loop, interleaved, loose, namespace, zoo
 
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
 
-# NB: the module, not devicelens.snapshot (that name is the public function)
-snapshot_module = sys.modules[take_snapshot.__module__]
+SIZES = (1_000, 10_000, 100_000, 1_000_000)
 
 
-def bare_loop(ns: dict[str, object]) -> int:
-    """The floor: touch every tensor's device, dtype and shape, nothing else."""
-    n = 0
-    for v in ns.values():
-        if isinstance(v, torch.Tensor):
-            _ = v.device, v.dtype, v.shape
-            n += 1
-        elif isinstance(v, nn.Module):
-            for p in v.parameters():
-                _ = p.device, p.dtype, p.shape, p.grad
-                n += 1
-        elif isinstance(v, torch.optim.Optimizer):
-            for s in v.state.values():
-                for t in s.values():
-                    _ = t.device, t.dtype, t.shape
-                    n += 1
-    return n
+def bytes_per_tensor(ns: dict[str, Any], n: int) -> float:
+    """Memory the snapshot keeps, per tensor (tracemalloc: every Python allocation)."""
+    gc.collect()
+    tracemalloc.start()
+    snap = take_snapshot(ns)
+    kept = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del snap
+    return kept / n
 
 
-def best(fn, *args, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def scaling() -> None:
+    print("loose tensors only (torch.zeros(2) each), first snapshot, gc enabled")
+    print(f"{'tensors':>10}{'bare ms':>10}{'snapshot ms':>13}{'x bare':>8}{'us/tensor':>11}"
+          f"{'x 1k':>7}{'B/tensor':>10}{'diagnose ms':>13}{'x bare':>8}")
+    first = 0.0
+    for n in SIZES:
+        per = scaling_row(n, first)
+        first = first or per
+        gc.collect()
 
 
-def cold(ns: dict[str, object]) -> object:
-    """A first snapshot: nothing to reuse from a previous one."""
-    snapshot_module._loose_cache[0] = {}
-    return take_snapshot(ns)
+def scaling_row(n: int, first: float) -> float:
+    """One size: prints its row, returns the snapshot's microseconds per tensor."""
+    ns = loose(n)
+    repeat = 7 if n <= 10_000 else 3
+    snap = take_snapshot(ns)
+    t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
+                     "diag": lambda: diagnose(snap)}, repeat)
+    per = t["snap"] / n * 1e6
+    print(f"{n:>10,}{t['bare'] * 1e3:>10.1f}{t['snap'] * 1e3:>13.1f}"
+          f"{t['snap'] / t['bare']:>8.2f}{per:>11.3f}{per / (first or per):>7.2f}"
+          f"{bytes_per_tensor(ns, n):>10.0f}{t['diag'] * 1e3:>13.1f}"
+          f"{t['diag'] / t['bare']:>8.2f}")
+    return per
 
 
-def warm(ns: dict[str, object]) -> object:
-    """A snapshot after one of the same namespace (what the panel's push after a cell does)."""
-    take_snapshot(ns)
-    t0 = time.perf_counter()
-    take_snapshot(ns)
-    return time.perf_counter() - t0
+def workload() -> None:
+    ns = namespace(10_000)
+    snap = take_snapshot(ns)
+    t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
+                     "diag": lambda: diagnose(snap)}, 7)
+    print(f"\nREADME workload: 10k loose tensors + 2k-parameter model + Adam state "
+          f"({len(snap.tensors())} tensor records)")
+    print(f"{'what':<36}{'ms':>8}{'x bare loop':>14}")
+    for name, v in (("bare loop (.device/.dtype/.shape)", t["bare"]),
+                    ("snapshot(), first", t["snap"]), ("diagnose()", t["diag"]),
+                    ("snapshot() + diagnose()", t["snap"] + t["diag"])):
+        print(f"{name:<36}{v * 1e3:>8.1f}{v / t['bare']:>14.2f}")
+
+
+def magic() -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "devicelens")
+    ns = zoo()
+    shell.user_ns.update(ns)
+    n_params = sum(len(list(v.parameters())) for k, v in ns.items() if k.startswith("model"))
+
+    def devices() -> object:
+        with contextlib.redirect_stdout(io.StringIO()):  # NB: --text prints the table
+            return shell.run_line_magic("devices", "--text")
+
+    def rendered() -> object:
+        view = shell.run_line_magic("devices", "")
+        return view._repr_mimebundle_() if hasattr(view, "_repr_mimebundle_") else view
+
+    t = interleaved({"bare": lambda: bare_loop(ns), "text": devices, "both": rendered}, 7)
+    print(f"\n%devices on 60 models + 30 optimizers ({n_params:,} parameters); target <= 50 ms")
+    print(f"{'what':<44}{'ms':>8}{'x bare loop':>14}")
+    for name, v in (("bare loop", t["bare"]), ("%devices --text", t["text"]),
+                    ("%devices (text/plain + text/html rendered)", t["both"])):
+        print(f"{name:<44}{v * 1e3:>8.1f}{v / t['bare']:>14.2f}")
 
 
 def main() -> None:
-    ns = namespace(10_000)
-    floor = best(bare_loop, ns)
-    cold_t = best(cold, ns)
-    warm_t = min(warm(ns) for _ in range(5))  # type: ignore[type-var]
-    snap = take_snapshot(ns)
-    diag_t = best(diagnose, snap)
-    print(f"namespace: 10k loose tensors + 2k-parameter model + Adam state "
-          f"({len(snap.tensors())} tensor records)")
-    print(f"{'what':<36}{'ms':>8}{'x bare loop':>14}")
-    for name, t in (("bare loop (.device/.dtype/.shape)", floor), ("snapshot(), first", cold_t),
-                    ("snapshot(), again (reuse)", warm_t), ("diagnose()", diag_t),
-                    ("first snapshot() + diagnose()", cold_t + diag_t)):
-        print(f"{name:<36}{t * 1e3:>8.1f}{t / floor:>14.2f}")
-    print("\nscaling (loose tensors only, first snapshot):")
-    print(f"{'tensors':>10}{'snapshot ms':>14}{'bare ms':>10}{'ratio':>8}{'us/tensor':>11}")
-    for n in (1_000, 10_000, 100_000):
-        ns_n = {f"t{i}": torch.zeros(2) for i in range(n)}
-        s, b = best(cold, ns_n, repeat=3), best(bare_loop, ns_n, repeat=3)
-        print(f"{n:>10}{s * 1e3:>14.1f}{b * 1e3:>10.1f}{s / b:>8.2f}{s / n * 1e6:>11.2f}")
+    assert gc.isenabled()
+    scaling()
+    workload()
+    magic()
 
 
 if __name__ == "__main__":

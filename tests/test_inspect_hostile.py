@@ -212,13 +212,16 @@ def test_any_nesting_of_hostile_objects(ns):
 class BrokenDevice(torch.Tensor):
     @property
     def device(self):  # type: ignore[override]
+        CALLED.append("device property")
         raise Boom
 
 
 def test_a_tensor_whose_metadata_raises_becomes_an_opaque_row():
     t = torch.ones(3).as_subclass(BrokenDevice)
+    CALLED.clear()
     snap = take_snapshot({"t": t, "ok": torch.ones(1)})
     (rec,) = snap["t"].tensors
     # NB: the device then comes from the C tensor header, not from the raising property
     assert (rec.flavor, rec.device, rec.dtype) == ("opaque", "cpu", "?")
+    assert CALLED == []
     assert snap.skipped == () and snap["ok"].tensors[0].flavor == "dense"

@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from devicelens.inspect import MAX_WIDTH, take_snapshot
+from devicelens.inspect._live import Live
 
 
 def by_path(snap, name):
@@ -215,17 +216,12 @@ def test_optimizer_device_ignores_its_cpu_step_counters():
     assert {t.device for t in snap["opt"].tensors if t.path.endswith("['step']")} == {"cpu"}
 
 
-def test_unchanged_loose_tensors_reuse_the_last_record():
-    x = torch.zeros(3)
-    first = take_snapshot({"x": x})["x"]
-    assert take_snapshot({"x": x})["x"] is first
-
-
 @pytest.mark.parametrize("change", ["device", "dtype", "shape", "rebind", "grad", "view"])
-def test_a_changed_tensor_is_never_served_from_the_cache(change):
+def test_a_changed_tensor_is_never_served_from_the_last_snapshot(change):
     x = torch.zeros(3)
     ns = {"x": x}
-    take_snapshot(ns)
+    live = Live()
+    live.update(ns)
     if change == "device":
         torch.utils.swap_tensors(x, torch.zeros(3, device="meta"))  # same object, new device
     elif change == "dtype":
@@ -239,12 +235,42 @@ def test_a_changed_tensor_is_never_served_from_the_cache(change):
     else:
         base = torch.zeros(6)
         ns["x"] = base[:3]
-    fresh = take_snapshot(ns)["x"].tensors[0]
+    update = live.update(ns)
+    assert update.changed == {"x"}
+    fresh = update.snapshot["x"].tensors[0]
     t = ns["x"]
     assert (fresh.device, fresh.dtype, fresh.shape, fresh.requires_grad) == (
         str(t.device), str(t.dtype).removeprefix("torch."), tuple(t.shape), t.requires_grad)
     assert fresh.nbytes == t.numel() * t.element_size()
     assert fresh.storage == id(t if t._base is None else t._base)
+
+
+def test_compact_rows_read_exactly_like_records():
+    """Names bound to plain tensors are kept as compact columns; everything read from them
+    (records, totals, groups, findings) equals what walked records give."""
+    from devicelens.analysis import diagnose
+    from devicelens.inspect.records import FULL, Loose, Snapshot
+
+    model = nn.Linear(3, 2)
+    ns = {"model": model, "a": torch.zeros(3), "b": torch.zeros(2, dtype=torch.float64),
+          "c": torch.zeros(4, device="meta"), "s": torch.zeros((), dtype=torch.long),
+          "alias": None, "views": [torch.zeros(8)[2:]]}
+    ns["alias"] = ns["a"]
+    snap = take_snapshot(ns)
+    assert len(snap.composites()) == 2  # model and views: the rest are compact rows
+    walked = Snapshot(bytes([FULL]) * len(snap), list(snap.objects), Loose(), snap.devices,
+                      snap.truncated, snap.torch_version, snap.skipped)
+    assert walked.objects == snap.objects
+    assert walked.totals == snap.totals
+    assert [(f.id, f.message) for f in diagnose(walked)] == [
+        (f.id, f.message) for f in diagnose(snap)]
+    assert snap.loose_layouts() == {("cpu", "float32", False), ("cpu", "float64", False),
+                                    ("meta", "float32", False), ("cpu", "int64", True)}
+    positions = snap.loose_positions({("meta", "float32", False)})
+    assert [o.name for o in snap.records_at(positions)] == ["c"]
+    (cpu, meta) = snap.totals
+    assert (cpu.objects, cpu.tensors, cpu.nbytes) == (6, 7, 24 + 12 + 16 + 8 + 32)
+    assert (meta.objects, meta.tensors, meta.nbytes) == (1, 1, 16)
 
 
 def test_a_non_leaf_tensor_is_read_without_the_grad_warning():

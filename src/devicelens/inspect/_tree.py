@@ -5,19 +5,25 @@ NB: nothing here may run user code. Containers are read through the *base* type'
 slot descriptors, and types through ``type(obj)``: never ``isinstance`` on a proxy, never a
 property, never ``str``/``repr`` of a user object. The same ``Ref`` steps let :mod:`moves` find an
 object again and :func:`code_for` write the fix against the user's own names.
-NB: a dict or set is copied (one C call, :func:`_first`) before its children are looked at: a
-cell running on another thread may add to it meanwhile.
+NB: a dict, set or deque is copied (one C call, :func:`_first`) before its children are looked
+at: a cell running on another thread may add to it meanwhile.
 """
 
 from __future__ import annotations
 
 import collections
-import dataclasses
 import itertools
 import keyword
-import types
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
+
+from . import _types
+from ._types import _dataclass_fields as _dataclass_fields  # moves and guard read through these
+from ._types import _read_field as _read_field
+from ._types import _type_dict_lookup as _type_dict_lookup
+from ._types import container_kind as container_kind
+from ._types import instance_dict as instance_dict
+from ._types import is_frozen_dataclass as is_frozen_dataclass
 
 StepKind = Literal["name", "attr", "item", "pos", "state", "group_param"]
 
@@ -32,84 +38,54 @@ class Step(NamedTuple):
 
 Ref = tuple[Step, ...]
 
+_new = tuple.__new__  # NB: several times cheaper than a NamedTuple's generated __new__
+_ATTR_STEPS: dict[str, dict[str, Step]] = {}
+
+
+def step(kind: StepKind, key: Any, hint: str = "") -> Step:
+    return _new(Step, (kind, key, hint))
+
+
+def attr_step(name: str, hint: str = "") -> Step:
+    """``Step("attr", name, hint)``, shared: the same few names recur in every model."""
+    steps = _ATTR_STEPS.get(hint)
+    if steps is None:
+        steps = _ATTR_STEPS[hint] = {}
+    s = steps.get(name)
+    if s is None:
+        if len(steps) > 100_000:  # NB: cleared in place: the walker holds the "" table
+            steps.clear()
+        s = steps[name] = _new(Step, ("attr", name, hint))
+    return s
+
+#: key types whose value a path may show and code may index with
 _SCALAR_KEYS = (str, int, bool, type(None))
 
 
-def _type_dict_lookup(tp: type, name: str) -> Any:
-    """Class attribute lookup through the MRO's ``__dict__``s: no descriptors, no metaclass code."""
-    for klass in type.__getattribute__(tp, "__mro__"):
-        d = type.__getattribute__(klass, "__dict__")
-        if name in d:
-            return d[name]
-    return None
+def scalar_key(k: Any) -> bool:
+    """Whether a dict key can appear in a path and in code. NB: identity on the type: ``in`` on
+    a tuple of types would call a metaclass ``__eq__``."""
+    tp = type(k)
+    return tp is str or tp is int or tp is bool or k is None
 
 
-def instance_dict(obj: Any) -> dict[str, Any] | None:
-    """``obj.__dict__`` without going through a user ``__getattribute__``/``__getattr__``."""
-    try:
-        d = object.__getattribute__(obj, "__dict__")
-    except Exception:
-        return None
-    return d if type(d) is dict else None
-
-
-def _is_namedtuple(tp: type) -> bool:
-    return issubclass(tp, tuple) and isinstance(_type_dict_lookup(tp, "_fields"), tuple)
-
-
-def _dataclass_fields(tp: type) -> tuple[str, ...] | None:
-    fields = _type_dict_lookup(tp, "__dataclass_fields__")
-    if type(fields) is not dict:
-        return None
-    return tuple(
-        name for name, f in fields.items()
-        if type(f) is dataclasses.Field and f._field_type is dataclasses._FIELD  # type: ignore[attr-defined]
-    )
-
-
-def is_frozen_dataclass(tp: type) -> bool:
-    params = _type_dict_lookup(tp, "__dataclass_params__")
-    return bool(getattr(params, "frozen", False)) if params is not None else False
-
-
-def _read_field(obj: Any, name: str) -> Any:
-    """A dataclass field's value from the instance dict or its slot, never via a property."""
-    d = instance_dict(obj)
-    if d is not None and name in d:
-        return d[name]
-    slot = _type_dict_lookup(type(obj), name)
-    if type(slot).__name__ in ("member_descriptor", "_tuplegetter"):  # slots, namedtuple fields
-        return slot.__get__(obj, type(obj))
-    raise LookupError(name)
-
-
-#: containers read through their C methods or their instance dict (no user code): a deque, a
-#: UserList's ``data``, a ChainMap's ``maps``, a SimpleNamespace's ``__dict__``
-_MORE_KINDS = ((collections.deque, "deque"), (collections.UserList, "userlist"),
-               (collections.ChainMap, "chainmap"), (types.SimpleNamespace, "namespace"))
-
-
-def container_kind(obj: Any) -> str | None:
-    """What kind of walkable container ``obj`` is, judged from ``type(obj)`` only."""
-    tp = type(obj)
-    if issubclass(tp, dict):
-        return "dict"
-    if issubclass(tp, tuple):
-        return "namedtuple" if _is_namedtuple(tp) else "tuple"
-    if issubclass(tp, list):
-        return "list"
-    if issubclass(tp, (set, frozenset)):
-        return "set"
-    # NB: names and the MRO read past a metaclass; issubclass, not isinstance (a __class__ property)
-    mro = type.__getattribute__(tp, "__mro__")
-    if any(type.__getattribute__(k, "__name__") == "UserDict" for k in mro):
-        return "userdict"
-    for base, kind in _MORE_KINDS:
-        if base in mro:
-            return kind
-    if _dataclass_fields(tp) is not None and not issubclass(tp, type):
-        return "dataclass"
-    return None
+def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]:
+    """Children of a container, at most ``width`` of them, with the step that reaches each."""
+    if kind in ("dict", "userdict"):
+        d = obj if kind == "dict" else (instance_dict(obj) or {}).get("data")
+        if d is None or not issubclass(type(d), dict):
+            return
+        for i, (k, v) in enumerate(_first(iter(dict.items(d)), width)):
+            yield (step("item", k) if scalar_key(k) else step("pos", i)), v
+    elif kind in ("namedtuple", "dataclass", "namespace", "chainmap"):
+        yield from _fields(obj, kind, width)
+    else:
+        seq = _sequence(obj, kind)
+        if seq is None:
+            return
+        step_kind: StepKind = "pos" if kind == "set" else "item"
+        for i, v in enumerate(_first(seq, width)):
+            yield step(step_kind, i), v
 
 
 def _first(it: Iterator[Any], n: int) -> list[Any]:
@@ -118,79 +94,59 @@ def _first(it: Iterator[Any], n: int) -> list[Any]:
     return list(itertools.islice(it, n))
 
 
-def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]:
-    """Children of a container, at most ``width`` of them, with the step that reaches each."""
-    if kind == "dict" or kind == "userdict":
-        d = obj if kind == "dict" else (instance_dict(obj) or {}).get("data", {})
-        if type(d) is not dict and not issubclass(type(d), dict):
-            return
-        for i, (k, v) in enumerate(_first(iter(dict.items(d)), width)):
-            yield (Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)), v
-    elif kind == "namedtuple":
-        fields = _type_dict_lookup(type(obj), "_fields")
+def _sequence(obj: Any, kind: str) -> Iterator[Any] | None:
+    """The elements of a list-like container, read through its base type's C iterator."""
+    if kind == "list":
+        return list.__iter__(obj)
+    if kind == "tuple":
+        return tuple.__iter__(obj)
+    if kind == "set":
+        return (frozenset.__iter__ if issubclass(type(obj), frozenset) else set.__iter__)(obj)
+    if kind == "deque":
+        return collections.deque.__iter__(obj)
+    if kind == "userlist":
+        data = (instance_dict(obj) or {}).get("data")
+        return list.__iter__(data) if data is not None and issubclass(type(data), list) else None
+    return None
+
+
+def _fields(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]:
+    if kind == "namedtuple":
+        fields = _types.info(type(obj)).fields
         for i, v in enumerate(tuple.__iter__(obj)):
             if i >= width:
                 return
-            name = fields[i] if i < len(fields) else None
-            yield (Step("attr", name, "field") if type(name) is str else Step("item", i)), v
-    elif kind in ("tuple", "list"):
-        base = tuple if kind == "tuple" else list
-        for i, v in enumerate(base.__iter__(obj)):
-            if i >= width:
-                return
-            yield Step("item", i), v
-    elif kind == "set":
-        sbase: Any = frozenset if issubclass(type(obj), frozenset) else set
-        for i, v in enumerate(_first(sbase.__iter__(obj), width)):
-            yield Step("pos", i), v
-    elif kind in _MORE_CHILDREN:
-        yield from itertools.islice(_MORE_CHILDREN[kind](obj), width)
+            yield (attr_step(fields[i], "field") if i < len(fields) else step("item", i)), v
     elif kind == "dataclass":
-        for i, name in enumerate(_dataclass_fields(type(obj)) or ()):
+        for i, name in enumerate(_types.info(type(obj)).fields):
             if i >= width:
                 return
             try:
-                yield Step("attr", name, "field"), _read_field(obj, name)
+                yield attr_step(name, "field"), _read_field(obj, name)
             except LookupError:
                 continue
+    elif kind == "namespace":
+        for k, v in _first(iter(dict.items(instance_dict(obj) or {})), width):
+            if type(k) is str:
+                yield attr_step(k, "field"), v
+    else:  # chainmap: ``cm[key]`` as the map reads it: the first map holding a key wins
+        yield from itertools.islice(_chainmap_items(obj), width)
 
 
-def _deque_children(obj: Any) -> Iterator[tuple[Step, Any]]:
-    for i, v in enumerate(list(collections.deque.__iter__(obj))):
-        yield Step("item", i), v
-
-
-def _userlist_children(obj: Any) -> Iterator[tuple[Step, Any]]:
-    data = (instance_dict(obj) or {}).get("data")
-    if data is not None and issubclass(type(data), list):
-        for i, v in enumerate(list(list.__iter__(data))):
-            yield Step("item", i), v
-
-
-def _chainmap_children(obj: Any) -> Iterator[tuple[Step, Any]]:
-    """``cm[key]`` as the ChainMap reads it: the first map holding a key wins."""
+def _chainmap_items(obj: Any) -> Iterator[tuple[Step, Any]]:
     maps = (instance_dict(obj) or {}).get("maps")
     seen: set[Any] = set()
-    for m in maps if type(maps) is list else ():
+    for m in list.__iter__(maps) if type(maps) is list else ():
         if not issubclass(type(m), dict):
             continue
         for k, v in list(dict.items(m)):
-            if type(k) in _SCALAR_KEYS and k not in seen:
+            if scalar_key(k) and k not in seen:
                 seen.add(k)
-                yield Step("item", k), v
-
-
-def _namespace_children(obj: Any) -> Iterator[tuple[Step, Any]]:
-    for k, v in list(dict.items(instance_dict(obj) or {})):
-        if type(k) is str:
-            yield Step("attr", k), v
-
-
-_MORE_CHILDREN = {"deque": _deque_children, "userlist": _userlist_children,
-                  "chainmap": _chainmap_children, "namespace": _namespace_children}
+                yield step("item", k), v
 
 
 def container_len(obj: Any, kind: str) -> int:
+    """How many children a container has (0 where the walk does not bound its width)."""
     if kind == "dict":
         return dict.__len__(obj)
     if kind in ("tuple", "namedtuple"):
@@ -199,6 +155,14 @@ def container_len(obj: Any, kind: str) -> int:
         return list.__len__(obj)
     if kind == "set":
         return frozenset.__len__(obj) if issubclass(type(obj), frozenset) else set.__len__(obj)
+    if kind == "deque":
+        return collections.deque.__len__(obj)
+    if kind in ("userdict", "userlist"):
+        data = (instance_dict(obj) or {}).get("data")
+        base = dict if kind == "userdict" else list
+        return base.__len__(data) if data is not None and issubclass(type(data), base) else 0
+    if kind == "namespace":
+        return dict.__len__(instance_dict(obj) or {})
     return 0
 
 
@@ -215,20 +179,26 @@ class ModuleParts(NamedTuple):
 
 
 def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
+    """What ``module`` directly holds. NB: a table or attribute under a non-``str`` key is
+    skipped, never the whole module (its name could not be written in a path anyway)."""
     if tensor_type is None:
         import torch
 
         tensor_type = torch.Tensor
     d = instance_dict(module) or {}
-    params = [(k, v) for k, v in list(dict.items(d.get("_parameters") or {})) if v is not None]
-    buffers = [(k, v) for k, v in list(dict.items(d.get("_buffers") or {})) if v is not None]
-    children = [(k, v) for k, v in list(dict.items(d.get("_modules") or {})) if v is not None]
+    params = _table(d.get("_parameters"))
+    buffers = _table(d.get("_buffers"))
+    children = _table(d.get("_modules"))
     attrs = [(k, v) for k, v in list(dict.items(d))
              if type(k) is str and (not k.startswith("_") or issubclass(type(v), tensor_type))]
-    names = {c.__name__ for c in type(module).__mro__}
-    hint = "seq" if names & {"ModuleList", "Sequential"} else ""
-    hint = "dict" if "ModuleDict" in names else hint
-    return ModuleParts(params, buffers, children, attrs, hint)
+    return ModuleParts(params, buffers, children, attrs, _types.info(type(module)).hint)
+
+
+def _table(d: Any) -> list[tuple[str, Any]]:
+    """The ``str``-keyed, non-None entries of a module's parameter/buffer/submodule table."""
+    if d is None or not issubclass(type(d), dict):
+        return []
+    return [(k, v) for k, v in list(dict.items(d)) if v is not None and type(k) is str]
 
 
 def submodules(root: Any, limit: int = 10_000) -> Iterator[Any]:
@@ -307,6 +277,8 @@ def has_code(ref: Ref) -> bool:
 
 
 _MISSING = object()
+_INDEXABLE: dict[str, Any] = {"list": list, "tuple": tuple, "namedtuple": tuple,
+                              "deque": collections.deque}
 
 
 def resolve(namespace: dict[str, Any], ref: Ref) -> Any:
@@ -343,11 +315,16 @@ def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
             if ck in ("dict", "userdict"):
                 d2 = obj if ck == "dict" else (instance_dict(obj) or {}).get("data", {})
                 return dict.get(d2, key, _MISSING)
-            if ck in ("list", "tuple", "namedtuple") and isinstance(key, int):
-                return (list if ck == "list" else tuple).__getitem__(obj, key)
-            if ck in _MORE_CHILDREN:
-                return next((v for st, v in _MORE_CHILDREN[ck](obj) if st.key == key), _MISSING)
-            return _MISSING
+            if ck == "chainmap":
+                return next((v for st, v in _chainmap_items(obj) if st.key == key), _MISSING)
+            if type(key) is not int:
+                return _MISSING
+            if ck == "userlist":
+                obj, ck = (instance_dict(obj) or {}).get("data"), "list"
+                if not issubclass(type(obj), list):
+                    return _MISSING
+            base = _INDEXABLE.get(ck or "")
+            return base.__getitem__(obj, key) if base is not None else _MISSING
         if kind == "pos":
             for i, (_s, child) in enumerate(iter_children(obj, container_kind(obj) or "", 1 << 30)):
                 if i == key:

@@ -1,331 +1,294 @@
-"""Walks one namespace name into records: tensors, modules (params, buffers, traps), optimizers.
+"""Walks one namespace value into records: tensors, modules (params, buffers, traps), containers.
 
-The hot path of every snapshot: string caches and a node budget are shared across names, and
-records are built with ``tuple.__new__``. Reading user objects goes through :mod:`._tree` only.
+The hot path of every snapshot: records are built with ``tuple.__new__``, steps are shared, and
+exact ``torch.Tensor``/``Parameter`` headers are read in one C call. Reading user objects goes
+through :mod:`._types`/:mod:`._tree` only; :mod:`._token` reads the same things, in the same
+order, to tell whether a walk would give the same records again.
 """
 
 from __future__ import annotations
 
-import types
+from itertools import filterfalse
+from math import prod
 from typing import Any
 
-from . import _tree
-from ._tree import Ref, Step
-from ._trust import Trust, type_name
-from .records import ModuleRecord, ObjectRecord, TensorRecord, device_key
+from . import _tree, _types
+from ._tensor import _META as _META
+from ._tensor import TensorReader
+from ._tree import _ATTR_STEPS, Ref, attr_step
+from .records import _DEVICE_NAMES as _DEVICES
+from .records import _DTYPE_INFO as _DTYPES
+from .records import ModuleRecord, TensorRecord, device_key, device_name, dtype_info
 
+_new = tuple.__new__
+_GRAD = attr_step("grad", "grad")
+_PLAIN_STEPS = _ATTR_STEPS.setdefault("", {})  # NB: shared with attr_step's own cache
 MAX_DEPTH = 6
 MAX_WIDTH = 1000
 
-_new_record = tuple.__new__  # NB: 4x cheaper than TensorRecord(...), which goes through Python
+#: what a plain ``nn.Module.__init__`` puts in a module's ``__dict__``: never walked as traps
+STD_KEYS = frozenset({
+    "training", "_parameters", "_buffers", "_non_persistent_buffers_set", "_backward_pre_hooks",
+    "_backward_hooks", "_is_full_backward_hook", "_forward_hooks", "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called", "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
+    "_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks", "_modules"})
 
 
-class _Ctx:
-    """What every walk of one snapshot shares: torch types, string caches and the node budget."""
+class Ctx:
+    """What every walk of one snapshot shares: the tensor reader, the node budget and the
+    parameter paths optimizers are labelled with."""
 
     def __init__(self, torch: Any, max_nodes: int) -> None:
         self.torch = torch
-        self.Tensor = torch.Tensor
-        self.Module = torch.nn.Module
-        self.Optimizer = torch.optim.Optimizer
-        self.dense = (torch.Tensor, torch.nn.Parameter)
-        self.strided = torch.strided
+        self.reader = TensorReader(torch)
         self.budget = max_nodes
-        self.dev: dict[Any, str] = {}
-        self.dt: dict[Any, tuple[str, int, bool]] = {}
+        self.exhausted = False
+        self.truncated = False
         self.param_paths: dict[int, str] = {}
-        self.trust = Trust(torch)
 
-    def dtype(self, dtype: Any) -> tuple[str, int, bool]:
-        name = str(dtype).removeprefix("torch.")
-        entry = (name, int(dtype.itemsize), name.startswith(("qint", "quint")))
-        self.dt[dtype] = entry
-        return entry
+    def spend(self) -> bool:
+        self.budget -= 1
+        if self.budget < 0:
+            self.exhausted = True
+            return False
+        return True
 
 
-class _Walker:
-    """Collects records for one namespace name. NB: bounded by depth, width and a node budget."""
+class Walker:
+    """Collects the records of one namespace name. NB: bounded by depth, width and the
+    shared node budget; ``seen`` holds the objects on the current path (cycles)."""
 
-    def __init__(self, ctx: _Ctx) -> None:
+    def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
+        self.reader = ctx.reader
         self.tensors: list[TensorRecord] = []
         self.modules: list[ModuleRecord] = []
         self.truncated = False
+        self.seen: set[int] = set()
+        self.regs: list[tuple[int, str]] = []  # every parameter path offered (for optimizers)
 
     def spend(self) -> bool:
-        self.ctx.budget -= 1
-        if self.ctx.budget < 0:
-            self.truncated = True
+        ctx = self.ctx
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            ctx.exhausted = self.truncated = True
             return False
         return True
 
     def tensor(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> None:
         if not self.spend():
             return
-        rec = self.record(t, path, ref, role, owner)
-        self.tensors.append(rec)
-        grad = leaf_grad(t) if rec.requires_grad and role != "state" else None
-        if grad is not None:
-            gref = (*ref, Step("attr", "grad", "grad"))
-            self.tensors.append(self.record(grad, f"{path}.grad", gref, "grad", path))
-
-    def record(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> TensorRecord:
-        ctx = self.ctx
-        tp = type(t)
-        flavor = "dense" if tp in ctx.dense else _FLAVORS.get(type_name(tp), "subclass")
-        if flavor == "subclass" and ctx.trust(tp):  # NB: its metadata is user code: never read
-            return TensorRecord(path, ref, role, owner, _opaque_device(t, ctx), "?", (), 0, 0,
-                                False, True, "?", "opaque", id(t))
-        try:
-            dev = t.device
-            device = ctx.dev.get(dev) or ctx.dev.setdefault(dev, str(dev))
-            dt = t.dtype
-            dtname, itemsize, quantized = ctx.dt.get(dt) or ctx.dtype(dt)
-            layout = t.layout
-            if t.is_nested:  # NB: before the layout: a jagged one's shape holds a SymInt
-                flavor, shape, numel = "nested", (), t.numel()
-            elif layout is not ctx.strided:
-                flavor, shape, numel = "sparse", tuple(t.shape), t.numel()
-            else:
-                shape = tuple(t.shape)
-                numel = t.numel()
-                if quantized:
-                    flavor = "quantized"
-            base = t._base
-            return _new_record(TensorRecord, (
-                path, ref, role, owner, device, dtname, shape, numel, numel * itemsize,
-                t.requires_grad, t.is_leaf, _LAYOUTS.get(layout) or _layout(layout), flavor,
-                id(t if base is None else base)))
-        except Exception:  # NB: exotic subclasses may refuse any of the reads above
-            return TensorRecord(path, ref, role, owner, _opaque_device(t, ctx), "?", (), 0, 0,
-                                False, True, "?", "opaque", id(t))
+        reader = self.reader
+        m = read_meta(reader, t)
+        self.tensors.append(reader.record(t, m, path, ref, role, owner))
+        if m is None or role == "state":
+            return
+        g = reader.grad(t, m)
+        if g is not None:
+            self.tensors.append(reader.record(g, read_meta(reader, g), f"{path}.grad",
+                                              (*ref, attr_step("grad", "grad")), "grad", path))
 
     # -- generic values
-    def value(self, obj: Any, path: str, ref: Ref, depth: int, seen: set[int], owner: str,
-              role: str) -> None:
-        tp = type(obj)
-        if issubclass(tp, self.ctx.Tensor):
+    def value(self, obj: Any, path: str, ref: Ref, depth: int, owner: str, role: str) -> None:
+        what = _types.info(type(obj)).what
+        if what == "tensor":
             self.tensor(obj, path, ref, role, owner)
-        elif issubclass(tp, self.ctx.Module):
-            self.module(obj, path, ref, 0, seen, trapped=role != "tensor")
-        elif depth < MAX_DEPTH:
-            self.container(obj, path, ref, depth, seen, owner, role)
-        elif _tree.container_kind(obj):
-            self.truncated = True
+        elif what == "module":
+            self.module(obj, path, ref, 0, role != "tensor")
+        elif what and what != "optimizer":
+            if depth < MAX_DEPTH:
+                self.container(obj, what, path, ref, depth, owner, role)
+            else:
+                self.truncated = True
 
-    def container(self, obj: Any, path: str, ref: Ref, depth: int, seen: set[int], owner: str,
+    def container(self, obj: Any, kind: str, path: str, ref: Ref, depth: int, owner: str,
                   role: str) -> None:
-        kind = _tree.container_kind(obj)
-        if kind is None or id(obj) in seen or not self.spend():
+        if id(obj) in self.seen or not self.spend():
             return
-        seen.add(id(obj))
+        self.seen.add(id(obj))
         if kind != "dataclass" and _tree.container_len(obj, kind) > MAX_WIDTH:
             self.truncated = True
         for step, child in _tree.iter_children(obj, kind, MAX_WIDTH):
-            self.value(child, _tree.display_step(path, step), (*ref, step), depth + 1, seen,
-                       owner, role)
-        seen.discard(id(obj))
+            self.value(child, _tree.display_step(path, step), (*ref, step), depth + 1, owner,
+                       role)
+        self.seen.discard(id(obj))
 
     # -- modules
-    def module(self, m: Any, path: str, ref: Ref, depth: int, seen: set[int],
-               trapped: bool) -> None:
-        if id(m) in seen or not self.spend():
+    def module(self, m: Any, path: str, ref: Ref, depth: int, trapped: bool) -> None:
+        mid = id(m)
+        if mid in self.seen or not self.spend():
             return
-        seen.add(id(m))
-        parts = _tree.module_parts(m, self.ctx.Tensor)
+        self.seen.add(mid)
+        info = _types.info(type(m))
+        d = _types.instance_dict(m) or {}
         start_t, start_m = len(self.tensors), len(self.modules)
-        for role, items in (("parameter", parts.params), ("buffer", parts.buffers)):
-            for name, t in items:
-                if role == "parameter":
-                    self.ctx.param_paths.setdefault(id(t), f"{path}.{name}")
-                self.tensor(t, f"{path}.{name}", (*ref, Step("attr", name)),
-                            "trapped" if trapped else role, path)
-        for name, child in parts.children:
-            self.module(child, f"{path}.{name}", (*ref, Step("attr", name, parts.hint)),
-                        depth + 1, seen, trapped)
-        for name, v in parts.attrs:
-            step = Step("attr", name)
-            if issubclass(type(v), self.ctx.Tensor):
-                self.tensor(v, f"{path}.{name}", (*ref, step),
+        self._tables(d, path, ref, trapped)
+        for name, child in _tree._table(d.get("_modules")):
+            if _types.info(type(child)).what == "module":
+                self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
+                            depth + 1, trapped)
+        for name in list(filterfalse(STD_KEYS.__contains__, d)):  # NB: copied in one C call
+            if type(name) is not str:
+                continue
+            v = d[name]
+            what = _types.info(type(v)).what
+            if what == "tensor":
+                self.tensor(v, f"{path}.{name}", (*ref, attr_step(name)),
                             "trapped" if trapped else "attribute", path)
-            elif _tree.container_kind(v) and not issubclass(type(v), self.ctx.Module):
-                self.container(v, f"{path}.{name}", (*ref, step), 1, seen, path, "trapped")
-        d = _tree.instance_dict(m) or {}
-        self.modules.insert(start_m, _module_record(
-            path, ref, type(m).__name__, self.tensors[start_t:], depth, trapped, "_hf_hook" in d))
-        seen.discard(id(m))
+            elif name[:1] != "_" and what and what not in ("module", "optimizer"):
+                self.container(v, what, f"{path}.{name}", (*ref, attr_step(name)), 1, path,
+                               "trapped")
+        self.modules.insert(start_m, module_record(
+            path, ref, info.name, self.tensors[start_t:], depth, trapped, "_hf_hook" in d))
+        self.seen.discard(mid)
+
+    def _tables(self, d: dict[str, Any], path: str, ref: Ref, trapped: bool) -> None:
+        """Parameters (remembered by path, for optimizers) and buffers. NB: the common case
+        (exact ``Tensor``/``Parameter``, strided) is read and recorded inline, with one C call
+        per tensor: this loop is most of a model's walk."""
+        ctx, reader, out = self.ctx, self.reader, self.tensors
+        paths, regs = ctx.param_paths, self.regs
+        exact0, exact1, strided = reader.exact[0], reader.exact[1], reader.strided
+        steps = _PLAIN_STEPS
+        for table, role in (("_parameters", "parameter"), ("_buffers", "buffer")):
+            entries = d.get(table)
+            if not entries or not issubclass(type(entries), dict):
+                continue
+            if trapped:
+                role = "trapped"
+            for name, t in list(dict.items(entries)):  # NB: copied first (a running cell)
+                if t is None or type(name) is not str:
+                    continue
+                tpath = f"{path}.{name}"
+                tref = (*ref, steps.get(name) or attr_step(name))
+                tp = type(t)
+                if tp is not exact0 and tp is not exact1:
+                    if _types.info(tp).what == "tensor":
+                        if table == "_parameters":
+                            paths.setdefault(id(t), tpath)
+                            regs.append((id(t), tpath))
+                        self.tensor(t, tpath, tref, role, path)
+                    continue
+                if table == "_parameters":
+                    paths.setdefault(id(t), tpath)
+                    regs.append((id(t), tpath))
+                try:
+                    m = _META(t)
+                except RuntimeError:  # NB: a nested tensor: the general path
+                    m = None
+                if m is None or m[3] is not strided:
+                    self.tensor(t, tpath, tref, role, path)
+                    continue
+                ctx.budget -= 1
+                if ctx.budget < 0:
+                    ctx.exhausted = self.truncated = True
+                    continue
+                out.append(_dense(t, m, tpath, tref, role, path))
+                # NB: a leaf that requires grad (or a retain_grad()): only these keep a .grad
+                if m[4] and (m[5] or t.retains_grad):
+                    g = t.grad
+                    if g is not None:
+                        self._grad(g, tpath, tref)
+
+    def exact_tensor(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> None:
+        """:meth:`tensor`, inline for an exact ``Tensor``/``Parameter`` that is strided."""
+        reader = self.reader
+        tp = type(t)
+        m = None
+        if tp is reader.exact[0] or tp is reader.exact[1]:
+            try:
+                m = _META(t)
+            except RuntimeError:  # NB: a nested tensor: the general path
+                m = None
+        if m is None or m[3] is not reader.strided:
+            self.tensor(t, path, ref, role, owner)
+            return
+        ctx = self.ctx
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            ctx.exhausted = self.truncated = True
+            return
+        self.tensors.append(_dense(t, m, path, ref, role, owner))
+        if role != "state" and m[4] and (m[5] or t.retains_grad):
+            g = t.grad
+            if g is not None:
+                self._grad(g, path, ref)
+
+    def _grad(self, g: Any, path: str, ref: Ref) -> None:
+        reader = self.reader
+        gpath, gref = f"{path}.grad", (*ref, _GRAD)
+        if type(g) is reader.exact[0]:
+            gm = _META(g)
+            if gm[3] is reader.strided:
+                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path))
+                return
+        self.tensors.append(reader.record(g, read_meta(reader, g), gpath, gref, "grad", path))
 
 
-_FLAVORS = {"FakeTensor": "fake", "DTensor": "dtensor", "FunctionalTensor": "subclass"}
-_LAYOUTS: dict[Any, str] = {}
+def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str,
+           owner: str) -> TensorRecord:
+    """The record of an exact ``Tensor``/``Parameter`` whose header ``m`` (from ``_META``, its
+    base not yet an id) says strided."""
+    dev = _DEVICES.get(m[0]) or device_name(m[0])
+    dtname, itemsize, quantized = _DTYPES.get(m[1]) or dtype_info(m[1])
+    shape = m[2]
+    numel = prod(shape)
+    base = m[6]
+    return _new(TensorRecord, (path, ref, role, owner, dev, dtname, shape, numel,
+                               numel * itemsize, m[4], m[5], "strided",
+                               "quantized" if quantized else "dense",
+                               id(t) if base is None else id(base)))
 
 
-def _layout(layout: Any) -> str:
-    name = str(layout).removeprefix("torch.")
-    _LAYOUTS[layout] = name
-    return name
-
-
-def _opaque_device(t: Any, ctx: _Ctx) -> str:
-    """The device from the C tensor header itself: no subclass property, no user code."""
+def read_meta(reader: TensorReader, t: Any) -> Any:
     try:
-        return str(ctx.torch._C.TensorBase.device.__get__(t))
-    except Exception:
-        return "?"
+        return reader.meta(t)
+    except Exception:  # NB: exotic tensors may refuse any read: an opaque row
+        return None
 
 
-def _module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord], depth: int,
-                   trapped: bool, hf_hook: bool) -> ModuleRecord:
-    own = [t for t in tensors if t.role != "grad"]
-    return ModuleRecord(
-        path, ref, type_name, _devices(t.device for t in own),
-        _uniq(t.dtype for t in own if _is_float(t.dtype)), len(own), _dedup_bytes(own), depth,
-        trapped, hf_hook,
-    )
+def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord], depth: int,
+                  trapped: bool, hf_hook: bool) -> ModuleRecord:
+    """A module's aggregate over its subtree's tensors (grads aside): one loop, no genexprs."""
+    devices: set[str] = set()
+    dtypes: dict[str, None] = {}
+    storages: dict[int, int] = {}
+    n = 0
+    for t in tensors:
+        if t[2] == "grad":  # NB: role, by index: this loop runs once per tensor per ancestor
+            continue
+        n += 1
+        devices.add(t[4])
+        dt = t[5]
+        if dt not in dtypes and dt.startswith(_FLOATS):
+            dtypes[dt] = None
+        key, nbytes = t[13], t[8]
+        if storages.get(key, -1) < nbytes:
+            storages[key] = nbytes
+    devs = tuple(devices) if len(devices) < 2 else tuple(sorted(devices, key=device_key))
+    return _new(ModuleRecord, (path, ref, type_name, devs, tuple(dtypes), n,
+                               sum(storages.values()), depth, trapped, hf_hook))
 
 
-def _is_float(dtype: str) -> bool:
+_FLOATS = ("float", "bfloat", "complex")
+
+
+def is_float(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
-def _uniq(items: Any) -> tuple[str, ...]:
+def uniq(items: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def _devices(items: Any) -> tuple[str, ...]:
+def devices_of(items: Any) -> tuple[str, ...]:
     return tuple(sorted(set(items), key=device_key))
 
 
-def _dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
+def dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
     seen: dict[int, int] = {}
     for t in tensors:
         if seen.get(t.storage, -1) < t.nbytes:
             seen[t.storage] = t.nbytes
     return sum(seen.values())
-
-
-# --- objects -------------------------------------------------------------------------------
-
-def _walk_optimizer(w: _Walker, opt: Any, name: str, root: Ref | None = None) -> None:
-    d = _tree.instance_dict(opt) or {}
-    groups = d.get("param_groups") or []
-    state = d.get("state") or {}
-    root = root or (Step("name", name),)
-    name = _tree.display_for(root)
-    for g, group in enumerate(list.__iter__(groups) if type(groups) is list else ()):
-        params = dict.get(group, "params", []) if issubclass(type(group), dict) else []
-        for i, p in enumerate(params if type(params) is list else ()):
-            if not issubclass(type(p), w.ctx.Tensor):
-                continue
-            owner = w.ctx.param_paths.get(id(p), "")
-            pref = (*root, Step("group_param", (g, i)))
-            ppath = _tree.display_for(pref)
-            w.tensor(p, ppath, pref, "opt_param", owner)
-            pstate: Any = dict.get(state, p, None) if issubclass(type(state), dict) else None
-            if pstate is None or not issubclass(type(pstate), dict):
-                continue
-            label = owner or ppath
-            for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
-                if issubclass(type(v), w.ctx.Tensor) and type(key) is str and w.spend():
-                    ref = (*root, Step("state", (g, i)), Step("item", key))
-                    w.tensors.append(w.record(v, f"{name}.state[{label}][{key!r}]", ref, "state",
-                                              label))
-
-
-def _object(w: _Walker, obj: Any, name: str) -> ObjectRecord | None:
-    tp = type(obj)
-    root = (Step("name", name),)
-    seen: set[int] = set()
-    kind = "container"
-    if issubclass(tp, w.ctx.Module):
-        kind = "module"
-        w.module(obj, name, root, 0, seen, trapped=False)
-    elif issubclass(tp, w.ctx.Optimizer):
-        kind = "optimizer"
-        _walk_optimizer(w, obj, name)
-    elif _tree.container_kind(obj) is not None:
-        w.container(obj, name, root, 0, seen, "", "tensor")
-    else:
-        inner = _wrapped_optimizer(w, obj, root)
-        if inner is not None:
-            kind = "optimizer"
-            _walk_optimizer(w, inner[0], name, inner[1])
-    if not w.tensors and not w.modules:
-        return None
-    return _object_record(w, obj, name, kind)
-
-
-def _wrapped_optimizer(w: _Walker, obj: Any, root: Ref) -> tuple[Any, Ref] | None:
-    """An optimizer a plain object wraps (Lightning Fabric, training-loop helpers), one level
-    down its instance ``__dict__``. NB: read through the dict, never through a property;
-    modules, classes and functions (``torch``, ``nn``) are never wrappers."""
-    if issubclass(type(obj), _NOT_WRAPPERS):
-        return None
-    for k, v in (_tree.instance_dict(obj) or {}).items():
-        if type(k) is str and issubclass(type(v), w.ctx.Optimizer):
-            return v, (*root, Step("attr", k))
-    return None
-
-
-def leaf_grad(t: Any) -> Any:
-    """``t.grad`` read from the C header, and only where autograd keeps one (a leaf, or a tensor
-    that called ``retain_grad()``). NB: reading ``.grad`` of any other tensor (``loss``) makes
-    PyTorch warn, and a subclass's own ``grad`` property is user code."""
-    import torch
-
-    base: Any = torch._C.TensorBase
-    if not (base.is_leaf.__get__(t) or base.retains_grad.__get__(t)):
-        return None
-    return base.grad.__get__(t)
-
-
-def _tensor_object(w: _Walker, t: Any, name: str) -> ObjectRecord | None:
-    """The fast path: most names in a big namespace are plain tensors."""
-    if not w.spend():
-        return None
-    rec = w.record(t, name, (Step("name", name),), "tensor", "")
-    tensors: tuple[TensorRecord, ...] = (rec,)
-    grad = leaf_grad(t) if rec.requires_grad else None
-    if grad is not None:
-        w.tensor(grad, f"{name}.grad", (Step("name", name), Step("attr", "grad", "grad")),
-                 "grad", name)
-        tensors = (rec, *w.tensors)
-    return _new_record(ObjectRecord, (
-        name, "tensor", type(t).__name__, tensors, (), (rec.device,), (rec.dtype,), rec.nbytes,
-        False, "", (), None, "", False))
-
-
-def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
-    tensors = tuple(w.tensors)
-    # NB: an optimizer's 0-dim cpu counters (``step``) sit on the cpu by design: not its device
-    own = [t for t in tensors if t.role not in ("grad", "opt_param")
-           and not (t.role == "state" and t.shape == () and t.device == "cpu")]
-    d = _tree.instance_dict(obj) or {}
-    wrapper = type(obj).__name__ if type(obj).__name__ in _WRAPPERS else ""
-    ids = d.get("device_ids") if wrapper else None
-    out = d.get("output_device") if wrapper else None
-    devmap = d.get("hf_device_map")
-    dispatch = ""
-    if (type(devmap) is dict and len({str(v) for v in devmap.values()}) > 1) or any(
-            m.hf_hook for m in w.modules):
-        dispatch = "accelerate"
-    elif any(t.flavor == "dtensor" for t in own):
-        dispatch = "dtensor"
-    elif any(m.type_name == "FullyShardedDataParallel" for m in w.modules):
-        dispatch = "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
-    ck = _tree.container_kind(obj) if kind == "container" else None
-    return ObjectRecord(
-        name=name, kind=kind, type_name=type(obj).__name__, tensors=tensors,
-        modules=tuple(w.modules), devices=_devices(t.device for t in own),
-        dtypes=_uniq(t.dtype for t in own), nbytes=_dedup_bytes(own), truncated=w.truncated,
-        wrapper=wrapper,
-        device_ids=tuple(int(i) for i in ids if type(i) is int) if type(ids) is list else (),
-        output_device=out if type(out) is int else None, dispatch=dispatch,
-        frozen=ck in ("tuple", "namedtuple") or (ck == "dataclass"
-                                                and _tree.is_frozen_dataclass(type(obj))),
-    )
-
-
-_WRAPPERS = ("DataParallel", "DistributedDataParallel")
-_NOT_WRAPPERS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-                 types.MethodType)

@@ -1,23 +1,25 @@
 """The frozen records a snapshot is made of: plain, immutable data, safe to keep and to send.
 
 NB: records are ``NamedTuple``s rather than frozen dataclasses: just as immutable, and several
-times cheaper to build, which matters at 100k tensors per snapshot.
+times cheaper to build. A :class:`Snapshot` keeps a name bound directly to a plain tensor (the
+bulk of a big namespace) as a compact row and builds its :class:`ObjectRecord` only when read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
+import dataclasses
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import compress, repeat
+from math import prod
+from operator import attrgetter, eq, itemgetter, ne, not_
+from typing import Any, NamedTuple
 
-from ._tree import Ref
+from ._tree import Ref, Step
 
 
 class TensorRecord(NamedTuple):
-    """One tensor reachable from the namespace.
-
-    NB: a ``NamedTuple`` rather than a frozen dataclass: it is just as immutable and about five
-    times cheaper to build, which matters at 100k tensors per snapshot.
-    """
+    """One tensor reachable from the namespace."""
 
     path: str  # what users read: model.encoder.layers.3.attn.in_proj_weight, batch['x']
     ref: Ref  # how to find it again (moves) and how to write it in code (fixes)
@@ -51,10 +53,7 @@ class ModuleRecord(NamedTuple):
 
 
 class ObjectRecord(NamedTuple):
-    """One name in the namespace that holds tensors (a tensor, module, optimizer or container).
-
-    NB: records are ``NamedTuple``s (immutable, and cheap to build at 100k per snapshot).
-    """
+    """One name in the namespace that holds tensors (a tensor, module, optimizer or container)."""
 
     name: str
     kind: str  # tensor | module | optimizer | container
@@ -86,29 +85,299 @@ class DeviceInfo(NamedTuple):
     total_bytes: int | None
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    objects: tuple[ObjectRecord, ...]
-    totals: tuple[DeviceTotal, ...]
-    devices: tuple[DeviceInfo, ...]
-    truncated: bool = False
-    torch_version: str | None = None
-    skipped: tuple[str, ...] = ()  # names whose walk failed: reported, never raised
-    cells: tuple[str, ...] = ()  # the user's recent cell sources, oldest first (never executed)
-    _by_name: dict[str, ObjectRecord] = field(default_factory=dict, repr=False, compare=False)
-
-    def __getitem__(self, name: str) -> ObjectRecord:
-        return self._by_name[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._by_name
-
-    def tensors(self) -> list[TensorRecord]:
-        return [t for o in self.objects for t in o.tensors]
-
-
 def device_key(device: str) -> tuple[int, str, int]:
     """Display order: cpu, then accelerators by type and index, meta last."""
     kind, _, index = device.partition(":")
     rank = 0 if kind == "cpu" else 2 if kind == "meta" else 1
     return rank, kind, int(index) if index.isdigit() else -1
+
+
+# --- compact rows ---------------------------------------------------------------------------
+
+_DEVICE_NAMES: dict[Any, str] = {}
+_DTYPE_INFO: dict[Any, tuple[str, int, bool]] = {}
+
+
+def device_name(device: Any) -> str:
+    """``"cuda:0"`` for ``torch.device("cuda", 0)``; cached (a handful of devices per process)."""
+    name = _DEVICE_NAMES.get(device)
+    if name is None:
+        name = _DEVICE_NAMES[device] = str(device)
+    return name
+
+
+def dtype_info(dtype: Any) -> tuple[str, int, bool]:
+    """(name without ``torch.``, bytes per element, quantized) of a torch dtype; cached."""
+    info = _DTYPE_INFO.get(dtype)
+    if info is None:
+        name = str(dtype).removeprefix("torch.")
+        info = _DTYPE_INFO[dtype] = (name, int(dtype.itemsize), name.startswith(("qint", "quint")))
+    return info
+
+
+class Loose:
+    """Names bound directly to a plain dense tensor (exactly ``torch.Tensor``, strided, no
+    autograd, not a view), kept as columns: the bulk of a big namespace.
+
+    NB: columns of shared objects (names are the namespace's own keys, shapes are interned, the
+    cpu device is one object) and each tensor's id (its storage identity): a few dozen bytes per
+    tensor and no object the garbage collector has to track.
+    """
+
+    __slots__ = ("devices", "dtypes", "ids", "names", "shapes")
+
+    def __init__(self, names: list[str] | None = None, devices: list[Any] | None = None,
+                 dtypes: list[Any] | None = None, shapes: list[Any] | None = None,
+                 ids: list[int] | None = None) -> None:
+        self.names = names if names is not None else []
+        self.devices = devices if devices is not None else []
+        self.dtypes = dtypes if dtypes is not None else []
+        self.shapes = shapes if shapes is not None else []
+        self.ids = ids if ids is not None else []
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def record(self, i: int) -> ObjectRecord:
+        """The ObjectRecord of row ``i``: exactly what the full walk records for that tensor."""
+        name, shape = self.names[i], self.shapes[i]
+        dev = device_name(self.devices[i])
+        dtname, itemsize, quantized = dtype_info(self.dtypes[i])
+        numel = prod(shape)
+        nbytes = numel * itemsize
+        t = _new(TensorRecord, (name, (_new(Step, ("name", name, "")),), "tensor", "", dev, dtname,
+                                shape, numel, nbytes, False, True, "strided",
+                                "quantized" if quantized else "dense", self.ids[i]))
+        return _new(ObjectRecord, (name, "tensor", "Tensor", (t,), (), (dev,), (dtname,), nbytes,
+                                   False, "", (), None, "", False))
+
+
+_new = tuple.__new__  # NB: several times cheaper than a NamedTuple's generated __new__
+LOOSE, FULL = 0, 1  # what each position of a snapshot holds
+
+
+# --- the snapshot ---------------------------------------------------------------------------
+
+class Snapshot:
+    """Where every tensor, module and optimizer state of one namespace lives. Immutable.
+
+    ``kinds`` says, position by position in namespace order, whether an object is a compact
+    loose tensor (:class:`Loose`, in order) or a walked record (``full``, in order).
+    ``objects`` and ``totals`` are built on first read and kept; the fast readers
+    :meth:`names`, :meth:`composites` and :meth:`loose_layouts` never build loose records.
+    """
+
+    __slots__ = ("_byname", "_comps", "_full", "_kinds", "_loose", "_objects", "_totals",
+                 "cells", "devices", "skipped", "torch_version", "truncated")
+
+    devices: tuple[DeviceInfo, ...]
+    truncated: bool
+    torch_version: str | None
+    skipped: tuple[str, ...]  # names whose walk failed: reported, never raised
+    cells: tuple[str, ...]  # the user's recent cell sources, oldest first (never executed)
+    _kinds: bytes | bytearray
+    _full: Sequence[ObjectRecord]
+    _loose: Loose
+    _objects: tuple[ObjectRecord, ...] | None
+    _totals: tuple[DeviceTotal, ...] | None
+    _byname: dict[str, tuple[int, int]] | None
+    _comps: list[tuple[int, ObjectRecord]] | None
+
+    def __init__(self, kinds: bytes | bytearray, full: Sequence[ObjectRecord], loose: Loose,
+                 devices: tuple[DeviceInfo, ...] = (), truncated: bool = False,
+                 torch_version: str | None = None, skipped: tuple[str, ...] = (),
+                 totals: tuple[DeviceTotal, ...] | None = None,
+                 cells: tuple[str, ...] = ()) -> None:
+        init = object.__setattr__
+        init(self, "_kinds", kinds)
+        init(self, "_full", full)
+        init(self, "_loose", loose)
+        init(self, "devices", devices)
+        init(self, "truncated", truncated)
+        init(self, "torch_version", torch_version)
+        init(self, "skipped", skipped)
+        init(self, "cells", cells)
+        init(self, "_objects", None)
+        init(self, "_totals", totals)
+        init(self, "_byname", None)
+        init(self, "_comps", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return (f"Snapshot({len(self._kinds)} objects, devices="
+                f"{[d.name for d in self.devices]}, truncated={self.truncated})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        return (self.objects, self.totals, self.devices, self.truncated, self.torch_version,
+                self.skipped, self.cells) == (other.objects, other.totals, other.devices,
+                                              other.truncated, other.torch_version, other.skipped,
+                                              other.cells)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- records
+    @property
+    def objects(self) -> tuple[ObjectRecord, ...]:
+        objs = self._objects
+        if objs is None:
+            objs = tuple(self._records())
+            object.__setattr__(self, "_objects", objs)
+        return objs
+
+    def _records(self) -> Iterator[ObjectRecord]:
+        full, loose = iter(self._full), self._loose
+        i = 0
+        for kind in self._kinds:
+            if kind == LOOSE:
+                yield loose.record(i)
+                i += 1
+            else:
+                yield next(full)
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    def __getitem__(self, name: str) -> ObjectRecord:
+        kind, i = self._lookup()[name]
+        return self._loose.record(i) if kind == LOOSE else self._full[i]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._lookup()
+
+    def _lookup(self) -> dict[str, tuple[int, int]]:
+        """name -> (kind, index in its list); built on first use."""
+        index: dict[str, tuple[int, int]] | None = self._byname
+        if index is None:
+            index = {}
+            counts = [0, 0]
+            for name, kind in zip(self.names(), self._kinds, strict=True):
+                index[name] = (kind, counts[kind])
+                counts[kind] += 1
+            object.__setattr__(self, "_byname", index)
+        return index
+
+    def at(self, position: int) -> ObjectRecord:
+        """The record of the object at ``position`` in namespace order."""
+        return self.records_at([position])[0]
+
+    def records_at(self, positions: list[int]) -> list[ObjectRecord]:
+        """The records at ascending ``positions``, in one pass over the kinds."""
+        if self._objects is not None:
+            return [self._objects[p] for p in positions]
+        out: list[ObjectRecord] = []
+        counts = [0, 0]
+        wanted = iter(positions)
+        nxt = next(wanted, None)
+        for p, kind in enumerate(self._kinds):
+            if p == nxt:
+                i = counts[kind]
+                out.append(self._loose.record(i) if kind == LOOSE else self._full[i])
+                nxt = next(wanted, None)
+                if nxt is None:
+                    break
+            counts[kind] += 1
+        return out
+
+    def names(self) -> list[str]:
+        """Every object's name, in namespace order."""
+        full, loose = iter(self._full), iter(self._loose.names)
+        return [next(loose) if kind == LOOSE else next(full).name for kind in self._kinds]
+
+    def tensors(self) -> list[TensorRecord]:
+        return [t for o in self.objects for t in o.tensors]
+
+    # -- fast readers for analysis
+    def composites(self) -> list[tuple[int, ObjectRecord]]:
+        """(position, record) of every object that is not a compact loose tensor."""
+        comps = self._comps
+        if comps is None:
+            kinds = self._kinds
+            comps = list(zip(compress(range(len(kinds)), kinds), self._full, strict=True))
+            object.__setattr__(self, "_comps", comps)
+        return comps
+
+    def loose_layouts(self) -> set[tuple[str, str, bool]]:
+        """The distinct (device, dtype, 0-dim) of the compact loose tensors. NB: a set built
+        at C speed over the columns: what analysis reads instead of every row."""
+        loose = self._loose
+        keys = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
+        return {(device_name(d), dtype_info(dt)[0], scalar) for d, dt, scalar in keys}
+
+    def loose_positions(self, layouts: set[tuple[str, str, bool]]) -> list[int]:
+        """Positions of the compact loose tensors with one of ``layouts`` (C speed)."""
+        loose = self._loose
+        raw = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
+        hit = {k for k in raw if (device_name(k[0]), dtype_info(k[1])[0], k[2]) in layouts}
+        kinds = self._kinds
+        positions = compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE)))
+        keys = zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True)
+        return list(compress(positions, map(hit.__contains__, keys)))
+
+    # -- totals
+    @property
+    def totals(self) -> tuple[DeviceTotal, ...]:
+        totals = self._totals
+        if totals is None:
+            acc = Totals()
+            for o in self._full:
+                acc.add(o)
+            acc.add_loose(self._loose)
+            totals = acc.result()
+            object.__setattr__(self, "_totals", totals)
+        return totals
+
+
+class Totals:
+    """Per-device objects, tensors and bytes. NB: each storage counts once, however many names
+    reach it (the largest extent seen of it). Columns gathered at C speed, one pass at the end."""
+
+    def __init__(self) -> None:
+        self.objs: Counter[str] = Counter()
+        self.devices: list[str] = []
+        self.storages: list[int] = []
+        self.sizes: list[int] = []
+
+    def add(self, o: ObjectRecord) -> None:
+        self.objs.update(o.devices)
+        ts = list(compress(o.tensors, map(ne, map(_ROLE, o.tensors), repeat("opt_param"))))
+        self.devices += map(_DEVICE, ts)
+        self.storages += map(_STORAGE, ts)
+        self.sizes += map(_NBYTES, ts)
+
+    def add_loose(self, loose: Loose) -> None:
+        """Every compact row: one object and one tensor on its device, bytes by its storage."""
+        names = {d: device_name(d) for d in set(loose.devices)}
+        devs = list(map(names.__getitem__, loose.devices))
+        kinds = list(zip(loose.dtypes, loose.shapes, strict=True))
+        sizes = {k: prod(k[1]) * dtype_info(k[0])[1] for k in set(kinds)}
+        self.objs.update(devs)
+        self.devices += devs
+        self.storages += loose.ids
+        self.sizes += map(sizes.__getitem__, kinds)
+
+    def result(self) -> tuple[DeviceTotal, ...]:
+        count = Counter(self.devices)
+        best = dict(zip(self.storages, zip(self.sizes, self.devices, strict=True), strict=True))
+        if len(set(zip(self.storages, self.sizes, strict=True))) != len(best):
+            best = {}  # NB: a view and its base: keep each storage's largest extent
+            for storage, n, dev in zip(self.storages, self.sizes, self.devices, strict=True):
+                prev = best.get(storage)
+                if prev is None or prev[0] < n:
+                    best[storage] = (n, dev)
+        extents = list(best.values())
+        nbytes = {d: sum(compress(map(_FIRST, extents), map(eq, map(_SECOND, extents),
+                                                             repeat(d)))) for d in count}
+        return tuple(DeviceTotal(d, self.objs.get(d, 0), count[d], nbytes[d])
+                     for d in sorted(count, key=device_key))
+
+
+_ROLE, _DEVICE = attrgetter("role"), attrgetter("device")
+_STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)

@@ -1,8 +1,9 @@
 """Namespace -> frozen :class:`Snapshot`: where every tensor, module and optimizer state lives.
 
 Metadata only: device, dtype, shape, sizes and flags are read from tensor headers, so taking a
-snapshot never reads data, never synchronises a GPU and never initialises CUDA. Walking user
-objects is delegated to :mod:`._walk` and :mod:`._tree`, which never run user code.
+snapshot never reads data, never synchronises a GPU and never initialises CUDA. Names bound
+directly to a plain tensor (the bulk of a big namespace) are read in one pass into compact rows;
+everything else is walked by :mod:`._objects`, which never runs user code.
 """
 
 from __future__ import annotations
@@ -11,22 +12,26 @@ import gc
 import sys
 from typing import Any
 
-from ._walk import MAX_DEPTH, MAX_WIDTH, _Ctx, _object, _tensor_object, _Walker
+from ._objects import walk_object
+from ._types import info
+from ._walk import MAX_DEPTH, MAX_WIDTH, Ctx
 from .records import (
+    FULL,
     DeviceInfo,
     DeviceTotal,
+    Loose,
     ModuleRecord,
     ObjectRecord,
     Snapshot,
     TensorRecord,
-    device_key,
 )
 
 __all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_WIDTH", "DeviceInfo", "DeviceTotal", "ModuleRecord",
            "ObjectRecord", "Snapshot", "TensorRecord", "available_devices", "candidates",
            "take_snapshot", "user_namespace"]
 
-MAX_NODES = 500_000
+MAX_NODES = 2_000_000  # tensors and walked nodes in one snapshot
+HIDDEN = ("In", "Out")  # IPython's input/output history
 
 
 def user_namespace() -> dict[str, Any]:
@@ -40,9 +45,9 @@ def user_namespace() -> dict[str, Any]:
 def candidates(namespace: dict[str, Any], names: list[str] | None) -> list[tuple[str, Any]]:
     """The names to look at: NB private names and IPython's ``In``/``Out`` history never."""
     if names is not None:
-        return [(n, namespace[n]) for n in names if n in namespace]
+        return [(n, dict.get(namespace, n)) for n in names if n in namespace]
     return [(k, v) for k, v in dict.items(namespace)
-            if type(k) is str and not k.startswith("_") and k not in ("In", "Out")]
+            if type(k) is str and not k.startswith("_") and k not in HIDDEN]
 
 
 def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] | None = None,
@@ -57,47 +62,24 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
         namespace = user_namespace()
     import torch
 
-    items = candidates(namespace, names)
-    # NB: modules first, so optimizers can name their parameters by module path.
-    Module = torch.nn.Module
-    order = sorted(items, key=lambda kv: 0 if issubclass(type(kv[1]), Module) else 1)
-    ctx = _Ctx(torch, max_nodes)
-    old_cache: dict[str, tuple[Any, ...]] = _loose_cache[0]
-    new_cache: dict[str, tuple[Any, ...]] = {}
-    records: dict[str, ObjectRecord] = {}
-    totals = _Totals()
-    skipped: list[str] = []
-    truncated = False
     gc_was_on = gc.isenabled()
     gc.disable()  # NB: records are acyclic; collecting mid-walk only costs time (superlinear)
     try:
-        with torch._C.DisableTorchFunctionSubclass():
-            w = _Walker(ctx)
-            for name, obj in order:
-                if w.tensors or w.modules or w.truncated:
-                    w = _Walker(ctx)
-                try:
-                    if issubclass(type(obj), ctx.Tensor):
-                        rec = _reuse(old_cache, new_cache, ctx, name, obj)
-                        if rec is None:
-                            rec = _tensor_object(w, obj, name)
-                            _remember(new_cache, name, obj, rec)
-                    else:
-                        rec = _object(w, obj, name)
-                except Exception:  # NB: a hostile object costs its own row, never the snapshot
-                    skipped.append(name)
-                    continue
-                truncated |= w.truncated
-                if rec is not None:
-                    records[name] = rec
-                    totals.add(rec)
+        with torch._C.DisableTorchFunction():
+            public = names is None
+            # NB: a caller on another thread than the cells passes a copy (namespace_copy)
+            items = dict.items(namespace) if public else candidates(namespace, names)
+            loose, ts, rest = read_loose(torch, namespace, items, max_nodes, public)
+            ctx = Ctx(torch, max_nodes - len(ts))
+            ctx.truncated = len(ts) == max_nodes
+            walked, skipped = walk_rest(ctx, rest)
     finally:
         if gc_was_on:
             gc.enable()
-    _loose_cache[0] = new_cache
-    objects = tuple(records[n] for n, _ in items if n in records)
-    return Snapshot(objects, totals.result(), available_devices(torch), truncated,
-                    torch.__version__, tuple(skipped), recent_cells(namespace), records)
+    loose.ids = list(map(id, ts))
+    kinds, full = assemble(len(ts) + len(rest), rest, walked)
+    return Snapshot(kinds, full, loose, available_devices(torch), ctx.exhausted or ctx.truncated,
+                    torch.__version__, tuple(skipped), cells=recent_cells(namespace))
 
 
 MAX_CELLS = 20
@@ -115,73 +97,111 @@ def recent_cells(namespace: dict[str, Any]) -> tuple[str, ...]:
                  if type(s) is str and s)
 
 
-# --- reuse between snapshots -----------------------------------------------------------------
+def read_loose(torch: Any, namespace: dict[str, Any], items: Any, budget: int,
+               public: bool) -> tuple[Loose, list[Any], list[tuple[int, str, Any]]]:
+    """One pass over the namespace: a compact row for each name bound to a plain tensor (and the
+    tensor, for its id), and a ``rest`` entry (position, name, value) for every other name, to
+    walk. ``public``: skip private names and ``In``/``Out``.
 
-#: name -> (id, type, device, dtype, shape, id of base, record) of the last snapshot's loose
-#: tensors. NB: replaced whole by every snapshot (no growth), and holds no tensor.
-_loose_cache: list[dict[str, tuple[Any, ...]]] = [{}]
-
-
-def _reuse(old: dict[str, tuple[Any, ...]], new: dict[str, tuple[Any, ...]], ctx: _Ctx,
-           name: str, t: Any) -> ObjectRecord | None:
-    """The last snapshot's record for ``name`` if it is provably still exact, else None.
-
-    NB: exact because everything a loose tensor's record holds follows from what is compared:
-    identity and type (flavor, layout), device, dtype, shape (sizes), the base (storage key) and
-    requires_grad (only tensors without autograd are cached, so no grad or grad_fn to track).
+    NB: only exactly ``torch.Tensor``, strided, not a view and without autograd gets a compact
+    row (its getters are torch's C code); a nested tensor, whose ``shape`` raises, is walked.
     """
-    entry = old.get(name)
-    if entry is None or ctx.budget <= 0:
-        return None
-    if not (entry[0] == id(t) and entry[1] is type(t) and not t.requires_grad
-            and entry[3] is t.dtype and entry[2] == t.device and entry[4] == t.shape):
-        return None
-    base = t._base
-    if entry[5] != (None if base is None else id(base)):
-        return None
-    ctx.budget -= 1
-    new[name] = entry
-    rec: ObjectRecord = entry[6]
-    return rec
-
-
-def _remember(new: dict[str, tuple[Any, ...]], name: str, t: Any, rec: ObjectRecord | None) -> None:
-    if rec is None or rec.tensors[0].flavor not in ("dense", "fake") or t.requires_grad:
-        return  # NB: only plain tensors, whose every record field follows from the key
-    base = t._base
-    new[name] = (id(t), type(t), t.device, t.dtype, t.shape, None if base is None else id(base),
-                 rec)
-
-
-class _Totals:
-    """Per-device objects, tensors and bytes, accumulated while each record is hot in cache.
-
-    NB: each storage counts once, however many names reach it.
-    """
-
-    def __init__(self) -> None:
-        self.objs: dict[str, int] = {}
-        self.count: dict[str, int] = {}
-        self.storages: dict[int, tuple[str, int]] = {}
-
-    def add(self, o: ObjectRecord) -> None:
-        objs, count, storages = self.objs, self.count, self.storages
-        for dev in o.devices:
-            objs[dev] = objs.get(dev, 0) + 1
-        for t in o.tensors:
-            if t.role == "opt_param":
+    Tensor, strided, cpu = torch.Tensor, torch.strided, torch.device("cpu")
+    loose = Loose()
+    add_name, add_dev = loose.names.append, loose.devices.append
+    add_dtype, add_shape = loose.dtypes.append, loose.shapes.append
+    shapes: dict[Any, Any] = {}
+    intern = shapes.setdefault
+    ts: list[Any] = []
+    add_t = ts.append
+    rest: list[tuple[int, str, Any]] = []
+    for k, v in items:
+        if type(v) is Tensor:
+            if public and (type(k) is not str or k[:1] == "_"):
                 continue
-            count[t.device] = count.get(t.device, 0) + 1
-            prev = storages.get(t.storage)
-            if prev is None or prev[1] < t.nbytes:
-                storages[t.storage] = (t.device, t.nbytes)
+            try:
+                if v.layout is strided and v._base is None and v.requires_grad is False:
+                    s = v.shape  # NB: first: it raises for a nested tensor, before any append
+                    # NB: is_cpu first: a retained torch.device costs more than the read
+                    add_dev(cpu if v.is_cpu else v.device)
+                    add_shape(intern(s, s))
+                    add_dtype(v.dtype)
+                    add_name(k)
+                    add_t(v)
+                    continue
+            except RuntimeError:
+                pass
+        elif public and (type(k) is not str or k[:1] == "_" or k in HIDDEN):
+            continue
+        rest.append((len(ts) + len(rest), k, v))
+    if public and (type(dict.get(namespace, "In")) is Tensor
+                   or type(dict.get(namespace, "Out")) is Tensor):
+        _hide(loose, ts, rest)
+    if len(ts) > budget:
+        _cut(loose, ts, rest, budget)
+    return loose, ts, rest
 
-    def result(self) -> tuple[DeviceTotal, ...]:
-        nbytes: dict[str, int] = {}
-        for dev, n in self.storages.values():
-            nbytes[dev] = nbytes.get(dev, 0) + n
-        return tuple(DeviceTotal(d, self.objs.get(d, 0), self.count[d], nbytes.get(d, 0))
-                     for d in sorted(self.count, key=device_key))
+
+def _hide(loose: Loose, ts: list[Any], rest: list[tuple[int, str, Any]]) -> None:
+    """NB: a tensor bound to ``In``/``Out`` (a user rebinding them) is never shown either."""
+    for i in reversed([i for i, k in enumerate(loose.names) if k in HIDDEN]):
+        _drop(loose, ts, rest, i)
+
+
+def _cut(loose: Loose, ts: list[Any], rest: list[tuple[int, str, Any]], budget: int) -> None:
+    """Keep the first ``budget`` compact rows (the snapshot is then marked truncated)."""
+    for col in (loose.names, loose.devices, loose.dtypes, loose.shapes, ts):
+        del col[budget:]
+    for j, (pos, name, obj) in enumerate(rest):
+        before = pos - j  # NB: how many compact rows come before it
+        if before > budget:
+            rest[j] = (pos - (before - budget), name, obj)
+
+
+def _drop(loose: Loose, ts: list[Any], rest: list[tuple[int, str, Any]], i: int) -> None:
+    """Remove compact row ``i``; the walked names after it move one position up."""
+    for col in (loose.names, loose.devices, loose.dtypes, loose.shapes, ts):
+        del col[i]
+    for j, (pos, name, obj) in enumerate(rest):
+        if pos - j > i:  # NB: pos - j = how many compact rows come before it
+            rest[j] = (pos - 1, name, obj)
+
+
+def walk_rest(ctx: Ctx, rest: list[tuple[int, str, Any]]) -> tuple[dict[int, ObjectRecord],
+                                                                   list[str]]:
+    """Walk every name without a compact row: position -> record, and the names whose walk
+    failed. NB: modules first, so that optimizers can name their parameters by module path."""
+    walked: dict[int, ObjectRecord] = {}
+    skipped: list[str] = []
+    for pos, name, obj in sorted(rest, key=lambda e: info(type(e[2])).what != "module"):
+        try:
+            rec, truncated = walk_object(ctx, name, obj)
+        except Exception:  # NB: a hostile object costs its own row, never the snapshot
+            skipped.append(name)
+            continue
+        ctx.truncated |= truncated
+        if rec is not None:
+            walked[pos] = rec
+    return walked, skipped
+
+
+def assemble(n: int, rest: list[tuple[int, str, Any]],
+             walked: dict[int, ObjectRecord]) -> tuple[bytes, list[ObjectRecord]]:
+    """Kinds (position by position) and walked records (in order), dropping the names that
+    hold no tensors."""
+    if not rest:
+        return bytes(n), []
+    kinds = bytearray(n)
+    drop = []
+    for pos, _name, _obj in rest:
+        if pos in walked:
+            kinds[pos] = FULL
+        else:
+            drop.append(pos)
+    full = [walked[p] for p in sorted(walked)]
+    for pos in reversed(drop):
+        del kinds[pos]
+    return bytes(kinds), full
 
 
 def available_devices(torch: Any) -> tuple[DeviceInfo, ...]:

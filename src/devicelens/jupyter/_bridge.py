@@ -303,9 +303,12 @@ class Bridge:
             return
         try:
             self.comm.send(data=dict(payload))
-        except Exception:
+        except Exception as e:
             log.warning("devicelens: could not send a %s message", payload.get("type"),
                         exc_info=True)
+            if payload.get("type") != "error":  # NB: a request still gets its one reply
+                self._error(payload.get("request_id"), "internal",
+                            f"could not send the {payload.get('type')} message: {describe(e)}")
 
 
 class _Progress:

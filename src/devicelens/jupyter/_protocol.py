@@ -290,9 +290,16 @@ MAX_REQUEST_BYTES = 64_000
 EAGER_CHILDREN = 64
 
 
+def plain_shape(shape: tuple[int, ...]) -> list[int]:
+    """A shape as plain JSON ints. NB: records hold only ints; anything else (a symbolic size)
+    would make the whole message unsendable, so it becomes -1 here rather than there."""
+    return [d if type(d) is int else -1 for d in shape]
+
+
 def tensor_to_wire(t: TensorRecord) -> WireTensor:
     return WireTensor(path=t.path, role=t.role, owner=t.owner, device=t.device, dtype=t.dtype,
-                      shape=list(t.shape), bytes=t.nbytes, requires_grad=t.requires_grad)
+                      shape=plain_shape(t.shape), bytes=t.nbytes,
+                      requires_grad=t.requires_grad is True)
 
 
 def module_to_wire(m: ModuleRecord) -> WireModule:
@@ -305,7 +312,8 @@ def object_to_wire(o: ObjectRecord, *, children: bool | None = None) -> WireObje
     eager = len(o.tensors) <= EAGER_CHILDREN if children is None else children
     return WireObject(
         name=o.name, kind=o.kind, type=o.type_name, devices=list(o.devices),
-        dtypes=list(o.dtypes), shape=list(o.tensors[0].shape) if o.kind == "tensor" else None,
+        dtypes=list(o.dtypes),
+        shape=plain_shape(o.tensors[0].shape) if o.kind == "tensor" else None,
         bytes=o.nbytes, tensors=len(o.tensors), truncated=o.truncated,
         expandable=o.kind != "tensor",
         modules=[module_to_wire(m) for m in o.modules],
@@ -313,9 +321,11 @@ def object_to_wire(o: ObjectRecord, *, children: bool | None = None) -> WireObje
     )
 
 
-def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False) -> WireSnapshot:
+def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False,
+                     objects: bool = True) -> WireSnapshot:
     return WireSnapshot(
-        objects=[object_to_wire(o, children=True if all_tensors else None) for o in s.objects],
+        objects=[object_to_wire(o, children=True if all_tensors else None) for o in s.objects]
+        if objects else [],
         totals=[WireTotal(device=t.device, objects=t.objects, tensors=t.tensors, bytes=t.nbytes)
                 for t in s.totals],
         devices=[device_to_wire(d) for d in s.devices],

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import json
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -30,6 +31,7 @@ from ._protocol import (
 if TYPE_CHECKING:
     from ..analysis import Finding
     from ..inspect import ObjectRecord, Snapshot
+    from ..inspect._live import Update
 
 #: up to this many objects a push replaces every row; above it, only changed rows are sent
 FULL_LIMIT = 200
@@ -47,11 +49,15 @@ def size(obj: object) -> int:
 class Frame:
     """One look at the namespace, encoded once and shared by every open panel."""
 
-    rows: dict[str, WireObject]  # namespace order
+    rows: dict[str, WireObject]  # namespace order (names new since the last frame: last)
     base: dict[str, Any]  # the WireSnapshot minus ``objects``
     findings: list[WireFinding]
     snapshot: Snapshot | None = None
     raw_findings: tuple[Finding, ...] = ()
+    # NB: what changed since the frame before (whose rows are ``prev_rows``); None: unknown
+    prev_rows: dict[str, WireObject] | None = field(default=None, repr=False, compare=False)
+    changed: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    removed: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
     _compact: dict[str, WireObject] = field(default_factory=dict, repr=False, compare=False)
 
     def compact(self, name: str) -> WireObject:
@@ -107,28 +113,105 @@ def steady_snapshot(ns: dict[str, Any], *, live: bool, names: list[str] | None =
 
 
 def build_frame(namespace: dict[str, Any], *, live: bool = False) -> Frame:
-    """Snapshot + findings of ``namespace``; ``live``: a cell may be running on another thread.
-    NB: without torch imported, an empty frame (never import torch on the user's behalf)."""
+    """Snapshot + findings of ``namespace``, built from the last frame of the same namespace;
+    ``live``: a cell may be running on another thread. NB: without torch imported, an empty
+    frame (never import torch on the user's behalf)."""
     if "torch" not in sys.modules:
         return empty_frame()
-    from ..analysis import diagnose
-
     ns = namespace_copy(namespace)
-    with _gc_paused():
-        snap = steady_snapshot(ns, live=live)
-        findings = diagnose(snap)
-        rows = {o.name: object_to_wire(o) for o in snap.objects}
-    base = _base(snap)
-    wire: list[WireFinding] = []
-    budget = FINDINGS_BYTES
-    for f in findings:
-        w = finding_to_wire(f)
-        budget -= size(w)
-        if budget < 0:
-            base["truncated"] = True
-            break
-        wire.append(w)
-    return Frame(rows, base, wire, snap, tuple(findings))
+    with _FRAMES_LOCK, _gc_paused():
+        frames = _FRAMES.get(id(namespace))
+        if frames is None:
+            if len(_FRAMES) >= 4:
+                _FRAMES.clear()
+            frames = _FRAMES[id(namespace)] = Frames()
+        return frames.build(ns, live)
+
+
+#: the frames of each namespace a panel serves, by id. NB: a frame is exact whatever namespace
+#: it was built from (every row is re-checked), so an id reused by another dict costs nothing.
+_FRAMES: dict[int, Frames] = {}
+_FRAMES_LOCK = threading.Lock()
+
+
+class Frames:
+    """The frames of one namespace, one after another, each built from the last: a snapshot
+    that re-walks only what changed (:class:`~devicelens.inspect._live.Live`), findings
+    recomputed only for changed records, and rows encoded only for changed names."""
+
+    def __init__(self) -> None:
+        from ..inspect._live import Live
+
+        self.live = Live()
+        self.last: Frame | None = None
+        self.wired: dict[int, tuple[Finding, WireFinding, int]] = {}
+
+    def build(self, ns: dict[str, Any], live: bool = False) -> Frame:
+        from ..analysis import diagnose
+
+        update = self._update(ns, live)
+        last = self.last
+        if last is not None and update.snapshot is last.snapshot:
+            return last
+        snap = update.snapshot
+        findings = diagnose(snap)  # NB: fresh each frame: findings depend on the cells too
+        if last is None or update.changed is None:
+            rows = {o.name: object_to_wire(o) for o in snap.objects}
+        else:
+            rows = dict(last.rows)
+            for name in update.removed:
+                rows.pop(name, None)
+            for name in update.changed:
+                rows[name] = object_to_wire(update.records[name])
+        base = _base(snap)
+        wire = self._wire(findings, base)
+        if last is not None:  # NB: the same objects when equal, so plan() compares identities
+            base = last.base if base == last.base else base
+            wire = last.findings if wire == last.findings else wire
+        frame = Frame(rows, base, wire, snap, tuple(findings),
+                      last.rows if last is not None else None,
+                      update.changed if last is not None else None, update.removed)
+        self.last = frame
+        return frame
+
+    def _update(self, ns: dict[str, Any], live: bool) -> Update:
+        """The live snapshot; while a cell runs, taken again while objects were skipped (a
+        container changed size under the walk), the changes since the last frame merged."""
+        update = self.live.update(ns)
+        for _ in range(LIVE_RETRIES if live else 0):
+            if not update.snapshot.skipped:
+                break
+            again = self.live.update(ns)
+            if update.changed is None or again.changed is None:
+                update = again._replace(changed=None)
+                continue
+            names = frozenset(again.snapshot.names())
+            changed = (update.changed | again.changed) & names
+            records = {**update.records, **again.records}
+            update = again._replace(
+                changed=changed, removed=(update.removed | again.removed) - names,
+                records={k: records[k] for k in changed})
+        return update
+
+    def _wire(self, findings: list[Finding], base: dict[str, Any]) -> list[WireFinding]:
+        """Findings as sent, up to ``FINDINGS_BYTES`` (then the frame says truncated); each
+        encoded and measured once."""
+        wired: dict[int, tuple[Finding, WireFinding, int]] = {}
+        out: list[WireFinding] = []
+        budget = FINDINGS_BYTES
+        for f in findings:
+            hit = self.wired.get(id(f))
+            if hit is None or hit[0] is not f:
+                w = finding_to_wire(f)
+                hit = (f, w, size(w))
+            wired[id(f)] = hit
+            budget -= hit[2]
+            if budget < 0:
+                base["truncated"] = True
+                break
+            out.append(hit[1])
+        self.wired = wired
+        return out
 
 
 @contextlib.contextmanager
@@ -145,9 +228,7 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _base(snap: Snapshot) -> dict[str, Any]:
-    from dataclasses import replace
-
-    base = dict(snapshot_to_wire(replace(snap, objects=())))
+    base = dict(snapshot_to_wire(snap, objects=False))
     del base["objects"]
     return base
 
@@ -185,8 +266,15 @@ def plan(frame: Frame, sent_rows: dict[str, WireObject], sent_base: object, *,
     ``[]`` when nothing changed (unless ``force``). ``full`` replaces every row; otherwise only
     new/changed rows go out, plus the names removed.
     """
-    changed = [n for n, row in frame.rows.items() if sent_rows.get(n) != row]
-    removed = [] if full else [n for n in sent_rows if n not in frame.rows]
+    if sent_rows is frame.rows:  # NB: the panel has this very frame's rows
+        changed, removed = [], []
+    elif sent_rows is frame.prev_rows and frame.changed is not None:
+        changed = list(filter(frame.changed.__contains__, frame.rows))  # NB: in row order
+        removed = [] if full else sorted(n for n in frame.removed if n in sent_rows)
+    else:
+        changed = [n for n, row in frame.rows.items()
+                   if sent_rows.get(n) is not row and sent_rows.get(n) != row]
+        removed = [] if full else [n for n in sent_rows if n not in frame.rows]
     if not (force or changed or removed or sent_base != (frame.base, frame.findings)
             or (full and len(sent_rows) != len(frame.rows))):
         return []

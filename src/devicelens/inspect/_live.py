@@ -1,0 +1,287 @@
+"""A namespace's snapshot kept up to date: after each cell, pay only for what changed.
+
+:class:`Live` remembers, per name, what the last walk read (a token, :mod:`._token`) and the
+record it gave, and for names bound to a plain tensor their identity and header. Each
+:meth:`Live.update` re-reads every header and every token (no cache is trusted: ``.data =``,
+``Module.to()`` and ``requires_grad_()`` change a tensor without changing its identity or its
+``_version``), re-walks only the names whose token changed, and returns a snapshot equal to a
+fresh :func:`~.snapshot.take_snapshot`. NB: it holds no user object: ids, headers, records, and
+the types and keys a token pins.
+"""
+
+from __future__ import annotations
+
+import gc
+from itertools import compress, repeat
+from operator import attrgetter, is_, itemgetter, ne, or_
+from typing import Any, NamedTuple
+
+from . import _types
+from ._objects import walk_object
+from ._token import Token, forest_token, token
+from ._totals import RunningTotals, Share, loose_share, share_of
+from ._walk import Ctx
+from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
+from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
+
+#: a plain tensor's header as the sweep reads it; NB: ``_base`` is checked before any compare
+_SWEEP = attrgetter("device", "dtype", "shape", "layout", "requires_grad", "_base")
+_BASE = itemgetter(5)
+_DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
+
+
+class Entry(NamedTuple):
+    """The last walk of one name that is not a compact loose tensor."""
+
+    ident: tuple[int, int]  # id of the object and of its type
+    tok: Token
+    pins: list[Any]
+    record: ObjectRecord | None
+    regs: list[tuple[int, str]]  # parameter paths the walk registered (for optimizers)
+    truncated: bool  # by width or depth (past the node budget, nothing is kept)
+
+
+class Update(NamedTuple):
+    snapshot: Snapshot
+    changed: frozenset[str] | None  # names whose record is new or different; None: unknown
+    removed: frozenset[str]
+    records: dict[str, ObjectRecord]  # the records of the changed names
+
+
+class Live:
+    """The snapshot of one namespace, updated in place of a fresh one after each cell."""
+
+    def __init__(self) -> None:
+        self.snap: Snapshot | None = None
+        self.order: list[str] = []  # the public names, in namespace order
+        self.keys: list[Any] = []
+        self.public: list[bool] = []
+        self.tnames: list[str] = []  # exact-Tensor names, in order
+        self.tids: list[int] = []
+        self.metas: list[tuple[Any, ...]] = []
+        self.compact: list[bool] = []  # which plain tensors are compact rows
+        self.todo_key: tuple[Any, ...] = ()  # what the names to token were derived from
+        self.todo: list[str] = []
+        self.todo_types: list[type] = []
+        self.n_mods = 0  # how many of them are modules (first, in that list)
+        self.entries: dict[str, Entry] = {}
+        self.names: set[str] = set()  # the names with a record in the last snapshot
+        self.forest: Token | None = None  # every module name's token, read together
+        self.forest_pins: list[Any] = []
+        self.forest_regs: dict[int, str] | None = None  # their parameter paths, merged
+        self.shares: dict[str, Share] = {}  # what each name adds to the totals
+        self.totals = RunningTotals()
+
+    def update(self, namespace: dict[str, Any]) -> Update:
+        """The namespace's snapshot now, and which names changed since the last update."""
+        import torch
+
+        gc_was_on = gc.isenabled()
+        gc.disable()  # NB: as in take_snapshot: collecting mid-walk only costs time
+        try:
+            with torch._C.DisableTorchFunction():
+                return self._update(torch, namespace)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    def _update(self, torch: Any, ns: dict[str, Any]) -> Update:
+        keys = list(ns)
+        vals = list(dict.values(ns))
+        if len(keys) > MAX_NODES // 2:
+            return self._fresh(ns)
+        if keys != self.keys:
+            self.keys = keys
+            self.public = [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
+        pkeys = list(compress(keys, self.public))
+        pvals = list(compress(vals, self.public))
+        exact = list(map(is_, map(type, pvals), repeat(torch.Tensor)))
+        tnames = list(compress(pkeys, exact))
+        tvals = list(compress(pvals, exact))
+        tids = list(map(id, tvals))
+        metas = _sweep(tvals)
+        if (self.snap is not None and tnames == self.tnames and tids == self.tids
+                and metas == self.metas):
+            loose_changed: set[str] = set()
+        else:
+            loose_changed = _diff(self.tnames, self.tids, self.metas, tnames, tids, metas)
+            self.tnames, self.tids, self.metas = tnames, tids, metas
+            strided = torch.strided
+            self.compact = [m[3] is strided and m[4] is False and m[5] is None for m in metas]
+        return self._assemble(torch, ns, pkeys, pvals, exact, metas, loose_changed)
+
+    def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
+                  exact: list[bool], metas: list[tuple[Any, ...]],
+                  loose_changed: set[str]) -> Update:
+        compact = self.compact
+        ctx = Ctx(torch, MAX_NODES - len(metas))
+        walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, exact, compact)
+        if ctx.exhausted:
+            return self._fresh(ns)
+        prev = self.snap
+        changed |= loose_changed
+        cells = recent_cells(ns)
+        if (prev is not None and not changed and not skipped and pkeys == self.order
+                and cells == prev.cells):
+            return Update(prev, frozenset(), frozenset(), {})
+        self.order = pkeys
+        kinds, full, loose, where = self._columns(pkeys, exact, compact, metas, walked, changed)
+        records = {k: walked[k] if k in walked else loose.record(where[k])
+                   for k in changed if k in walked or k in where}
+        names = set(loose.names)
+        names.update(walked)
+        removed = frozenset(self.names - names)
+        for k in changed | removed:
+            old = self.shares.pop(k, None)
+            if old is not None:
+                self.totals.remove(old)
+        for k, rec in records.items():
+            share = share_of(rec) if k in walked else loose_share(
+                *(col[where[k]] for col in (loose.devices, loose.dtypes, loose.shapes, loose.ids)))
+            self.shares[k] = share
+            self.totals.add(share)
+        snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
+                        torch.__version__, tuple(skipped), self.totals.result(), cells)
+        first = prev is None
+        self.snap, self.names = snap, names
+        return Update(snap, None if first else frozenset(changed) & names,
+                      frozenset() if first else removed, records)
+
+    def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
+                   exact: list[bool], compact: list[bool]
+                   ) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
+        """Token every name that is not a compact tensor; walk the ones whose token changed."""
+        types = list(map(type, pvals))
+        todo_key = (pkeys, exact, compact, list(map(id, types)))
+        if todo_key == self.todo_key:  # NB: same names, kinds and types: the same names to token
+            todo = list(zip(self.todo, map(ns.__getitem__, self.todo), strict=True))
+        else:
+            todo = []
+            it = iter(compact)
+            for k, v, ex in zip(pkeys, pvals, exact, strict=True):
+                if not ex or not next(it):
+                    todo.append((k, v))
+            todo.sort(key=lambda kv: _types.info(type(kv[1])).what != "module")
+            # NB: the types stay pinned, so the ids in the key stay theirs
+            self.todo_key, self.todo, self.todo_types = todo_key, [k for k, _v in todo], types
+            self.n_mods = sum(1 for _k, v in todo if _types.info(type(v)).what == "module")
+        walked: dict[str, ObjectRecord] = {}
+        changed: set[str] = set()
+        skipped: list[str] = []
+        entries: dict[str, Entry] = {}
+        n_mods = self.n_mods
+        if self._forest_unchanged(ctx, todo[:n_mods]):
+            if self.forest_regs is None:
+                self.forest_regs = {}
+                for name, _obj in todo[:n_mods]:
+                    for key, path in self.entries[name].regs:
+                        self.forest_regs.setdefault(key, path)
+            ctx.param_paths.update(self.forest_regs)  # NB: modules come first: it was empty
+            for name, _obj in todo[:n_mods]:
+                entry = entries[name] = self.entries[name]
+                ctx.truncated |= entry.truncated
+                if entry.record is not None:
+                    walked[name] = entry.record
+            todo = todo[n_mods:]
+        else:
+            self.forest_regs = None
+        for name, obj in todo:
+            try:
+                entry, fresh = self._entry(ctx, name, obj)
+            except Exception:  # NB: a hostile object costs its own row, never the snapshot
+                skipped.append(name)
+                changed.add(name)
+                continue
+            entries[name] = entry
+            ctx.truncated |= entry.truncated
+            if fresh:
+                changed.add(name)
+            if entry.record is not None:
+                walked[name] = entry.record
+        for name in self.entries.keys() - entries.keys():
+            changed.add(name)
+        self.entries = entries
+        return walked, changed, skipped
+
+    def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
+        """Whether every module name reads exactly as last time, checked for all of them at
+        once (:func:`._token_tree.forest_token`); then none of them is tokened alone."""
+        tok, pins = forest_token(ctx, mods)
+        same = (tok is not None and tok == self.forest
+                and all(name in self.entries for name, _obj in mods))
+        self.forest, self.forest_pins = tok, pins
+        return same
+
+    def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:
+        """This name's entry now, and whether its record may have changed."""
+        old = self.entries.get(name)
+        ident = (id(obj), id(type(obj)))
+        if old is not None and old.ident == ident:
+            tok, pins = token(ctx, obj)
+            if tok == old.tok:
+                for key, path in old.regs:
+                    ctx.param_paths.setdefault(key, path)
+                return old, False
+        regs: list[tuple[int, str]] = []
+        record, truncated = walk_object(ctx, name, obj, regs)
+        tok, pins = token(ctx, obj)
+        pins.append(type(obj))
+        entry = Entry(ident, tok, pins, record, regs, truncated)
+        return entry, old is None or old.record != record
+
+    def _columns(self, pkeys: list[str], exact: list[bool], compact: list[bool],
+                 metas: list[tuple[Any, ...]], walked: dict[str, ObjectRecord],
+                 changed: set[str]) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
+        """A snapshot's columns in namespace order, and where each changed compact row is.
+        NB: at C speed: dict and ``compress``/``map`` over the names, no loop per name."""
+        tnames = self.tnames
+        rows = list(compress(metas, compact))
+        loose = Loose(list(compress(tnames, compact)), list(map(_DEVICE, rows)),
+                      list(map(_DTYPE, rows)), list(map(_SHAPE, rows)),
+                      list(compress(self.tids, compact)))
+        kind_of = dict.fromkeys(loose.names, LOOSE)
+        kind_of.update(dict.fromkeys(walked, FULL))
+        ordered = list(filter(kind_of.__contains__, pkeys))
+        kinds = bytes(map(kind_of.__getitem__, ordered))
+        full = list(map(walked.__getitem__, compress(ordered, kinds)))
+        moved = [k for k in changed if kind_of.get(k) == LOOSE]
+        where = (dict(zip(loose.names, range(len(loose.names)), strict=True)) if len(moved) > 8
+                 else {k: loose.names.index(k) for k in moved})
+        return kinds, full, loose, where
+
+    def _fresh(self, ns: dict[str, Any]) -> Update:
+        """Past the node budget: a plain snapshot, and no memory of it."""
+        self.__init__()  # type: ignore[misc]
+        return Update(take_snapshot(ns), None, frozenset(), {})
+
+
+def _sweep(tvals: list[Any]) -> list[tuple[Any, ...]]:
+    """Every plain tensor's header, with any base replaced by its id (never kept, never
+    compared). NB: one C call per tensor; a nested tensor, whose shape raises, one by one."""
+    try:
+        metas = list(map(_SWEEP, tvals))
+    except RuntimeError:
+        metas = [_one(t) for t in tvals]
+    if list(map(_BASE, metas)).count(None) != len(metas):
+        metas = [m if m[5] is None else (*m[:5], id(m[5])) for m in metas]
+    return metas
+
+
+def _one(t: Any) -> tuple[Any, ...]:
+    try:
+        m: tuple[Any, ...] = _SWEEP(t)
+        return m
+    except RuntimeError:  # NB: a nested tensor: never compact, so its header is its id
+        return (None, None, None, None, None, id(t))
+
+
+def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
+          names: list[str], ids: list[int], metas: list[tuple[Any, ...]]) -> set[str]:
+    """The plain-tensor names whose tensor or header differs between two sweeps."""
+    if names == old_names:  # NB: the common case: compared position by position, at C speed
+        moved = map(or_, map(ne, ids, old_ids), map(ne, metas, old_metas))
+        return set(compress(names, moved))
+    before = dict(zip(old_names, zip(old_ids, old_metas, strict=True), strict=True))
+    now = dict(zip(names, zip(ids, metas, strict=True), strict=True))
+    changed = {n for n, v in now.items() if before.get(n) != v}
+    return changed | (before.keys() - now.keys())

@@ -1,0 +1,169 @@
+"""One namespace name -> its :class:`ObjectRecord`: a tensor, module, optimizer or container."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+from . import _types
+from ._tree import Ref, display_for, step
+from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
+from .records import ObjectRecord, TensorRecord
+
+_new = tuple.__new__
+_WRAPPERS = ("DataParallel", "DistributedDataParallel")
+
+
+def walk_object(ctx: Ctx, name: str, obj: Any,
+                regs: list[tuple[int, str]] | None = None) -> tuple[ObjectRecord | None, bool]:
+    """The record of ``obj`` bound to ``name`` (None: it holds no tensors), and whether the
+    walk was truncated. ``regs`` gets every (parameter id, path) the walk offered optimizers."""
+    info = _types.info(type(obj))
+    if info.what == "tensor":
+        return walk_tensor(ctx, name, obj)
+    w = Walker(ctx)
+    if regs is not None:
+        w.regs = regs
+    root = (step("name", name),)
+    if info.what == "module":
+        kind = "module"
+        w.module(obj, name, root, 0, False)
+    elif info.what == "optimizer":
+        kind = "optimizer"
+        _optimizer(w, obj, name)
+    elif info.what:
+        kind = "container"
+        w.container(obj, info.what, name, root, 0, "", "tensor")
+    else:
+        kind = "container"
+        inner = _wrapped_optimizer(obj, root)
+        if inner is not None:
+            kind = "optimizer"
+            _optimizer(w, inner[0], name, inner[1])
+    if not w.tensors and not w.modules:
+        return None, w.truncated
+    return _object_record(w, obj, name, kind), w.truncated
+
+
+def walk_tensor(ctx: Ctx, name: str, t: Any) -> tuple[ObjectRecord | None, bool]:
+    """A name bound to a tensor the compact rows do not take (a view, autograd, a subclass...)."""
+    w = Walker(ctx)
+    w.tensor(t, name, (step("name", name),), "tensor", "")
+    if not w.tensors:
+        return None, w.truncated
+    rec = w.tensors[0]
+    return _new(ObjectRecord, (name, "tensor", _types.info(type(t)).name, tuple(w.tensors), (),
+                               (rec.device,), (rec.dtype,), rec.nbytes, False, "", (), None, "",
+                               False)), w.truncated
+
+
+def optimizer_state(opt: Any) -> tuple[Any, dict[int, Any]]:
+    """An optimizer's param groups, and its state by parameter id. NB: by id, never by hashing
+    a parameter (a tensor subclass may define ``__hash__``)."""
+    d = _types.instance_dict(opt) or {}
+    groups, state = d.get("param_groups"), d.get("state")
+    by_id = (dict(zip(map(id, dict.keys(state)), dict.values(state), strict=True))
+             if state is not None and issubclass(type(state), dict) else {})
+    return groups, by_id
+
+
+def optimizer_params(groups: Any) -> list[tuple[int, int, Any]]:
+    """(group, index, parameter) of every tensor an optimizer updates, in order."""
+    out = []
+    for g, group in enumerate(list.__iter__(groups) if type(groups) is list else ()):
+        params = dict.get(group, "params", None) if issubclass(type(group), dict) else None
+        for i, p in enumerate(list.__iter__(params) if type(params) is list else ()):
+            if _types.info(type(p)).what == "tensor":
+                out.append((g, i, p))
+    return out
+
+
+def _wrapped_optimizer(obj: Any, root: Ref) -> tuple[Any, Ref] | None:
+    """An optimizer a plain object wraps (Lightning Fabric, training-loop helpers), one level
+    down its instance ``__dict__``. NB: read through the dict, never through a property;
+    modules, classes and functions (``torch``, ``nn``) are never wrappers."""
+    if issubclass(type(obj), _NOT_WRAPPERS):
+        return None
+    for k, v in list(dict.items(_types.instance_dict(obj) or {})):
+        if type(k) is str and _types.info(type(v)).what == "optimizer":
+            return v, (*root, step("attr", k))
+    return None
+
+
+_NOT_WRAPPERS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                 types.MethodType)
+
+
+def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
+    groups, by_id = optimizer_state(opt)
+    root = root or (step("name", name),)
+    name = display_for(root)
+    paths = w.ctx.param_paths
+    exact0, exact1 = w.reader.exact
+    tensor, items = w.exact_tensor, _ITEM_STEPS
+    for g, i, p in optimizer_params(groups):
+        owner = paths.get(id(p), "")
+        gi = (g, i)
+        pref = (*root, step("group_param", gi))
+        ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
+        tensor(p, ppath, pref, "opt_param", owner)
+        pstate = by_id.get(id(p))
+        if pstate is None or not issubclass(type(pstate), dict):
+            continue
+        label = owner or ppath
+        sref = (*root, step("state", gi))
+        for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
+            tp = type(v)
+            if type(key) is str and (tp is exact0 or tp is exact1
+                                     or _types.info(tp).what == "tensor"):
+                tensor(v, f"{name}.state[{label}][{key!r}]",
+                       (*sref, items.get(key) or _item_step(key)), "state", label)
+
+
+_ITEM_STEPS: dict[str, Any] = {}
+
+
+def _item_step(key: str) -> Any:
+    """``Step("item", key)``, shared: optimizer state keys are a handful of names."""
+    s = _ITEM_STEPS.get(key)
+    if s is None:
+        if len(_ITEM_STEPS) > 10_000:
+            _ITEM_STEPS.clear()
+        s = _ITEM_STEPS[key] = step("item", key)
+    return s
+
+
+def _object_record(w: Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
+    tensors = tuple(w.tensors)
+    # NB: an optimizer's 0-dim cpu counters (``step``) sit on the cpu by design: not its device
+    own = [t for t in tensors if t.role not in ("grad", "opt_param")
+           and not (t.role == "state" and t.shape == () and t.device == "cpu")]
+    info = _types.info(type(obj))
+    d = _types.instance_dict(obj) or {}
+    wrapper = info.name if kind == "module" and info.name in _WRAPPERS else ""
+    ids = d.get("device_ids") if wrapper else None
+    out = d.get("output_device") if wrapper else None
+    return _new(ObjectRecord, (
+        name, kind, info.name, tensors, tuple(w.modules), devices_of(t.device for t in own),
+        uniq(t.dtype for t in own), dedup_bytes(own), w.truncated, wrapper,
+        tuple(i for i in list.__iter__(ids) if type(i) is int) if type(ids) is list else (),
+        out if type(out) is int else None, _dispatch(d, w, own),
+        info.what in ("tuple", "namedtuple") or (info.what == "dataclass" and info.frozen)))
+
+
+def _dispatch(d: dict[str, Any], w: Walker, own: list[TensorRecord]) -> str:
+    """Why a multi-device layout is intentional. NB: map values are compared as plain ints
+    and strings only (``str()`` of a user object would run its code)."""
+    devmap = d.get("hf_device_map")
+    places = ({v for v in dict.values(devmap) if type(v) is int or type(v) is str}
+              if type(devmap) is dict else set())
+    if len(places) > 1 or any(m.hf_hook for m in w.modules):
+        return "accelerate"
+    if any(t.flavor == "dtensor" for t in own):
+        return "dtensor"
+    if any(m.type_name == "FullyShardedDataParallel" for m in w.modules):
+        return "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
+    return ""
+
+
+__all__ = ["optimizer_params", "optimizer_state", "read_meta", "walk_object", "walk_tensor"]

@@ -1,0 +1,75 @@
+"""Per-device totals (objects, tensors, bytes), kept up to date object by object.
+
+NB: each storage counts once, however many names reach it, with the largest extent seen of it;
+a storage lives on one device, so which record saw that extent first never matters. Adding and
+removing an object's contribution gives exactly the totals of a fresh count.
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Any, NamedTuple
+
+from .records import DeviceTotal, ObjectRecord, device_key, device_name, dtype_info
+
+
+class Share(NamedTuple):
+    """What one object adds to the totals."""
+
+    devices: tuple[str, ...]
+    tensors: tuple[tuple[str, int, int], ...]  # (device, storage, bytes), optimizer params aside
+
+
+def share_of(o: ObjectRecord) -> Share:
+    return Share(o.devices, tuple((t.device, t.storage, t.nbytes) for t in o.tensors
+                                  if t.role != "opt_param"))
+
+
+def loose_share(device: Any, dtype: Any, shape: Any, tid: int) -> Share:
+    dev = device_name(device)
+    return Share((dev,), ((dev, tid, prod(shape) * dtype_info(dtype)[1]),))
+
+
+class RunningTotals:
+    """Totals under ``add``/``remove`` of object shares; :meth:`result` in O(devices)."""
+
+    def __init__(self) -> None:
+        self.objs: dict[str, int] = {}
+        self.count: dict[str, int] = {}
+        self.nbytes: dict[str, int] = {}
+        self.extents: dict[int, dict[int, int]] = {}  # storage -> {bytes seen: how often}
+        self.home: dict[int, str] = {}  # storage -> its device
+
+    def add(self, s: Share, sign: int = 1) -> None:
+        objs, count = self.objs, self.count
+        for dev in s.devices:
+            objs[dev] = objs.get(dev, 0) + sign
+        for dev, storage, n in s.tensors:
+            count[dev] = count.get(dev, 0) + sign
+            self._extent(dev, storage, n, sign)
+
+    def remove(self, s: Share) -> None:
+        self.add(s, -1)
+
+    def _extent(self, dev: str, storage: int, n: int, sign: int) -> None:
+        seen = self.extents.get(storage)
+        before = max(seen) if seen else 0
+        if seen is None:
+            seen = self.extents[storage] = {}
+            self.home[storage] = dev
+        left = seen.get(n, 0) + sign
+        if left:
+            seen[n] = left
+        else:
+            del seen[n]
+        after = max(seen) if seen else 0
+        home = self.home[storage]
+        if after != before:
+            self.nbytes[home] = self.nbytes.get(home, 0) + after - before
+        if not seen:
+            del self.extents[storage], self.home[storage]
+
+    def result(self) -> tuple[DeviceTotal, ...]:
+        return tuple(DeviceTotal(d, self.objs.get(d, 0), c, self.nbytes.get(d, 0))
+                     for d, c in sorted(self.count.items(), key=lambda kv: device_key(kv[0]))
+                     if c > 0)

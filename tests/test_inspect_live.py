@@ -1,0 +1,223 @@
+"""The live snapshot (what the panel pushes after each cell) always equals a fresh one.
+
+A hypothesis state machine plays cells against a namespace: rebinding, ``del``, ``.data`` swaps
+that change dtype or device without changing identity, ``resize_``, ``Module.to``, replaced
+submodules, new trap attributes, ``opt.step()``, ``requires_grad_``, in-place container edits,
+and changes made through an alias or a function the cell does not name. After every cell the
+incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of the same namespace.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import torch
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from torch import nn
+
+from devicelens.analysis import diagnose
+from devicelens.inspect import take_snapshot
+from devicelens.inspect._live import Live
+
+DTYPES = (torch.float32, torch.float64, torch.float16, torch.int64)
+NAMES = ("a", "b", "c", "d", "model", "head", "opt", "batch", "seq", "cfg", "loss", "view")
+
+
+def canonical(snap: Any) -> Any:
+    """Everything a snapshot says, with storage identities renumbered in order of appearance."""
+    ids: dict[int, int] = {}
+    objects = [(o._replace(tensors=tuple(t._replace(storage=ids.setdefault(t.storage, len(ids)))
+                                         for t in o.tensors))) for o in snap.objects]
+    return objects, snap.totals, snap.truncated, snap.skipped
+
+
+def findings(snap: Any) -> list[Any]:
+    return [(f.id, f.kind, f.severity, f.title, f.message, f.fix, f.paths, f.action)
+            for f in diagnose(snap)]
+
+
+def tensor(draw: Any) -> torch.Tensor:
+    shape = draw(st.lists(st.integers(0, 3), max_size=2))
+    t = torch.zeros(shape, dtype=draw(st.sampled_from(DTYPES)))
+    return t.to("meta") if draw(st.booleans()) and draw(st.booleans()) else t
+
+
+def value(draw: Any, ns: dict[str, Any]) -> Any:
+    kind = draw(st.sampled_from(["tensor", "module", "container", "optimizer", "view", "other",
+                                 "alias", "param"]))
+    if kind == "tensor":
+        return tensor(draw)
+    if kind == "module":
+        shape = draw(st.sampled_from(["mlp", "no_bias", "tied", "buffer"]))
+        if shape == "tied":  # NB: one layer reached twice
+            layer = nn.Linear(2, 2)
+            return nn.Sequential(layer, nn.ReLU(), layer)
+        if shape == "buffer":
+            return nn.BatchNorm1d(2)
+        m = nn.Sequential(nn.Linear(2, 3, bias=shape != "no_bias"), nn.ReLU(), nn.Linear(3, 1))
+        return m.double() if draw(st.booleans()) else m
+    if kind == "container":
+        box = draw(st.sampled_from(["list", "dict", "deque", "tuple"]))
+        items = [tensor(draw) for _ in range(draw(st.integers(0, 3)))]
+        return {"list": list, "tuple": tuple, "deque": collections.deque,
+                "dict": lambda xs: {f"k{i}": x for i, x in enumerate(xs)}}[box](items)
+    modules = [v for v in ns.values() if isinstance(v, nn.Module)]
+    tensors = [v for v in ns.values() if type(v) is torch.Tensor and v.numel() > 0]
+    if kind == "optimizer" and modules:
+        return torch.optim.Adam(draw(st.sampled_from(modules)).parameters())
+    if kind == "view" and tensors:
+        return draw(st.sampled_from(tensors)).view(-1)[:1]
+    if kind == "alias" and ns:
+        return ns[draw(st.sampled_from(sorted(ns)))]
+    if kind == "param" and modules:
+        return next(draw(st.sampled_from(modules)).parameters())
+    return draw(st.sampled_from([3, "text", None, [1, 2]]))
+
+
+class Cells(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ns: dict[str, Any] = {"torch": torch}
+        self.live = Live()
+        self.edits: list[Any] = []  # closures the cells call without naming what they change
+
+    def objects(self, kind: type) -> list[Any]:
+        seen: dict[int, Any] = {}
+        for v in self.ns.values():
+            if isinstance(v, kind):
+                seen[id(v)] = v
+            if isinstance(v, nn.Module) and kind is torch.Tensor:
+                for p in v.parameters():
+                    seen[id(p)] = p
+        return list(seen.values())
+
+    @rule(data=st.data(), name=st.sampled_from(NAMES))
+    def rebind(self, data: Any, name: str) -> None:
+        self.ns[name] = value(data.draw, self.ns)
+
+    @rule(data=st.data())
+    def delete(self, data: Any) -> None:
+        names = sorted(k for k in self.ns if k != "torch")
+        if names:
+            del self.ns[data.draw(st.sampled_from(names))]
+
+    @rule(data=st.data())
+    def free_and_rebind(self, data: Any) -> None:
+        """``del x; x = torch.zeros(...)``: the new tensor may reuse the freed one's id."""
+        name = data.draw(st.sampled_from(NAMES))
+        self.ns.pop(name, None)
+        self.ns[name] = tensor(data.draw)
+
+    @rule(data=st.data())
+    def data_swap(self, data: Any) -> None:
+        ts = [t for t in self.objects(torch.Tensor) if t.device.type == "cpu"]
+        if ts:
+            t = data.draw(st.sampled_from(ts))
+            with torch.no_grad():
+                t.data = t.data.to(data.draw(st.sampled_from(DTYPES[:3])))
+
+    @rule(data=st.data())
+    def resize(self, data: Any) -> None:
+        ts = [t for t in self.objects(torch.Tensor) if not t.requires_grad and t._base is None
+              and t.device.type == "cpu"]
+        if ts:
+            data.draw(st.sampled_from(ts)).resize_(data.draw(st.integers(0, 5)))
+
+    @rule(data=st.data())
+    def module_to(self, data: Any) -> None:
+        ms = self.objects(nn.Module)
+        if ms:
+            m = data.draw(st.sampled_from(ms))
+            target = data.draw(st.sampled_from([torch.float64, torch.float32, torch.float16,
+                                                "meta"]))
+            if target == "meta" and not data.draw(st.booleans()):
+                return
+            m.to(target)
+
+    @rule(data=st.data())
+    def replace_submodule(self, data: Any) -> None:
+        seqs = [m for m in self.objects(nn.Sequential) if len(m) > 0]
+        if seqs:
+            seqs[0][0] = nn.Linear(2, 3).to(data.draw(st.sampled_from(DTYPES[:3])))
+
+    @rule(data=st.data())
+    def trap_attribute(self, data: Any) -> None:
+        ms = self.objects(nn.Module)
+        if ms:
+            m = data.draw(st.sampled_from(ms))
+            kind = data.draw(st.sampled_from(["tensor", "list", "module_in_list", "scalar"]))
+            m.__dict__["cache"] = {"tensor": torch.ones(2), "list": [torch.ones(1)],
+                                   "module_in_list": [nn.Linear(1, 1)], "scalar": 1.0}[kind]
+
+    @rule(data=st.data())
+    def opt_step(self, data: Any) -> None:
+        opts = self.objects(torch.optim.Optimizer)
+        if opts:
+            opt = data.draw(st.sampled_from(opts))
+            params = [p for g in opt.param_groups for p in g["params"]]
+            if all(p.device.type == "cpu" and p.dtype == params[0].dtype for p in params):
+                for p in params:
+                    p.grad = torch.zeros_like(p)
+                opt.step()
+
+    @rule(data=st.data())
+    def requires_grad(self, data: Any) -> None:
+        ts = [t for t in self.objects(torch.Tensor) if t.is_leaf and t.is_floating_point()]
+        if ts:
+            t = data.draw(st.sampled_from(ts))
+            t.requires_grad_(not t.requires_grad)
+
+    @rule(data=st.data())
+    def container_edit(self, data: Any) -> None:
+        boxes = [v for v in self.ns.values() if type(v) in (list, dict, collections.deque)]
+        if boxes:
+            box = data.draw(st.sampled_from(boxes))
+            item = tensor(data.draw)
+            if type(box) is dict:
+                box[data.draw(st.sampled_from(["k0", "k1", "new"]))] = item
+            elif box and data.draw(st.booleans()):
+                box.pop()
+            else:
+                box.append(item)
+
+    @rule(data=st.data())
+    def through_a_function(self, data: Any) -> None:
+        """A helper defined earlier changes an object it closed over; the cell names neither."""
+        ts = [t for t in self.objects(torch.Tensor) if t.device.type == "cpu"]
+        if ts:
+            target = data.draw(st.sampled_from(ts))
+
+            def helper(t: torch.Tensor = target) -> None:
+                with torch.no_grad():
+                    t.data = t.data.double()
+
+            self.edits.append(helper)
+        if self.edits:
+            self.edits.pop(0)()
+
+    @precondition(lambda self: True)
+    @invariant()
+    def live_equals_fresh(self) -> None:
+        update = self.live.update(self.ns)
+        fresh = take_snapshot(self.ns)
+        assert canonical(update.snapshot) == canonical(fresh)
+        assert findings(update.snapshot) == findings(fresh)
+
+
+Cells.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None,
+                                   suppress_health_check=[HealthCheck.too_slow])
+TestLiveSnapshot = Cells.TestCase
+
+
+def test_an_unchanged_namespace_gives_back_the_same_snapshot() -> None:
+    ns = {"x": torch.zeros(3), "m": nn.Linear(2, 2)}
+    live = Live()
+    first = live.update(ns)
+    again = live.update(ns)
+    assert again.snapshot is first.snapshot and again.changed == frozenset()
+    ns["x"].data = ns["x"].data.double()  # same tensor, new dtype: found by the sweep
+    third = live.update(ns)
+    assert third.changed == frozenset({"x"}) and third.snapshot["x"].dtypes == ("float64",)

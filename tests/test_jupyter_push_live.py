@@ -1,0 +1,96 @@
+"""What the panel shows after every cell equals a fresh snapshot + diagnose of the namespace.
+
+The cells of :mod:`tests.test_inspect_live` are played against a bridge with a recording comm;
+after each one the bridge pushes (as after a cell), a model of the panel applies the messages
+(full replace, or upserts and removals), and its rows, totals and findings must equal the wire
+form of ``take_snapshot`` + ``diagnose``. Diffs are forced (no full replace for small
+namespaces), so a stale row cannot hide behind a full push.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis.stateful import invariant
+
+from devicelens.analysis import diagnose
+from devicelens.inspect import take_snapshot
+from devicelens.jupyter import _push
+from devicelens.jupyter._protocol import (
+    PROTOCOL_VERSION,
+    finding_to_wire,
+    object_to_wire,
+    snapshot_to_wire,
+)
+from devicelens.jupyter.comm import Bridge
+
+from ._comm_fake import FakeComm
+from .test_inspect_live import Cells
+
+
+class Panel:
+    """What the panel holds after applying the kernel's snapshot messages."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, Any] = {}
+        self.base: dict[str, Any] = {}
+        self.findings: list[Any] = []
+        self.seq = 0
+
+    def apply(self, msgs: list[dict[str, Any]]) -> None:
+        for m in msgs:
+            assert m["type"] == "snapshot", m
+            assert m["seq"] == self.seq + 1  # NB: a gap would make the panel ask for refresh
+            self.seq = m["seq"]
+            objects = {o["name"]: o for o in m["snapshot"]["objects"]}
+            if m["changed"] is None:
+                self.rows = objects
+            else:
+                assert set(objects) == set(m["changed"])
+                self.rows.update(objects)
+                for name in m["removed"]:
+                    del self.rows[name]
+            self.base = {k: v for k, v in m["snapshot"].items() if k != "objects"}
+            self.findings = m["findings"]
+
+
+def fresh(ns: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
+    snap = take_snapshot(ns)
+    base = dict(snapshot_to_wire(snap, objects=False))
+    del base["objects"]
+    rows = {o.name: object_to_wire(o) for o in snap.objects}
+    return rows, base, [finding_to_wire(f) for f in diagnose(snap)]
+
+
+class PanelCells(Cells):
+    def __init__(self) -> None:
+        super().__init__()
+        self.comm = FakeComm()
+        self.bridge = Bridge(self.comm, lambda: self.ns)
+        self.bridge.open({"protocol": PROTOCOL_VERSION})
+        self.panel = Panel()
+        self.panel.apply(self.comm.take()[1:])
+
+    @invariant()
+    def live_equals_fresh(self) -> None:
+        self.bridge.push()  # NB: what the hub does after each cell
+        self.panel.apply(self.comm.take())
+        rows, base, findings = fresh(self.ns)
+        assert self.panel.rows == rows
+        assert self.panel.base == base
+        assert self.panel.findings == findings
+
+
+PanelCells.TestCase.settings = settings(max_examples=40, stateful_step_count=25, deadline=None,
+                                        suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(autouse=True)
+def diffs_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_push, "FULL_LIMIT", 0)
+
+
+class TestPanelEqualsFresh(PanelCells.TestCase):  # type: ignore[name-defined,misc]
+    pass

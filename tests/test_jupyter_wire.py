@@ -1,0 +1,66 @@
+"""Every value on the wire is plain JSON, and every request gets its one reply.
+
+Regression: a jagged nested tensor's shape holds a ``SymInt``; ``json.dumps`` failed on it, every
+push failed and ``refresh``/``expand`` got no reply at all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import torch
+
+from devicelens.jupyter._protocol import PROTOCOL_VERSION
+from devicelens.jupyter.comm import Bridge
+
+from ._comm_fake import FakeComm
+
+
+@pytest.fixture
+def jagged() -> torch.Tensor:
+    return torch.nested.nested_tensor([torch.ones(2, 3), torch.ones(4, 3)], layout=torch.jagged)
+
+
+def opened(ns: dict[str, Any], comm: FakeComm | None = None) -> tuple[Bridge, FakeComm]:
+    comm = comm or FakeComm()
+    bridge = Bridge(comm, lambda: ns)
+    assert bridge.open({"protocol": PROTOCOL_VERSION}) is True
+    return bridge, comm
+
+
+def test_a_jagged_nested_tensor_is_pushed_refreshed_and_expanded(jagged: torch.Tensor) -> None:
+    assert any(type(d) is not int for d in jagged.shape)  # NB: the SymInt that broke the wire
+    ns = {"nt": jagged, "batch": {"nt": jagged, "x": torch.zeros(2)}, "x": torch.ones(3)}
+    _, comm = opened(ns)
+    _hello, snap = comm.take()  # NB: FakeComm json-encodes every message, as the session does
+    assert snap["type"] == "snapshot"
+    rows = {o["name"]: o for o in snap["snapshot"]["objects"]}
+    assert set(rows) == {"nt", "batch", "x"}
+    assert rows["nt"]["shape"] == [] and rows["nt"]["devices"] == ["cpu"]
+    assert rows["nt"]["children"][0]["shape"] == []
+    [reply] = comm.request("refresh", rid="r-refresh")
+    assert (reply["type"], reply["request_id"]) == ("snapshot", "r-refresh")
+    [page] = comm.request("expand", {"name": "batch"}, rid="r-expand")
+    assert (page["type"], page["request_id"]) == ("result", "r-expand")
+    assert {c["path"] for c in page["result"]["object"]["children"]} == {
+        "batch['nt']", "batch['x']"}
+
+
+class RefusesSnapshots(FakeComm):
+    """A comm whose session cannot encode snapshot messages (what a non-JSON value caused)."""
+
+    def send(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
+        if data.get("type") == "snapshot":
+            raise TypeError("Object of type SymInt is not JSON serializable")
+        super().send(data, metadata, buffers)
+
+
+def test_a_request_whose_reply_cannot_be_sent_gets_an_error_reply() -> None:
+    _, comm = opened({"x": torch.ones(1)}, RefusesSnapshots())
+    comm.take()
+    [reply] = comm.request("refresh", rid="r1")
+    assert (reply["type"], reply["request_id"], reply["error"]) == ("error", "r1", "internal")
+    assert "SymInt" in reply["detail"]
+    json.dumps(reply)
