@@ -145,3 +145,36 @@ def test_meta_lengths_get_no_impossible_cpu_edit(ip, capsys) -> None:
     assert _run(ip, PACKED_CELL, None) is not None
     text = "\n".join(_diagnosis("".join(capsys.readouterr())))
     assert "lengths.cpu()" not in text, text  # NB: a meta tensor has no values to copy
+
+
+HELPER = IMPORTS + '''
+class MaskMaker:
+    def make(self, x):
+        return torch.ones(x.shape[0], 1)
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.helper = MaskMaker()
+
+    def forward(self, x):
+        mask = self.helper.make(x)
+        return self.fc(x) * mask
+
+model = Model().to("meta")
+x = torch.randn(3, 4, device="meta")
+'''
+
+
+def test_an_object_the_model_holds_is_named_when_its_method_made_the_tensor(ip, capsys) -> None:
+    assert _run(ip, HELPER, None) is None
+    capsys.readouterr()
+    assert _run(ip, "y = model(x)\n", None) is not None
+    lines = _diagnosis("".join(capsys.readouterr()))
+    header = _edit_header(lines)
+    assert re.fullmatch(r"  edit: in `model\.helper` \(MaskMaker\.make, cell In\[\d+\] line 7\)",
+                        header), "\n".join(lines)
+    i = lines.index(header)
+    assert lines[i + 1:i + 3] == ["      - return torch.ones(x.shape[0], 1)",
+                                  "      + return torch.ones(x.shape[0], 1, device=x.device)"]
