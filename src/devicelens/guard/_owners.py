@@ -25,10 +25,14 @@ def with_owners(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer) -> t
     if not any(_is_method(e) for e in edits):
         return edits
     selves = _selves(frames)
-    held = list(_held(selves))
+    held: list[Any] = []
     out = []
     for e in edits:
-        name = _owner(e, selves, held, namer) if _is_method(e) and not e.owner else ""
+        name = ""
+        if _is_method(e) and not e.owner:
+            if not held and not any(_runs(o, e) for o in selves):
+                held = list(_held(selves))  # NB: walked only when no frame's self runs it
+            name = _owner(e, selves, held, namer)
         out.append(e._replace(owner=name) if name else e)
     return tuple(out)
 
