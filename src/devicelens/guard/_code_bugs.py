@@ -363,7 +363,8 @@ def _what(tr: Tracer, name: str) -> str:
 
 
 def _origin(tr: Tracer, sc: Scope, edit: _edits.Edit, detail: str) -> Origin:
-    return Origin(owner(tr, sc), "", None, "code", edit, detail)
+    where = edit.where.split(" (in ")[0]  # NB: "cell In[3] line 12": the note names the line
+    return Origin(owner(tr, sc), "", None, "code", edit, detail.replace("this line", where))
 
 
 def owner(tr: Tracer, sc: Scope) -> str:
