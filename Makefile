@@ -10,7 +10,7 @@ export PATH := $(BIN):$(PATH)
 TORCH := torch==2.13.0
 PORT ?= 8888
 
-.PHONY: demo test setup test-py test-js test-ui bench lint clean screenshots fuzz
+.PHONY: demo test setup test-py test-js test-ui bench corpus lint clean screenshots fuzz
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -54,6 +54,10 @@ screenshots: setup
 
 bench: setup
 	$(PY) benchmarks/run_all.py
+
+# Diagnosis accuracy on the corpus of real bugs (tests/corpus): the per-case and per-family table.
+corpus: setup
+	$(PY) -m tests.corpus.scorer
 
 lint: setup
 	$(PY) -m ruff check src tests benchmarks

@@ -1,4 +1,4 @@
-"""Run every benchmark in this folder, one after another, and print their tables.
+"""Run every benchmark in this folder, one after another, then the corpus scorer; print tables.
 
 ``make bench`` calls this; the README quotes the last run. Timings live here, never in tests.
 """
@@ -28,6 +28,13 @@ def main() -> int:
             failed += 1
             print(f"(failed with exit code {proc.returncode})\n{proc.stderr[-2000:]}")
         print()
+    print("## corpus (diagnosis accuracy, tests/corpus)\n")
+    proc = subprocess.run([sys.executable, "-m", "tests.corpus.scorer"], cwd=HERE.parent,
+                          capture_output=True, text=True)
+    print(proc.stdout.rstrip())
+    if proc.returncode:
+        failed += 1
+        print(f"(failed with exit code {proc.returncode})\n{proc.stderr[-2000:]}")
     return 1 if failed else 0
 
 

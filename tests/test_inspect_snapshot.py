@@ -245,3 +245,50 @@ def test_a_changed_tensor_is_never_served_from_the_cache(change):
         str(t.device), str(t.dtype).removeprefix("torch."), tuple(t.shape), t.requires_grad)
     assert fresh.nbytes == t.numel() * t.element_size()
     assert fresh.storage == id(t if t._base is None else t._base)
+
+
+def test_a_non_leaf_tensor_is_read_without_the_grad_warning():
+    """Issue 12 J: ``loss`` in the namespace made every snapshot print PyTorch's warning about
+    the .grad of a non-leaf tensor; a retained grad is still shown."""
+    import warnings
+
+    w = torch.ones(2, requires_grad=True)
+    loss = (w * 2).sum()
+    loss.backward()
+    h = w * 3
+    h.retain_grad()
+    h.sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NB: any warning fails the test
+        snap = take_snapshot({"w": w, "loss": loss, "h": h})
+    assert [t.path for o in snap.objects for t in o.tensors] == [
+        "w", "w.grad", "loss", "h", "h.grad"]
+
+
+def test_deque_userlist_chainmap_simplenamespace_and_odd_module_keys_are_walked():
+    """Issue 12 H (the snapshot's half): these containers were neither shown nor diagnosed, and
+    one non-string key in a module's ``__dict__`` skipped the whole module."""
+    import collections
+    import types
+
+    from devicelens import apply_fix, diagnose
+
+    model = nn.Linear(2, 2).to("meta")
+    model.__dict__[1] = "not a name"
+    ns = {"model": model, "dq": collections.deque([torch.ones(2)]),
+          "ul": collections.UserList([torch.ones(2)]),
+          "cm": collections.ChainMap({"a": torch.ones(2)}, {"a": 0, "b": torch.ones(2)}),
+          "sn": types.SimpleNamespace(a=torch.ones(2))}
+    snap = take_snapshot(ns)
+    assert snap.skipped == ()
+    assert {o.name: [t.path for t in o.tensors] for o in snap.objects} == {
+        "model": ["model.weight", "model.bias"], "dq": ["dq[0]"], "ul": ["ul[0]"],
+        "cm": ["cm['a']", "cm['b']"], "sn": ["sn.a"]}
+    strays = {p for f in diagnose(snap) if f.kind == "loose_device" for p in f.paths}
+    assert strays == {"dq[0]", "ul[0]", "cm['a']", "cm['b']", "sn.a"}
+    for f in diagnose(snap):
+        if f.kind == "loose_device":
+            assert apply_fix(f, ns).ok
+    assert [ns["dq"][0].device.type, ns["ul"][0].device.type, ns["cm"]["a"].device.type,
+            ns["cm"]["b"].device.type, ns["sn"].a.device.type] == ["meta"] * 5
+    assert ns["cm"].maps[1]["a"] == 0  # the shadowed entry is untouched

@@ -299,12 +299,16 @@ def test_dispatched_models_are_refused_and_their_tensors_stay_put() -> None:
     hooked.dec._hf_hook = object()
     ns = {"model": model, "hooked": hooked, "alias": w, "x": torch.ones(2)}
     report = moves.move_all("meta", ns)
-    assert report.ok and ns["x"].device.type == "meta"
+    # NB: refused as a whole: moving the inputs of a model that stays would break it
+    assert not report.ok and ns["x"].device.type == "cpu" and report.moved == ()
+    assert report.error == ("model, hooked cannot be moved (see below), so nothing was moved; "
+                            "to leave them out, name the objects to move")
     assert [p for p, _ in report.refused] == ["model", "hooked"]
     assert all("accelerate" in why for _, why in report.refused)
-    assert w.device.type == "cpu" and ns["alias"] is w  # shared with a refused model
+    assert w.device.type == "cpu" and ns["alias"] is w
     assert hooked.weight.device.type == "cpu"
-    assert any("alias" in n and "refused" in n for n in report.notes)
+    rest = moves.move_all("meta", ns, names=["x"])
+    assert rest.ok and ns["x"].device.type == "meta"
 
 
 def test_dtensors_are_refused() -> None:
@@ -318,7 +322,8 @@ def test_dtensors_are_refused() -> None:
         d = distribute_tensor(torch.randn(4, 4), init_device_mesh("cpu", (2,)), [Shard(0)])
         ns = {"d": d, "x": torch.ones(2)}
         report = moves.move_all("meta", ns)
-        assert ns["d"] is d and d.device.type == "cpu" and ns["x"].device.type == "meta"
+        assert not report.ok and "nothing was moved" in (report.error or "")
+        assert ns["d"] is d and d.device.type == "cpu" and ns["x"].device.type == "cpu"
         assert report.refused == (("d", "holds DTensors: their placement is managed by "
                                          "torch.distributed (redistribute them instead)"),)
     finally:

@@ -118,7 +118,7 @@ def test_dataparallel_that_cannot_follow_is_refused_with_the_code(fake_cuda: Any
     w = dp.module.weight
     with fake_cuda, torch.no_grad():
         report = moves.move_all(device, {"dp": dp})
-    assert report.ok and report.moved == ()
+    assert not report.ok and report.moved == ()
     ((path, why),) = report.refused
     assert path == "dp" and why.endswith(code)
     assert dp.device_ids == [0, 1] and str(w.device) == "cuda:0"

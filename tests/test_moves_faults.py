@@ -144,12 +144,17 @@ def test_a_parameter_that_cannot_be_swapped_stops_the_move_before_it_starts() ->
     assert ref() is ns["w"]
 
 
-def test_an_impossible_copy_changes_nothing() -> None:
-    """meta tensors have no data to copy to the CPU: the move fails and nothing changes."""
-    ns = {"a": torch.ones(3), "m": torch.ones(2, device="meta"), "b": torch.ones(2)}
+def test_an_impossible_copy_is_refused_up_front_and_changes_nothing() -> None:
+    """meta tensors have no data to copy to the CPU: the plan refuses it, even in a dry run."""
+    ns = {"a": torch.ones(3, device="meta"), "m": torch.ones(2, device="meta"),
+          "b": torch.ones(2)}
     a = ns["a"]
-    report = moves.move_all("cpu", ns)
-    assert not report.ok and report.error.startswith("moving m to cpu failed: NotImplementedError")
+    for dry in (True, False):
+        report = moves.move_all("cpu", ns, dry_run=dry)
+        assert not report.ok and report.moved == () and report.dry_run is dry
+        assert [p for p, _ in report.refused] == ["a", "m"]
+        assert report.refused[0][1].startswith("is on meta, which holds no data, so it cannot "
+                                               "be copied to cpu (a)")
     assert ns["a"] is a and ns["m"].device.type == "meta"
 
 

@@ -30,6 +30,8 @@ opt = torch.optim.AdamW(model.parameters())
 model(torch.randn(2, 4)).sum().backward(); opt.step(); opt.zero_grad()
 model.to("meta")
 batch = {"x": torch.randn(2, 4), "y": torch.ones(2, dtype=torch.long)}
+def train_step():  # NB: the cells use batch with model: its device is judged against model's
+    return nn.functional.cross_entropy(model(batch["x"]), batch["y"])
 """
 
 

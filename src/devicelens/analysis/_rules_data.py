@@ -1,122 +1,155 @@
-"""Rules about what feeds the model: optimizer state and parameters, and loose tensors (data,
-labels, masks) on another device or dtype than the model.
+"""Rules about loose tensors (data, labels, masks): on another device or dtype than the model
+they are used with.
+
+Which model that is comes from the user's cells (:mod:`._usage`); without that, only a namespace
+whose models all agree is judged, never a tensor against an arbitrary one of several models.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from ..inspect._tree import Ref, Step, code_for, has_code
+from ..inspect._tree import Step, code_for, has_code
 from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
-from .findings import Action, Finding, _finding, is_float, model_layout, q
+from ._usage import Usage
+from .findings import Action, Finding, Model, _finding, is_float, model_named, model_names, q
 
 
-def _optimizer(o: ObjectRecord, snap: Snapshot) -> list[Finding]:
-    params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
-    bad_dev: list[TensorRecord] = []
-    bad_dt: list[TensorRecord] = []
-    for t in o.tensors:
-        if t.role != "state" or t.ref[-1].key == "step" or (t.shape == () and t.device == "cpu"):
-            continue
-        p = params.get(t.ref[-2].key)
-        if p is None:
-            continue
-        if t.device != p.device:
-            bad_dev.append(t)
-        elif is_float(t.dtype) and is_float(p.dtype) and t.dtype != p.dtype:
-            bad_dt.append(t)
+def _loose(snap: Snapshot, ms: list[Model], usage: Usage) -> list[Finding]:
+    """NB: with the user's cells to read, a tensor no cell uses with a model is only a note:
+    how it will be used (under autocast? as CPU lengths?) is not known yet."""
     out: list[Finding] = []
-    root: Ref = (Step("name", o.name),)
-    fix = (f"for _p, _s in {o.name}.state.items():\n    for _k, _v in _s.items():\n"
-           f"        if torch.is_tensor(_v) and _k != \"step\":\n"
-           f"            _s[_k] = _v.to(device=_p.device, dtype=_p.dtype if _v.is_floating_point()"
-           f" else _v.dtype)")
-    if bad_dev:
-        pdevs = sorted({params[t.ref[-2].key].device for t in bad_dev})
-        n = len(bad_dev)
-        msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'are' if n != 1 else 'is'} on "
-               f"{', '.join(sorted({t.device for t in bad_dev}))} while their parameters are on "
-               f"{', '.join(pdevs)}: {o.name}.step() will fail.")
-        out.append(_finding("optimizer_state", "error", f"{o.name} state left behind", msg, fix,
-                            (t.path for t in bad_dev), [o.name],
-                            sorted({t.device for t in bad_dev} | set(pdevs)),
-                            action=Action("optimizer_state", (root,))))
-    if bad_dt:
-        n = len(bad_dt)
-        msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'have' if n != 1 else 'has'} a "
-               f"different dtype than their "
-               f"parameters: {o.name}.step() will fail or lose precision.")
-        out.append(_finding("optimizer_state_dtype", "warning", f"{o.name} state dtype differs",
-                            msg, fix, (t.path for t in bad_dt), [o.name],
-                            dtypes=sorted({t.dtype for t in bad_dt}),
-                            action=Action("optimizer_state", (root,))))
-    return out + _orphan(o, params, snap)
-
-
-def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot) -> list[Finding]:
-    modules = [m for m in snap.objects if m.kind == "module"]
-    if not params or not modules or any(p.owner for p in params.values()):
-        return []
-    shapes = sorted(p.shape for p in params.values())
-    match = [m.name for m in modules
-             if sorted(t.shape for t in m.tensors if t.role == "parameter") == shapes]
-    model = match[0] if match else modules[0].name
-    msg = (f"None of the {len(params)} parameters {o.name} updates belongs to a module in the "
-           f"namespace: {model} was probably re-created after {o.name}, so {o.name}.step() "
-           f"trains a model you no longer use.")
-    fix = f"{o.name} = type({o.name})({model}.parameters(), **{o.name}.defaults)"
-    return [_finding("optimizer_orphan", "error", f"{o.name} updates stale parameters", msg, fix,
-                     [o.name], [o.name, model])]
-
-
-# --- loose tensors --------------------------------------------------------------------------
-
-def _loose(snap: Snapshot) -> list[Finding]:
-    device, dtype, model, wrapper = model_layout(snap.objects)
-    out: list[Finding] = []
-    target = f"next({model}.parameters()).device" if model and not wrapper else q(device or "")
     for o in snap.objects:
         if o.kind not in ("tensor", "container"):
             continue
         loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
                  and not (t.shape == () and t.device == "cpu")]
-        if device:
-            wrong = [t for t in loose if t.device != device]
-            if wrong:
-                out.append(_loose_finding("loose_device", o, wrong, device, None, target,
-                                          model or "the model"))
-        if dtype:
-            wrong_dt = [t for t in loose if is_float(t.dtype) and t.dtype != dtype]
-            if wrong_dt:
-                out.append(_loose_finding("loose_dtype", o, wrong_dt, None, dtype, "",
-                                          model or "the model"))
+        cpu = [t for t in loose if t.path in usage.cpu_paths]
+        loose = [t for t in loose if t.path not in usage.cpu_paths]
+        out += _cpu_required(o, [t for t in cpu if t.device != "cpu"])
+        if not loose:
+            continue
+        used = model_named(ms, usage.models_of(o.name, model_names(ms)))
+        found = _judge(o, loose, used or ms, bool(used), "device")
+        if not usage.amp(o.name):  # NB: autocast casts the inputs of the ops it covers
+            found += _judge(o, [t for t in loose if is_float(t.dtype)], used or ms, bool(used),
+                            "dtype")
+        if usage.history and not used:
+            found = [_not_yet(f) for f in found]
+        out += found
     return out
+
+
+def _not_yet(f: Finding) -> Finding:
+    if f.severity == "info":
+        return f
+    return replace(f, severity="info", action=None,
+                   message=f"{f.message} (Your cells have not used it with a model yet.)")
+
+
+def _cpu_required(o: ObjectRecord, wrong: list[TensorRecord]) -> list[Finding]:
+    """Arguments PyTorch wants on the CPU (``pack_padded_sequence`` lengths) on a device."""
+    if not wrong:
+        return []
+    n = len(wrong)
+    found = sorted({t.device for t in wrong})
+    movable = [t for t in wrong if t.device != "meta" and has_code(t.ref)]
+    msg = (f"{_names(wrong)} {'is' if n == 1 else 'are'} on {', '.join(found)}, but your code "
+           f"passes {'it' if n == 1 else 'them'} to pack_padded_sequence, which takes its "
+           f"lengths as a CPU int64 tensor: keep {'it' if n == 1 else 'them'} on the cpu.")
+    return [_finding("cpu_required", "warning", f"{o.name} must stay on the cpu", msg,
+                     "\n".join(f"{code_for(t.ref)} = {code_for(t.ref)}.cpu()" for t in movable),
+                     (t.path for t in wrong), [o.name], [*found, "cpu"],
+                     action=Action("to_device", tuple(t.ref for t in movable), "cpu")
+                     if movable else None)]
+
+
+def _judge(o: ObjectRecord, loose: list[TensorRecord], ms: list[Model], used: bool,
+           attr: str) -> list[Finding]:
+    """``loose`` against the models it is used with, or against every model when unknown.
+
+    NB: a DataParallel scatters its inputs to its devices itself: they may be anywhere.
+    """
+    if attr == "device":
+        ms = [m for m in ms if m.wrapper != "DataParallel"]
+    wants = {getattr(m, attr) for m in ms}
+    if not loose or not ms or None in wants:
+        return []
+    if len(wants) > 1:
+        wrong = [t for t in loose if getattr(t, attr) not in wants]
+        return [_ambiguous(o, wrong, ms, attr, used)] if wrong else []
+    want = wants.pop()
+    model = ms[0]
+    wrong = [t for t in loose if getattr(t, attr) != want]
+    if not wrong:
+        return []
+    if attr == "dtype":
+        return [_loose_finding(o, wrong, None, want, "", model.name)]
+    empty = [t for t in wrong if t.device == "meta"]
+    rest = [t for t in wrong if t.device != "meta"]
+    target = (f"next({model.name}.parameters()).device" if not model.wrapper
+              else q(want))
+    out = [_loose_finding(o, rest, want, None, target, model.name)] if rest else []
+    if empty:
+        out.append(_meta_input(o, empty, model, want))
+    return out
+
+
+def _ambiguous(o: ObjectRecord, wrong: list[TensorRecord], ms: list[Model], attr: str,
+               used: bool) -> Finding:
+    found = sorted({getattr(t, attr) for t in wrong})
+    where = ", ".join(f"{m.name}: {getattr(m, attr)}" for m in ms[:4])
+    how = ("your cells use it with models that disagree" if used else
+           "devicelens could not tell from your cells which one it is used with")
+    kind = "loose_device_unknown" if attr == "device" else "loose_dtype_unknown"
+    msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} {', '.join(found)}, and the "
+           f"models here are not ({where}); {how}. Give it the {attr} of the model you use it "
+           f"with.")
+    return _finding(kind, "info", f"{o.name}: which model is it for?", msg, "",
+                    (t.path for t in wrong), [o.name],
+                    found if attr == "device" else (),
+                    found if attr == "dtype" else ())
+
+
+def _meta_input(o: ObjectRecord, empty: list[TensorRecord], model: Model, want: str) -> Finding:
+    """A meta tensor holds no data: it cannot go to ``want``; the model can come to meta."""
+    n = len(empty)
+    msg = (f"{_names(empty)} {'is' if n == 1 else 'are'} on meta but {model.name} is on {want}: "
+           f"using {'it' if n == 1 else 'them'} with {model.name} will fail, and a meta tensor "
+           f"has no data to copy to {want}. Move {model.name} to meta too, or create "
+           f"{o.name} again on {want}.")
+    root = (Step("name", model.name),)
+    return _finding("meta_no_data", "warning", f"{o.name} is on meta, {model.name} on {want}",
+                    msg, f"{code_for(root)}.to(\"meta\")", (t.path for t in empty),
+                    [o.name, model.name], ["meta", want],
+                    action=Action("to_device", (root,), "meta"))
 
 
 _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
           "bfloat16": "bfloat16()"}
 
 
-def _loose_finding(kind: str, o: ObjectRecord, wrong: list[TensorRecord], device: str | None,
+def _loose_finding(o: ObjectRecord, wrong: list[TensorRecord], device: str | None,
                    dtype: str | None, target: str, model: str) -> Finding:
     call = f"to({target})" if device else _CASTS.get(dtype or "", f"to(torch.{dtype})")
     lines = [f"{code_for(t.ref)} = {code_for(t.ref)}.{call}" for t in wrong if has_code(t.ref)]
     if o.frozen or len(lines) < len(wrong):
-        lines = [f"{o.name} = torch.utils._pytree.tree_map(lambda t: t.{call} if "
-                 f"torch.is_tensor(t) else t, {o.name})"]
+        lines = [f"{o.name} = torch.utils._pytree.tree_map(lambda _t: _t.{call} if "
+                 f"torch.is_tensor(_t) else _t, {o.name})"]
     if device:
         found = sorted({t.device for t in wrong})
         msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} on {', '.join(found)} "
                f"but {model} is on {device}: using {'it' if len(wrong) == 1 else 'them'} with "
                f"{model} will fail.")
-        return _finding(kind, "warning", f"{o.name} is not on {device}", msg, "\n".join(lines),
-                        (t.path for t in wrong), [o.name], [*found, device],
+        return _finding("loose_device", "warning", f"{o.name} is not on {device}", msg,
+                        "\n".join(lines), (t.path for t in wrong), [o.name], [*found, device],
                         action=Action("to_device", tuple(t.ref for t in wrong), device))
     found = sorted({t.dtype for t in wrong})
     msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} {', '.join(found)} but "
            f"{model} is {dtype}: matmuls with its weights raise \"must have the same dtype\".")
-    return _finding(kind, "warning", f"{o.name} is {', '.join(found)}", msg, "\n".join(lines),
-                    (t.path for t in wrong), [o.name], dtypes=[*found, dtype or ""],
+    return _finding("loose_dtype", "warning", f"{o.name} is {', '.join(found)}", msg,
+                    "\n".join(lines), (t.path for t in wrong), [o.name],
+                    dtypes=[*found, dtype or ""],
                     action=Action("to_dtype", tuple(t.ref for t in wrong), dtype=dtype))
 
 

@@ -1,5 +1,5 @@
-"""Rules about modules: split across devices, mixed dtypes, traps ``Module.to()`` misses,
-DataParallel placement, and helper modules (losses) left off the model's device.
+"""Rules about one module: split across devices, mixed dtypes, traps ``Module.to()`` misses,
+DataParallel placement, and a model built with empty weights (a note, never a fix).
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from ..inspect.records import ObjectRecord, TensorRecord
 from .findings import (
     Action,
     Finding,
-    Layout,
     Severity,
     _counts,
     _finding,
@@ -25,6 +24,8 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     devices = {t.device for t in own}
     if len(devices) < 2 or o.dispatch:
         return []
+    if empty_weights(own):
+        return [_empty_weights(o, own)]
     accel = {d for d in devices if d != "cpu"}
     if len(accel) >= 2:
         return _pipeline(o, own, devices)
@@ -33,6 +34,32 @@ def _module_split(o: ObjectRecord) -> list[Finding]:
     target = accel.pop()
     strays = [t for t in own if t.device != target]
     return [_split_finding(o, strays, devices, target, "error")]
+
+
+def empty_weights(own: list[TensorRecord]) -> bool:
+    """Parameters all on meta, buffers with data: built under accelerate's
+    ``init_empty_weights`` (or ``device="meta"``), waiting for its weights to be loaded.
+
+    NB: its non-persistent buffers (rotary ``inv_freq``) are in no checkpoint: moving them to
+    meta would destroy them for good.
+    """
+    params = [t for t in own if t.role == "parameter"]
+    rest = [t for t in own if t.device != "meta"]
+    return (bool(params) and all(t.device == "meta" for t in params) and bool(rest)
+            and all(t.role == "buffer" for t in rest))
+
+
+def _empty_weights(o: ObjectRecord, own: list[TensorRecord]) -> Finding:
+    bufs = [t for t in own if t.device != "meta"]
+    devs = sorted({t.device for t in bufs})
+    msg = (f"{o.name} has its parameters on meta (no data yet) and its buffers "
+           f"({', '.join(t.path for t in bufs[:3])}{'…' if len(bufs) > 3 else ''}) on "
+           f"{', '.join(devs)}: the layout of a model built with empty weights "
+           f"(accelerate's init_empty_weights). Load its weights before running it "
+           f"(load_checkpoint_and_dispatch, or {o.name}.load_state_dict(state_dict, assign=True)); "
+           f"do not move it to meta or call to_empty(), which would destroy those buffers.")
+    return _finding("empty_weights", "info", f"{o.name} waits for its weights", msg, "",
+                    (t.path for t in bufs), [o.name], ["meta", *devs])
 
 
 def _split_finding(o: ObjectRecord, strays: list[TensorRecord],
@@ -95,35 +122,6 @@ def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
         if near:
             return majority(near)
     return None
-
-
-def _helper_modules(objects: tuple[ObjectRecord, ...], layout: Layout) -> list[Finding]:
-    """Other modules (a loss with a class-weight buffer, a separate head) off the model's device.
-
-    NB: only when the main model sits on one device; a module that is itself split is
-    :func:`_module_split`'s business.
-    """
-    out: list[Finding] = []
-    for o in objects:
-        if o.kind != "module" or o.name == layout.model or o.dispatch or not layout.device:
-            continue
-        own = module_tensors(o)
-        devices = {t.device for t in own}
-        if len(devices) != 1 or layout.device in devices:
-            continue
-        dev = devices.pop()
-        has_params = any(t.role == "parameter" for t in own)
-        what = ("feeding one into the other will fail, unless you keep it there on purpose"
-                if has_params else f"calling it on {layout.model}'s outputs will fail")
-        msg = (f"{o.name} ({o.type_name}) holds {', '.join(t.path for t in own[:3])} on {dev} "
-               f"while {layout.model} is on {layout.device}: {what}.")
-        root = o.tensors[0].ref[:1]
-        out.append(_finding("module_device", "warning", f"{o.name} is not on {layout.device}",
-                            msg, f"{code_for(root)}.to({q(layout.device)})",
-                            (t.path for t in own), [o.name, layout.model or ""],
-                            [dev, layout.device],
-                            action=Action("to_device", (root,), layout.device)))
-    return out
 
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:

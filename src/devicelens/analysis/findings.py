@@ -23,13 +23,16 @@ class Action:
     """A fix the move engine can apply: move or cast the objects at ``refs``.
 
     ``op``: ``to_device`` (modules in place, tensors rebound), ``to_dtype`` (cast the culprits
-    only), ``optimizer_state`` (each state tensor to its own parameter's device/dtype).
+    only), ``optimizer_state`` (each state tensor to its own parameter's device/dtype),
+    ``optimizer_remap`` (point the optimizer at ``pairs``' new parameters, state kept and moved
+    to them: ``refs`` is the optimizer, each pair (its stale parameter, the module's current one)).
     """
 
-    op: Literal["to_device", "to_dtype", "optimizer_state"]
+    op: Literal["to_device", "to_dtype", "optimizer_state", "optimizer_remap"]
     refs: tuple[Ref, ...]
     device: str | None = None
     dtype: str | None = None
+    pairs: tuple[tuple[Ref, Ref], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,8 @@ class Finding:
 
 
 DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module",
-                "optimizer_state", "dataparallel_device", "loose_device")
+                "optimizer_state", "optimizer_orphan", "dataparallel_device", "loose_device",
+                "meta_no_data", "model_left_behind", "cpu_required")
 DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype")
 
 
@@ -127,3 +131,66 @@ def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
     if best.wrapper == "DataParallel" and best.device_ids:
         device = f"cuda:{best.device_ids[0]}"
     return Layout(device, dtypes.pop() if len(dtypes) == 1 else None, best.name, best.wrapper)
+
+
+class Model(NamedTuple):
+    """A module holding parameters: something a loose tensor can be an input of.
+
+    ``device``/``dtype`` None: the model itself is split or mixed. ``aliases``: other names for
+    the same parameters (a wrapper, a submodule bound to its own name), judged as this one.
+    """
+
+    name: str
+    device: str | None
+    dtype: str | None
+    nbytes: int
+    wrapper: str
+    aliases: tuple[str, ...] = ()
+
+
+def models(objects: Iterable[ObjectRecord]) -> list[Model]:
+    """Every model in the namespace, largest first, each set of parameters once.
+
+    NB: a module whose parameters are all another's (a DataParallel and its module, ``enc =
+    model.encoder``) is an alias of the bigger one; between equals, the wrapper wins.
+    """
+    found: list[tuple[Model, frozenset[int]]] = []
+    for o in objects:
+        if o.kind != "module" or o.dispatch:
+            continue
+        params = [t for t in o.tensors if t.role == "parameter"]
+        if not params or not module_tensors(o):
+            continue
+        found.append((_model(o), frozenset(t.storage for t in params)))
+    found.sort(key=lambda ms: (-len(ms[1]), not ms[0].wrapper, -ms[0].nbytes))
+    out: list[tuple[Model, frozenset[int]]] = []
+    for m, storages in found:
+        owner = next((i for i, (_big, s) in enumerate(out) if storages <= s), None)
+        if owner is None:
+            out.append((m, storages))
+        else:
+            big, s = out[owner]
+            out[owner] = (big._replace(aliases=(*big.aliases, m.name)), s)
+    return sorted((m for m, _s in out), key=lambda m: -m.nbytes)
+
+
+def _model(o: ObjectRecord) -> Model:
+    own = module_tensors(o)
+    devices = {t.device for t in own}
+    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    device = devices.pop() if len(devices) == 1 else None
+    if o.wrapper == "DataParallel" and o.device_ids:
+        device = f"cuda:{o.device_ids[0]}"
+    nbytes = sum(t.nbytes for t in o.tensors if t.role == "parameter")
+    return Model(o.name, device, dtypes.pop() if len(dtypes) == 1 else None, nbytes, o.wrapper)
+
+
+def model_names(ms: Iterable[Model]) -> set[str]:
+    """Every name (and alias) the models go by."""
+    return {n for m in ms for n in (m.name, *m.aliases)}
+
+
+def model_named(ms: Iterable[Model], names: Iterable[str]) -> list[Model]:
+    """The models ``names`` refer to (by name or alias), each once, in ``ms`` order."""
+    wanted = set(names)
+    return [m for m in ms if m.name in wanted or wanted & set(m.aliases)]

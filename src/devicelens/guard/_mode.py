@@ -24,6 +24,7 @@ from ._slots import (
     _device_split,
     _dtype_split,
     _exempt,
+    _index_slots,
     _name_of,
     _refuse,
     _scalar_cpu,
@@ -283,12 +284,3 @@ def _caller(f: FrameType) -> FrameType:
 
 def _pad(items: tuple[str, ...], n: int) -> list[str]:
     return list(items[:n]) + [items[-1] if items else ""] * max(0, n - len(items))
-
-
-def _index_slots(func: Any, slots: list[Slot]) -> list[Slot]:
-    """The slots holding indices (``scatter_``'s ``index``): integers, not values to match."""
-    from ._roles import INDEX_METHODS
-
-    pos = INDEX_METHODS.get(getattr(func, "__name__", ""))
-    return [s for s in slots if pos is not None and s.index == pos and s.sub < 0] + [
-        s for s in slots if s.key in ("index", "indices")]

@@ -126,6 +126,15 @@ def _device_split(func: Any, slots: list[Slot]) -> list[Slot]:
     return []
 
 
+def _index_slots(func: Any, slots: list[Slot]) -> list[Slot]:
+    """The slots holding indices (``scatter_``'s ``index``): integers, not values to match."""
+    from ._roles import INDEX_METHODS
+
+    pos = INDEX_METHODS.get(getattr(func, "__name__", ""))
+    return [s for s in slots if pos is not None and s.index == pos and s.sub < 0] + [
+        s for s in slots if s.key in ("index", "indices")]
+
+
 def _dtype_split(slots: list[Slot]) -> bool:
     dts = {s.tensor.dtype for s in slots if s.tensor.dtype.is_floating_point and s.tensor.dim()}
     return len(dts) > 1

@@ -11,9 +11,11 @@ cell running on another thread may add to it meanwhile.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import keyword
+import types
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
@@ -81,6 +83,12 @@ def _read_field(obj: Any, name: str) -> Any:
     raise LookupError(name)
 
 
+#: containers read through their C methods or their instance dict (no user code): a deque, a
+#: UserList's ``data``, a ChainMap's ``maps``, a SimpleNamespace's ``__dict__``
+_MORE_KINDS = ((collections.deque, "deque"), (collections.UserList, "userlist"),
+               (collections.ChainMap, "chainmap"), (types.SimpleNamespace, "namespace"))
+
+
 def container_kind(obj: Any) -> str | None:
     """What kind of walkable container ``obj`` is, judged from ``type(obj)`` only."""
     tp = type(obj)
@@ -93,9 +101,12 @@ def container_kind(obj: Any) -> str | None:
     if issubclass(tp, (set, frozenset)):
         return "set"
     # NB: names and the MRO read past a metaclass; issubclass, not isinstance (a __class__ property)
-    if any(type.__getattribute__(k, "__name__") == "UserDict"
-           for k in type.__getattribute__(tp, "__mro__")):
+    mro = type.__getattribute__(tp, "__mro__")
+    if any(type.__getattribute__(k, "__name__") == "UserDict" for k in mro):
         return "userdict"
+    for base, kind in _MORE_KINDS:
+        if base in mro:
+            return kind
     if _dataclass_fields(tp) is not None and not issubclass(tp, type):
         return "dataclass"
     return None
@@ -132,6 +143,8 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
         sbase: Any = frozenset if issubclass(type(obj), frozenset) else set
         for i, v in enumerate(_first(sbase.__iter__(obj), width)):
             yield Step("pos", i), v
+    elif kind in _MORE_CHILDREN:
+        yield from itertools.islice(_MORE_CHILDREN[kind](obj), width)
     elif kind == "dataclass":
         for i, name in enumerate(_dataclass_fields(type(obj)) or ()):
             if i >= width:
@@ -140,6 +153,41 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
                 yield Step("attr", name, "field"), _read_field(obj, name)
             except LookupError:
                 continue
+
+
+def _deque_children(obj: Any) -> Iterator[tuple[Step, Any]]:
+    for i, v in enumerate(list(collections.deque.__iter__(obj))):
+        yield Step("item", i), v
+
+
+def _userlist_children(obj: Any) -> Iterator[tuple[Step, Any]]:
+    data = (instance_dict(obj) or {}).get("data")
+    if data is not None and issubclass(type(data), list):
+        for i, v in enumerate(list(list.__iter__(data))):
+            yield Step("item", i), v
+
+
+def _chainmap_children(obj: Any) -> Iterator[tuple[Step, Any]]:
+    """``cm[key]`` as the ChainMap reads it: the first map holding a key wins."""
+    maps = (instance_dict(obj) or {}).get("maps")
+    seen: set[Any] = set()
+    for m in maps if type(maps) is list else ():
+        if not issubclass(type(m), dict):
+            continue
+        for k, v in list(dict.items(m)):
+            if type(k) in _SCALAR_KEYS and k not in seen:
+                seen.add(k)
+                yield Step("item", k), v
+
+
+def _namespace_children(obj: Any) -> Iterator[tuple[Step, Any]]:
+    for k, v in list(dict.items(instance_dict(obj) or {})):
+        if type(k) is str:
+            yield Step("attr", k), v
+
+
+_MORE_CHILDREN = {"deque": _deque_children, "userlist": _userlist_children,
+                  "chainmap": _chainmap_children, "namespace": _namespace_children}
 
 
 def container_len(obj: Any, kind: str) -> int:
@@ -176,7 +224,7 @@ def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
     buffers = [(k, v) for k, v in list(dict.items(d.get("_buffers") or {})) if v is not None]
     children = [(k, v) for k, v in list(dict.items(d.get("_modules") or {})) if v is not None]
     attrs = [(k, v) for k, v in list(dict.items(d))
-             if not k.startswith("_") or issubclass(type(v), tensor_type)]
+             if type(k) is str and (not k.startswith("_") or issubclass(type(v), tensor_type))]
     names = {c.__name__ for c in type(module).__mro__}
     hint = "seq" if names & {"ModuleList", "Sequential"} else ""
     hint = "dict" if "ModuleDict" in names else hint
@@ -297,6 +345,8 @@ def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
                 return dict.get(d2, key, _MISSING)
             if ck in ("list", "tuple", "namedtuple") and isinstance(key, int):
                 return (list if ck == "list" else tuple).__getitem__(obj, key)
+            if ck in _MORE_CHILDREN:
+                return next((v for st, v in _MORE_CHILDREN[ck](obj) if st.key == key), _MISSING)
             return _MISSING
         if kind == "pos":
             for i, (_s, child) in enumerate(iter_children(obj, container_kind(obj) or "", 1 << 30)):

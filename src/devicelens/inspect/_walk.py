@@ -6,6 +6,7 @@ records are built with ``tuple.__new__``. Reading user objects goes through :mod
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from . import _tree
@@ -63,9 +64,10 @@ class _Walker:
             return
         rec = self.record(t, path, ref, role, owner)
         self.tensors.append(rec)
-        if rec.requires_grad and role != "state" and t.grad is not None:
+        grad = leaf_grad(t) if rec.requires_grad and role != "state" else None
+        if grad is not None:
             gref = (*ref, Step("attr", "grad", "grad"))
-            self.tensors.append(self.record(t.grad, f"{path}.grad", gref, "grad", path))
+            self.tensors.append(self.record(grad, f"{path}.grad", gref, "grad", path))
 
     def record(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> TensorRecord:
         ctx = self.ctx
@@ -204,11 +206,12 @@ def _dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
 
 # --- objects -------------------------------------------------------------------------------
 
-def _walk_optimizer(w: _Walker, opt: Any, name: str) -> None:
+def _walk_optimizer(w: _Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     d = _tree.instance_dict(opt) or {}
     groups = d.get("param_groups") or []
     state = d.get("state") or {}
-    root = (Step("name", name),)
+    root = root or (Step("name", name),)
+    name = _tree.display_for(root)
     for g, group in enumerate(list.__iter__(groups) if type(groups) is list else ()):
         params = dict.get(group, "params", []) if issubclass(type(group), dict) else []
         for i, p in enumerate(params if type(params) is list else ()):
@@ -240,11 +243,40 @@ def _object(w: _Walker, obj: Any, name: str) -> ObjectRecord | None:
     elif issubclass(tp, w.ctx.Optimizer):
         kind = "optimizer"
         _walk_optimizer(w, obj, name)
-    else:
+    elif _tree.container_kind(obj) is not None:
         w.container(obj, name, root, 0, seen, "", "tensor")
+    else:
+        inner = _wrapped_optimizer(w, obj, root)
+        if inner is not None:
+            kind = "optimizer"
+            _walk_optimizer(w, inner[0], name, inner[1])
     if not w.tensors and not w.modules:
         return None
     return _object_record(w, obj, name, kind)
+
+
+def _wrapped_optimizer(w: _Walker, obj: Any, root: Ref) -> tuple[Any, Ref] | None:
+    """An optimizer a plain object wraps (Lightning Fabric, training-loop helpers), one level
+    down its instance ``__dict__``. NB: read through the dict, never through a property;
+    modules, classes and functions (``torch``, ``nn``) are never wrappers."""
+    if issubclass(type(obj), _NOT_WRAPPERS):
+        return None
+    for k, v in (_tree.instance_dict(obj) or {}).items():
+        if type(k) is str and issubclass(type(v), w.ctx.Optimizer):
+            return v, (*root, Step("attr", k))
+    return None
+
+
+def leaf_grad(t: Any) -> Any:
+    """``t.grad`` read from the C header, and only where autograd keeps one (a leaf, or a tensor
+    that called ``retain_grad()``). NB: reading ``.grad`` of any other tensor (``loss``) makes
+    PyTorch warn, and a subclass's own ``grad`` property is user code."""
+    import torch
+
+    base: Any = torch._C.TensorBase
+    if not (base.is_leaf.__get__(t) or base.retains_grad.__get__(t)):
+        return None
+    return base.grad.__get__(t)
 
 
 def _tensor_object(w: _Walker, t: Any, name: str) -> ObjectRecord | None:
@@ -253,8 +285,9 @@ def _tensor_object(w: _Walker, t: Any, name: str) -> ObjectRecord | None:
         return None
     rec = w.record(t, name, (Step("name", name),), "tensor", "")
     tensors: tuple[TensorRecord, ...] = (rec,)
-    if rec.requires_grad and t.grad is not None:
-        w.tensor(t.grad, f"{name}.grad", (Step("name", name), Step("attr", "grad", "grad")),
+    grad = leaf_grad(t) if rec.requires_grad else None
+    if grad is not None:
+        w.tensor(grad, f"{name}.grad", (Step("name", name), Step("attr", "grad", "grad")),
                  "grad", name)
         tensors = (rec, *w.tensors)
     return _new_record(ObjectRecord, (
@@ -294,3 +327,5 @@ def _object_record(w: _Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
 
 
 _WRAPPERS = ("DataParallel", "DistributedDataParallel")
+_NOT_WRAPPERS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                 types.MethodType)

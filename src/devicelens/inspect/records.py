@@ -94,6 +94,7 @@ class Snapshot:
     truncated: bool = False
     torch_version: str | None = None
     skipped: tuple[str, ...] = ()  # names whose walk failed: reported, never raised
+    cells: tuple[str, ...] = ()  # the user's recent cell sources, oldest first (never executed)
     _by_name: dict[str, ObjectRecord] = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, name: str) -> ObjectRecord:

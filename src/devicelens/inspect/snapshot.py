@@ -97,7 +97,22 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     _loose_cache[0] = new_cache
     objects = tuple(records[n] for n, _ in items if n in records)
     return Snapshot(objects, totals.result(), available_devices(torch), truncated,
-                    torch.__version__, tuple(skipped), records)
+                    torch.__version__, tuple(skipped), recent_cells(namespace), records)
+
+
+MAX_CELLS = 20
+
+
+def recent_cells(namespace: dict[str, Any]) -> tuple[str, ...]:
+    """The last cells the user ran (IPython's ``In``), oldest first: text to parse, never run.
+
+    NB: read with the base type's methods; anything but a list of strings reads as no history.
+    """
+    history = dict.get(namespace, "In")
+    if type(history) is not list:
+        return ()
+    return tuple(s for s in list.__getitem__(history, slice(-MAX_CELLS, None))
+                 if type(s) is str and s)
 
 
 # --- reuse between snapshots -----------------------------------------------------------------

@@ -341,6 +341,7 @@ def report_to_wire(r: MoveReport) -> WireReport:
         moved=[WireMove(path=m.path, source=m.source, target=m.target, bytes=m.nbytes,
                         tensors=m.tensors, device=m.device, dtype=m.dtype) for m in r.moved],
         refused=[WireRefusal(path=p, reason=why) for p, why in r.refused],
-        bytes_by_device=dict(r.bytes_by_device), error=r.error, notes=list(r.notes),
+        bytes_by_device=dict(r.bytes_by_device), error=r.error,
+        notes=[*r.notes, *(f"not applied: {title}: {why}" for title, why in r.skipped)],
     )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import _report as out
@@ -128,6 +129,7 @@ def _walk_findings(torch: Any, w: Walker, ns: dict[str, Any], findings: Iterable
     """Walk the roots each finding names; the first out-of-date reference is the failure."""
     from ..inspect import _tree
     from ._plan import Target
+    from ._remap import plan_optimizer
 
     failure: str | None = None
     for f in findings:
@@ -144,11 +146,10 @@ def _walk_findings(torch: Any, w: Walker, ns: dict[str, Any], findings: Iterable
             root = str(ref[0].key)
             anchors.append((ns, root, dict.get(ns, root)))
             roots.setdefault(root, set()).add(id(obj))
-            if a.op == "optimizer_state":
-                w.optimizers[id(obj)] = (obj, ref, "state", _tree.display_for(ref))
+            failure = failure or plan_optimizer(w, a, obj, ref, anchors)
         target = Target(device=parse_device(a.device) if a.device else None,
                         dtype=_dtype(torch, a.dtype))
-        if a.op == "optimizer_state":
+        if a.op in ("optimizer_state", "optimizer_remap"):
             continue
         ids, walked = wanted.setdefault(target, (set(), set()))
         for root, want in roots.items():
@@ -186,6 +187,8 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
         raise ValueError("this plan was already applied; make a new one")
     if plan.failure is not None:
         return out.report(plan, dry_run, ok=False, error=plan.failure)
+    if plan.refused:
+        return out.report(plan, dry_run, ok=False, error=_refusal(plan))
     try:
         short = out.memory_shortfall(torch, plan, run=not dry_run)
     except Exception as e:  # NB: a driver that cannot tell its free memory must not stop us
@@ -194,7 +197,7 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
         return out.report(plan, dry_run, ok=False, error=short[0], missing=short[1])
     if dry_run:
         return _dry_run(torch, plan)
-    if not plan.entries:
+    if not (plan.entries or plan.assigns):
         return out.report(plan, False, ok=True)
     report = _run(torch, plan, progress)
     if report.ok:
@@ -221,6 +224,13 @@ def _dry_run(torch: Any, plan: Plan) -> MoveReport:
             return out.report(plan, True, ok=False,
                               **out.failure(torch, plan, e, False, why.reason))
     return out.report(plan, True, ok=True, notes=(_RELEASE_AHEAD,) if held else ())
+
+
+def _refusal(plan: Plan) -> str:
+    names = list(dict.fromkeys(p for p, _ in plan.refused))
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"{shown} cannot be moved (see below), so nothing was moved; to leave "
+            f"{'it' if len(names) == 1 else 'them'} out, name the objects to move")
 
 
 _DONE = "devicelens: interrupted after the move completed; everything was moved"
@@ -329,15 +339,30 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
     try:
         ns = _namespace(namespace)
         selected = None if names is None else _names(ns, names)
-        fixable = [f for f in diagnose(take_snapshot(ns, names=selected))
-                   if f.action is not None]
+        found = diagnose(take_snapshot(ns, names=selected))
     except Exception as e:
         return _unplanned("", dry_run, e)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
+    fixable = [f for f in found if f.action is not None]
+    # NB: --fix never skips a finding silently: each one it leaves is listed with the reason
+    skipped = tuple((f.title, _not_applied(f)) for f in found
+                    if f.action is None and f.severity != "info")
     if not fixable:
-        return MoveReport(True, dry_run, "")
-    return _apply_findings(fixable, ns, dry_run, progress)
+        if not skipped:
+            return MoveReport(True, dry_run, "")
+        n = len(skipped)
+        return MoveReport(False, dry_run, "", skipped=skipped,
+                          error=f"no automatic fix for the {n} finding{'s' * (n > 1)} below")
+    report = _apply_findings(fixable, ns, dry_run, progress)
+    return replace(report, applied=tuple(f.title for f in fixable) if report.ok else (),
+                   skipped=skipped)
+
+
+def _not_applied(f: Finding) -> str:
+    if not f.fix:
+        return "no automatic fix"
+    return "no automatic fix: it is your call; run its fix code by hand if you agree"
 
 
 def _apply_findings(findings: list[Finding], namespace: dict[str, Any] | None, dry_run: bool,

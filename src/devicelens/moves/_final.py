@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,15 +93,32 @@ def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, A
     _optimizer_state(torch, w, entries, shared)
     _grads(entries, w, shared)
     changing = [e for e in entries.values() if e.changes]
-    plan = Plan(w.ns, target, changing, anchors=anchors, refused=list(w.refused),
-                rnns=list(w.rnns.values()))
+    plan = Plan(w.ns, target, changing, anchors=anchors,
+                refused=list(w.refused) + _out_of_meta(changing), rnns=list(w.rnns.values()))
     plan.graphs = list(dict.fromkeys(_tree.display_for(o.ref) for o in w.occ
                                      if o.t.requires_grad and not o.t.is_leaf))
     plan.groups, plan.group_bytes = _groups(torch, changing)
     plan.assigns = _assigns(w, changing, entries)
     plan.rows, plan.bytes_by_device = _rows(plan)
+    plan.rows += w.extra_rows
     plan.notes = _notes(w, changing, shared)
     return plan
+
+
+def _out_of_meta(changing: list[Entry]) -> list[tuple[str, str]]:
+    """Refusals for copies out of meta, decided here rather than as a raise mid-move.
+
+    NB: a meta tensor holds only its shape: ``.to("cpu")`` raises "Cannot copy out of meta
+    tensor". The fix is to move the other side to meta, or to create or load this one again.
+    """
+    out: dict[str, str] = {}
+    for e in changing:
+        if e.device is not None and e.device.type != "meta" and e.t.device.type == "meta":
+            out.setdefault(e.unit, (
+                f"is on meta, which holds no data, so it cannot be copied to {e.device} "
+                f"({e.path}); move the rest to meta instead, or create or load it again on "
+                f"{e.device} (load_state_dict(..., assign=True))"))
+    return list(out.items())
 
 
 def _want(target: Target, t: Any) -> tuple[Any, Any]:
@@ -138,8 +156,9 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
     ``load_state_dict`` places it. NB: ``step`` and 0-dim CPU scalars stay on the CPU unless the
     group is capturable or fused."""
     for name, v in list(dict.items(w.ns)):
-        if issubclass(type(v), w.Optimizer) and id(v) not in w.optimizers:
-            w.optimizers[id(v)] = (v, (Step("name", name),), "follow", name)
+        for opt, ref in _optimizers_at(w, name, v):
+            if id(opt) not in w.optimizers:
+                w.optimizers[id(opt)] = (opt, ref, "follow", _tree.display_for(ref))
     for opt, ref, mode, unit in list(w.optimizers.values()):
         d = _tree.instance_dict(opt) or {}
         state: Any = d.get("state")
@@ -173,6 +192,19 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
                 sref = (*ref, Step("state", (g, i)), Step("item", k))
                 _merge(entries, Occ(v, Slot("map", pstate, k), sref, False, None, unit, "",
                                     (dev, dt)), w, shared)
+
+
+def _optimizers_at(w: Walker, name: str, v: Any) -> list[tuple[Any, Ref]]:
+    """The optimizer bound to ``name``, or one a plain wrapper object holds (Lightning Fabric's
+    ``optimizer.optimizer``). NB: read through the instance dict, never a property."""
+    root: Ref = (Step("name", name),)
+    if issubclass(type(v), w.Optimizer):
+        return [(v, root)]
+    if (issubclass(type(v), w.Module) or _tree.container_kind(v) not in (None, "namespace")
+            or issubclass(type(v), (type, types.ModuleType, types.FunctionType))):
+        return []
+    return [(x, (*root, Step("attr", k))) for k, x in (_tree.instance_dict(v) or {}).items()
+            if type(k) is str and issubclass(type(x), w.Optimizer)]
 
 
 def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:

@@ -70,6 +70,8 @@ class Walker:
         self.protected: set[int] = set()
         self.refused: list[tuple[str, str]] = []
         self.notes: list[str] = []
+        # NB: rows of changes that move no tensor (an optimizer remapped onto current parameters)
+        self.extra_rows: list[tuple[str, str, str, int, int, str | None, str | None]] = []
         self.want: set[int] | None = None
         self.want_target: Target | None = None
         self.rnns: dict[int, Any] = {}  # NB: their _flat_weight_refs are the only weak refs
@@ -199,6 +201,8 @@ class Walker:
                         "intentional; change it with accelerate, not by moving it")
         if scope is not None and scope.device is not None:
             self._wrapper(m, d, ref, scope.device)
+            if scope.device.type == "meta" and (depth == 0 or id(m) in (self.want or ())):
+                self._empty_weights(m)
         if scope is not None and issubclass(type(m), self.RNNBase):
             self._u_rnns.append(m)
         parts = _tree.module_parts(m)
@@ -230,6 +234,22 @@ class Walker:
                 holds = _holds_module(v, kind, self.Module)
                 self.container(v, kind, Slot("map", d, name), ref, scope, depth + 1,
                                note or _trap_container_note(ref, kind, holds))
+
+    def _empty_weights(self, m: Any) -> None:
+        """NB: a model built with empty weights (parameters on meta, buffers with data) keeps
+        buffers no checkpoint holds (rotary ``inv_freq``): moving them to meta destroys them."""
+        params: list[Any] = []
+        real: list[str] = []
+        for sub in _tree.submodules(m):
+            parts = _tree.module_parts(sub)
+            params += [p for _n, p in parts.params]
+            real += [n for n, b in parts.buffers if b.device.type != "meta"]
+        if params and real and all(p.device.type == "meta" for p in params):
+            self.refuse(f"has empty weights (parameters on meta) and buffers with data "
+                        f"({', '.join(dict.fromkeys(real[:3]))}) that no checkpoint restores: "
+                        f"moving them to meta would destroy them; load its weights instead "
+                        f"(accelerate's load_checkpoint_and_dispatch, or "
+                        f"load_state_dict(..., assign=True))")
 
     def _wrapper(self, m: Any, d: dict[str, Any], ref: Ref, device: Any) -> None:
         names = {type_name(k) for k in type.__getattribute__(type(m), "__mro__")}

@@ -12,6 +12,11 @@ if TYPE_CHECKING:
     from ._final import Plan
 
 
+#: ``Move.source`` of a row that moves no tensor: an optimizer remapped onto the module's
+#: current parameters (its state tensors follow them and are counted in their own rows)
+REMAPPED = "stale parameters"
+
+
 class Move(NamedTuple):
     """One row of a report: what (a namespace name or a fixed path) went from where to where.
 
@@ -34,6 +39,9 @@ class MoveReport:
 
     ``target`` is the device of a move-all, ``""`` for fixes (each finding has its own target;
     the rows say where each went).
+
+    NB: anything ``refused`` makes the whole move not ok: a partial move is never reported as
+    done. ``applied``/``skipped``: for fixes, each finding's title, and why one was not applied.
     """
 
     ok: bool
@@ -45,6 +53,8 @@ class MoveReport:
     error: str | None = None
     notes: tuple[str, ...] = ()
     missing_bytes: int = 0  # with an out-of-memory error: how much was missing, where known
+    applied: tuple[str, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
 def report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
+from ..moves import REMAPPED
 
 if TYPE_CHECKING:
     from ..moves import Move, MoveReport
@@ -40,12 +41,17 @@ def headline(r: MoveReport) -> str:
     and cast 1 tensor to float32 (1 object, 8.0 KiB).``; what happened when nothing did.
     """
     if not r.ok:
-        return f"Nothing was changed: {r.error}"
+        return f"{'Would fail' if r.dry_run else 'Nothing was changed'}: {r.error}"
+    if not r.moved and r.applied:
+        n = len(r.applied)
+        return f"{'Would apply' if r.dry_run else 'Applied'} {n} fix{'es' * (n != 1)}."
     if not r.moved:
         if not r.target:  # NB: fixes, not a move-all: there is no one device to name
             return "Nothing to fix: no automatic fix has anything to do here."
         return f"Nothing to move: everything in scope is already on {r.target}."
-    moved = [m for m in r.moved if m.device is not None or m.dtype is None]
+    remapped = [m for m in r.moved if m.source == REMAPPED]
+    moved = [m for m in r.moved if m.source != REMAPPED and (m.device is not None
+                                                             or m.dtype is None)]
     cast = [m for m in r.moved if m.dtype is not None]
     clauses = []
     if moved:
@@ -54,6 +60,9 @@ def headline(r: MoveReport) -> str:
     if cast:
         dtypes = list(dict.fromkeys(m.dtype for m in cast if m.dtype is not None))
         clauses.append(_clause(cast, "cast", dtypes))
+    if remapped:  # NB: an optimizer put back onto its module's current parameters
+        clauses.append(f"{'remap' if r.dry_run else 'remapped'} "
+                       f"{plural(len(remapped), 'optimizer')} onto current parameters")
     text = ("would " if r.dry_run else "") + " and ".join(clauses)
     objects = len({root_of(m.path) for m in r.moved})
     total = human_bytes(sum(m.nbytes for m in r.moved))

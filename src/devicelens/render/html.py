@@ -50,7 +50,7 @@ def _row(r: Row) -> str:
 def finding_html(f: Finding) -> str:
     return (f'<div class="dl-f" style="border-color:{_SEV_COLOUR[f.severity]}">'
             f"<b>{esc(f.severity)}: {esc(f.title)}</b><br>{esc(f.message)}"
-            f"<pre><code>{esc(f.fix)}</code></pre></div>")
+            + (f"<pre><code>{esc(f.fix)}</code></pre>" if f.fix else "") + "</div>")
 
 
 def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
@@ -86,7 +86,12 @@ def report_html(r: MoveReport) -> str:
     if rest:
         items += (f"<li>… and {len(rest)} more "
                   f"({esc(human_bytes(sum(m.nbytes for m in rest)))})</li>")
+    applied = "".join(f"<li>✔ {esc(t)}</li>" for t in r.applied)
+    skipped = "".join(f"<li>{esc(t)}: {esc(why)}</li>" for t, why in r.skipped)
     refused = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in r.refused)
     notes = "".join(f"<div>Note: {esc(n)}</div>" for n in r.notes)
     return (f"{_CSS}<div>{head}</div>" + (f"<ul>{items}</ul>" if items else "")
+            + (f"<div>{'Would apply' if r.dry_run else 'Applied'}:</div><ul>{applied}</ul>"
+               if applied else "")
+            + (f"<div>Not applied:</div><ul>{skipped}</ul>" if skipped else "")
             + (f"<div>Refused:</div><ul>{refused}</ul>" if refused else "") + notes)

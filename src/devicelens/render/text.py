@@ -42,8 +42,9 @@ def findings_text(findings: list[Finding]) -> list[str]:
     for f in findings:
         out.append(f"{_ICONS[f.severity]} {f.severity}: {f.title}")
         out.append(f"  {f.message}")
-        out.append("  fix:")
-        out += [f"    {line}" for line in f.fix.splitlines()]
+        if f.fix:
+            out.append("  fix:")
+            out += [f"    {line}" for line in f.fix.splitlines()]
     return out
 
 
@@ -74,6 +75,12 @@ def report_text(r: MoveReport) -> str:
         rest = r.moved[MAX_REPORT_ROWS:]
         if rest:
             out.append(f"  … and {len(rest)} more ({human_bytes(sum(m.nbytes for m in rest))})")
+    if r.applied:
+        out.append("Would apply:" if r.dry_run else "Applied:")
+        out += [f"  ✔ {title}" for title in r.applied]
+    if r.skipped:
+        out.append("Not applied:")
+        out += [f"  {title}: {why}" for title, why in r.skipped]
     if r.refused:
         out.append("Refused:")
         out += [f"  {path}: {why}" for path, why in r.refused]

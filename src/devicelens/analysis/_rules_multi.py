@@ -1,0 +1,142 @@
+"""Rules about several modules: a helper (a loss with class weights, a separate head) or a
+second model off the device of the model or the data it is used with.
+
+Which module is used with which comes from the user's cells (:mod:`._usage`): two models that
+are not known to meet are only a note, and of two that meet only one is told to move.
+"""
+
+from __future__ import annotations
+
+from ..inspect._tree import Step, code_for
+from ..inspect.records import ObjectRecord, TensorRecord
+from ._usage import Usage
+from .findings import (
+    Action,
+    Finding,
+    Model,
+    _finding,
+    model_named,
+    model_names,
+    module_tensors,
+    q,
+)
+
+
+def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model], usage: Usage,
+                    strays: set[str]) -> list[Finding]:
+    """Other modules (a loss with a class-weight buffer, a separate head) off the device of the
+    model they are used with.
+
+    NB: a module with parameters is a model in its own right: it is judged only against the
+    models the cells use it with (else a note). A helper without parameters follows the models
+    when they all agree. A module that is itself split is :func:`_module_split`'s business;
+    ``strays`` are models :func:`_stray_models` already told to move.
+    """
+    out: list[Finding] = []
+    for o in objects:
+        own = module_tensors(o)
+        devices = {t.device for t in own}
+        if o.kind != "module" or o.dispatch or len(devices) != 1:
+            continue
+        mine = model_named(ms, [o.name])
+        others = model_names(m for m in ms if m not in mine)
+        partners = model_named(ms, usage.models_of(o.name, others))
+        has_params = any(t.role == "parameter" for t in own)
+        ref = partners or [m for m in ms if m not in mine]
+        wants = {m.device for m in ref}
+        if len(wants) != 1 or None in wants or devices == wants:
+            continue
+        want, model, dev = wants.pop(), ref[0], devices.pop()
+        assert want is not None
+        if has_params and not partners:
+            # NB: one note per pair, on the smaller one; none beside a model left behind
+            if not (mine and mine[0] == ms[0]) and not {o.name, model.name} & strays:
+                out.append(_apart(o, dev, model, want))
+        elif has_params:
+            if _moves_first(mine[0] if mine else None, dev, model, want):
+                out.append(_helper_finding(o, own, dev, model, want, has_params))
+        elif dev == "meta":
+            out.append(_meta_module(o, dev, model, want))
+        else:
+            out.append(_helper_finding(o, own, dev, model, want, has_params))
+    return out
+
+
+def _moves_first(me: Model | None, dev: str, other: Model, want: str) -> bool:
+    """Of two models used together on different devices, the one to move (never both: the
+    fixes would undo each other). NB: meta holds no data, so the side with data goes to meta;
+    otherwise the smaller model goes to the bigger one."""
+    if dev == "meta" or me is None:
+        return False
+    if want == "meta":
+        return True
+    return (me.nbytes, me.name) < (other.nbytes, other.name)
+
+
+def _helper_finding(o: ObjectRecord, own: list[TensorRecord], dev: str, model: Model,
+                    want: str, has_params: bool) -> Finding:
+    what = ("feeding one into the other will fail" if has_params
+            else f"calling it on {model.name}'s outputs will fail")
+    msg = (f"{o.name} ({o.type_name}) holds {', '.join(t.path for t in own[:3])} on {dev} "
+           f"while {model.name}, which it is used with, is on {want}: {what}.")
+    root = o.tensors[0].ref[:1]
+    return _finding("module_device", "warning", f"{o.name} is not on {want}", msg,
+                    f"{code_for(root)}.to({q(want)})", (t.path for t in own),
+                    [o.name, model.name], [dev, want],
+                    action=Action("to_device", (root,), want))
+
+
+def _meta_module(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
+    """``o`` on meta has no data: the other side moves (a meta copy of the model runs)."""
+    msg = (f"{o.name} ({o.type_name}) is on meta while {model.name}, which it is used with, is "
+           f"on {want}: feeding one into the other will fail. {o.name} has no data to copy to "
+           f"{want}: load its weights there ({o.name}.to_empty(device={q(want)}) then "
+           f"load_state_dict), or move {model.name} to meta as well.")
+    root = (Step("name", model.name),)
+    return _finding("meta_no_data", "warning", f"{o.name} is on meta, {model.name} on {want}",
+                    msg, f"{code_for(root)}.to(\"meta\")", [o.name], [o.name, model.name],
+                    [dev, want], action=Action("to_device", (root,), "meta"))
+
+
+def _apart(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
+    msg = (f"{o.name} ({o.type_name}) is on {dev} while {model.name} is on {want}. Your cells "
+           f"do not use them together; if you feed one into the other, put both on one device.")
+    return _finding("module_apart", "info", f"{o.name} and {model.name} are on different devices",
+                    msg, "", [o.name], [o.name, model.name], [dev, want])
+
+
+def _stray_models(objects: tuple[ObjectRecord, ...], ms: list[Model],
+                  usage: Usage) -> list[Finding]:
+    """A model whose data all lives on another device, where another model also uses it: the
+    model is the stray (a teacher never moved), not the data.
+
+    NB: without that second model, the data is what moves (:mod:`._rules_data`).
+    """
+    by_name = {o.name: o for o in objects if o.kind in ("tensor", "container")}
+    out: list[Finding] = []
+    for m in ms:
+        if m.device is None or m.wrapper:
+            continue
+        names = sorted(n for n in usage.inputs(m.name) if n in by_name)
+        tensors = [t for n in names for t in by_name[n].tensors if t.role == "tensor"
+                   and t.flavor != "opaque" and not (t.shape == () and t.device == "cpu")]
+        devices = {t.device for t in tensors}
+        if len(devices) != 1 or m.device in devices or m.device == "meta":
+            continue
+        want = devices.pop()
+        known = model_names(x for x in ms if x != m)
+        others = [x for n in names for x in model_named(ms, usage.models_of(n, known))
+                  if x.device == want]
+        if others:
+            out.append(_stray(m, names, others[0], want))
+    return out
+
+
+def _stray(m: Model, names: list[str], other: Model, want: str) -> Finding:
+    shown = ", ".join(names[:3]) + ("…" if len(names) > 3 else "")
+    msg = (f"{m.name} is on {m.device}, but what your cells feed it ({shown}) is on {want}, "
+           f"where {other.name} uses it too: {m.name} is the one left behind.")
+    root = (Step("name", m.name),)
+    return _finding("model_left_behind", "error", f"{m.name} is not on {want}", msg,
+                    f"{code_for(root)}.to({q(want)})", [m.name], [m.name, *names],
+                    [m.device or "", want], action=Action("to_device", (root,), want))

@@ -1,0 +1,334 @@
+"""Which model each name is used with, read from the user's recent cells (IPython's ``In``).
+
+Parsed with :mod:`ast`, never executed. A name passed to ``model(...)`` is used with ``model``;
+a name combined with a model's output (``loss_fn(model(x), y)``, ``out - y``) is used with that
+model; ``h = a(x)`` makes ``h`` come from ``a``. NB: the newest cell that mentions a name decides.
+Also read: names used under ``autocast`` (their dtype may differ) and the arguments PyTorch
+wants on the CPU (``pack_padded_sequence`` lengths, through the user's own ``forward``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+#: module methods that compute nothing: their arguments are not inputs of the model
+_NOT_COMPUTE = frozenset((
+    "to", "cuda", "cpu", "half", "float", "double", "bfloat16", "type", "to_empty", "train",
+    "eval", "parameters", "named_parameters", "buffers", "named_buffers", "modules",
+    "named_modules", "children", "named_children", "state_dict", "load_state_dict",
+    "zero_grad", "requires_grad_", "apply", "register_buffer", "register_parameter",
+    "register_module", "add_module", "register_forward_hook", "register_forward_pre_hook",
+    "register_full_backward_hook", "get_submodule", "get_parameter", "get_buffer",
+))
+_OPERATORS = (ast.BinOp, ast.Compare, ast.BoolOp)
+#: (position, keyword) of arguments PyTorch requires on the CPU, by function name
+_CPU_ARGS: dict[str, tuple[tuple[int, str], ...]] = {
+    "pack_padded_sequence": ((1, "lengths"),),
+}
+MAX_CELLS = 20
+MAX_CELL_CHARS = 50_000
+
+
+class _Cell(NamedTuple):
+    uses: dict[str, tuple[set[str], set[str]]]  # name -> (passed to, combined with)
+    amp: set[str]  # names used with a model under autocast
+
+
+class _Shared:
+    """What one cell leaves to the next: origins, and functions with CPU-only arguments."""
+
+    def __init__(self, types: Mapping[str, str]) -> None:
+        self.types = types  # module name -> its class name
+        self.env: dict[str, frozenset[str]] = {}
+        self.cpu_args: dict[str, tuple[tuple[int, str], ...]] = dict(_CPU_ARGS)
+        self.cpu_paths: set[str] = set()
+
+
+class Usage:
+    """Which modules each name was last used with (empty when unknown).
+
+    ``history``: there were cells to read; then a tensor no cell uses with a model is not (yet)
+    in the wrong place. ``cpu_paths``: paths (``batch['lengths']``) PyTorch wants on the CPU.
+    """
+
+    def __init__(self, cells: Sequence[str], modules: Mapping[str, str] | Iterable[str]) -> None:
+        types = dict(modules) if isinstance(modules, Mapping) else dict.fromkeys(modules, "")
+        shared = _Shared(types)
+        self._cells: list[_Cell] = []
+        recent = [c for c in list(cells)[-MAX_CELLS:] if c.strip()]
+        for src in recent:
+            tree = _parse(src)
+            v = _Visitor(shared)
+            if tree is not None:
+                v.body(tree.body)
+            uses: dict[str, tuple[set[str], set[str]]] = {}
+            for name, partners, direct in v.events:
+                uses.setdefault(name, (set(), set()))[0 if direct else 1].update(partners)
+            self._cells.append(_Cell(uses, v.amp))
+        self.history = bool(recent)
+        self.origins = shared.env
+        self.cpu_paths = frozenset(shared.cpu_paths)
+
+    def _newest(self, name: str) -> _Cell | None:
+        for cell in reversed(self._cells):
+            got = cell.uses.get(name)
+            if got and (got[0] - {name} or got[1] - {name}):
+                return cell
+        return None
+
+    def tiers(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(modules ``name`` is passed to, modules it is otherwise combined with), from the
+        newest cell that uses it."""
+        cell = self._newest(name)
+        if cell is None:
+            return frozenset(), frozenset()
+        direct, other = cell.uses[name]
+        return frozenset(direct - {name}), frozenset(other - {name})
+
+    def amp(self, name: str) -> bool:
+        """The newest cell that uses ``name`` uses it under ``autocast``."""
+        cell = self._newest(name)
+        return cell is not None and name in cell.amp
+
+    def inputs(self, module: str) -> frozenset[str]:
+        """The names used with ``module`` in the newest cell that uses it."""
+        for cell in reversed(self._cells):
+            got = {n for n, (d, o) in cell.uses.items() if module in d or module in o}
+            if got - {module}:
+                return frozenset(got - {module})
+        return frozenset()
+
+    def partners(self, name: str) -> frozenset[str]:
+        direct, other = self.tiers(name)
+        return direct | other
+
+    def models_of(self, name: str, known: Iterable[str] | None = None) -> frozenset[str]:
+        """The ``known`` modules ``name`` is used with: those it is passed to first, then those
+        it is combined with, else the ones it was computed from."""
+        k = None if known is None else frozenset(known)
+        direct, other = self.tiers(name)
+        for tier in (direct, other, self.origins.get(name, frozenset())):
+            got = tier if k is None else tier & k
+            if got:
+                return got
+        return frozenset()
+
+
+@lru_cache(maxsize=256)
+def _parse(src: str) -> ast.Module | None:
+    """NB: cached: the same cells are re-read at every snapshot. Trees are only read."""
+    if len(src) > MAX_CELL_CHARS:
+        return None
+    try:
+        return ast.parse(src)
+    except (SyntaxError, ValueError):
+        return None
+
+
+class _Visitor:
+    def __init__(self, shared: _Shared) -> None:
+        self.shared = shared
+        self.modules = shared.types
+        self.env = shared.env
+        self.events: list[tuple[str, frozenset[str], bool]] = []
+        self.amp: set[str] = set()
+        self.in_amp = 0
+
+    # -- statements
+    def body(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s: ast.stmt) -> None:
+        if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self._define(s)
+        elif isinstance(s, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            origin = self.expr(s.value) if s.value is not None else frozenset()
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            for t in targets:
+                for n in _target_names(t):
+                    old = self.env.get(n, frozenset()) if isinstance(s, ast.AugAssign) else None
+                    self.env[n] = origin | (old or frozenset())
+        elif isinstance(s, ast.For | ast.AsyncFor):
+            origin = self.expr(s.iter)
+            for n in _target_names(s.target):
+                self.env[n] = origin
+            self.body(s.body + s.orelse)
+        elif isinstance(s, ast.With | ast.AsyncWith):
+            amp = any(_is_autocast(item.context_expr) for item in s.items)
+            for item in s.items:
+                self.expr(item.context_expr)
+            self.in_amp += amp
+            self.body(s.body)
+            self.in_amp -= amp
+        else:
+            self._children(s)
+
+    def _children(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self.stmt(child)
+            elif isinstance(child, ast.expr):
+                self.expr(child)
+            else:  # handlers, match cases: their statements and expressions
+                self._children(child)
+
+    def _define(self, s: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        saved = dict(self.env)  # NB: locals of a function must not leak into the cell
+        if isinstance(s, ast.ClassDef):
+            for m in s.body:
+                if isinstance(m, ast.FunctionDef) and m.name == "forward":
+                    self._cpu_params(s.name, m, method=True)
+        else:
+            self._cpu_params(s.name, s, method=False)
+        self.body(s.body)
+        self.env.clear()
+        self.env.update(saved)
+
+    def _cpu_params(self, key: str, f: ast.FunctionDef | ast.AsyncFunctionDef,
+                    method: bool) -> None:
+        """Parameters of ``f`` passed on to an argument PyTorch wants on the CPU."""
+        params = [a.arg for a in (*f.args.posonlyargs, *f.args.args)][1 if method else 0:]
+        found: list[tuple[int, str]] = []
+        for node in ast.walk(f):
+            if not isinstance(node, ast.Call):
+                continue
+            for arg in self._cpu_arg_exprs(node):
+                if isinstance(arg, ast.Name) and arg.id in params:
+                    found.append((params.index(arg.id), arg.id))
+        if found:
+            self.shared.cpu_args[key] = tuple(dict.fromkeys(found))
+
+    def _cpu_arg_exprs(self, e: ast.Call, key: str | None = None) -> list[ast.expr]:
+        spec = self.shared.cpu_args.get(key or _func_name(e.func) or "", ())
+        out = []
+        for i, kw in spec:
+            if i < len(e.args) and not any(isinstance(a, ast.Starred) for a in e.args[:i + 1]):
+                out.append(e.args[i])
+            out += [k.value for k in e.keywords if k.arg == kw]
+        return out
+
+    # -- expressions: each returns the models its value comes from
+    def expr(self, e: ast.expr) -> frozenset[str]:
+        origin, _free = self._walk(e)
+        return origin
+
+    def _walk(self, e: ast.AST) -> tuple[frozenset[str], set[str]]:
+        """(models the value comes from, names used here not yet tied to a model)."""
+        root = _root(e)
+        if root is not None:
+            if root in self.modules:
+                return frozenset((root,)), set()
+            return self.env.get(root, frozenset()), {root}
+        if isinstance(e, ast.Call):
+            return self._call(e)
+        parts = [self._walk(c) for c in ast.iter_child_nodes(e)]
+        origin = frozenset().union(*(p[0] for p in parts))
+        free = set().union(*(p[1] for p in parts))
+        if isinstance(e, _OPERATORS) and origin:
+            self._tie(free, origin)
+            return origin, set()
+        return origin, free
+
+    def _call(self, e: ast.Call) -> tuple[frozenset[str], set[str]]:
+        inner = _cell_magic(e)
+        if inner is not None:
+            self.body(inner)
+            return frozenset(), set()
+        func = e.func
+        method = func.attr if isinstance(func, ast.Attribute) else ""
+        froot = _root(func.value if isinstance(func, ast.Attribute) else func)
+        model = froot if froot in self.modules else _root(func)
+        parts = [self._walk(a) for a in (*e.args, *(k.value for k in e.keywords))]
+        origin = frozenset().union(*(p[0] for p in parts))
+        free = set().union(*(p[1] for p in parts))
+        if model is not None and model in self.modules:
+            if method in _NOT_COMPUTE:
+                return frozenset((model,)), set()
+            self._cpu_paths(e, self.modules[model] if method in ("", "forward") else None)
+            self._tie(free, frozenset((model,)), direct=True)
+            self._tie(free, origin - {model})  # NB: loss_fn(out, y): y meets out's model
+            # NB: model(h) with h from another model: the two models are used together
+            self._tie({model}, origin - {model}, direct=True)
+            self._tie(origin - {model}, frozenset((model,)), direct=True)
+            return frozenset((model,)), set()
+        self._cpu_paths(e, None)
+        if isinstance(func, ast.Attribute):  # x.view(-1), out.sum(): the receiver is an operand
+            o, f = self._walk(func.value)
+            origin, free = origin | o, free | f
+        if origin:
+            self._tie(free, origin)
+            return origin, set()
+        return origin, free
+
+    def _cpu_paths(self, e: ast.Call, cls: str | None) -> None:
+        for arg in self._cpu_arg_exprs(e, cls):
+            path = _path(arg)
+            if path is not None:
+                self.shared.cpu_paths.add(path)
+
+    def _tie(self, names: Iterable[str], models: frozenset[str], direct: bool = False) -> None:
+        if not models:
+            return
+        names = list(names)
+        for n in names:
+            self.events.append((n, models, direct))
+        if self.in_amp:
+            self.amp.update(names)
+        if len(models) > 1:  # NB: a(x) + b(z): a and b are used together
+            for m in models:
+                self.events.append((m, models, direct))
+
+
+def _cell_magic(e: ast.Call) -> list[ast.stmt] | None:
+    """``%%cuda_safe`` cells are ``get_ipython().run_cell_magic(name, line, body)``."""
+    func = e.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "run_cell_magic"
+            and len(e.args) == 3 and isinstance(e.args[2], ast.Constant)
+            and isinstance(e.args[2].value, str)):
+        return None
+    tree = _parse(e.args[2].value)
+    return tree.body if tree is not None else None
+
+
+def _is_autocast(e: ast.expr) -> bool:
+    return isinstance(e, ast.Call) and _func_name(e.func) == "autocast"
+
+
+def _func_name(e: ast.expr) -> str | None:
+    if isinstance(e, ast.Name):
+        return e.id
+    return e.attr if isinstance(e, ast.Attribute) else None
+
+
+def _root(e: ast.AST) -> str | None:
+    """The name at the root of ``a``, ``a.b``, ``a["k"]``, ``a[0].c``; None for anything else."""
+    while isinstance(e, ast.Attribute | ast.Subscript | ast.Starred):
+        e = e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def _path(e: ast.expr) -> str | None:
+    """``batch["lengths"]`` as a snapshot writes its path (``batch['lengths']``), else None."""
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute):
+        inner = _path(e.value)
+        return None if inner is None else f"{inner}.{e.attr}"
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Constant):
+        inner, key = _path(e.value), e.slice.value
+        return None if inner is None or not isinstance(key, str | int) else f"{inner}[{key!r}]"
+    return None
+
+
+def _target_names(t: ast.AST) -> list[str]:
+    if isinstance(t, ast.Name):
+        return [t.id]
+    if isinstance(t, ast.Tuple | ast.List):
+        return [n for el in t.elts for n in _target_names(el)]
+    if isinstance(t, ast.Starred):
+        return _target_names(t.value)
+    return []

@@ -1,0 +1,178 @@
+"""The corpus harness: load the cases, run each one in its own subprocess, collect JSON results.
+
+A case file is plain data (see README.md); this module turns it into a frozen ``Case`` and hands
+it to ``tests/corpus/_worker.py`` in a fresh interpreter. NB: one subprocess per case, because a
+fake cuda tensor that reaches autograd aborts the whole process, and every case needs a fresh
+namespace; two run at a time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CASES = HERE / "cases"
+SIMS = ("fake_cuda", "meta", "cpu")
+FAMILIES = ("device-loose", "device-container", "device-module", "device-code",
+            "device-optimizer", "device-multi", "device-index", "dtype-input", "dtype-target",
+            "dtype-index", "dtype-inplace", "dtype-code", "clean")
+FIXES = ("namespace", "code")
+JOBS = 2
+TIMEOUT_S = 300  # NB: generous: a shared, loaded machine runs a case in 5-60 s
+
+
+@dataclass(frozen=True)
+class Case:
+    """One reproduced bug report (or clean look-alike) and what a right diagnosis says."""
+
+    name: str  # the file's stem: <family>__<slug>
+    path: str
+    source: str  # the docstring: title, link, what happened
+    sim: str
+    family: str
+    setup: str
+    cell: str
+    expect_error: str | None
+    culprits: tuple[str, ...]
+    fix: str
+    reference_fix: str | None
+    reference_edit: tuple[str, str] | None
+    clean: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _bad(path: pathlib.Path, why: str) -> ValueError:
+    return ValueError(f"corpus case {path.name}: {why}")
+
+
+def _field(mod: Any, path: pathlib.Path, name: str, types: type | tuple[type, ...]) -> Any:
+    if not hasattr(mod, name):
+        raise _bad(path, f"missing {name}")
+    value = getattr(mod, name)
+    if not isinstance(value, types):
+        raise _bad(path, f"{name} must be {types}, got {value!r}")
+    return value
+
+
+def load_case(path: str | os.PathLike[str]) -> Case:
+    """Import one case file by path and validate its fields; ValueError names the file."""
+    path = pathlib.Path(path)
+    spec = importlib.util.spec_from_file_location(f"_corpus_case_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise _bad(path, "cannot be imported")
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as e:
+        raise _bad(path, f"does not import: {type(e).__name__}: {e}") from e
+    case = Case(
+        name=path.stem, path=str(path), source=(mod.__doc__ or "").strip(),
+        sim=_field(mod, path, "SIM", str), family=_field(mod, path, "FAMILY", str),
+        setup=_field(mod, path, "SETUP", str), cell=_field(mod, path, "CELL", str),
+        expect_error=_field(mod, path, "EXPECT_ERROR", (str, type(None))),
+        culprits=tuple(_field(mod, path, "CULPRITS", list)),
+        fix=_field(mod, path, "FIX", str),
+        reference_fix=_field(mod, path, "REFERENCE_FIX", (str, type(None))),
+        reference_edit=_edit(mod, path), clean=_field(mod, path, "CLEAN", bool))
+    _check(case, path)
+    return case
+
+
+def _edit(mod: Any, path: pathlib.Path) -> tuple[str, str] | None:
+    edit = _field(mod, path, "REFERENCE_EDIT", (tuple, type(None)))
+    if edit is None:
+        return None
+    if len(edit) != 2 or not all(isinstance(s, str) for s in edit):
+        raise _bad(path, f"REFERENCE_EDIT must be (old, new) strings, got {edit!r}")
+    return (edit[0], edit[1])
+
+
+def _check(c: Case, path: pathlib.Path) -> None:
+    """Cross-field rules of README.md."""
+    if c.sim not in SIMS:
+        raise _bad(path, f"SIM must be one of {SIMS}, got {c.sim!r}")
+    if c.family not in FAMILIES:
+        raise _bad(path, f"FAMILY must be one of {FAMILIES}, got {c.family!r}")
+    if not path.stem.startswith(c.family + "__"):
+        raise _bad(path, f"file name must start with '{c.family}__'")
+    if "Source: http" not in c.source:
+        raise _bad(path, "the docstring needs a 'Source: https://...' line")
+    if not all(isinstance(n, str) and n for n in c.culprits):
+        raise _bad(path, f"CULPRITS must be non-empty strings, got {list(c.culprits)!r}")
+    if c.clean != (c.family == "clean"):
+        raise _bad(path, "CLEAN is True exactly for FAMILY 'clean'")
+    if c.clean:
+        if c.expect_error is not None or c.culprits:
+            raise _bad(path, "a clean case has EXPECT_ERROR None and CULPRITS []")
+        return
+    if not c.expect_error or not c.culprits:
+        raise _bad(path, "a failing case needs EXPECT_ERROR and CULPRITS")
+    if c.fix not in FIXES:
+        raise _bad(path, f"FIX must be one of {FIXES}, got {c.fix!r}")
+    if c.fix == "namespace" and (not c.reference_fix or c.reference_edit is not None):
+        raise _bad(path, "FIX 'namespace' needs REFERENCE_FIX and REFERENCE_EDIT None")
+    if c.fix == "code":
+        if c.reference_edit is None:
+            raise _bad(path, "FIX 'code' needs REFERENCE_EDIT (old, new)")
+        if c.setup.count(c.reference_edit[0]) != 1:
+            raise _bad(path, f"REFERENCE_EDIT old text must occur once in SETUP: "
+                             f"{c.reference_edit[0]!r}")
+
+
+def load_cases(folder: str | os.PathLike[str] = CASES) -> list[Case]:
+    """Every ``cases/*.py``, sorted by name."""
+    return [load_case(p) for p in sorted(pathlib.Path(folder).glob("*.py"))
+            if not p.name.startswith("_")]
+
+
+def _env() -> dict[str, str]:
+    """PYTHONPATH with this checkout's sources first, so its devicelens is the one scored."""
+    env = dict(os.environ)
+    paths = [str(ROOT / "src"), str(ROOT), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    env.setdefault("PYTHONWARNINGS", "ignore")
+    return env
+
+
+def run_case(case: Case, mode: str, timeout: float = TIMEOUT_S) -> dict[str, Any]:
+    """Run ``mode`` ("validate" or "score") on ``case`` in a fresh interpreter; its JSON result.
+
+    A crash (an abort from a fake cuda tensor in autograd, a timeout) becomes a result with
+    ``crashed`` set instead of an exception, so one case never stops the run.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "result.json"
+        cmd = [sys.executable, "-m", "tests.corpus._worker", mode, case.path, str(out)]
+        try:
+            proc = subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"case": case.name, "crashed": f"timed out after {timeout:.0f} s"}
+        if proc.returncode or not out.exists():
+            tail = (proc.stderr or proc.stdout)[-1500:]
+            return {"case": case.name, "crashed": f"exit code {proc.returncode}: {tail}"}
+        result: dict[str, Any] = json.loads(out.read_text())
+        return result
+
+
+def run_many(cases: Sequence[Case], mode: str, jobs: int = JOBS) -> list[dict[str, Any]]:
+    """``run_case`` for every case, ``jobs`` at a time; results in the order of ``cases``."""
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(lambda c: run_case(c, mode), cases))
+
+
+def by_name(results: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {r["case"]: r for r in results}

@@ -1,0 +1,248 @@
+"""One corpus case in its own interpreter: ``python -m tests.corpus._worker MODE CASE OUT``.
+
+A real IPython ``InteractiveShell`` runs the case's cells as a user would; ``SIM = "fake_cuda"``
+enters one FakeTensorMode around every cell. ``validate`` checks the case itself (no devicelens);
+``score`` loads devicelens and records what it said and whether its fix worked. The JSON result
+goes to OUT. NB: fake cuda cells run with grad disabled (autograd on them aborts the process).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import gc
+import io
+import json
+import sys
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from tests.corpus import _parse
+from tests.corpus._harness import Case, load_case
+
+
+@dataclass(frozen=True)
+class Ran:
+    ok: bool
+    error: str  # "Type: message" of the exception the cell raised, '' when it ran
+    out: str  # stdout + stderr, colours removed
+    guard_text: str  # the message of a devicelens DeviceMismatchError, '' otherwise
+
+
+class Session:
+    """One shell for a case's phases; ``fresh()`` gives a new namespace and a new simulation."""
+
+    def __init__(self, sim: str, devicelens: bool) -> None:
+        import torch
+        from IPython.core.interactiveshell import InteractiveShell
+        from traitlets.config import Config
+
+        cfg = Config()
+        cfg.HistoryManager.hist_file = ":memory:"  # NB: two workers share no history file
+        self.shell = InteractiveShell.instance(config=cfg)
+        self.shell.colors = "nocolor"
+        # NB: plain tracebacks: the diagnosis is the same, the context mode's source inspection
+        # costs a second per failing cell
+        self.shell.InteractiveTB.set_mode("Plain")
+        if devicelens:
+            self.shell.run_line_magic("load_ext", "devicelens")
+        self.sim, self.torch = sim, torch
+        self.base = set(self.shell.user_ns)
+        self._defaults = (torch.get_default_dtype(),
+                          torch.__future__.get_swap_module_params_on_conversion())
+        self.mode: Any = None
+        self.fresh()
+
+    def fresh(self) -> None:
+        torch = self.torch
+        self.shell.reset(new_session=False)  # type: ignore[no-untyped-call]
+        torch.set_default_dtype(self._defaults[0])
+        torch.__future__.set_swap_module_params_on_conversion(self._defaults[1])
+        torch.set_grad_enabled(self.sim != "fake_cuda")
+        self.mode = None
+        if self.sim == "fake_cuda":
+            from torch._subclasses.fake_tensor import FakeTensorMode
+
+            self.mode = FakeTensorMode(allow_non_fake_inputs=True)
+            # NB: the converter's weak memo makes Module.to() refuse to swap (TOOLCHAIN.md)
+            self.mode.fake_tensor_converter.set_tensor_memo = lambda *a, **k: None
+
+    def sim_ctx(self) -> Any:
+        return self.mode if self.mode is not None else contextlib.nullcontext()
+
+    def run(self, code: str) -> Ran:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), self.sim_ctx():
+            res = self.shell.run_cell(code, store_history=True)  # type: ignore[no-untyped-call]
+        exc = res.error_in_exec or res.error_before_exec
+        err = f"{type(exc).__name__}: {exc}" if exc is not None else ""
+        lens = sys.modules.get("devicelens")  # NB: only once the extension is loaded
+        guard = str(exc) if lens is not None and isinstance(exc, lens.DeviceMismatchError) else ""
+        if exc is not None:
+            del res, exc
+            self._forget_traceback()
+        return Ran(not err, err, _parse.ANSI.sub("", buf.getvalue()), guard)
+
+    def _forget_traceback(self) -> None:
+        """Drop the references IPython keeps to the last traceback.
+
+        NB: its frames hold the failed op's tensors; in FakeTensorMode ``Module.to()`` must swap
+        parameters and refuses tensors used elsewhere, which a real GPU (``.data`` set in place)
+        never does. Without this a right ``model.to("cuda:0")`` fix would fail only here.
+        """
+        sys.last_type = sys.last_value = sys.last_traceback = None
+        sys.last_exc = None  # type: ignore[attr-defined,unused-ignore]
+        self.shell.InteractiveTB.tb = None
+        self.shell.last_execution_result = None
+        if self.mode is not None:  # NB: frames sit in reference cycles; only fake cuda needs this
+            gc.collect()
+
+    def user_names(self) -> set[str]:
+        """The user's objects a diagnosis could blame: names the cells defined, less modules,
+        classes, functions and plain values (``device = torch.device(...)``, numbers, strings)."""
+        torch = self.torch
+        skip = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, str, bytes,
+                int, float, complex, type(None), torch.device, torch.dtype)
+        return {k for k, v in self.shell.user_ns.items()
+                if k not in self.base and not k.startswith("_") and not isinstance(v, skip)}
+
+    def findings(self, severities: tuple[str, ...]) -> list[str]:
+        import devicelens
+
+        with self.sim_ctx():
+            found = devicelens.diagnose(devicelens.snapshot(self.shell.user_ns))
+        return [f"{f.severity} {f.kind}: {f.message}" for f in found if f.severity in severities]
+
+
+# --- validate: the case itself, no devicelens ----------------------------------------------
+
+def validate(case: Case) -> dict[str, Any]:
+    s = Session(case.sim, devicelens=False)
+    r: dict[str, Any] = {"case": case.name}
+    setup = s.run(case.setup)
+    r["setup"] = setup.error
+    if not setup.ok:
+        return r
+    cell = s.run(case.cell)
+    r["cell"] = cell.error
+    if case.clean or not cell.error:
+        return r
+    if case.fix == "namespace":
+        assert case.reference_fix is not None
+        r["reference"] = s.run(case.reference_fix).error
+    else:
+        assert case.reference_edit is not None
+        s.fresh()
+        r["reference"] = s.run(case.setup.replace(*case.reference_edit, 1)).error
+    r["after_fix"] = s.run(case.cell).error
+    return r
+
+
+# --- score: what devicelens says, and whether it works ---------------------------------------
+
+def score(case: Case) -> dict[str, Any]:
+    s = Session(case.sim, devicelens=True)
+    r: dict[str, Any] = {"case": case.name, "family": case.family, "clean": case.clean}
+    setup = s.run(case.setup)
+    if not setup.ok:
+        r["crashed"] = f"SETUP failed: {setup.error}"
+        return r
+    names = s.user_names()
+    if case.clean:
+        r["findings"] = s.findings(("error", "warning"))
+    _cuda_safe(s, case, r)
+    s.fresh()
+    s.run(case.setup)
+    plain = s.run(case.cell)
+    r["pm_text"] = _parse.diagnosis(plain.out)
+    if case.clean:
+        r["pm_silent"] = plain.ok and not r["pm_text"]
+        r["clean_ok"] = not r["findings"] and r["cs_ran"] and r["pm_silent"]
+        return r
+    _named(case, r)
+    _precision(case, r, names)
+    _fix(s, case, r)
+    return r
+
+
+def _cuda_safe(s: Session, case: Case, r: dict[str, Any]) -> None:
+    flags = " --dtype" if case.family.startswith("dtype") else ""
+    ran = s.run(f"%%cuda_safe{flags}\n{case.cell}")
+    r["cs_ran"] = ran.ok
+    r["cs_error"] = ran.error[:300]
+    # NB: what the guard raised; where it raised nothing of its own (an error torch raises outside
+    # an op, such as DataParallel's device check) the post-mortem printed in the same cell
+    post = _parse.diagnosis(ran.out)
+    r["cs_text"] = ran.guard_text or post
+    r["cs_source"] = "guard" if ran.guard_text else "post-mortem" if post else "none"
+    r["preflight"] = _parse.preflight(ran.out)
+    if case.clean and any(f"  {sev}" in r["preflight"] for sev in ("error", "warning")):
+        r["findings"] = sorted(set(r["findings"]) | {"pre-flight: " + r["preflight"]})
+
+
+def _named(case: Case, r: dict[str, Any]) -> None:
+    for key, text in (("pm", r["pm_text"]), ("cs", r["cs_text"])):
+        found = _parse.culprits(text)
+        r[f"culprits_{key}"] = found
+        r[f"named_{key}"] = all(any(_parse.names_match(w, f) for f in found)
+                                for w in case.culprits)
+    r["named"] = r["named_pm"] and r["named_cs"]
+
+
+def _precision(case: Case, r: dict[str, Any], names: set[str]) -> None:
+    lines: list[str] = []
+    said: set[str] = set()
+    for text in (r["pm_text"], r["cs_text"]):
+        # NB: a culprit blames the root of its name ("opt" in "opt.state[model.0.weight]['sum']")
+        said |= {_parse.root(c) for c in _parse.culprits(text)} & names
+        lines += _parse.fix_code(text).splitlines()
+        lines += [ln for e in _parse.edits(text) for ln in (*e.old, *e.new)]
+    said |= _parse.mentioned(lines, names)
+    used = {n.id for n in ast.walk(ast.parse(case.cell)) if isinstance(n, ast.Name)}
+    roots = {_parse.root(c) for c in case.culprits}
+    right = said & (used | roots)
+    r["mentioned"], r["innocent"] = sorted(said), sorted(said - right)
+    r["precision"] = len(right) / len(said) if said else 0.0
+    r["precision_undefined"] = not said
+
+
+def _fix(s: Session, case: Case, r: dict[str, Any]) -> None:
+    code, eds = _parse.fix_code(r["pm_text"]), _parse.edits(r["pm_text"])
+    r["fix_code"], r["edits"] = code, [[list(e.old), list(e.new)] for e in eds]
+    if eds:
+        setup, cell = case.setup, case.cell
+        for e in eds:
+            new_setup = _parse.apply_edit(setup, e)
+            new_cell = None if new_setup is not None else _parse.apply_edit(cell, e)
+            if new_setup is None and new_cell is None:
+                r.update(fix_by="edit", fix_works=False, fix_error="edit's old lines not found",
+                         clean_after_fix=False)
+                return
+            setup, cell = new_setup or setup, new_cell or cell
+        s.fresh()
+        s.run(setup)
+        ran = s.run(code) if code else None
+        r["fix_by"] = "edit"
+    else:
+        cell = case.cell
+        ran = s.run(code if code else "%devices --fix")
+        r["fix_by"] = "fix" if code else "%devices --fix"
+    r["fix_error"] = ran.error if ran is not None else ""
+    after = s.run(cell)
+    r["fix_works"], r["after_fix_error"] = after.ok, after.error[:500]
+    r["errors_after_fix"] = s.findings(("error",))
+    r["clean_after_fix"] = not r["errors_after_fix"]
+
+
+def main(argv: list[str]) -> int:
+    mode, path, out = argv
+    case = load_case(path)
+    result = validate(case) if mode == "validate" else score(case)
+    with open(out, "w") as f:
+        json.dump(result, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

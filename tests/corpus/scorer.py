@@ -1,0 +1,141 @@
+"""Score devicelens's diagnoses on the corpus: ``python -m tests.corpus.scorer [--json PATH]``.
+
+Every case runs in its own interpreter (``_worker.py``); this module turns their results into
+per-case and per-family numbers: named, precision, fix works, clean after fix, and for the clean
+look-alikes whether devicelens stayed silent. README.md says what each metric means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from tests.corpus._harness import Case, load_cases, run_many
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Shares in [0, 1] over the failing cases; ``clean_flagged`` counts noisy look-alikes."""
+
+    cases: int
+    failing: int
+    named: float
+    named_pm: float
+    named_cs: float
+    precision: float
+    fix_works: float
+    clean_after_fix: float
+    clean: int
+    clean_flagged: int
+    crashed: int
+
+
+def _share(rows: Sequence[dict[str, Any]], key: str) -> float:
+    return sum(float(r.get(key) or 0) for r in rows) / len(rows) if rows else 0.0
+
+
+def totals(results: Sequence[dict[str, Any]]) -> Totals:
+    failing = [r for r in results if not r.get("clean")]
+    clean = [r for r in results if r.get("clean")]
+    return Totals(
+        cases=len(results), failing=len(failing),
+        named=_share(failing, "named"), named_pm=_share(failing, "named_pm"),
+        named_cs=_share(failing, "named_cs"), precision=_share(failing, "precision"),
+        fix_works=_share(failing, "fix_works"),
+        clean_after_fix=_share(failing, "clean_after_fix"),
+        clean=len(clean), clean_flagged=sum(1 for r in clean if not r.get("clean_ok")),
+        crashed=sum(1 for r in results if r.get("crashed")))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}"
+
+
+def _yes(r: dict[str, Any], key: str) -> str:
+    return "yes" if r.get(key) else "NO"
+
+
+def case_rows(results: Sequence[dict[str, Any]]) -> list[str]:
+    out = [f"{'case':58} {'named':>5} {'pm':>3} {'cs':>3} {'prec':>5} {'fix':>4} {'clean':>5}"]
+    for r in results:
+        name = r["case"][:58]
+        if r.get("crashed"):
+            out.append(f"{name:58} CRASHED: {r['crashed'].splitlines()[0][:60]}")
+        elif r.get("clean"):
+            verdict = "silent" if r.get("clean_ok") else "FLAGGED"
+            out.append(f"{name:58} {'':>5} {'':>3} {'':>3} {'':>5} {'':>4} {verdict:>7}")
+        else:
+            prec = " n/a" if r.get("precision_undefined") else _pct(r["precision"])
+            out.append(f"{name:58} {_yes(r, 'named'):>5} {_yes(r, 'named_pm'):>3} "
+                       f"{_yes(r, 'named_cs'):>3} {prec:>5} {_yes(r, 'fix_works'):>4} "
+                       f"{_yes(r, 'clean_after_fix'):>5}")
+    return out
+
+
+def family_rows(results: Sequence[dict[str, Any]]) -> list[str]:
+    out = [f"{'family':18} {'cases':>5} {'named%':>7} {'prec%':>6} {'fix%':>6} {'clean%':>7} "
+           f"{'flagged':>7}"]
+    families = sorted({r.get("family") or r["case"].split("__")[0] for r in results})
+    for fam in [*families, "TOTAL"]:
+        rows = [r for r in results
+                if fam == "TOTAL" or (r.get("family") or r["case"].split("__")[0]) == fam]
+        t = totals(rows)
+        if t.failing:
+            out.append(f"{fam:18} {t.cases:5d} {_pct(t.named):>7} {_pct(t.precision):>6} "
+                       f"{_pct(t.fix_works):>6} {_pct(t.clean_after_fix):>7} "
+                       f"{t.clean_flagged:>4d}/{t.clean}")
+        else:
+            out.append(f"{fam:18} {t.cases:5d} {'':>7} {'':>6} {'':>6} {'':>7} "
+                       f"{t.clean_flagged:>4d}/{t.clean}")
+    return out
+
+
+def table(results: Sequence[dict[str, Any]]) -> str:
+    t = totals(results)
+    undefined = [r["case"] for r in results if r.get("precision_undefined")]
+    lines = [*case_rows(results), "", *family_rows(results), "",
+             f"named {_pct(t.named)}% (post-mortem {_pct(t.named_pm)}%, %%cuda_safe "
+             f"{_pct(t.named_cs)}%), precision {_pct(t.precision)}%, fix works "
+             f"{_pct(t.fix_works)}%, clean after fix {_pct(t.clean_after_fix)}%; "
+             f"{t.clean_flagged} of {t.clean} clean look-alikes flagged; {t.crashed} crashed"]
+    if undefined:
+        lines.append(f"precision counted 0 (nothing named): {', '.join(undefined)}")
+    return "\n".join(lines)
+
+
+def score(cases: Sequence[Case] | None = None, jobs: int = 2) -> list[dict[str, Any]]:
+    return run_many(load_cases() if cases is None else cases, "score", jobs=jobs)
+
+
+def _children_cpu() -> float:
+    """CPU seconds the case interpreters used (a loaded machine stretches wall time, not this)."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tests.corpus.scorer", description=__doc__)
+    ap.add_argument("--json", metavar="PATH", help="also write every case's result here")
+    ap.add_argument("-k", metavar="TEXT", help="only the cases whose name contains TEXT")
+    ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
+    args = ap.parse_args(argv)
+    cases = [c for c in load_cases() if not args.k or args.k in c.name]
+    start, cpu = time.perf_counter(), _children_cpu()
+    results = score(cases, jobs=args.jobs)
+    print(table(results))
+    print(f"\n{len(cases)} cases scored in {time.perf_counter() - start:.0f} s "
+          f"({_children_cpu() - cpu:.0f} s of CPU in {args.jobs} workers)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"totals": asdict(totals(results)), "cases": results}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

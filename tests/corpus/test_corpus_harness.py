@@ -1,0 +1,115 @@
+"""The harness reads cases and diagnoses the way the README says (no subprocess, no torch)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from tests.corpus import _parse
+from tests.corpus._harness import load_case
+
+GOOD = '''"""t.
+
+Source: https://example.org/1
+"""
+SIM = "meta"
+FAMILY = "device-loose"
+SETUP = "import torch\\nx = torch.ones(2)\\n"
+CELL = "x + 1\\n"
+EXPECT_ERROR = "Expected"
+CULPRITS = ["x"]
+FIX = "namespace"
+REFERENCE_FIX = "x = x.to('meta')"
+REFERENCE_EDIT = None
+CLEAN = False
+'''
+
+PM = """devicelens: tensors on different devices: cpu, cuda:0
+  culprit: batch["y"] (int64[4] on cpu), `target` in cross_entropy; expected cuda:0
+  culprit: net.head.weight (float32[2, 4] on cpu); expected cuda:0
+  inside: net (Net)
+  at: cell line 2: loss = F.cross_entropy(net(x), batch["y"])
+  fix:
+      batch["y"] = batch["y"].to(x.device)
+      net.to("cuda:0")  # other unused
+  edit: cell line 5 (in Net.forward)
+      - mask = torch.ones(n)
+      + mask = torch.ones(n, device=x.device)
+"""
+
+
+def write(tmp_path: pathlib.Path, name: str, text: str) -> pathlib.Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_a_good_case_loads_into_a_frozen_case(tmp_path: pathlib.Path) -> None:
+    case = load_case(write(tmp_path, "device-loose__x.py", GOOD))
+    assert (case.name, case.sim, case.culprits, case.clean) == (
+        "device-loose__x", "meta", ("x",), False)
+    assert case.source.splitlines()[-1] == "Source: https://example.org/1"
+    with pytest.raises(AttributeError):
+        case.sim = "cpu"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ('SIM = "meta"', 'SIM = "gpu"', "SIM must be one of"),
+    ('CULPRITS = ["x"]', "CULPRITS = []", "needs EXPECT_ERROR and CULPRITS"),
+    ('CULPRITS = ["x"]', 'CULPRITS = "x"', "CULPRITS must be"),
+    ("Source: https://example.org/1", "no link", "Source: https://"),
+    ('FIX = "namespace"', 'FIX = "code"', "needs REFERENCE_EDIT"),
+    ("CLEAN = False\n", "", "missing CLEAN"),
+    ('FAMILY = "device-loose"', 'FAMILY = "clean"', "file name must start with 'clean__'"),
+])
+def test_a_malformed_case_is_a_value_error_naming_the_file(
+        tmp_path: pathlib.Path, old: str, new: str, why: str) -> None:
+    path = write(tmp_path, "device-loose__bad.py", GOOD.replace(old, new))
+    with pytest.raises(ValueError, match=r"device-loose__bad\.py") as e:
+        load_case(path)
+    assert why in str(e.value)
+
+
+def test_culprits_fix_code_and_edits_are_read_from_the_printed_text() -> None:
+    text = _parse.diagnosis("Traceback ...\n\x1b[31mRuntimeError\x1b[0m: x\n\n" + PM)
+    assert text.startswith("devicelens: tensors")
+    assert _parse.culprits(text) == ["batch['y']", "net.head.weight"]
+    assert _parse.fix_code(text) == ('batch["y"] = batch["y"].to(x.device)\n'
+                                     'net.to("cuda:0")  # other unused')
+    assert _parse.edits(text) == [_parse.Edit("cell line 5 (in Net.forward)",
+                                              ("mask = torch.ones(n)",),
+                                              ("mask = torch.ones(n, device=x.device)",))]
+
+
+def test_names_match_the_object_or_anything_inside_it() -> None:
+    assert _parse.names_match("batch['y']", 'batch["y"]')
+    assert _parse.names_match("net.head", "net.head.weight")
+    assert not _parse.names_match("net.head", "net.header")
+    assert not _parse.names_match("net.head.weight", "net.head")
+    assert _parse.root("batch['y']") == "batch" and _parse.root("net.head.weight") == "net"
+
+
+def test_mentioned_counts_top_level_names_only_not_attributes_strings_or_keywords() -> None:
+    lines = _parse.culprit_lines(PM) + _parse.fix_code(PM).splitlines()
+    assert _parse.mentioned(lines, {"batch", "net", "x", "other", "weight", "y"}) == {
+        "batch", "net", "x", "other"}
+    line = "opt = rebuild(net, device=dev, lr=0.1) if a == b else opt"
+    assert _parse.mentioned([line], {"opt", "net", "device", "lr", "dev", "a", "b"}) == {
+        "opt", "net", "dev", "a", "b"}
+
+
+def test_an_edit_replaces_the_line_keeping_its_indentation() -> None:
+    src = "class Net:\n    def forward(self, x):\n        mask = torch.ones(n)\n"
+    edit = _parse.edits(PM)[0]
+    assert _parse.apply_edit(src, edit) == (
+        "class Net:\n    def forward(self, x):\n        mask = torch.ones(n, device=x.device)\n")
+    assert _parse.apply_edit("y = 1\n", edit) is None
+
+
+def test_preflight_report_is_cut_before_the_traceback() -> None:
+    out = ("%%cuda_safe pre-flight: 1 problem found before running the cell\n"
+           "  error (cell line 3): bad\n      fix()\n-----\nDeviceMismatchError  Traceback\n")
+    assert _parse.preflight(out) == ("%%cuda_safe pre-flight: 1 problem found before running "
+                                     "the cell\n  error (cell line 3): bad\n      fix()")
+    assert _parse.preflight("DeviceMismatchError") == ""

@@ -1,0 +1,56 @@
+"""devicelens's accuracy on the corpus stays at least where it is (``make corpus`` prints it).
+
+NB: the floors are the totals measured on this checkout; they only ever ratchet up as the engine
+improves. Raise them when a change lifts a total; never lower one to make a change pass.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.corpus.scorer import Totals, score, totals
+
+# NB: the module fixture runs the scorer (two interpreters at a time) inside the first test's setup;
+# the project's per-test timeout is meant for single tests.
+pytestmark = pytest.mark.timeout(2400)
+
+# Measured on 81 cases (67 failing, 14 clean look-alikes); tests/corpus/FAILURES.md explains the
+# baseline and the cases below the goals (named 95 %, fix works 90 %, precision 95 %, no clean
+# look-alike flagged). Now: named 67/67, precision 62/67 (four cases whose fix is a code edit name
+# no namespace object and count 0), fix works 66/67, clean after fix 67/67, 0 of 14 flagged.
+# NB: a change that adds cases re-measures these (new cases can lower a total).
+FLOOR_NAMED = 67 / 67
+FLOOR_PRECISION = 62 / 67
+FLOOR_FIX_WORKS = 66 / 67
+FLOOR_CLEAN_AFTER_FIX = 67 / 67
+MAX_CLEAN_FLAGGED = 0
+EPS = 1e-9  # shares are means of per-case values
+
+
+@pytest.fixture(scope="module")
+def measured() -> Totals:
+    return totals(score())
+
+
+def test_no_case_crashes(measured: Totals) -> None:
+    assert measured.crashed == 0
+
+
+def test_named_floor(measured: Totals) -> None:
+    assert measured.named >= FLOOR_NAMED - EPS, measured
+
+
+def test_precision_floor(measured: Totals) -> None:
+    assert measured.precision >= FLOOR_PRECISION - EPS, measured
+
+
+def test_fix_works_floor(measured: Totals) -> None:
+    assert measured.fix_works >= FLOOR_FIX_WORKS - EPS, measured
+
+
+def test_clean_after_fix_floor(measured: Totals) -> None:
+    assert measured.clean_after_fix >= FLOOR_CLEAN_AFTER_FIX - EPS, measured
+
+
+def test_clean_look_alikes_flagged_at_most(measured: Totals) -> None:
+    assert measured.clean_flagged <= MAX_CLEAN_FLAGGED, measured

@@ -1,0 +1,244 @@
+"""Several models in one namespace: each loose tensor is judged against the model the user's
+cells use it with, never against an arbitrary one, and no fix copies out of meta."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens import moves
+from devicelens.analysis import Finding, diagnose
+from devicelens.analysis._usage import Usage
+from devicelens.inspect import take_snapshot
+from devicelens.render.text import report_text
+
+
+def found(ns: dict[str, Any], *cells: str) -> list[Finding]:
+    return diagnose(take_snapshot(ns), cells=cells)
+
+
+def about(fs: list[Finding], name: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.severity) for f in fs if name in f.objects]
+
+
+def run(ns: dict[str, Any], code: str) -> None:
+    """NB: runs the library's own printed fix (or the user's cell) in the namespace."""
+    ns.setdefault("torch", torch)
+    exec(code, ns)
+
+
+def three_models(x_device: str = "meta") -> dict[str, Any]:
+    """``a`` on meta, an unrelated half-precision ``c`` (the biggest), ``x`` meant for ``a``."""
+    torch.manual_seed(0)
+    return {"a": nn.Linear(4, 4).to("meta"), "c": nn.Linear(64, 64).half(),
+            "x": torch.randn(2, 4, device=x_device)}
+
+
+# --- usage from the cells ------------------------------------------------------------------
+
+def test_usage_follows_calls_outputs_and_earlier_cells() -> None:
+    u = Usage(["out = model(batch['x'])\nloss = crit(out, y.view(-1))",
+               "h = a(x)\nz = b(h) + w", "opt = torch.optim.AdamW(net.parameters())"],
+              ["model", "crit", "a", "b", "net"])
+    assert u.partners("batch") == {"model"}
+    assert u.partners("y") == {"crit", "model"}  # through model's output
+    assert u.partners("x") == {"a"} and u.tiers("h") == ({"b"}, {"a"})
+    assert u.models_of("h") == {"b"} and u.models_of("y", ["model"]) == {"model"}
+    assert u.partners("w") == {"b"} and u.partners("a") == {"b"} == u.models_of("a")
+    assert u.models_of("opt") == {"net"} and u.partners("nobody") == frozenset()
+
+
+def test_the_newest_cell_decides_and_cuda_safe_bodies_are_read() -> None:
+    u = Usage(["a(x)", "get_ipython().run_cell_magic('cuda_safe', '', 'c(x)\\n')"], ["a", "c"])
+    assert u.partners("x") == {"c"}
+    assert Usage(["a(x", "def f(:"], ["a"]).partners("x") == frozenset()  # never raises
+
+
+# --- issue 10, item 4 ----------------------------------------------------------------------
+
+def test_a_tensor_used_with_a_meta_model_is_not_judged_against_an_unrelated_half_one() -> None:
+    ns = three_models("meta")
+    fs = found(ns, "out = a(x)")
+    # before: "x is not on cpu" and "x is float32 but c is float16"
+    assert about(fs, "x") == []
+    assert [f.kind for f in fs if f.severity != "info"] == []
+    run(ns, "out = a(x)")
+
+
+def test_a_stray_is_judged_against_the_model_it_is_used_with() -> None:
+    ns = three_models("cpu")
+    fs = found(ns, "out = a(x)")
+    assert about(fs, "x") == [("loose_device", "warning")]
+    (f,) = [f for f in fs if "x" in f.objects]
+    assert f.title == "x is not on meta" and "but a is on meta" in f.message
+    assert f.fix == "x = x.to(next(a.parameters()).device)"
+    with pytest.raises(RuntimeError):
+        run(ns, "out = a(x)")
+    run(ns, f.fix)
+    run(ns, "out = a(x)")
+    assert ns["out"].device.type == "meta" and about(found(ns, "out = a(x)"), "x") == []
+
+
+def test_labels_are_judged_through_the_models_output() -> None:
+    ns = {"model": nn.Linear(4, 3).to("meta"), "other": nn.Linear(32, 32).double(),
+          "x": torch.randn(2, 4, device="meta"), "y": torch.tensor([0, 2])}
+    fs = found(ns, "out = model(x)\nloss = nn.functional.cross_entropy(out, y)")
+    (f,) = [f for f in fs if "y" in f.objects]
+    assert f.kind == "loose_device" and "but model is on meta" in f.message
+    assert about(fs, "x") == []
+
+
+def test_without_usage_several_disagreeing_models_give_at_most_a_note(fake_cuda: Any) -> None:
+    ns = three_models("cpu")
+    assert about(found(ns), "x") == []  # on cpu, like c: it may well be c's
+    ns["x"] = fake_cuda.randn(2, 4, device="cuda:1")
+    (f,) = [f for f in found(ns) if "x" in f.objects]
+    assert (f.kind, f.severity, f.action, f.fix) == ("loose_device_unknown", "info", None, "")
+    assert "(c: cpu, a: meta)" in f.message
+    ns["x"] = torch.randn(2, 4, dtype=torch.float64)
+    (f,) = [f for f in found(ns) if "x" in f.objects]
+    assert f.kind == "loose_dtype_unknown" and "(c: float16, a: float32)" in f.message
+
+
+def test_one_model_or_agreeing_models_still_judge_every_loose_tensor() -> None:
+    ns = {"model": nn.Linear(4, 4).to("meta"), "head": nn.Linear(2, 2).to("meta"),
+          "x": torch.randn(2, 4)}
+    (f,) = [f for f in found(ns) if "x" in f.objects]
+    assert f.kind == "loose_device" and f.fix == "x = x.to(next(model.parameters()).device)"
+
+
+def test_a_meta_input_of_a_cpu_model_moves_the_model_never_the_meta_tensor() -> None:
+    ns = {"b": nn.Linear(4, 2), "x": torch.ones(3, 4, device="meta")}
+    fs = found(ns, "out = b(x)")
+    (f,) = [f for f in fs if "x" in f.objects]
+    assert f.kind == "meta_no_data" and f.fix == 'b.to("meta")'
+    assert "a meta tensor has no data to copy to cpu" in f.message
+    assert f.action is not None and f.action.device == "meta"
+    report = moves.apply_fix(f, ns)
+    assert report.ok and ns["b"].weight.device.type == "meta"
+    run(ns, "out = b(x)")
+
+
+def test_two_models_used_together_get_one_fix_and_never_a_copy_out_of_meta() -> None:
+    ns = {"a": nn.Linear(4, 4).to("meta"), "b": nn.Linear(4, 64),
+          "x": torch.ones(2, 4, device="meta")}
+    fs = found(ns, "y = b(a(x))")
+    assert [(f.kind, f.objects, f.fix) for f in fs] == [
+        ("module_device", ("b", "a"), 'b.to("meta")')]  # not 'a.to("cpu")'
+    run(ns, fs[0].fix)
+    run(ns, "y = b(a(x))")
+
+
+def test_of_two_models_on_two_gpus_only_the_smaller_moves(fake_cuda: Any) -> None:
+    ns = {"enc": fake_cuda.to(nn.Linear(64, 64), "cuda:0"),
+          "head": fake_cuda.to(nn.Linear(64, 2), "cuda:1")}
+    fs = found(ns, "out = head(enc(x))")
+    assert [(f.kind, f.fix) for f in fs] == [("module_device", 'head.to("cuda:0")')]
+
+
+# --- the planner refuses copies out of meta, up front ------------------------------------------
+
+def test_dry_run_predicts_the_copy_out_of_meta_instead_of_would_move() -> None:
+    ns = {"model": nn.Linear(4, 2).to("meta"), "x": torch.ones(2)}
+    dry = moves.move_all("cpu", ns, dry_run=True)
+    assert not dry.ok and dry.moved == ()
+    text = report_text(dry)
+    assert text.startswith("Would fail: model cannot be moved (see below), so nothing was moved")
+    assert "model: is on meta, which holds no data, so it cannot be copied to cpu" in text
+    assert "Would move" not in text
+    real = moves.move_all("cpu", ns)
+    assert not real.ok and real.error == dry.error and ns["x"].device.type == "cpu"
+
+
+# --- through a real shell: the cells come from IPython's ``In`` ----------------------------------
+
+def test_percent_devices_reads_the_cells_from_in(ip: Any, capsys: Any) -> None:
+    ip.run_cell("import torch\nfrom torch import nn\na = nn.Linear(4, 4).to('meta')\n"
+                "c = nn.Linear(64, 64).half()\nx = torch.randn(2, 4)\n", store_history=False)
+    cell = "out = a(x)\n"
+    history = ip.user_ns["In"]
+    n = len(history)
+    try:
+        history.append(cell)  # NB: what run_cell(..., store_history=True) records
+        assert ip.run_cell(cell, store_history=False).error_in_exec is not None
+        capsys.readouterr()
+        assert ip.run_line_magic("devices", "--text") is None  # NB: --text prints
+        text = capsys.readouterr().out
+        assert "▲ warning: x is not on meta" in text and "but a is on meta" in text
+        assert "x is float32" not in text and "x is not on cpu" not in text
+        assert ip.run_line_magic("devices", "--fix").ok
+        history.append(cell)
+        assert ip.run_cell(cell, store_history=False).error_in_exec is None
+        capsys.readouterr()
+        ip.run_line_magic("devices", "--text")
+        assert "warning" not in capsys.readouterr().out
+    finally:
+        del history[n:]  # NB: the shell is shared by the whole test session
+
+
+def test_a_model_whose_data_another_model_uses_is_the_one_left_behind(fake_cuda: Any) -> None:
+    teacher = nn.Sequential(nn.Linear(64, 256), nn.Linear(256, 2))  # never moved, the biggest
+    ns = {"teacher": teacher, "student": fake_cuda.to(nn.Linear(64, 2), "cuda:0"),
+          "X_train": fake_cuda.randn(16, 64, device="cuda:0")}
+    cell = "t_logits = teacher_predict(teacher, X_train)\ns_logits = student(X_train)\n"
+    fs = found(ns, cell)
+    assert [(f.kind, f.severity, f.fix) for f in fs] == [
+        ("model_left_behind", "error", 'teacher.to("cuda:0")')]
+    assert "what your cells feed it (X_train) is on cuda:0, where student uses it" in fs[0].message
+    with fake_cuda, torch.no_grad():
+        run(ns, fs[0].fix)
+    assert str(teacher[0].weight.device) == "cuda:0" and found(ns, cell) == []
+
+
+def test_a_dataparallel_scatters_its_inputs_wherever_they_are(fake_cuda: Any) -> None:
+    dp = nn.DataParallel(nn.Linear(4, 2))
+    dp.device_ids, dp.output_device = [0, 1], 0
+    fake_cuda.to(dp.module, "cuda:0")
+    ns = {"dp": dp, "x": torch.randn(3, 4)}
+    assert found(ns, "out = dp(x)") == []
+
+
+# --- look-alikes: how a tensor is used decides -------------------------------------------------
+
+def test_with_history_a_tensor_no_cell_uses_yet_is_only_a_note() -> None:
+    ns = {"unet": nn.Conv2d(4, 4, 3).half(), "latents": torch.randn(1, 4, 8, 8)}
+    (f,) = found(ns)  # no history (the API on a plain dict): judged against the only model
+    assert (f.kind, f.severity) == ("loose_dtype", "warning")
+    (f,) = found(ns, "unet = unet.half()\nlatents = torch.randn(1, 4, 8, 8)")
+    assert (f.kind, f.severity, f.action) == ("loose_dtype", "info", None)
+    assert f.message.endswith("(Your cells have not used it with a model yet.)")
+
+
+def test_a_tensor_used_under_autocast_may_differ_in_dtype() -> None:
+    ns = {"unet": nn.Conv2d(4, 4, 3).half(), "latents": torch.randn(1, 4, 8, 8)}
+    amp = ("with torch.no_grad(), torch.autocast('cpu', dtype=torch.float16):\n"
+           "    noise_pred = unet(latents)\n")
+    assert found(ns, amp) == []
+    (f,) = found(ns, "noise_pred = unet(latents)")
+    assert (f.kind, f.severity) == ("loose_dtype", "warning")
+
+
+ENCODER = '''
+class Encoder(nn.Module):
+    def forward(self, tokens, lengths):
+        packed = pack_padded_sequence(self.embedding(tokens), lengths, batch_first=True)
+        return self.lstm(packed)
+'''
+
+
+def test_cpu_lengths_through_the_users_forward_are_not_flagged_gpu_ones_are() -> None:
+    encoder = nn.Sequential(nn.Embedding(40, 8)).to("meta")
+    encoder.__class__ = type("Encoder", (nn.Sequential,), {})
+    ns = {"encoder": encoder, "tokens": torch.randint(1, 40, (3, 7)).to("meta"),
+          "lengths": torch.tensor([7, 5, 2])}
+    assert found(ns, ENCODER, "out = encoder(tokens, lengths)") == []
+    batch = {"tokens": ns["tokens"], "lengths": torch.tensor([7, 5, 2])}
+    fake_gpu = {"encoder": encoder, "batch": batch}
+    assert found(fake_gpu, ENCODER, "out = encoder(batch['tokens'], batch['lengths'])") == []
+    batch["lengths"] = batch["lengths"].to("meta")
+    (f,) = found(fake_gpu, ENCODER, "out = encoder(batch['tokens'], lengths=batch['lengths'])")
+    assert (f.kind, f.paths, f.fix) == ("cpu_required", ("batch['lengths']",), "")
+    assert "takes its lengths as a CPU int64 tensor" in f.message
