@@ -198,9 +198,10 @@ class Namer:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # NB: reading .grad of a non-leaf warns; harmless
             self.snapshot = snap = take_snapshot(self.ns)
-        # NB: module paths first: `w = model.fc.weight` is still named model.fc.weight.
-        records = sorted((t for o in snap.objects for t in o.tensors if t.role != "opt_param"),
-                         key=lambda t: 0 if t.role in ("parameter", "buffer", "attribute") else 1)
+        # NB: module paths first: `w = model.fc.weight` is still named model.fc.weight; then an
+        # optimizer's state (what uses it), then containers; a parameter only an optimizer still
+        # holds (its model replaced it) last
+        records = sorted((t for o in snap.objects for t in o.tensors), key=_rank)
         for rec in records:
             obj = self._resolve(rec.ref)
             if obj is not None and id(obj) not in self._tensors:
@@ -318,6 +319,11 @@ def internal_file(filename: str) -> bool:
         return False
     rest = parts[len(parts) - 1 - parts[::-1].index("torch") + 1:]
     return any(p.startswith("_") for p in rest) or rest[-1:] in (["overrides.py"], ["library.py"])
+
+
+def _rank(t: Any) -> int:
+    return {"parameter": 0, "buffer": 0, "attribute": 0, "state": 1, "opt_param": 3}.get(
+        t.role, 2)
 
 
 def _base(t: Any) -> Any:
