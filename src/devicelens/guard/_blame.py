@@ -102,6 +102,7 @@ class Frame(NamedTuple):
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.dirname(_HERE)
 
 
 def stack_frames(start: FrameType | None) -> list[Frame]:
@@ -240,9 +241,9 @@ class Namer:
             if f.f_globals is self.ns and f.f_code.co_name == "<module>":
                 continue  # the cell's top level: its locals are the namespace
             loc = frame_locals(f)
-            if internal_file(f.f_code.co_filename) or not (
-                    self.is_cell(f.f_code.co_filename) or "self" in loc):
-                continue
+            if internal_file(f.f_code.co_filename) or f.f_code.co_filename.startswith(_PACKAGE) \
+                    or not (self.is_cell(f.f_code.co_filename) or "self" in loc):
+                continue  # NB: torch's machinery and devicelens' own frames name nothing
             for k, v in loc.items():
                 if k == "self":
                     continue
