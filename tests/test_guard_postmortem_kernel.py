@@ -71,5 +71,8 @@ def test_cuda_safe_in_a_kernel(kc):
     assert "at: cell line 3: c = a + b" in err["evalue"]
     assert "culprit: b (float32[2] on meta), argument 2; expected cpu" in err["evalue"]
     assert "from:" not in err["evalue"]  # the kernel's own launcher is not a cell
-    assert err["evalue"].endswith("fix:\n      b = b.to(a.device)")
+    # NB: nothing can be copied out of meta: the line that made b there is the fix
+    assert err["evalue"].endswith('edit: cell In[1] line 6\n'
+                                  '      - a, b = torch.ones(2), torch.ones(2, device="meta")\n'
+                                  '      + a, b = torch.ones(2), torch.ones(2, device="cpu")')
     assert "running" in "".join(m["content"].get("text", "") for m in msgs)

@@ -6,6 +6,7 @@ message), never devicelens's internals, so the scorer measures what users see.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ _IDENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # NB: not an attribute (after a 
 _KWARG = re.compile(r"([(,]\s*)[A-Za-z_]\w*\s*=(?!=)")  # ``device=`` names no object
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 _OWNER = re.compile(r"^in `([^`]+)` \(")  # ``edit: in `model.encoder` (Encoder.init_hidden, ...``
+_IN_FUNCTION = re.compile(r"\(in ([\w.<>]+)\)")  # ``edit: cell In[3] line 17 (in move_to)``
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,29 @@ def apply_edit(source: str, edit: Edit) -> str | None:
             lines[i:i + n] = [pad + new for new in edit.new]
             return "\n".join(lines)
     return None
+
+
+def edit_locals(edit: Edit, source: str) -> set[str]:
+    """The names local to the function an edit changes (its parameters and assignments), found
+    in ``source``: in ``def move_to(sample, device)``, ``sample`` is the argument, not the
+    namespace's ``sample``. Empty when the edit is not in a function of ``source``."""
+    m = _IN_FUNCTION.search(edit.where)
+    if not m:
+        return set()
+    name = m.group(1).rsplit(".", 1)[-1]
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and fn.name == name:
+            a = fn.args
+            out |= {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                    if x is not None}
+            out |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, ast.Store)}
+    return out
 
 
 def mentioned(lines: list[str], names: set[str]) -> set[str]:

@@ -204,7 +204,9 @@ def _precision(case: Case, r: dict[str, Any], names: set[str]) -> None:
         said |= {_parse.root(c) for c in _parse.culprits(text)} & names
         lines += _parse.fix_code(text).splitlines()
         eds = _parse.edits(text)
-        lines += [ln for e in eds for ln in (*e.old, *e.new)]
+        for e in eds:  # NB: a function's own locals in its edited lines are not the namespace's
+            local = _parse.edit_locals(e, f"{case.setup}\n{case.cell}")
+            said |= _parse.mentioned([*e.old, *e.new], names - local)
         # NB: "edit: in `model.encoder` (...)": the object whose method the edit changes
         said |= {_parse.root(o) for o in map(_parse.edit_owner, eds) if o} & names
     said |= _parse.mentioned(lines, names)

@@ -158,3 +158,28 @@ def test_a_diagnosis_naming_no_namespace_object_has_no_precision(tmp_path: pathl
     rows = [{"case": "a", **r}, {"case": "b", "precision": 0.5, "precision_undefined": False}]
     t = totals(rows)
     assert (t.precision, t.precision_cases, t.failing) == (0.5, 1, 2)
+
+
+HELPER = GOOD.replace(
+    'SETUP = "import torch\\nx = torch.ones(2)\\n"',
+    'SETUP = "import torch\\ndef move_to(sample, device):\\n    out = sample\\n    return out\\n'
+    'sample = {}\\nx = torch.ones(2)\\n"')
+
+
+def test_an_edit_of_a_function_does_not_mention_the_names_its_own_locals_shadow(
+        tmp_path: pathlib.Path) -> None:
+    """``sample`` in ``def move_to(sample, device)`` is the argument, not the global ``sample``;
+    a global the function reads (``x``) is still a mention."""
+    from tests.corpus._worker import _precision
+
+    case = load_case(write(tmp_path, "device-loose__helper.py", HELPER))
+    pm = ("devicelens: x\n  culprit: x (float32[2] on cpu); expected meta\n"
+          "  edit: cell In[1] line 3 (in move_to)\n      - out = sample\n"
+          "      + out = {k: v.to(x.device) for k, v in sample.items()}\n")
+    (edit,) = _parse.edits(pm)
+    assert _parse.edit_locals(edit, case.setup) == {"sample", "device", "out"}
+    r: dict[str, object] = {"pm_text": pm, "cs_text": ""}
+    _precision(case, r, {"sample", "x", "move_to"})
+    assert r["mentioned"] == ["x"] and r["precision"] == 1.0
+    outside = _parse.edits(pm.replace(" (in move_to)", ""))[0]
+    assert _parse.edit_locals(outside, case.setup) == set()

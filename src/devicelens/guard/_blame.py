@@ -102,6 +102,7 @@ class Frame(NamedTuple):
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.dirname(_HERE)
 
 
 def stack_frames(start: FrameType | None) -> list[Frame]:
@@ -199,9 +200,9 @@ class Namer:
             warnings.simplefilter("ignore")  # NB: reading .grad of a non-leaf warns; harmless
             self.snapshot = snap = take_snapshot(self.ns)
         # NB: module paths first: `w = model.fc.weight` is still named model.fc.weight; then an
-        # optimizer's state, before a container that merely shares it (a loaded checkpoint).
-        records = sorted((t for o in snap.objects for t in o.tensors if t.role != "opt_param"),
-                         key=lambda t: _NAME_RANK.get(t.role, 2))
+        # optimizer's state (what uses it), then containers; a parameter only an optimizer still
+        # holds (its model replaced it) last
+        records = sorted((t for o in snap.objects for t in o.tensors), key=_rank)
         for rec in records:
             obj = self._resolve(rec.ref)
             if obj is not None and id(obj) not in self._tensors:
@@ -240,9 +241,9 @@ class Namer:
             if f.f_globals is self.ns and f.f_code.co_name == "<module>":
                 continue  # the cell's top level: its locals are the namespace
             loc = frame_locals(f)
-            if internal_file(f.f_code.co_filename) or not (
-                    self.is_cell(f.f_code.co_filename) or "self" in loc):
-                continue
+            if internal_file(f.f_code.co_filename) or f.f_code.co_filename.startswith(_PACKAGE) \
+                    or not (self.is_cell(f.f_code.co_filename) or "self" in loc):
+                continue  # NB: torch's machinery and devicelens' own frames name nothing
             for k, v in loc.items():
                 if k == "self":
                     continue
@@ -311,9 +312,6 @@ class Namer:
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
 
 
-_NAME_RANK = {"parameter": 0, "buffer": 0, "attribute": 0, "state": 1}
-
-
 def internal_file(filename: str) -> bool:
     """torch's private machinery (``torch/_prims``, ``torch/_tensor.py``...): its locals are
     never what users call things, and it is never the caller of an op."""
@@ -322,6 +320,11 @@ def internal_file(filename: str) -> bool:
         return False
     rest = parts[len(parts) - 1 - parts[::-1].index("torch") + 1:]
     return any(p.startswith("_") for p in rest) or rest[-1:] in (["overrides.py"], ["library.py"])
+
+
+def _rank(t: Any) -> int:
+    return {"parameter": 0, "buffer": 0, "attribute": 0, "state": 1, "opt_param": 3}.get(
+        t.role, 2)
 
 
 def _base(t: Any) -> Any:

@@ -83,6 +83,26 @@ def at_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin]:
     return _origins(tr, sc, [(call, text)], "")
 
 
+def exempt_key(tr: Tracer, sc: Scope, comp: ast.DictComp, key: str) -> list[Origin]:
+    """``{k: v.to(device) for k, v in batch.items()}`` moving an entry that must stay where it
+    is (``lengths`` on the cpu): that entry is left out of the move."""
+    value = comp.value
+    moves = [n for n in ast.walk(value) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Attribute) and n.func.attr in _edits.MOVES]
+    if tr.want.fix != "cpu_int64" or not moves or len(comp.generators) != 1:
+        return []
+    target = comp.generators[0].target
+    kname = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+    moved = moves[0].func.value  # type: ignore[attr-defined]
+    if not isinstance(kname, ast.Name):
+        return []
+    text = (f"({_source.segment(sc.code, moved)} if {kname.id} == {key!r} else "
+            f"{_source.segment(sc.code, value)})")
+    edit = _edits.replace(sc.code, [(value, text)])
+    return [_origin(tr, sc, edit, f"the helper moves {key!r} too, which must stay on the cpu")] \
+        if edit is not None else []
+
+
 def _origins(tr: Tracer, sc: Scope, changes: list[Change], name: str) -> list[Origin]:
     """One origin for the changes of one statement; a bug with no anchor has no edit (the
     caller may convert the result instead)."""
@@ -295,6 +315,8 @@ def _default_device() -> str:
 def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     """An expression for the device (dtype) the culprit should have, valid at ``line``."""
     target = tr.want.expected
+    if tr.want.fix == "cpu_int64":
+        return '"cpu"'  # NB: by contract: lengths live on the cpu, whatever the model's device
 
     def ok(t: Any) -> bool:
         m = meta(t)
@@ -332,13 +354,19 @@ def _passed(tr: Tracer, sc: Scope, param: str) -> Any:
 
 
 def _cell_anchor(sc: Scope, attr: str, target: str, ok: Any) -> str | None:
+    """At a notebook's top level: the user's own ``device`` variable naming the target, else
+    the target spelled out (``"cuda:0"``, ``torch.float16``) as users write it there.
+
+    NB: never another object's ``.device``: the cell may make that object on a later line."""
+    import torch
+
+    if attr == "dtype":
+        return f"torch.{target}" if target else None
     for k, v in dict.items(sc.globals):
-        if type(k) is str and not k.startswith("_") and _module_on(v, attr, target):
-            return f"next({k}.parameters()).{attr}"
-    for k, v in dict.items(sc.globals):
-        if type(k) is str and not k.startswith("_") and ok(v):
-            return f"{k}.{attr}"
-    return None
+        if type(k) is str and not k.startswith("_") and (
+                (type(v) is torch.device and str(v) == target) or (type(v) is str and v == target)):
+            return k
+    return f'"{target}"' if target else None
 
 
 def _module_on(m: Any, attr: str, target: str) -> bool:
@@ -363,7 +391,8 @@ def _what(tr: Tracer, name: str) -> str:
 
 
 def _origin(tr: Tracer, sc: Scope, edit: _edits.Edit, detail: str) -> Origin:
-    return Origin(owner(tr, sc), "", None, "code", edit, detail)
+    where = edit.where.split(" (in ")[0]  # NB: "cell In[3] line 12": the note names the line
+    return Origin(owner(tr, sc), "", None, "code", edit, detail.replace("this line", where))
 
 
 def owner(tr: Tracer, sc: Scope) -> str:

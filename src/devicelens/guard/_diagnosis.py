@@ -113,13 +113,30 @@ def _resolve_code(ctx: Ctx, code: str) -> Any:
 
 
 def _unique(ops: list[Operand]) -> list[Operand]:
+    """Each culprit once; an optimizer's tensors (state, the parameters it holds, their grads)
+    as one line for the optimizer: one object, one fix."""
     seen: set[str] = set()
     out = []
+    held: dict[str, list[Operand]] = {}
     for o in ops:
-        if o.named.name not in seen:
+        if _optimizer_held(o):
+            held.setdefault(o.named.root, []).append(o)
+        elif o.named.name not in seen:
             seen.add(o.named.name)
             out.append(o)
+    for root, group in held.items():
+        if root in seen:
+            continue
+        devices = ", ".join(sorted({o.device for o in group}))
+        what = f"{len(group)} tensor{'s' * (len(group) != 1)} it holds on {devices}"
+        out.append(Operand("", Named(root, root, "object", root), group[0].device, "", (), what))
     return out
+
+
+def _optimizer_held(o: Operand) -> bool:
+    n = o.named
+    return bool(n.root) and (n.role in ("state", "opt_param") or (
+        n.role == "grad" and ".param_groups[" in n.name))
 
 
 def _merge_edits(edits: tuple[Edit, ...]) -> tuple[Edit, ...]:

@@ -52,6 +52,27 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     return blames_from_origins(ctx, failure, expected, op, origins, want)
 
 
+def _made_earlier(ctx: Ctx, tracer: Any, o: Origin) -> list[Origin]:
+    """The line of an earlier cell that made namespace tensor ``o`` what it is (a batch helper
+    that moved it along with the rest), as an edit."""
+    import re
+
+    root = o.code.split(".")[0].split("[")[0] if o.code else ""
+    if not root:
+        return []
+    key = re.search(r"\[(['\"])(\w+)\1\]$", o.code)
+    tracer.item_key = key.group(2) if key else ""
+    current = ctx.frames[ctx.cell].frame.f_code.co_filename if ctx.cell >= 0 else ""
+    for filename in _source.earlier_cells(current):
+        code = _source.code_at(filename, "<module>", 1, "<module>")
+        found = _source.assignments(code, root, 1 << 30) if code is not None else []
+        if code is None or not found:
+            continue
+        sc = Scope(code, {}, ctx.ns, found[-1][0].lineno + 1, -1)
+        return [x for x in tracer.name(sc, root, 0) if x.role == "code" and x.edit]
+    return []
+
+
 def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     """The user's function got the tensor and meant to move it, but dropped the moved copy
     (``mask.to(device)`` on a line of its own): that line is the fix, not the namespace."""
@@ -148,6 +169,18 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
         if o.role in ("code", "rebuilt"):
             note = (f"{o.detail}" if o.detail else "")
             out.append(Blame(operand, (), (o.edit,) if o.edit else (), (note,) if note else ()))
+            continue
+        if operand.device == "meta" and failure.kind == "device" and expected != "meta" \
+                and o.role in ("tensor", "attribute", "trapped", "grad"):
+            # NB: nothing can be copied out of meta: a move would only raise; the cell that
+            # made it is what to change
+            made = _made_earlier(ctx, ctx.tracer(want), o)
+            if made:
+                out.append(Blame(operand, (), tuple(m.edit for m in made if m.edit), ()))
+                continue
+            out.append(Blame(operand, (), (), (
+                f"{o.name} is a meta tensor: it has no data to copy to {expected}; make it "
+                f"again on {expected} where it was made (it must not be moved to meta)",)))
             continue
         fix = fix_line(ctx, o, failure, expected, want)
         edits = _buffer_edit(ctx, o) if o.role == "attribute" else ()

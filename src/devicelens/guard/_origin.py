@@ -32,6 +32,7 @@ class Tracer:
     def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
         self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
         self._seen: set[tuple[int, int, str]] = set()
+        self.item_key = ""  # the dict key the culprit sits under, when tracing a dict
 
     # -- entry points
     def scope(self, i: int) -> Scope | None:
@@ -98,6 +99,8 @@ class Tracer:
             return self._call(sc, node, depth)
         if isinstance(node, ast.Starred):
             return self.expr(sc, node.value, depth + 1)
+        if isinstance(node, ast.DictComp) and self.item_key:
+            return _code_bugs.exempt_key(self, sc, node, self.item_key)
         children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
         return [o for c in children for o in self.expr(sc, c, depth + 1)]
 

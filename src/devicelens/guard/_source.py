@@ -74,6 +74,19 @@ def _blank_magic(line: str) -> str:
     return "\n" if s.startswith(("%", "!")) else line
 
 
+def earlier_cells(current: str) -> list[str]:
+    """The files of the notebook's earlier cells, newest first (IPython's compile cache)."""
+    import sys
+
+    ipy = sys.modules.get("IPython")
+    shell = ipy.get_ipython() if ipy is not None else None
+    fmap = getattr(getattr(shell, "compile", None), "_filename_map", None)
+    if type(fmap) is not dict:
+        return []
+    cells = [(n, f) for f, n in fmap.items() if f != current and type(n) is int]
+    return [f for _n, f in sorted(cells, reverse=True)]
+
+
 def frame_code(frame: FrameType) -> Code | None:
     co = frame.f_code
     return code_at(co.co_filename, co.co_name, co.co_firstlineno, co.co_qualname)

@@ -59,6 +59,7 @@ class TracerLike(Protocol):
     frames: list[Frame]
     namer: Namer
     want: Want
+    item_key: str
 
     def live(self, sc: Scope, node: ast.expr) -> Any: ...
 
