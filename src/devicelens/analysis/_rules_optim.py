@@ -7,17 +7,19 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..inspect._tree import Ref, Step, code_for
-from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
+from ..inspect.records import ObjectRecord, TensorRecord
 from ._usage import Usage
 from .findings import Action, Finding, _finding, is_float
 
 
-def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
+def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> list[Finding]:
+    """``ctx``: every module of the snapshot, in order, and the cells' usage."""
+    modules, usage = ctx
     params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
     # NB: the optimizer itself, or one a plain wrapper holds (``optimizer.optimizer``)
     root: Ref = next((t.ref[:-1] for t in o.tensors if t.role == "opt_param"),
                      (Step("name", o.name),))
-    orphan = _orphan(o, params, snap, usage, root)
+    orphan = _orphan(o, params, modules, usage, root)
     if orphan and orphan[0].action is not None:
         return orphan  # NB: the remap also puts the state where the new parameters are
     bad_dev, bad_dt = _mismatched_state(o, params)
@@ -75,7 +77,7 @@ class _Match(NamedTuple):
     code: str  # an expression listing them, in the optimizer's order
 
 
-def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
+def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], modules: tuple[ObjectRecord, ...],
             usage: Usage, root: Ref) -> list[Finding]:
     """An optimizer none of whose parameters a module in the namespace holds.
 
@@ -83,7 +85,6 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
     Parameter objects, and so do ``load_state_dict(assign=True)`` and re-running the cell that
     builds the model: the optimizer keeps updating the old ones.
     """
-    modules = [m for m in snap.objects if m.kind == "module"]
     if not params or not modules or any(p.owner for p in params.values()):
         return []
     old = list(params.values())
@@ -106,7 +107,7 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
                      action=Action("optimizer_remap", (root,), pairs=pairs))]
 
 
-def _match(old: list[TensorRecord], modules: list[ObjectRecord],
+def _match(old: list[TensorRecord], modules: tuple[ObjectRecord, ...],
            used: frozenset[str]) -> _Match | None:
     """The module whose parameters the stale ones were: same shapes in the same order (all of
     them, or each param group as one run of them). Ties: the module the cells say, then one on
@@ -238,7 +239,7 @@ def _remap_code(opt: str, new: str) -> str:
             f"del _old, _new, _n")
 
 
-def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectRecord],
+def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: tuple[ObjectRecord, ...],
               code: str) -> Finding:
     """No module matches the stale parameters' shapes: all we can say is make a new one."""
     model = max(modules, key=lambda m: sum(t.nbytes for t in m.tensors)).name
