@@ -41,12 +41,14 @@ def _candidates(snap: Snapshot, idx: ModelIndex, usage: Usage,
     dt_ms, dt_wants = _wants(idx, idx.ms, "dtype")
     dev_on = bool(dev_ms) and None not in dev_wants
     dt_on = bool(dt_ms) and None not in dt_wants
-    wrong = {k for k in snap.loose_layouts() if not (k[2] and k[0] == "cpu")
+    layouts = snap.loose_layouts() if dev_on or dt_on else ()
+    wrong = {k for k in layouts if not (k[2] and k[0] == "cpu")
              and ((dev_on and k[0] not in dev_wants)
                   or (dt_on and is_float(k[1]) and k[1] not in dt_wants))}
     named = usage.mentioned()
     named.update(usage.cpu_paths)
-    positions = sorted(set(snap.loose_positions(wrong)) | set(snap.loose_named(named)))
+    positions = sorted(set(snap.loose_positions(wrong) if wrong else ())
+                       | set(snap.loose_named(named) if named else ()))
     if positions:
         found += zip(positions, snap.records_at(positions), strict=True)
         found.sort(key=_POSITION)

@@ -4,6 +4,7 @@ optimizer holding parameters its model no longer has (re-created, or replaced by
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..inspect._tree import Ref, Step, code_for
@@ -22,7 +23,7 @@ def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> 
     orphan = _orphan(o, params, modules, usage, root)
     if orphan and orphan[0].action is not None:
         return orphan  # NB: the remap also puts the state where the new parameters are
-    bad_dev, bad_dt = _mismatched_state(o, params)
+    bad_dev, bad_dt = ([], []) if _uniform(o) else _mismatched_state(o, params)
     out: list[Finding] = []
     fix = (f"for _p, _s in {code_for(root)}.state.items():\n    for _k, _v in _s.items():\n"
            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
@@ -48,6 +49,16 @@ def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> 
                             dtypes=sorted({t.dtype for t in bad_dt}),
                             action=Action("optimizer_state", (root,))))
     return out + orphan
+
+
+def _uniform(o: ObjectRecord) -> bool:
+    """One device and at most one floating dtype among all of ``o``'s tensors: no state can
+    differ from its parameter. NB: C-speed scans, no Python step per tensor."""
+    dtypes = set(map(_DTYPE, o.tensors))
+    return len(set(map(_DEVICE, o.tensors))) <= 1 and sum(map(is_float, dtypes)) <= 1
+
+
+_DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
 
 
 def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],

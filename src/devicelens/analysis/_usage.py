@@ -72,6 +72,7 @@ class Usage:
         self.origins = shared.env
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
+        self._key: tuple[object, ...] | None = None
 
     def _newest(self, name: str) -> _Cell | None:
         for cell in reversed(self._cells):
@@ -113,12 +114,18 @@ class Usage:
     def key(self) -> tuple[object, ...]:
         """What every answer of this Usage is a function of: equal keys, equal answers.
         NB: a cell that uses nothing with a model (``pass``) changes no answer, nor the key."""
-        used = tuple((c.uses, c.amp) for c in self._cells if c.uses)
-        return used, self.origins, self.cpu_paths, self.history
+        if self._key is None:
+            used = tuple((c.uses, c.amp) for c in self._cells if c.uses)
+            # NB: a name computed from no model (``x = x.double()``) reads as one never assigned
+            self._key = (used, self._origins(), self.cpu_paths, self.history)
+        return self._key
+
+    def _origins(self) -> dict[str, frozenset[str]]:
+        return {k: v for k, v in self.origins.items() if v}
 
     def mentioned(self) -> set[str]:
         """Every name some answer is not empty for (the rest: no model, no autocast)."""
-        out = set(self.origins)
+        out = set(self._origins())
         for c in self._cells:
             out.update(c.uses)
         return out

@@ -94,7 +94,18 @@ def majority(tensors: Iterable[TensorRecord], attr: str = "device") -> str | Non
 
 
 def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
-    return [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
+    """NB: the last answer is kept: several rules ask it of one record in a row (records are
+    immutable, and the kept one is held, so identity means the same record)."""
+    last = _LAST_OWN
+    if last and last[0] is o:
+        return list(last[1])
+    own = [t for t in o.tensors if (t.role == "parameter" or t.role == "buffer")
+           and (t.shape != () or is_float(t.dtype))]
+    _LAST_OWN[:] = (o, own)
+    return list(own)
+
+
+_LAST_OWN: list[Any] = []
 
 
 def q(s: str) -> str:
@@ -128,7 +139,7 @@ def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
         return Layout(None, None, None, "")
     own = module_tensors(best)
     devices = {t.device for t in own}
-    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    dtypes = {d for d in {t.dtype for t in own} if is_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if best.wrapper == "DataParallel" and best.device_ids:
         device = f"cuda:{best.device_ids[0]}"
@@ -192,7 +203,7 @@ def _model_entry(o: ObjectRecord, _context: object = None,
 def _model(o: ObjectRecord) -> Model:
     own = module_tensors(o)
     devices = {t.device for t in own}
-    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    dtypes = {d for d in {t.dtype for t in own} if is_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if o.wrapper == "DataParallel" and o.device_ids:
         device = f"cuda:{o.device_ids[0]}"
