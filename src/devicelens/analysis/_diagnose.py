@@ -29,6 +29,7 @@ from .findings import (
     Action,
     Finding,
     Memo,
+    Model,
     ModelIndex,
     Severity,
     is_float,
@@ -57,7 +58,12 @@ def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
     m = memo if memo is not None else Memo()
     comps = [o for _p, o in snap.composites()]
     modules = m.same("modules", tuple(o for o in comps if o.kind == "module"))
-    ms = m.same("models", models(modules, m))
+    cached: tuple[tuple[ObjectRecord, ...], list[Model]] | None = m.shared.get("ms")
+    if cached is not None and cached[0] is modules:  # NB: the very records: the same models
+        ms = cached[1]
+    else:
+        ms = m.same("models", models(modules, m))
+        m.shared["ms"] = (modules, ms)
     idx = m.shared.get("index")
     if idx is None or idx.ms is not ms:
         idx = m.shared["index"] = ModelIndex(ms)

@@ -72,6 +72,7 @@ class Usage:
         self.origins = shared.env
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
+        self._used: set[str] = set()  # every module some cell uses something with
         self._key: tuple[object, ...] | None = None
 
     def _newest(self, name: str) -> _Cell | None:
@@ -105,6 +106,9 @@ class Usage:
                     for m in d | o:
                         users.setdefault(m, set()).add(n)
                 self._users.append(users)
+                self._used.update(users)
+        if module not in self._used:
+            return frozenset()
         for users in reversed(self._users):
             got = users.get(module, set()) - {module}
             if got:
