@@ -160,6 +160,8 @@ class Frames:
         findings = diagnose(snap, memo=self.memo)
         if last is None or update.changed is None:
             rows = {o.name: object_to_wire(o) for o in snap.objects}
+        elif not update.changed and not update.removed:
+            rows = last.rows  # NB: no row changed (a new cell's text, say): the very same rows
         else:
             rows = dict(last.rows)
             for name in update.removed:
