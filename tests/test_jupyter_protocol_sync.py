@@ -16,6 +16,7 @@ import pytest
 
 import devicelens
 from devicelens.jupyter import _protocol as P
+from devicelens.moves import REMAPPED
 from devicelens.render import _rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,6 +96,7 @@ def test_fields_types_and_optionality_match(ts: str, name: str) -> None:
 def test_constants_match(ts: str) -> None:
     assert ts_const(ts, "PROTOCOL_VERSION") == P.PROTOCOL_VERSION
     assert ts_const(ts, "COMM_TARGET") == P.COMM_TARGET
+    assert ts_const(ts, "REMAPPED") == REMAPPED
     assert ts_const(ts, "METHODS") == list(P.METHODS)
     assert ts_const(ts, "ERROR_CODES") == list(P.ERROR_CODES)
     assert list(get_args(P.ErrorCode)) == list(P.ERROR_CODES)

@@ -9,7 +9,7 @@
 import { ISignal } from '@lumino/signaling';
 
 /** Version of the wire protocol this panel speaks; the kernel sends its own in `hello`. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 /** Version of this panel (the Python package version it was built with). */
 export const PANEL_VERSION = '0.1.0';
 /** Comm target the kernel registers on `%load_ext devicelens`. */
@@ -114,8 +114,12 @@ export interface WireFinding {
   applicable: boolean;
 }
 
+/** A move row's `source` when the row is an optimizer put back onto its module's parameters. */
+export const REMAPPED = 'stale parameters';
+
 export interface WireMove {
   path: string;
+  /** Where the tensors were (`cpu`, `cuda:0 float16`), or REMAPPED. */
   source: string;
   target: string;
   bytes: number;
@@ -140,6 +144,8 @@ export interface WireReport {
   bytes_by_device: { [device: string]: number };
   error: string | null;
   notes: string[];
+  /** The titles of the findings a fix-all applied (v3). */
+  applied: string[];
 }
 
 // --- messages --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 import {
   ExpandResult,
   humanBytes,
+  REMAPPED,
   SnapshotMsg,
   WireDevice,
   WireFinding,
@@ -65,6 +66,8 @@ export interface IReportCounts {
   /** Tensors cast to another dtype, and to which. */
   cast: number;
   dtypes: string[];
+  /** Optimizers put back onto their module's current parameters. */
+  remapped: number;
   /** Namespace names the rows belong to. */
   objects: number;
   bytes: number;
@@ -72,7 +75,9 @@ export interface IReportCounts {
 
 export function reportCounts(report: WireReport): IReportCounts {
   const rows = report.moved;
-  const moves = rows.filter(m => m.device !== null || m.dtype === null);
+  const moves = rows.filter(
+    m => m.source !== REMAPPED && (m.device !== null || m.dtype === null)
+  );
   const casts = rows.filter(m => m.dtype !== null);
   const sum = (ms: typeof rows) => ms.reduce((n, m) => n + (m.tensors ?? 1), 0);
   return {
@@ -80,6 +85,7 @@ export function reportCounts(report: WireReport): IReportCounts {
     devices: [...new Set(moves.map(m => m.device ?? m.target))],
     cast: sum(casts),
     dtypes: [...new Set(casts.map(m => m.dtype as string))],
+    remapped: rows.filter(m => m.source === REMAPPED).length,
     objects: new Set(rows.map(m => rootOf(m.path))).size,
     bytes: rows.reduce((n, m) => n + m.bytes, 0)
   };
@@ -87,11 +93,18 @@ export function reportCounts(report: WireReport): IReportCounts {
 
 /**
  * A report's first line, word for word as `render/_report.py:headline` writes it:
- * `Moved 60 tensors to meta (4 objects, 142.9 KiB).`
+ * `Moved 60 tensors to meta (4 objects, 142.9 KiB).` NB: test/headlines.json holds the
+ * kernel's own headlines for a set of reports; both test suites check against it.
  */
 export function reportHeadline(report: WireReport): string {
+  const dry = report.dry_run;
   if (!report.ok) {
-    return `Nothing was changed: ${report.error ?? 'the move failed'}`;
+    return `${dry ? 'Would fail' : 'Nothing was changed'}: ${report.error ?? 'the move failed'}`;
+  }
+  const applied = report.applied ?? [];
+  if (report.moved.length === 0 && applied.length > 0) {
+    const n = applied.length;
+    return `${dry ? 'Would apply' : 'Applied'} ${n} fix${n === 1 ? '' : 'es'}.`;
   }
   if (report.moved.length === 0) {
     return report.target
@@ -101,13 +114,17 @@ export function reportHeadline(report: WireReport): string {
   const c = reportCounts(report);
   const clauses: string[] = [];
   if (c.moved > 0) {
-    const verb = report.dry_run ? 'move' : 'moved';
-    clauses.push(`${verb} ${plural(c.moved, 'tensor')} to ${c.devices.join(', ')}`);
+    clauses.push(`${dry ? 'move' : 'moved'} ${plural(c.moved, 'tensor')} to ${c.devices.join(', ')}`);
   }
   if (c.cast > 0) {
     clauses.push(`cast ${plural(c.cast, 'tensor')} to ${c.dtypes.join(', ')}`);
   }
-  const text = (report.dry_run ? 'would ' : '') + clauses.join(' and ');
+  if (c.remapped > 0) {
+    clauses.push(
+      `${dry ? 'remap' : 'remapped'} ${plural(c.remapped, 'optimizer')} onto current parameters`
+    );
+  }
+  const text = (dry ? 'would ' : '') + clauses.join(' and ');
   return (
     `${text[0].toUpperCase()}${text.slice(1)} ` +
     `(${plural(c.objects, 'object')}, ${humanBytes(c.bytes)}).`

@@ -1,5 +1,5 @@
 import { DeviceModel } from '../src/model';
-import { DEFAULT_SETTINGS, WireReport } from '../src/tokens';
+import { DEFAULT_SETTINGS, PROTOCOL_VERSION, WireReport } from '../src/tokens';
 import { batch, FakeBridge, snapshotMsg, splitModel, SPLIT } from './fakes';
 
 function report(moved: number, extra: Partial<WireReport> = {}): WireReport {
@@ -17,6 +17,7 @@ function report(moved: number, extra: Partial<WireReport> = {}): WireReport {
       dtype: null
     })),
     refused: [],
+    applied: [],
     bytes_by_device: { meta: 100 * moved },
     error: null,
     notes: [],
@@ -59,7 +60,7 @@ describe('DeviceModel snapshots', () => {
   it('shows the first push after hello and asks for the device list', () => {
     const { bridge, model, changes } = setup();
     expect(bridge.sent.map(m => m.method)).toEqual(['list_devices']);
-    expect(bridge.sent[0].protocol).toBe(2);
+    expect(bridge.sent[0].protocol).toBe(PROTOCOL_VERSION);
     expect(model.view.objects.map(o => o.name)).toEqual(['model', 'batch']);
     expect(model.view.findings[0].id).toBe('module_split-59e4c1f8f451');
     expect(model.view.seq).toBe(1);

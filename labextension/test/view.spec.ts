@@ -1,9 +1,11 @@
 /**
  * What a move report says: the same sentences as `render/_report.py:headline`
- * (tests/test_render.py checks those with the same reports).
+ * (tests/test_render.py checks those with the same reports; headlines.json holds the kernel's).
  */
 import { WireMove, WireReport } from '../src/tokens';
 import { plural, reportCounts, reportHeadline, rootOf } from '../src/view';
+/** The kernel's own headlines (tests/test_render_headline_parity.py writes and checks them). */
+import golden from './headlines.json';
 
 function move(
   path: string,
@@ -26,6 +28,7 @@ function report(moved: WireMove[], extra: Partial<WireReport> = {}): WireReport 
     bytes_by_device: {},
     error: null,
     notes: [],
+    applied: [],
     ...extra
   };
 }
@@ -45,6 +48,7 @@ describe('reportHeadline', () => {
       devices: ['meta'],
       cast: 0,
       dtypes: [],
+      remapped: 0,
       objects: 2,
       bytes: 210000
     });
@@ -83,4 +87,13 @@ describe('reportHeadline', () => {
     expect([0, 1, 2].map(n => plural(n, 'object'))).toEqual(['0 objects', '1 object', '2 objects']);
     expect(["batch['x']", 'model.enc.weight', 'opt'].map(rootOf)).toEqual(['batch', 'model', 'opt']);
   });
+});
+
+describe('reportHeadline says what the kernel says', () => {
+  it.each(golden.map(c => [c.name, c.report as WireReport, c.headline]))(
+    '%s',
+    (_name, wire, expected) => {
+      expect(reportHeadline(wire)).toBe(expected);
+    }
+  );
 });

@@ -14,6 +14,7 @@ _CULPRIT = re.compile(r"^\s*culprit: (.+?) \(", re.M)
 _IDENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # NB: not an attribute (after a dot)
 _KWARG = re.compile(r"([(,]\s*)[A-Za-z_]\w*\s*=(?!=)")  # ``device=`` names no object
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
+_OWNER = re.compile(r"^in `([^`]+)` \(")  # ``edit: in `model.encoder` (Encoder.init_hidden, ...``
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,12 @@ def edits(text: str) -> list[Edit]:
         new = tuple(b.strip()[2:] for b in body if b.strip().startswith("+ "))
         out.append(Edit(head, old, new))
     return out
+
+
+def edit_owner(edit: Edit) -> str:
+    """The user's object an edit says runs the edited method ('' when it names none)."""
+    m = _OWNER.match(edit.where)
+    return norm(m.group(1)) if m else ""
 
 
 def apply_edit(source: str, edit: Edit) -> str | None:

@@ -191,19 +191,29 @@ def _named(case: Case, r: dict[str, Any]) -> None:
 
 
 def _precision(case: Case, r: dict[str, Any], names: set[str]) -> None:
+    """Of the namespace objects the diagnosis mentions, the share that are culprits, used by the
+    cell, or needed by the case's own reference fix (README.md, "precision").
+
+    NB: a diagnosis that mentions no namespace object (a plain function's line to edit) has no
+    precision: 0/0 is left out of the mean, not counted 0 (it blamed nothing innocent either).
+    """
     lines: list[str] = []
     said: set[str] = set()
     for text in (r["pm_text"], r["cs_text"]):
         # NB: a culprit blames the root of its name ("opt" in "opt.state[model.0.weight]['sum']")
         said |= {_parse.root(c) for c in _parse.culprits(text)} & names
         lines += _parse.fix_code(text).splitlines()
-        lines += [ln for e in _parse.edits(text) for ln in (*e.old, *e.new)]
+        eds = _parse.edits(text)
+        lines += [ln for e in eds for ln in (*e.old, *e.new)]
+        # NB: "edit: in `model.encoder` (...)": the object whose method the edit changes
+        said |= {_parse.root(o) for o in map(_parse.edit_owner, eds) if o} & names
     said |= _parse.mentioned(lines, names)
     used = {n.id for n in ast.walk(ast.parse(case.cell)) if isinstance(n, ast.Name)}
     roots = {_parse.root(c) for c in case.culprits}
-    right = said & (used | roots)
+    needed = _parse.mentioned((case.reference_fix or "").splitlines(), names)
+    right = said & (used | roots | needed)
     r["mentioned"], r["innocent"] = sorted(said), sorted(said - right)
-    r["precision"] = len(right) / len(said) if said else 0.0
+    r["precision"] = len(right) / len(said) if said else None
     r["precision_undefined"] = not said
 
 

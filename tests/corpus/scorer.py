@@ -28,7 +28,8 @@ class Totals:
     named: float
     named_pm: float
     named_cs: float
-    precision: float
+    precision: float  # NB: over the failing cases whose diagnosis mentions a namespace object
+    precision_cases: int
     fix_works: float
     clean_after_fix: float
     clean: int
@@ -43,10 +44,13 @@ def _share(rows: Sequence[dict[str, Any]], key: str) -> float:
 def totals(results: Sequence[dict[str, Any]]) -> Totals:
     failing = [r for r in results if not r.get("clean")]
     clean = [r for r in results if r.get("clean")]
+    # NB: 0/0 is no precision (README.md): such a case neither lowers nor raises the mean
+    judged = [r for r in failing if not r.get("precision_undefined")]
     return Totals(
         cases=len(results), failing=len(failing),
         named=_share(failing, "named"), named_pm=_share(failing, "named_pm"),
-        named_cs=_share(failing, "named_cs"), precision=_share(failing, "precision"),
+        named_cs=_share(failing, "named_cs"), precision=_share(judged, "precision"),
+        precision_cases=len(judged),
         fix_works=_share(failing, "fix_works"),
         clean_after_fix=_share(failing, "clean_after_fix"),
         clean=len(clean), clean_flagged=sum(1 for r in clean if not r.get("clean_ok")),
@@ -87,7 +91,8 @@ def family_rows(results: Sequence[dict[str, Any]]) -> list[str]:
                 if fam == "TOTAL" or (r.get("family") or r["case"].split("__")[0]) == fam]
         t = totals(rows)
         if t.failing:
-            out.append(f"{fam:18} {t.cases:5d} {_pct(t.named):>7} {_pct(t.precision):>6} "
+            prec = _pct(t.precision) if t.precision_cases else "n/a"
+            out.append(f"{fam:18} {t.cases:5d} {_pct(t.named):>7} {prec:>6} "
                        f"{_pct(t.fix_works):>6} {_pct(t.clean_after_fix):>7} "
                        f"{t.clean_flagged:>4d}/{t.clean}")
         else:
@@ -105,7 +110,8 @@ def table(results: Sequence[dict[str, Any]]) -> str:
              f"{_pct(t.fix_works)}%, clean after fix {_pct(t.clean_after_fix)}%; "
              f"{t.clean_flagged} of {t.clean} clean look-alikes flagged; {t.crashed} crashed"]
     if undefined:
-        lines.append(f"precision counted 0 (nothing named): {', '.join(undefined)}")
+        lines.append(f"precision over {t.precision_cases} cases; none (no namespace object "
+                     f"mentioned, left out): {', '.join(undefined)}")
     return "\n".join(lines)
 
 

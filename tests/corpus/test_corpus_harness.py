@@ -113,3 +113,48 @@ def test_preflight_report_is_cut_before_the_traceback() -> None:
     assert _parse.preflight(out) == ("%%cuda_safe pre-flight: 1 problem found before running "
                                      "the cell\n  error (cell line 3): bad\n      fix()")
     assert _parse.preflight("DeviceMismatchError") == ""
+
+
+def test_an_edit_header_names_the_object_that_runs_the_edited_method() -> None:
+    text = ("devicelens: x\n  edit: in `model.encoder` (Encoder.init_hidden, cell In[3] line 12)\n"
+            "      - h = torch.zeros(2)\n      + h = torch.zeros(2, device=x.device)\n")
+    (owned,) = _parse.edits(text)
+    assert _parse.edit_owner(owned) == "model.encoder"
+    assert _parse.edit_owner(_parse.edits(PM)[0]) == ""
+
+
+STALE = GOOD.replace('CELL = "x + 1\\n"', 'CELL = "opt.step()\\n"').replace(
+    "REFERENCE_FIX = \"x = x.to('meta')\"",
+    "REFERENCE_FIX = \"opt.param_groups[0]['params'] = list(model.parameters())\"").replace(
+    'CULPRITS = ["x"]', 'CULPRITS = ["opt"]')
+
+
+def test_precision_counts_what_the_reference_fix_needs_and_the_edit_owner(
+        tmp_path: pathlib.Path) -> None:
+    from tests.corpus._worker import _precision
+
+    case = load_case(write(tmp_path, "device-loose__stale.py", STALE))
+    pm = ("devicelens: x\n  culprit: opt (2 tensors on cpu); expected meta\n  fix:\n"
+          "      opt.param_groups[0]['params'] = list(model.parameters())\n"
+          "  edit: in `other` (Net.forward, cell line 3)\n      - a = 1\n      + a = x\n")
+    r: dict[str, object] = {"pm_text": pm, "cs_text": ""}
+    _precision(case, r, {"opt", "model", "other", "x", "unused"})
+    # NB: `model` is needed by the reference fix; `other` (named as the edit's owner) and `x`
+    # (an edit line) are neither culprits nor used by the cell
+    assert r["mentioned"] == ["model", "opt", "other", "x"]
+    assert r["innocent"] == ["other", "x"]
+    assert r["precision"] == 0.5 and r["precision_undefined"] is False
+
+
+def test_a_diagnosis_naming_no_namespace_object_has_no_precision(tmp_path: pathlib.Path) -> None:
+    from tests.corpus._worker import _precision
+    from tests.corpus.scorer import totals
+
+    case = load_case(write(tmp_path, "device-loose__fn.py", GOOD))
+    r: dict[str, object] = {"pm_text": "devicelens: x\n  culprit: helper (int64[2] on cpu)\n",
+                            "cs_text": ""}
+    _precision(case, r, {"x"})
+    assert r["precision"] is None and r["precision_undefined"] is True
+    rows = [{"case": "a", **r}, {"case": "b", "precision": 0.5, "precision_undefined": False}]
+    t = totals(rows)
+    assert (t.precision, t.precision_cases, t.failing) == (0.5, 1, 2)

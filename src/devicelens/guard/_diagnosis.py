@@ -32,6 +32,7 @@ from ._context import Ctx, Failure, Op
 from ._edits import Edit
 from ._mismatch import MismatchReport, is_float
 from ._naming import blame_for, blames_from_origins, titles
+from ._owners import with_owners
 from ._roles import select
 from ._trace import Want
 
@@ -68,7 +69,8 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
         failure.kind, failure.op, _shown_expected(failure, expected),
         tuple(o.operand for o in ops), tuple(culprit_ops),
         ctx.namer.module_label(stack[0]) if stack else "",
-        tuple(cell_lines(frames, is_cell)), fixes, notes, _merge_edits(edits),
+        tuple(cell_lines(frames, is_cell)), fixes, notes,
+        _merge_edits(with_owners(edits, frames, ctx.namer)),
         titles(failure, ops))
 
 

@@ -26,6 +26,16 @@ class Edit(NamedTuple):
     where: str  # "cell In[3] line 17 (in ArcFace.forward)"
     old: tuple[str, ...]
     new: tuple[str, ...]
+    file: str = ""  # the edited code's file (a cell's too), to find who runs it
+    qualname: str = ""  # its function's ``__qualname__`` ("ArcFace.forward"); '' at top level
+    owner: str = ""  # the user's object whose method this is ("model.encoder"), when known
+
+    def header(self) -> str:
+        """``in `model.encoder` (Encoder.init_hidden, cell In[3] line 12)`` when the code is a
+        method of one of the user's objects, else where it is."""
+        if not self.owner:
+            return self.where
+        return f"in `{self.owner}` ({self.qualname}, {self.where.split(' (in ')[0]})"
 
     def lines(self) -> list[str]:
         """As printed: lines shown without the indentation of the first one (kept relative)."""
@@ -35,7 +45,7 @@ class Edit(NamedTuple):
         def cut(ln: str) -> str:
             return ln[len(pad):] if ln.startswith(pad) else ln.lstrip()
 
-        return ([f"edit: {self.where}"] + [f"    - {cut(ln)}" for ln in self.old]
+        return ([f"edit: {self.header()}"] + [f"    - {cut(ln)}" for ln in self.old]
                 + [f"    + {cut(ln)}" for ln in self.new])
 
 
@@ -64,7 +74,12 @@ def replace(code: Code, changes: list[tuple[ast.AST, str]]) -> Edit | None:
     new = [ln for chunk in data for ln in chunk.decode().split("\n")]
     if new == old:
         return None
-    return Edit(where(code, first), tuple(old), tuple(new))
+    return _edit(code, first, old, new)
+
+
+def _edit(code: Code, first: int, old: list[str], new: list[str]) -> Edit:
+    qualname = code.qualname if code.func is not None else ""
+    return Edit(where(code, first), tuple(old), tuple(new), code.src.filename, qualname)
 
 
 def replace_statement(code: Code, stmt: ast.stmt, text: str) -> Edit | None:
@@ -73,7 +88,7 @@ def replace_statement(code: Code, stmt: ast.stmt, text: str) -> Edit | None:
     old = [code.line(i) for i in range(first, last + 1)]
     pad = old[0][:len(old[0]) - len(old[0].lstrip())]
     new = [pad + ln for ln in text.split("\n")]
-    return Edit(where(code, first), tuple(old), tuple(new)) if new != old else None
+    return _edit(code, first, old, new) if new != old else None
 
 
 # --- the rewrites ----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ counted for the report printed after the cell. Module parameters are never moved
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
@@ -35,6 +35,7 @@ from ._slots import (
 
 Tensor = torch.Tensor
 _SEQ = (list, tuple)
+_PACK = torch._C._VariableFunctions._pack_padded_sequence
 
 
 class DeviceMismatchError(RuntimeError):
@@ -113,6 +114,8 @@ class DeviceGuard(TorchFunctionMode):
 
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         __tracebackhide__ = True
+        if func is _PACK:
+            self._packed(func, args, kwargs)
         dev = None
         for a in args:
             if isinstance(a, Tensor):
@@ -140,6 +143,21 @@ class DeviceGuard(TorchFunctionMode):
             return func(*args, **kwargs)
         return func(*args)
 
+    def _packed(self, func: Any, args: Any, kwargs: Any) -> None:
+        """Packed sequences take their lengths on the cpu whatever device the data is on: a GPU
+        ``lengths`` fails in PyTorch's kernel, so it is caught here, named like any mismatch."""
+        __tracebackhide__ = True
+        from ._messages import RULES
+
+        kwargs = kwargs or {}
+        lengths = args[1] if len(args) > 1 else kwargs.get("lengths")
+        if not isinstance(lengths, Tensor) or lengths.device.type == "cpu":
+            return
+        rule = next(r for r in RULES if r.key == "lengths_cpu")
+        rep = self.report("device", func, tensor_slots(args, kwargs), sys._getframe(), "cpu",
+                          rule=rule)
+        raise DeviceMismatchError(replace(rep, op=""))  # NB: the title names the user's call
+
     # -- the failure path: everything below runs only once devices (or dtypes) differ
     def _slow(self, func: Any, args: Any, kwargs: Any) -> Any:
         __tracebackhide__ = True
@@ -165,15 +183,17 @@ class DeviceGuard(TorchFunctionMode):
         return func(*args, **kwargs)
 
     def report(self, kind: Kind, func: Any, slots: list[Slot], start: FrameType | None,
-               expected: str | None = None, complete: bool = True) -> MismatchReport:
+               expected: str | None = None, complete: bool = True,
+               rule: Any = None) -> MismatchReport:
         """Name the culprits of a mismatch seen in ``func``'s arguments ``slots``; the stack is
         read from frame ``start`` outwards. ``expected``: the device, when it is known;
-        ``complete``: also what the rest of the cell will trip on."""
+        ``complete``: also what the rest of the cell will trip on; ``rule``: the message
+        table's row, when the guard knows which PyTorch check it stands in for."""
         from ._context import Failure
         from ._diagnosis import diagnose
 
         frames = _blame.stack_frames(start)
-        return diagnose(Failure(kind, None, op_name(func)), frames, self.ns, self.is_cell,
+        return diagnose(Failure(kind, rule, op_name(func)), frames, self.ns, self.is_cell,
                         tensors=[(s.where, s.tensor) for s in slots],
                         forced=expected or self.device, complete=complete)
 

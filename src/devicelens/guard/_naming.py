@@ -22,8 +22,13 @@ _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
 
 
 def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
+    from ._lengths import lengths_blame
+
     named = op.operand.named
     rule = failure.rule
+    packed = lengths_blame(ctx, failure, op)
+    if packed is not None:
+        return [packed]
     want = Want(failure.kind, op.operand.device, op.operand.dtype, expected,
                 rule.want if rule is not None else "")
     tracer = ctx.tracer(want)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..inspect import DeviceInfo, ModuleRecord, ObjectRecord, Snapshot, TensorRecord
     from ..moves import MoveReport
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 COMM_TARGET = "devicelens"
 MAX_PAYLOAD_BYTES = 1_000_000
 
@@ -124,6 +124,7 @@ class WireReport(TypedDict):
     bytes_by_device: dict[str, int]
     error: str | None
     notes: list[str]
+    applied: list[str]  # NB: the titles of the findings a fix-all applied (v3)
 
 
 # --- messages -------------------------------------------------------------------------------
@@ -353,5 +354,6 @@ def report_to_wire(r: MoveReport) -> WireReport:
         refused=[WireRefusal(path=p, reason=why) for p, why in r.refused],
         bytes_by_device=dict(r.bytes_by_device), error=r.error,
         notes=[*r.notes, *(f"not applied: {title}: {why}" for title, why in r.skipped)],
+        applied=list(r.applied),
     )
 
