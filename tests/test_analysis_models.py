@@ -242,3 +242,30 @@ def test_cpu_lengths_through_the_users_forward_are_not_flagged_gpu_ones_are() ->
     (f,) = found(fake_gpu, ENCODER, "out = encoder(batch['tokens'], lengths=batch['lengths'])")
     assert (f.kind, f.paths, f.fix) == ("cpu_required", ("batch['lengths']",), "")
     assert "takes its lengths as a CPU int64 tensor" in f.message
+
+
+# --- a diagnosis kept across cells (the panel's memo) ---------------------------------------
+
+def test_a_kept_diagnosis_follows_the_cells_and_reuses_nothing_stale() -> None:
+    from devicelens.analysis import Memo
+
+    ns: dict[str, Any] = {"model": nn.Linear(4, 4).to("meta"), "x": torch.zeros(2, 4),
+                          "In": ["", "model = model.to('meta')"]}
+    memo = Memo()
+    first = diagnose(take_snapshot(ns), memo=memo)
+    assert about(first, "x") == [("loose_device", "info")]  # no cell uses x yet: a note
+    ns["In"].append("pass")  # NB: a cell that uses nothing: the very same answers
+    assert diagnose(take_snapshot(ns), memo=memo) == first
+    ns["In"].append("out = model(x)")  # now x is the model's input: a warning with a fix
+    used = diagnose(take_snapshot(ns), memo=memo)
+    assert about(used, "x") == [("loose_device", "warning")]
+    assert used == diagnose(take_snapshot(ns))
+    ns["x"] = torch.zeros(2, 4, device="meta")
+    assert diagnose(take_snapshot(ns), memo=memo) == [] == diagnose(take_snapshot(ns))
+
+
+def test_usage_key_ignores_cells_that_tie_nothing_to_a_model() -> None:
+    base = Usage(["out = model(x)"], ["model"])
+    assert Usage(["out = model(x)", "pass", "y = y.double()"], ["model"]).key() == base.key()
+    assert Usage(["out = model(x)", "z = model(y)"], ["model"]).key() != base.key()
+    assert base.mentioned() == {"x", "out"} and base.inputs("model") == {"x"}

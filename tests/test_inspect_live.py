@@ -4,7 +4,9 @@ A hypothesis state machine plays cells against a namespace: rebinding, ``del``, 
 that change dtype or device without changing identity, ``resize_``, ``Module.to``, replaced
 submodules, new trap attributes, ``opt.step()``, ``requires_grad_``, in-place container edits,
 and changes made through an alias or a function the cell does not name. After every cell the
-incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of the same namespace.
+incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of the same namespace, and a
+diagnosis kept across cells (a memo) a fresh one; cells also type text into ``In`` (read for
+which model each tensor is used with, never run).
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from torch import nn
 
-from devicelens.analysis import diagnose
+from devicelens.analysis import Memo, diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.inspect._live import Live
 
 DTYPES = (torch.float32, torch.float64, torch.float16, torch.int64)
 NAMES = ("a", "b", "c", "d", "model", "head", "opt", "batch", "seq", "cfg", "loss", "view")
+CELLS = ("pass", "out = {m}({x})", "loss = {m}({x}) - {y}", "h = {m}({x})\nz = {m2}(h)",
+         "with torch.autocast('cpu'):\n    out = {m}({x})",
+         "torch.nn.utils.rnn.pack_padded_sequence({x}, {y})", "{m}({x}, {y})", "{x} = {m2}({y})",
+         "opt.step()")
 
 
 def canonical(snap: Any) -> Any:
@@ -83,6 +89,7 @@ class Cells(RuleBasedStateMachine):
         self.ns: dict[str, Any] = {"torch": torch}
         self.live = Live()
         self.edits: list[Any] = []  # closures the cells call without naming what they change
+        self.memo = Memo()
 
     def objects(self, kind: type) -> list[Any]:
         seen: dict[int, Any] = {}
@@ -198,6 +205,13 @@ class Cells(RuleBasedStateMachine):
         if self.edits:
             self.edits.pop(0)()
 
+    @rule(data=st.data(), template=st.sampled_from(CELLS))
+    def cell_text(self, data: Any, template: str) -> None:
+        """A cell's source lands in ``In`` (never run): which model each name is used with,
+        autocast and CPU-only arguments change the findings, or (``pass``) nothing."""
+        names = {k: data.draw(st.sampled_from(NAMES)) for k in ("m", "m2", "x", "y")}
+        self.ns.setdefault("In", [""]).append(template.format(**names))
+
     @precondition(lambda self: True)
     @invariant()
     def live_equals_fresh(self) -> None:
@@ -205,6 +219,10 @@ class Cells(RuleBasedStateMachine):
         fresh = take_snapshot(self.ns)
         assert canonical(update.snapshot) == canonical(fresh)
         assert findings(update.snapshot) == findings(fresh)
+        # NB: the diagnosis the panel keeps (a memo across cells) equals a fresh one
+        kept = [(f.id, f.kind, f.severity, f.title, f.message, f.fix, f.paths, f.action)
+                for f in diagnose(update.snapshot, memo=self.memo)]
+        assert kept == findings(fresh)
 
 
 Cells.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None,

@@ -149,3 +149,13 @@ def test_optimizer_state_collapses_to_one_row_per_kind_and_place():
         "  opt.state[…]['exp_avg']     state ×1  cpu        float32         8 B",
     ]
     assert "1 state tensor of opt is on meta while" in "\n".join(lines)
+
+
+def test_a_submodule_is_marked_only_when_a_flagged_path_lies_under_it():
+    from devicelens.render._rows import rows
+
+    m = nn.Sequential(*[nn.Linear(2, 2, device="cpu" if i == 10 else "meta") for i in range(11)])
+    snap = take_snapshot({"m": m})
+    marked = {r.name: r.flagged for r in rows(snap, diagnose(snap)) if r.name.count(".") == 1}
+    assert marked["m.10"] is True and marked["m.1"] is False  # NB: "m.1" prefixes "m.10."
+    assert sum(marked.values()) == 1 and len(marked) == 11

@@ -14,7 +14,7 @@ from ._rules_dist import (
     device_code,
     diagnose_ranks,
 )
-from .findings import DEVICE_KINDS, DTYPE_KINDS, Action, Finding, Severity
+from .findings import DEVICE_KINDS, DTYPE_KINDS, Action, Finding, Memo, Severity
 
 __all__ = ["DEVICE_KINDS", "DIST_KINDS", "DTYPE_KINDS", "RANK_DEVICE_CODE", "RANK_INDEX_CODE",
-           "Action", "Finding", "Severity", "device_code", "diagnose", "diagnose_ranks"]
+           "Action", "Finding", "Memo", "Severity", "device_code", "diagnose", "diagnose_ranks"]

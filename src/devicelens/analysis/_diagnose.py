@@ -10,8 +10,9 @@ counters) are never flagged. The rules live in :mod:`._rules_modules` (one modul
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
-from ..inspect.records import Snapshot
+from ..inspect.records import ObjectRecord, Snapshot
 from ._rules_data import _loose
 from ._rules_modules import (
     _dataparallel,
@@ -27,6 +28,9 @@ from .findings import (
     DTYPE_KINDS,
     Action,
     Finding,
+    Memo,
+    Model,
+    ModelIndex,
     Severity,
     is_float,
     majority,
@@ -34,29 +38,74 @@ from .findings import (
     module_tensors,
 )
 
-__all__ = ["DEVICE_KINDS", "DTYPE_KINDS", "Action", "Finding", "Severity", "diagnose",
+__all__ = ["DEVICE_KINDS", "DTYPE_KINDS", "Action", "Finding", "Memo", "Severity", "diagnose",
            "is_float", "majority", "module_tensors"]
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-def diagnose(snap: Snapshot, cells: Sequence[str] | None = None) -> list[Finding]:
+def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
+             memo: Memo | None = None) -> list[Finding]:
     """All findings for ``snap``, errors first. Pure: reads the snapshot, touches nothing else.
 
     ``cells``: the user's recent cell sources, oldest first (default: the snapshot's own, read
     from IPython's ``In``), parsed (never run) to tell which model each tensor is used with.
+    ``memo``: kept by a caller that diagnoses the same namespace again and again (the panel,
+    after each cell): findings of unchanged records in an unchanged context are reused.
+    NB: modules and optimizers are read from ``snap.composites()``, a big namespace's loose
+    tensors by group (:func:`._rules_data._candidates`): no record per loose tensor.
     """
-    ms = models(snap.objects)
-    usage = Usage(snap.cells if cells is None else cells,
-                  {o.name: o.type_name for o in snap.objects if o.kind == "module"})
-    out: list[Finding] = _stray_models(snap.objects, ms, usage)
-    out += _helper_modules(snap.objects, ms, usage, {f.objects[0] for f in out})
-    for o in snap.objects:
+    m = memo if memo is not None else Memo()
+    comps = [o for _p, o in snap.composites()]
+    modules = m.same("modules", tuple(o for o in comps if o.kind == "module"))
+    cached: tuple[tuple[ObjectRecord, ...], list[Model]] | None = m.shared.get("ms")
+    if cached is not None and cached[0] is modules:  # NB: the very records: the same models
+        ms = cached[1]
+    else:
+        ms = m.same("models", models(modules, m))
+        m.shared["ms"] = (modules, ms)
+    idx = m.shared.get("index")
+    if idx is None or idx.ms is not ms:
+        idx = m.shared["index"] = ModelIndex(ms)
+    usage = _usage(m, snap.cells if cells is None else tuple(cells), modules)
+    last: tuple[Snapshot, Usage, list[Finding]] | None = m.shared.get("last")
+    if last is not None and last[1] is usage and last[0].same_records(snap):
+        return list(last[2])  # NB: a function of the records and the usage, both the same
+    out: list[Finding] = _stray_models(idx, usage, partial(_find, snap))
+    out += _helper_modules(list(modules), idx, usage, frozenset(f.objects[0] for f in out), m)
+    mctx = (modules, usage)
+    for o in comps:
         if o.kind == "module":
-            out += _dataparallel(o) or _module_split(o)
-            out += _module_dtypes(o)
-            out += _traps(o)
+            out += m.get(o, "module", None, _module_rules)
         elif o.kind == "optimizer":
-            out += _optimizer(o, snap, usage)
-    out += _loose(snap, ms, usage)
-    return sorted(out, key=lambda f: _SEVERITY_ORDER[f.severity])
+            out += m.get(o, "optimizer", mctx, _optimizer)
+    out += _loose(snap, idx, usage, m)
+    m.roll()
+    out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
+    m.shared["last"] = (snap, usage, out)
+    return list(out)
+
+
+def _usage(m: Memo, cells: tuple[str, ...], modules: tuple[ObjectRecord, ...]) -> Usage:
+    """The cells' usage; the last one while its input, or else every answer, is the same.
+    NB: identity then means equality, so contexts holding it compare cheaply."""
+    types = {o.name: o.type_name for o in modules}
+    old: tuple[tuple[str, ...], dict[str, str], Usage] | None = m.shared.get("usage")
+    if old is not None and old[0] == cells and old[1] == types:
+        return old[2]
+    usage = Usage(cells, types)
+    if old is not None and old[2].key() == usage.key():
+        usage = old[2]
+    m.shared["usage"] = (cells, types, usage)
+    return usage
+
+
+def _find(snap: Snapshot, name: str) -> ObjectRecord | None:
+    if name not in snap:
+        return None
+    rec = snap[name]
+    return rec if rec.kind in ("tensor", "container") else None
+
+
+def _module_rules(o: ObjectRecord, _context: object) -> list[Finding]:
+    return (_dataparallel(o) or _module_split(o)) + _module_dtypes(o) + _traps(o)

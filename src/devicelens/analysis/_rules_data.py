@@ -8,36 +8,91 @@ whose models all agree is judged, never a tensor against an arbitrary one of sev
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import itemgetter
 
 from ..inspect._tree import Step, code_for, has_code
 from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
 from ._usage import Usage
-from .findings import Action, Finding, Model, _finding, is_float, model_named, model_names, q
+from .findings import Action, Finding, Memo, Model, ModelIndex, _finding, is_float, q
 
 
-def _loose(snap: Snapshot, ms: list[Model], usage: Usage) -> list[Finding]:
+def _loose(snap: Snapshot, idx: ModelIndex, usage: Usage,
+           memo: Memo | None = None) -> list[Finding]:
     """NB: with the user's cells to read, a tensor no cell uses with a model is only a note:
     how it will be used (under autocast? as CPU lengths?) is not known yet."""
     out: list[Finding] = []
-    for o in snap.objects:
-        if o.kind not in ("tensor", "container"):
-            continue
-        loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
-                 and not (t.shape == () and t.device == "cpu")]
-        cpu = [t for t in loose if t.path in usage.cpu_paths]
-        loose = [t for t in loose if t.path not in usage.cpu_paths]
-        out += _cpu_required(o, [t for t in cpu if t.device != "cpu"])
-        if not loose:
-            continue
-        used = model_named(ms, usage.models_of(o.name, model_names(ms)))
-        found = _judge(o, loose, used or ms, bool(used), "device")
-        if not usage.amp(o.name):  # NB: autocast casts the inputs of the ops it covers
-            found += _judge(o, [t for t in loose if is_float(t.dtype)], used or ms, bool(used),
-                            "dtype")
-        if usage.history and not used:
-            found = [_not_yet(f) for f in found]
-        out += found
+    ctx = (idx, usage)
+    for _p, o in _candidates(snap, idx, usage):
+        out += memo.get(o, "loose", ctx, _loose_object) if memo is not None \
+            else _loose_object(o, ctx)
     return out
+
+
+def _candidates(snap: Snapshot, idx: ModelIndex, usage: Usage,
+                ) -> list[tuple[int, ObjectRecord]]:
+    """(position, record) of every tensor and container that may have a finding, in order.
+
+    NB: a compact row no cell mentions is judged against every model: whether it has a finding
+    depends only on its (device, dtype, 0-dim), so the rows are read as such groups (C speed)
+    and only the rows of a wrong group, or of a name the cells mention, become records.
+    """
+    found = [(p, o) for p, o in snap.composites() if o.kind in ("tensor", "container")]
+    dev_ms, dev_wants = _wants(idx, idx.ms, "device")
+    dt_ms, dt_wants = _wants(idx, idx.ms, "dtype")
+    dev_on = bool(dev_ms) and None not in dev_wants
+    dt_on = bool(dt_ms) and None not in dt_wants
+    layouts = snap.loose_layouts() if dev_on or dt_on else ()
+    wrong = {k for k in layouts if not (k[2] and k[0] == "cpu")
+             and ((dev_on and k[0] not in dev_wants)
+                  or (dt_on and is_float(k[1]) and k[1] not in dt_wants))}
+    named = usage.mentioned()
+    named.update(usage.cpu_paths)
+    positions = sorted(set(snap.loose_positions(wrong) if wrong else ())
+                       | set(snap.loose_named(named) if named else ()))
+    if positions:
+        found += zip(positions, snap.records_at(positions), strict=True)
+        found.sort(key=_POSITION)
+    return found
+
+
+_POSITION = itemgetter(0)
+
+
+def _wants(idx: ModelIndex, ms: list[Model], attr: str,
+           ) -> tuple[list[Model], frozenset[str | None]]:
+    """The models a tensor is judged against for ``attr``, and their ``attr`` values.
+    NB: a DataParallel scatters its inputs to its devices itself: they may be anywhere.
+    Cached for all the models (the common case: no cell names one), the index's own list."""
+    key = f"wants-{attr}"
+    whole = ms is idx.ms
+    if whole and key in idx.cache:
+        return idx.cache[key]  # type: ignore[no-any-return]
+    if attr == "device":
+        ms = [m for m in ms if m.wrapper != "DataParallel"]
+    got = (ms, frozenset(getattr(m, attr) for m in ms))
+    if whole:
+        idx.cache[key] = got
+    return got
+
+
+def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Finding]:
+    idx, usage = ctx
+    loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
+             and not (t.shape == () and t.device == "cpu")]
+    cpu = [t for t in loose if t.path in usage.cpu_paths]
+    loose = [t for t in loose if t.path not in usage.cpu_paths]
+    out = _cpu_required(o, [t for t in cpu if t.device != "cpu"])
+    if not loose:
+        return out
+    used = idx.named(usage.models_of(o.name, idx.names))
+    ms = used or idx.ms
+    found = _judge(o, loose, idx, ms, bool(used), "device")
+    if not usage.amp(o.name):  # NB: autocast casts the inputs of the ops it covers
+        found += _judge(o, [t for t in loose if is_float(t.dtype)], idx, ms, bool(used),
+                        "dtype")
+    if usage.history and not used:
+        found = [_not_yet(f) for f in found]
+    return out + found
 
 
 def _not_yet(f: Finding) -> Finding:
@@ -64,21 +119,18 @@ def _cpu_required(o: ObjectRecord, wrong: list[TensorRecord]) -> list[Finding]:
                      if movable else None)]
 
 
-def _judge(o: ObjectRecord, loose: list[TensorRecord], ms: list[Model], used: bool,
-           attr: str) -> list[Finding]:
-    """``loose`` against the models it is used with, or against every model when unknown.
-
-    NB: a DataParallel scatters its inputs to its devices itself: they may be anywhere.
-    """
-    if attr == "device":
-        ms = [m for m in ms if m.wrapper != "DataParallel"]
-    wants = {getattr(m, attr) for m in ms}
+def _judge(o: ObjectRecord, loose: list[TensorRecord], idx: ModelIndex, ms: list[Model],
+           used: bool, attr: str) -> list[Finding]:
+    """``loose`` against the models it is used with, or against every model when unknown."""
+    ms, fixed = _wants(idx, ms, attr)
+    wants = set(fixed)
     if not loose or not ms or None in wants:
         return []
     if len(wants) > 1:
         wrong = [t for t in loose if getattr(t, attr) not in wants]
         return [_ambiguous(o, wrong, ms, attr, used)] if wrong else []
     want = wants.pop()
+    assert want is not None
     model = ms[0]
     wrong = [t for t in loose if getattr(t, attr) != want]
     if not wrong:

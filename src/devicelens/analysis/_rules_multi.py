@@ -7,23 +7,26 @@ are not known to meet are only a note, and of two that meet only one is told to 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+
 from ..inspect._tree import Step, code_for
 from ..inspect.records import ObjectRecord, TensorRecord
 from ._usage import Usage
 from .findings import (
     Action,
     Finding,
+    Memo,
     Model,
+    ModelIndex,
     _finding,
-    model_named,
-    model_names,
     module_tensors,
     q,
 )
 
 
-def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model], usage: Usage,
-                    strays: set[str]) -> list[Finding]:
+def _helper_modules(modules: list[ObjectRecord], idx: ModelIndex, usage: Usage,
+                    strays: frozenset[str], memo: Memo | None = None) -> list[Finding]:
     """Other modules (a loss with a class-weight buffer, a separate head) off the device of the
     model they are used with.
 
@@ -33,33 +36,53 @@ def _helper_modules(objects: tuple[ObjectRecord, ...], ms: list[Model], usage: U
     ``strays`` are models :func:`_stray_models` already told to move.
     """
     out: list[Finding] = []
-    for o in objects:
-        own = module_tensors(o)
-        devices = {t.device for t in own}
-        if o.kind != "module" or o.dispatch or len(devices) != 1:
-            continue
-        mine = model_named(ms, [o.name])
-        others = model_names(m for m in ms if m not in mine)
-        partners = model_named(ms, usage.models_of(o.name, others))
-        has_params = any(t.role == "parameter" for t in own)
-        ref = partners or [m for m in ms if m not in mine]
-        wants = {m.device for m in ref}
-        if len(wants) != 1 or None in wants or devices == wants:
-            continue
-        want, model, dev = wants.pop(), ref[0], devices.pop()
-        assert want is not None
-        if has_params and not partners:
-            # NB: one note per pair, on the smaller one; none beside a model left behind
-            if not (mine and mine[0] == ms[0]) and not {o.name, model.name} & strays:
-                out.append(_apart(o, dev, model, want))
-        elif has_params:
-            if _moves_first(mine[0] if mine else None, dev, model, want):
-                out.append(_helper_finding(o, own, dev, model, want, has_params))
-        elif dev == "meta":
-            out.append(_meta_module(o, dev, model, want))
-        else:
-            out.append(_helper_finding(o, own, dev, model, want, has_params))
+    ctx = (idx, usage, strays)
+    for o in modules:
+        out += memo.get(o, "helper", ctx, _helper) if memo is not None else _helper(o, ctx)
     return out
+
+
+def _helper(o: ObjectRecord, ctx: tuple[ModelIndex, Usage, frozenset[str]]) -> list[Finding]:
+    idx, usage, strays = ctx
+    ms = idx.ms
+    own = module_tensors(o)
+    devices = {t.device for t in own}
+    if o.kind != "module" or o.dispatch or len(devices) != 1:
+        return []
+    mine = idx.named([o.name])
+    partners = idx.named(usage.models_of(o.name, idx.names,
+                                         idx.names_of(mine[0]) if mine else frozenset()))
+    has_params = any(t.role == "parameter" for t in own)
+    ref, wants = (partners, {m.device for m in partners}) if partners else _rest(idx, mine)
+    if len(wants) != 1 or None in wants or devices == wants or not ref:
+        return []
+    want, model, dev = wants.pop(), ref[0], devices.pop()
+    assert want is not None
+    if has_params and not partners:
+        # NB: one note per pair, on the smaller one; none beside a model left behind
+        if not (mine and mine[0] == ms[0]) and not {o.name, model.name} & strays:
+            return [_apart(o, dev, model, want)]
+    elif has_params:
+        if _moves_first(mine[0] if mine else None, dev, model, want):
+            return [_helper_finding(o, own, dev, model, want, has_params)]
+    elif dev == "meta":
+        return [_meta_module(o, dev, model, want)]
+    else:
+        return [_helper_finding(o, own, dev, model, want, has_params)]
+    return []
+
+
+def _rest(idx: ModelIndex, mine: list[Model]) -> tuple[list[Model], set[str | None]]:
+    """The first of the models but ``mine`` (at most one) and their devices, without a pass
+    over them all per module (the device counts are the index's, once)."""
+    counts: Counter[str | None] | None = idx.cache.get("devices")
+    if counts is None:
+        counts = idx.cache["devices"] = Counter(m.device for m in idx.ms)
+    if mine:
+        counts = counts.copy()
+        counts[mine[0].device] -= 1
+    first = [m for m in idx.ms[:2] if not mine or m is not mine[0]][:1]
+    return first, {d for d, n in counts.items() if n > 0}
 
 
 def _moves_first(me: Model | None, dev: str, other: Model, want: str) -> bool:
@@ -105,27 +128,29 @@ def _apart(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
                     msg, "", [o.name], [o.name, model.name], [dev, want])
 
 
-def _stray_models(objects: tuple[ObjectRecord, ...], ms: list[Model],
-                  usage: Usage) -> list[Finding]:
+def _stray_models(idx: ModelIndex, usage: Usage,
+                  find: Callable[[str], ObjectRecord | None]) -> list[Finding]:
     """A model whose data all lives on another device, where another model also uses it: the
-    model is the stray (a teacher never moved), not the data.
+    model is the stray (a teacher never moved), not the data. ``find``: the record of a tensor
+    or container by name (None for anything else).
 
     NB: without that second model, the data is what moves (:mod:`._rules_data`).
     """
-    by_name = {o.name: o for o in objects if o.kind in ("tensor", "container")}
     out: list[Finding] = []
+    ms = idx.ms
     for m in ms:
         if m.device is None or m.wrapper:
             continue
-        names = sorted(n for n in usage.inputs(m.name) if n in by_name)
-        tensors = [t for n in names for t in by_name[n].tensors if t.role == "tensor"
+        found = {n: rec for n in usage.inputs(m.name) if (rec := find(n)) is not None}
+        names = sorted(found)
+        tensors = [t for n in names for t in found[n].tensors if t.role == "tensor"
                    and t.flavor != "opaque" and not (t.shape == () and t.device == "cpu")]
         devices = {t.device for t in tensors}
         if len(devices) != 1 or m.device in devices or m.device == "meta":
             continue
         want = devices.pop()
-        known = model_names(x for x in ms if x != m)
-        others = [x for n in names for x in model_named(ms, usage.models_of(n, known))
+        mine = idx.names_of(m)
+        others = [x for n in names for x in idx.named(usage.models_of(n, idx.names, mine))
                   if x.device == want]
         if others:
             out.append(_stray(m, names, others[0], want))

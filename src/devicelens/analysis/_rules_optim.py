@@ -4,23 +4,26 @@ optimizer holding parameters its model no longer has (re-created, or replaced by
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..inspect._tree import Ref, Step, code_for
-from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
+from ..inspect.records import ObjectRecord, TensorRecord
 from ._usage import Usage
 from .findings import Action, Finding, _finding, is_float
 
 
-def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
+def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> list[Finding]:
+    """``ctx``: every module of the snapshot, in order, and the cells' usage."""
+    modules, usage = ctx
     params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
     # NB: the optimizer itself, or one a plain wrapper holds (``optimizer.optimizer``)
     root: Ref = next((t.ref[:-1] for t in o.tensors if t.role == "opt_param"),
                      (Step("name", o.name),))
-    orphan = _orphan(o, params, snap, usage, root)
+    orphan = _orphan(o, params, modules, usage, root)
     if orphan and orphan[0].action is not None:
         return orphan  # NB: the remap also puts the state where the new parameters are
-    bad_dev, bad_dt = _mismatched_state(o, params)
+    bad_dev, bad_dt = ([], []) if _uniform(o) else _mismatched_state(o, params)
     out: list[Finding] = []
     fix = (f"for _p, _s in {code_for(root)}.state.items():\n    for _k, _v in _s.items():\n"
            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
@@ -46,6 +49,16 @@ def _optimizer(o: ObjectRecord, snap: Snapshot, usage: Usage) -> list[Finding]:
                             dtypes=sorted({t.dtype for t in bad_dt}),
                             action=Action("optimizer_state", (root,))))
     return out + orphan
+
+
+def _uniform(o: ObjectRecord) -> bool:
+    """One device and at most one floating dtype among all of ``o``'s tensors: no state can
+    differ from its parameter. NB: C-speed scans, no Python step per tensor."""
+    dtypes = set(map(_DTYPE, o.tensors))
+    return len(set(map(_DEVICE, o.tensors))) <= 1 and sum(map(is_float, dtypes)) <= 1
+
+
+_DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
 
 
 def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],
@@ -75,7 +88,7 @@ class _Match(NamedTuple):
     code: str  # an expression listing them, in the optimizer's order
 
 
-def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
+def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], modules: tuple[ObjectRecord, ...],
             usage: Usage, root: Ref) -> list[Finding]:
     """An optimizer none of whose parameters a module in the namespace holds.
 
@@ -83,7 +96,6 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
     Parameter objects, and so do ``load_state_dict(assign=True)`` and re-running the cell that
     builds the model: the optimizer keeps updating the old ones.
     """
-    modules = [m for m in snap.objects if m.kind == "module"]
     if not params or not modules or any(p.owner for p in params.values()):
         return []
     old = list(params.values())
@@ -106,7 +118,7 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], snap: Snapshot,
                      action=Action("optimizer_remap", (root,), pairs=pairs))]
 
 
-def _match(old: list[TensorRecord], modules: list[ObjectRecord],
+def _match(old: list[TensorRecord], modules: tuple[ObjectRecord, ...],
            used: frozenset[str]) -> _Match | None:
     """The module whose parameters the stale ones were: same shapes in the same order (all of
     them, or each param group as one run of them). Ties: the module the cells say, then one on
@@ -238,7 +250,7 @@ def _remap_code(opt: str, new: str) -> str:
             f"del _old, _new, _n")
 
 
-def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: list[ObjectRecord],
+def _recreate(o: ObjectRecord, old: list[TensorRecord], modules: tuple[ObjectRecord, ...],
               code: str) -> Finding:
     """No module matches the stale parameters' shapes: all we can say is make a new one."""
     model = max(modules, key=lambda m: sum(t.nbytes for t in m.tensors)).name

@@ -71,6 +71,9 @@ class Usage:
         self.history = bool(recent)
         self.origins = shared.env
         self.cpu_paths = frozenset(shared.cpu_paths)
+        self._users: list[dict[str, set[str]]] | None = None
+        self._used: set[str] = set()  # every module some cell uses something with
+        self._key: tuple[object, ...] | None = None
 
     def _newest(self, name: str) -> _Cell | None:
         for cell in reversed(self._cells):
@@ -95,23 +98,54 @@ class Usage:
 
     def inputs(self, module: str) -> frozenset[str]:
         """The names used with ``module`` in the newest cell that uses it."""
-        for cell in reversed(self._cells):
-            got = {n for n, (d, o) in cell.uses.items() if module in d or module in o}
-            if got - {module}:
-                return frozenset(got - {module})
+        if self._users is None:  # NB: per cell, module -> the names used with it (built once)
+            self._users = []
+            for cell in self._cells:
+                users: dict[str, set[str]] = {}
+                for n, (d, o) in cell.uses.items():
+                    for m in d | o:
+                        users.setdefault(m, set()).add(n)
+                self._users.append(users)
+                self._used.update(users)
+        if module not in self._used:
+            return frozenset()
+        for users in reversed(self._users):
+            got = users.get(module, set()) - {module}
+            if got:
+                return frozenset(got)
         return frozenset()
+
+    def key(self) -> tuple[object, ...]:
+        """What every answer of this Usage is a function of: equal keys, equal answers.
+        NB: a cell that uses nothing with a model (``pass``) changes no answer, nor the key."""
+        if self._key is None:
+            used = tuple((c.uses, c.amp) for c in self._cells if c.uses)
+            # NB: a name computed from no model (``x = x.double()``) reads as one never assigned
+            self._key = (used, self._origins(), self.cpu_paths, self.history)
+        return self._key
+
+    def _origins(self) -> dict[str, frozenset[str]]:
+        return {k: v for k, v in self.origins.items() if v}
+
+    def mentioned(self) -> set[str]:
+        """Every name some answer is not empty for (the rest: no model, no autocast)."""
+        out = set(self._origins())
+        for c in self._cells:
+            out.update(c.uses)
+        return out
 
     def partners(self, name: str) -> frozenset[str]:
         direct, other = self.tiers(name)
         return direct | other
 
-    def models_of(self, name: str, known: Iterable[str] | None = None) -> frozenset[str]:
-        """The ``known`` modules ``name`` is used with: those it is passed to first, then those
-        it is combined with, else the ones it was computed from."""
-        k = None if known is None else frozenset(known)
+    def models_of(self, name: str, known: Iterable[str] | None = None,
+                  exclude: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The ``known`` modules (but ``exclude``) ``name`` is used with: those it is passed to
+        first, then those it is combined with, else the ones it was computed from."""
+        k = None if known is None or isinstance(known, frozenset) else frozenset(known)
         direct, other = self.tiers(name)
         for tier in (direct, other, self.origins.get(name, frozenset())):
-            got = tier if k is None else tier & k
+            got = tier if k is None else (tier & k) - exclude
             if got:
                 return got
         return frozenset()

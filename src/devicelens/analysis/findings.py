@@ -7,14 +7,16 @@ move engine, which never executes strings.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..inspect._tree import Ref
 from ..inspect.records import ObjectRecord, TensorRecord
 
 Severity = Literal["error", "warning", "info"]
+T = TypeVar("T")
+V = TypeVar("V")
 MAX_PATHS = 12
 
 
@@ -92,7 +94,18 @@ def majority(tensors: Iterable[TensorRecord], attr: str = "device") -> str | Non
 
 
 def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
-    return [t for t in o.tensors if t.role in ("parameter", "buffer") and _counts(t)]
+    """NB: the last answer is kept: several rules ask it of one record in a row (records are
+    immutable, and the kept one is held, so identity means the same record)."""
+    last = _LAST_OWN
+    if last and last[0] is o:
+        return list(last[1])
+    own = [t for t in o.tensors if (t.role == "parameter" or t.role == "buffer")
+           and (t.shape != () or is_float(t.dtype))]
+    _LAST_OWN[:] = (o, own)
+    return list(own)
+
+
+_LAST_OWN: list[Any] = []
 
 
 def q(s: str) -> str:
@@ -126,7 +139,7 @@ def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
         return Layout(None, None, None, "")
     own = module_tensors(best)
     devices = {t.device for t in own}
-    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    dtypes = {d for d in {t.dtype for t in own} if is_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if best.wrapper == "DataParallel" and best.device_ids:
         device = f"cuda:{best.device_ids[0]}"
@@ -148,7 +161,7 @@ class Model(NamedTuple):
     aliases: tuple[str, ...] = ()
 
 
-def models(objects: Iterable[ObjectRecord]) -> list[Model]:
+def models(objects: Iterable[ObjectRecord], memo: Memo | None = None) -> list[Model]:
     """Every model in the namespace, largest first, each set of parameters once.
 
     NB: a module whose parameters are all another's (a DataParallel and its module, ``enc =
@@ -158,15 +171,19 @@ def models(objects: Iterable[ObjectRecord]) -> list[Model]:
     for o in objects:
         if o.kind != "module" or o.dispatch:
             continue
-        params = [t for t in o.tensors if t.role == "parameter"]
-        if not params or not module_tensors(o):
-            continue
-        found.append((_model(o), frozenset(t.storage for t in params)))
+        got = memo.get(o, "model", None, _model_entry) if memo is not None else _model_entry(o)
+        if got is not None:
+            found.append(got)
     found.sort(key=lambda ms: (-len(ms[1]), not ms[0].wrapper, -ms[0].nbytes))
     out: list[tuple[Model, frozenset[int]]] = []
+    holders: dict[int, list[int]] = {}  # storage -> the entries of ``out`` holding it, in order
     for m, storages in found:
-        owner = next((i for i, (_big, s) in enumerate(out) if storages <= s), None)
+        # NB: an owner holds every storage, so only the holders of any one are candidates
+        some = next(iter(storages))
+        owner = next((i for i in holders.get(some, ()) if storages <= out[i][1]), None)
         if owner is None:
+            for st in storages:
+                holders.setdefault(st, []).append(len(out))
             out.append((m, storages))
         else:
             big, s = out[owner]
@@ -174,15 +191,79 @@ def models(objects: Iterable[ObjectRecord]) -> list[Model]:
     return sorted((m for m, _s in out), key=lambda m: -m.nbytes)
 
 
+def _model_entry(o: ObjectRecord, _context: object = None,
+                 ) -> tuple[Model, frozenset[int]] | None:
+    """``o`` as a model and its parameters' storages; None: it holds no parameters."""
+    params = [t for t in o.tensors if t.role == "parameter"]
+    if not params or not module_tensors(o):
+        return None
+    return _model(o), frozenset(t.storage for t in params)
+
+
 def _model(o: ObjectRecord) -> Model:
     own = module_tensors(o)
     devices = {t.device for t in own}
-    dtypes = {t.dtype for t in own if is_float(t.dtype)}
+    dtypes = {d for d in {t.dtype for t in own} if is_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if o.wrapper == "DataParallel" and o.device_ids:
         device = f"cuda:{o.device_ids[0]}"
     nbytes = sum(t.nbytes for t in o.tensors if t.role == "parameter")
     return Model(o.name, device, dtypes.pop() if len(dtypes) == 1 else None, nbytes, o.wrapper)
+
+
+class ModelIndex:
+    """The models of one diagnosis by every name they go by: :func:`model_named` and
+    :func:`model_names` in constant time per name (a namespace can hold a thousand models)."""
+
+    def __init__(self, ms: list[Model]) -> None:
+        self.ms = ms
+        self.pos = {n: i for i, m in enumerate(ms) for n in (m.name, *m.aliases)}
+        self.names = frozenset(self.pos)
+        self.cache: dict[str, Any] = {}  # what rules derive from all the models, once
+
+    def named(self, names: Iterable[str]) -> list[Model]:
+        """As :func:`model_named`: each once, in ``ms`` order."""
+        pos = self.pos
+        return [self.ms[i] for i in sorted({pos[n] for n in names if n in pos})]
+
+    def names_of(self, m: Model) -> frozenset[str]:
+        return frozenset((m.name, *m.aliases))
+
+
+class Memo:
+    """What the last diagnosis computed, per record and rule: a diagnosis after each cell
+    recomputes a rule only for records that are new or whose context changed.
+
+    NB: exact because a rule's findings are a function of its record and the context it is
+    given (both compared here: records by identity, they are immutable), and an entry holds its
+    record, so the id keying it is never reused while it lives.
+    """
+
+    def __init__(self) -> None:
+        self.last: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
+        self.now: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
+        self.shared: dict[str, Any] = {}  # the last diagnosis' context objects, by kind
+
+    def get(self, o: Any, rule: str, context: Any, fn: Callable[[Any, Any], T]) -> T:
+        key = (id(o), rule)
+        hit = self.last.get(key)
+        if hit is None or hit[0] is not o or hit[1] != context:
+            hit = (o, context, fn(o, context))
+        self.now[key] = hit
+        return hit[2]
+
+    def same(self, kind: str, value: V) -> V:
+        """``value``, or the equal one the last diagnosis used: contexts built from it then
+        compare by identity (cheap), and equal contexts mean equal findings."""
+        old = self.shared.get(kind)
+        if old is not None and old == value:
+            value = old
+        self.shared[kind] = value
+        return value
+
+    def roll(self) -> None:
+        """Keep only what this diagnosis used."""
+        self.last, self.now = self.now, {}
 
 
 def model_names(ms: Iterable[Model]) -> set[str]:

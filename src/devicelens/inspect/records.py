@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
 from math import prod
-from operator import attrgetter, eq, itemgetter, ne, not_
+from operator import attrgetter, eq, is_, itemgetter, ne, not_
 from typing import Any, NamedTuple
 
 from ._tree import Ref, Step
@@ -319,6 +319,21 @@ class Snapshot:
         positions = compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE)))
         keys = zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True)
         return list(compress(positions, map(hit.__contains__, keys)))
+
+    def loose_named(self, names: set[str]) -> list[int]:
+        """Positions of the compact loose tensors bound to one of ``names`` (C speed)."""
+        kinds = self._kinds
+        positions = compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE)))
+        return list(compress(positions, map(names.__contains__, self._loose.names)))
+
+    def same_records(self, other: Snapshot) -> bool:
+        """Whether ``other`` holds the very same records, in the same order (compact rows: the
+        same tensors, headers and names). NB: at C speed; records compare by identity."""
+        a, b = self._loose, other._loose
+        return (self._kinds == other._kinds and len(self._full) == len(other._full)
+                and all(map(is_, self._full, other._full)) and a.names == b.names
+                and a.ids == b.ids and a.devices == b.devices and a.dtypes == b.dtypes
+                and a.shapes == b.shapes)
 
     # -- totals
     @property

@@ -137,12 +137,14 @@ _FRAMES_LOCK = threading.Lock()
 class Frames:
     """The frames of one namespace, one after another, each built from the last: a snapshot
     that re-walks only what changed (:class:`~devicelens.inspect._live.Live`), findings
-    recomputed only for changed records, and rows encoded only for changed names."""
+    recomputed only for changed records or context (:class:`~devicelens.analysis.Memo`), and
+    rows encoded only for changed names."""
 
     def __init__(self) -> None:
+        from ..analysis import Memo
         from ..inspect._live import Live
 
-        self.live = Live()
+        self.live, self.memo = Live(), Memo()
         self.last: Frame | None = None
         self.wired: dict[int, tuple[Finding, WireFinding, int]] = {}
 
@@ -154,9 +156,12 @@ class Frames:
         if last is not None and update.snapshot is last.snapshot:
             return last
         snap = update.snapshot
-        findings = diagnose(snap)  # NB: fresh each frame: findings depend on the cells too
+        # NB: every frame: findings depend on the cells too; the memo makes that cheap
+        findings = diagnose(snap, memo=self.memo)
         if last is None or update.changed is None:
             rows = {o.name: object_to_wire(o) for o in snap.objects}
+        elif not update.changed and not update.removed:
+            rows = last.rows  # NB: no row changed (a new cell's text, say): the very same rows
         else:
             rows = dict(last.rows)
             for name in update.removed:

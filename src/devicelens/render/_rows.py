@@ -58,6 +58,7 @@ def _flagged_paths(findings: list[Finding]) -> set[str]:
 
 def rows(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> list[Row]:
     flagged = _flagged_paths(findings)
+    under: set[str] | None = None
     out: list[Row] = []
     for o in snap.objects:
         shape = shape_str(o.tensors[0].shape) if o.kind == "tensor" else ""
@@ -67,7 +68,9 @@ def rows(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> 
             out += [Row(1, t.path, t.role, (t.device,), (t.dtype,), shape_str(t.shape), t.nbytes,
                         t.path in flagged) for t in o.tensors[int(o.kind == "tensor"):]]
         elif o.kind == "module":
-            out += _module_rows(o, flagged)
+            if under is None:
+                under = _under(flagged)
+            out += _module_rows(o, under)
         elif o.kind == "optimizer":
             out += _optimizer_rows(o, flagged)
         elif o.kind != "tensor":
@@ -79,17 +82,31 @@ def _split(m: ModuleRecord) -> bool:
     return len(m.devices) > 1 or len(m.dtypes) > 1
 
 
-def _module_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
+def _under(flagged: set[str]) -> set[str]:
+    """Every path that is flagged or has a flagged path under it (``p`` with some flagged path
+    starting ``p + "."``): a submodule's mark is one lookup, however many paths are flagged."""
+    out = set(flagged)
+    for f in flagged:
+        i = f.find(".")
+        while i >= 0:
+            out.add(f[:i])
+            i = f.find(".", i + 1)
+    return out
+
+
+def _module_rows(o: ObjectRecord, under: set[str]) -> list[Row]:
     out: list[Row] = []
+    by_path: dict[str, ModuleRecord] = {}  # NB: the first module of each path, as a scan finds
+    for p in o.modules:
+        by_path.setdefault(p.path, p)
     for m in o.modules[1:]:
         parent = m.path.rsplit(".", 1)[0] if "." in m.path else o.name
-        parent_rec = next((p for p in o.modules if p.path == parent), None)
+        parent_rec = by_path.get(parent)
         top = m.depth == 1 or (m.trapped and not any(
             p.trapped and m.path.startswith(p.path + ".") for p in o.modules if p is not m))
         if top or (parent_rec is not None and _split(parent_rec)):
-            hit = any(f == m.path or f.startswith(m.path + ".") for f in flagged)
             out.append(Row(m.path.count(".") - o.name.count("."), m.path, m.type_name,
-                           m.devices, m.dtypes, "", m.nbytes, hit))
+                           m.devices, m.dtypes, "", m.nbytes, m.path in under))
     return out
 
 
