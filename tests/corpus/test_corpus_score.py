@@ -16,13 +16,13 @@ pytestmark = pytest.mark.timeout(2400)
 
 # Measured on 81 cases (67 failing, 14 clean look-alikes); tests/corpus/FAILURES.md explains the
 # baseline and the cases below the goals (named 95 %, fix works 90 %, precision 95 %, no clean
-# look-alike flagged). Now: named 67/67, precision 64/64 (three diagnoses whose fix is an edit of
+# look-alike flagged). Now: named 67/67, precision 61/61 (six diagnoses whose fix is an edit of
 # a plain function name no namespace object: no precision, left out), fix works 67/67, clean after
 # fix 67/67, 0 of 14 flagged.
 # NB: a change that adds cases re-measures these (new cases can lower a total).
 FLOOR_NAMED = 67 / 67
-FLOOR_PRECISION = 64 / 64
-MIN_PRECISION_CASES = 64  # NB: naming nothing must not become a way to keep precision up
+FLOOR_PRECISION = 61 / 61
+MIN_PRECISION_CASES = 61  # NB: naming nothing must not become a way to keep precision up
 FLOOR_FIX_WORKS = 67 / 67
 FLOOR_CLEAN_AFTER_FIX = 67 / 67
 MAX_CLEAN_FLAGGED = 0
