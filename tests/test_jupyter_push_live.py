@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import invariant
 
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
-from devicelens.jupyter import _push
 from devicelens.jupyter._protocol import (
     PROTOCOL_VERSION,
     finding_to_wire,
@@ -85,11 +83,6 @@ class PanelCells(Cells):
 
 PanelCells.TestCase.settings = settings(max_examples=40, stateful_step_count=25, deadline=None,
                                         suppress_health_check=[HealthCheck.too_slow])
-
-
-@pytest.fixture(autouse=True)
-def diffs_always(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_push, "FULL_LIMIT", 0)
 
 
 class TestPanelEqualsFresh(PanelCells.TestCase):  # type: ignore[name-defined,misc]

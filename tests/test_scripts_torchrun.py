@@ -129,4 +129,4 @@ def test_a_batch_on_another_ranks_gpu(three_bugs):
         '  fix:\n      x = x.to(f"cuda:{local_rank}")\n'
         f"  edit: rank_bugs.py line {line('rank_bugs.py', 'x = ').split()[2][:-1]}\n"
         '      - x = torch.randn(4, 8, device="cuda:0")\n'
-        "      + x = torch.randn(4, 8, device=next(model.parameters()).device)\n")
+        '      + x = torch.randn(4, 8, device=f"cuda:{local_rank}")\n')

@@ -120,14 +120,15 @@ class Bridge:
     # -- pushes
     def push(self, frame: _push.Frame | None = None, *, request_id: str | None = None,
              force: bool = False) -> int:
-        """Send what changed since the last push (everything for a small namespace or when
-        ``request_id`` is set); returns the number of messages sent, 0 when nothing changed."""
+        """Send what changed since the last push (every row on the first push, a refresh or a
+        forced push: a full replace heals whatever the panel held); returns the number of
+        messages sent, 0 when nothing changed."""
         with self.lock:
             if self.closed or not self.compatible:
                 return 0
             if frame is None:
                 frame = _push.build_frame(self.namespace(), live=self.gate.cell_running)
-            full = force or request_id is not None or len(frame.rows) <= _push.FULL_LIMIT
+            full = force or request_id is not None or not self._rows
             chunks = _push.plan(frame, self._rows, self._base, full=full,
                                 force=force or request_id is not None)
             for c in chunks:

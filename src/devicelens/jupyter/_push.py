@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from ..inspect import ObjectRecord, Snapshot
     from ..inspect._live import Update
 
-#: up to this many objects a push replaces every row; above it, only changed rows are sent
-FULL_LIMIT = 200
 ENVELOPE_BYTES = 2_048  # the message's own keys, seq, request_id
 FINDINGS_BYTES = MAX_PAYLOAD_BYTES // 4  # findings beyond this are dropped (snapshot truncated)
 ROW_BYTES = MAX_PAYLOAD_BYTES // 4  # a bigger row ships without children / deep modules

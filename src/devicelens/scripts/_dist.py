@@ -40,8 +40,12 @@ def rejudge(rep: MismatchReport, info: RankInfo, ns: dict[str, Any],
                       fixes=fixes_for(culprits, "device", own, list(rep.operands)))
     found = rank_findings(ns, info)
     fixes = [*rep.fixes, *(f.fix for f in found)]
+    # NB: an edit that spells out this rank's GPU would be wrong on every other rank
+    edits = tuple(e._replace(new=tuple(in_rank_terms(ln, info, frames, ns) for ln in e.new))
+                  for e in rep.edits)
     return replace(rep, notes=tuple(dict.fromkeys((*(f.message for f in found), *rep.notes))),
-                   fixes=tuple(dict.fromkeys(in_rank_terms(f, info, frames, ns) for f in fixes)))
+                   fixes=tuple(dict.fromkeys(in_rank_terms(f, info, frames, ns) for f in fixes)),
+                   edits=edits)
 
 
 def rank_findings(ns: dict[str, Any], info: RankInfo) -> list[Finding]:
