@@ -10,15 +10,9 @@ import sysconfig
 from typing import Any, NamedTuple
 
 from . import _source
-from ._blame import (
-    CellFiles,
-    Frame,
-    Namer,
-    Operand,
-    module_stack,
-    namespace_param_device,
-)
+from ._blame import Namer, Operand, namespace_param_device
 from ._edits import Edit
+from ._frames import CellFiles, Frame, module_stack
 from ._messages import Rule
 from ._mismatch import Kind
 from ._origin import Tracer

@@ -15,21 +15,11 @@ import re
 from typing import Any
 
 from . import _source
-from ._blame import (
-    CellFiles,
-    Frame,
-    Named,
-    Operand,
-    _local_tensors,
-    cell_lines,
-    describe_tensor,
-    frame_locals,
-    internal_file,
-    is_tensor,
-)
+from ._blame import Named, Operand, _local_tensors, describe_tensor, is_tensor
 from ._complete import cell_extras
 from ._context import Ctx, Failure, Op
 from ._edits import Edit
+from ._frames import CellFiles, Frame, cell_lines, frame_locals, internal_file
 from ._mismatch import MismatchReport, is_float
 from ._naming import blame_for, blames_from_origins, titles
 from ._owners import with_owners

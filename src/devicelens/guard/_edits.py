@@ -50,7 +50,7 @@ class Edit(NamedTuple):
 
 
 def where(code: Code, lineno: int) -> str:
-    from ._blame import cell_label
+    from ._frames import cell_label
 
     fn = "" if code.func is None else f" (in {code.qualname})"
     return f"{cell_label(code.src.filename)} line {lineno}{fn}"

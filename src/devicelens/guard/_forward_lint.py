@@ -54,7 +54,7 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
     fdef = tree.body[0] if tree.body else None
     if not isinstance(fdef, ast.FunctionDef | ast.AsyncFunctionDef):
         return ()
-    from ._blame import cell_label
+    from ._frames import cell_label
 
     ctx = _Ctx(fn, start, cell_label(fn.__code__.co_filename), _anchor(fdef), _targets(fdef))
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)

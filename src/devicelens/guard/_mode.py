@@ -16,8 +16,8 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
-from . import _blame
-from ._blame import CellFiles
+from . import _frames
+from ._frames import CellFiles
 from ._mismatch import Kind, MismatchReport
 from ._slots import (
     Slot,
@@ -109,7 +109,7 @@ class DeviceGuard(TorchFunctionMode):
         self.autofix = autofix
         self.device = str(torch.device(device)) if device else None
         self.filename = filename
-        self.is_cell = is_cell or _blame.default_cell_files([filename] if filename else [])
+        self.is_cell = is_cell or _frames.default_cell_files([filename] if filename else [])
         self._sites: dict[Any, list[Any]] = {}
 
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
@@ -192,7 +192,7 @@ class DeviceGuard(TorchFunctionMode):
         from ._context import Failure
         from ._diagnosis import diagnose
 
-        frames = _blame.stack_frames(start)
+        frames = _frames.stack_frames(start)
         return diagnose(Failure(kind, rule, op_name(func)), frames, self.ns, self.is_cell,
                         tensors=[(s.where, s.tensor) for s in slots],
                         forced=expected or self.device, complete=complete)

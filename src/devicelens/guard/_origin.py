@@ -16,8 +16,9 @@ from typing import Any
 
 from ..inspect import _tree
 from . import _code_bugs, _source
-from ._blame import Frame, Namer, frame_locals, is_tensor, meta
+from ._blame import Namer, is_tensor, meta
 from ._edits import MOVES
+from ._frames import Frame, frame_locals
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace
 

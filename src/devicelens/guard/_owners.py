@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..inspect import _tree
-from ._blame import Frame, Namer, frame_locals
+from ._blame import Namer
 from ._edits import Edit
+from ._frames import Frame, frame_locals
 
 _LIMIT = 20_000  # NB: objects looked at per diagnosis (a large model has thousands of modules)
 

@@ -13,9 +13,10 @@ import re
 from typing import Any
 
 from . import _decide, _source
-from ._blame import internal_file, is_tensor, meta
+from ._blame import is_tensor, meta
 from ._context import Ctx, Failure, Op, ns_device
 from ._decide import dtype_name, is_int, local_name
+from ._frames import internal_file
 from ._trace import Want
 
 _INDEX_NAMES = ("index", "indices", "idx")

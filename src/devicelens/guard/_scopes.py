@@ -12,8 +12,8 @@ from dataclasses import replace
 from types import FrameType
 from typing import Any
 
-from . import _blame
-from ._blame import CellFiles, Frame, cell_lines, frame_locals
+from . import _frames
+from ._frames import CellFiles, Frame, cell_lines, frame_locals
 from ._mismatch import MismatchReport
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -26,7 +26,7 @@ def user_files() -> CellFiles:
 
     paths = sysconfig.get_paths()
     skip = ("<", PACKAGE, *{paths["stdlib"], paths["purelib"], paths["platlib"]})
-    cells = _blame.default_cell_files()
+    cells = _frames.default_cell_files()
     return lambda fn: not fn.startswith(PACKAGE) and (cells(fn) or not fn.startswith(skip))
 
 
@@ -63,7 +63,7 @@ def function_lines(rep: MismatchReport, frames: list[Frame],
 def user_frames(start: FrameType | None) -> list[Frame]:
     """Frames from ``start`` outwards, innermost first, between devicelens' own: the guard's
     inside, and the runner of ``devicelens run`` outside."""
-    frames = _blame.stack_frames(start)
+    frames = _frames.stack_frames(start)
     inner = next((i for i, fr in enumerate(frames) if not _ours(fr)), len(frames))
     outer = next((i for i, fr in enumerate(frames) if i >= inner and _ours(fr)), len(frames))
     return frames[inner:outer]

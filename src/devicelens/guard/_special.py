@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
-from ._blame import CellFiles, Frame, Named, Operand, describe_tensor, is_tensor
+from ._blame import Named, Operand, describe_tensor, is_tensor
 from ._context import Ctx, Failure
+from ._frames import CellFiles, Frame
 from ._trace import Want
 
 if TYPE_CHECKING:

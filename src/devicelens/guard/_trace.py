@@ -14,7 +14,8 @@ from ._edits import Edit
 from ._source import Code
 
 if TYPE_CHECKING:
-    from ._blame import Frame, Namer
+    from ._blame import Namer
+from ._frames import Frame
 
 
 class Want(NamedTuple):

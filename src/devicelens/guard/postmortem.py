@@ -14,9 +14,9 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from ._blame import CellFiles, default_cell_files, traceback_frames
 from ._context import Failure
 from ._diagnosis import diagnose
+from ._frames import CellFiles, default_cell_files, traceback_frames
 from ._messages import Match, match
 from ._mismatch import MismatchReport
 from ._special import special
@@ -76,7 +76,7 @@ def _autograd_note(text: str, ns: dict[str, Any]) -> tuple[str, str]:
 
 def _defined_at(obj: Any) -> str:
     """`` (cell In[3] line 7)`` for a class whose backward the user wrote; '' otherwise."""
-    from ._blame import cell_label
+    from ._frames import cell_label
 
     fn = getattr(obj, "__dict__", {}).get("backward") if isinstance(obj, type) else None
     fn = getattr(fn, "__func__", fn)

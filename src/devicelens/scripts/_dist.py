@@ -12,17 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..analysis import RANK_DEVICE_CODE, RANK_INDEX_CODE, Finding, device_code, diagnose_ranks
-from ..guard._blame import (
-    CellFiles,
-    Frame,
-    Namer,
-    Operand,
-    cell_lines,
-    describe_tensor,
-    frame_locals,
-    is_tensor,
-    iter_params,
-)
+from ..guard._blame import Namer, Operand, describe_tensor, is_tensor, iter_params
+from ..guard._frames import CellFiles, Frame, cell_lines, frame_locals
 from ..guard._mismatch import MismatchReport, fixes_for
 from ..inspect.ranks import RankInfo
 

@@ -11,7 +11,7 @@ import sys
 from types import TracebackType
 from typing import Any
 
-from ..guard._blame import CellFiles, traceback_frames
+from ..guard._frames import CellFiles, traceback_frames
 from ..guard._mismatch import MismatchReport
 from ..guard._scopes import function_lines, user_scope
 from ..inspect.ranks import RankInfo, rank_info
