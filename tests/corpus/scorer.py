@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tests.corpus._harness import Case, load_cases, run_many
+from tests.corpus._harness import Case, heldout_names, load_cases, run_many
 
 
 @dataclass(frozen=True)
@@ -101,14 +101,29 @@ def family_rows(results: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
-def table(results: Sequence[dict[str, Any]]) -> str:
+def summary(t: Totals) -> str:
+    return (f"named {_pct(t.named)}% (post-mortem {_pct(t.named_pm)}%, %%cuda_safe "
+            f"{_pct(t.named_cs)}%), precision {_pct(t.precision)}%, fix works "
+            f"{_pct(t.fix_works)}%, clean after fix {_pct(t.clean_after_fix)}%; "
+            f"{t.clean_flagged} of {t.clean} clean look-alikes flagged; {t.crashed} crashed")
+
+
+def split(results: Sequence[dict[str, Any]],
+          held: frozenset[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the cases the engine was tuned on, the held-out ones)."""
+    return ([r for r in results if r["case"] not in held],
+            [r for r in results if r["case"] in held])
+
+
+def table(results: Sequence[dict[str, Any]], held: frozenset[str] = frozenset()) -> str:
     t = totals(results)
     undefined = [r["case"] for r in results if r.get("precision_undefined")]
-    lines = [*case_rows(results), "", *family_rows(results), "",
-             f"named {_pct(t.named)}% (post-mortem {_pct(t.named_pm)}%, %%cuda_safe "
-             f"{_pct(t.named_cs)}%), precision {_pct(t.precision)}%, fix works "
-             f"{_pct(t.fix_works)}%, clean after fix {_pct(t.clean_after_fix)}%; "
-             f"{t.clean_flagged} of {t.clean} clean look-alikes flagged; {t.crashed} crashed"]
+    lines = [*case_rows(results), "", *family_rows(results), "", summary(t)]
+    tuned, out = split(results, held)
+    if tuned and out:  # NB: the held-out cases say how well the advice generalises
+        lines += [f"  tuned on ({len(tuned)} cases): {summary(totals(tuned))}",
+                  f"  held out ({len(out)} cases added after tuning, HELDOUT.txt): "
+                  f"{summary(totals(out))}"]
     if undefined:
         lines.append(f"precision over {t.precision_cases} cases; none (no namespace object "
                      f"mentioned, left out): {', '.join(undefined)}")
@@ -134,12 +149,15 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in load_cases() if not args.k or args.k in c.name]
     start, cpu = time.perf_counter(), _children_cpu()
     results = score(cases, jobs=args.jobs)
-    print(table(results))
+    print(table(results, heldout_names()))
     print(f"\n{len(cases)} cases scored in {time.perf_counter() - start:.0f} s "
           f"({_children_cpu() - cpu:.0f} s of CPU in {args.jobs} workers)")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"totals": asdict(totals(results)), "cases": results}, f, indent=1)
+            tuned, out = split(results, heldout_names())
+            json.dump({"totals": asdict(totals(results)), "tuned": asdict(totals(tuned)),
+                       "heldout": asdict(totals(out)) if out else None, "cases": results},
+                      f, indent=1)
     return 0
 
 

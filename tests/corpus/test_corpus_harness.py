@@ -183,3 +183,22 @@ def test_an_edit_of_a_function_does_not_mention_the_names_its_own_locals_shadow(
     assert r["mentioned"] == ["x"] and r["precision"] == 1.0
     outside = _parse.edits(pm.replace(" (in move_to)", ""))[0]
     assert _parse.edit_locals(outside, case.setup) == set()
+
+
+def test_held_out_cases_are_read_from_their_list_and_scored_apart(tmp_path: pathlib.Path) -> None:
+    from tests.corpus._harness import heldout_names
+    from tests.corpus.scorer import split, table
+
+    listing = tmp_path / "HELDOUT.txt"
+    listing.write_text("# added after tuning\n\ndevice-loose__b\n  device-loose__c  \n")
+    held = heldout_names(listing)
+    assert held == {"device-loose__b", "device-loose__c"}
+    assert heldout_names(tmp_path / "missing.txt") == frozenset()
+    rows = [{"case": name, "named": ok, "fix_works": ok, "precision": 1.0}
+            for name, ok in (("device-loose__a", True), ("device-loose__b", False))]
+    tuned, out = split(rows, held)
+    assert ([r["case"] for r in tuned], [r["case"] for r in out]) == (
+        ["device-loose__a"], ["device-loose__b"])
+    text = table(rows, held)
+    assert "  tuned on (1 cases): named 100.0%" in text
+    assert "  held out (1 cases added after tuning, HELDOUT.txt): named   0.0%" in text
