@@ -47,7 +47,7 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
         found = _quoted_dtypes(failure)
         return "float32", [o for o in ops if o.operand.dtype in found or (
             not found and is_int(o.operand.dtype))]
-    return _value_dtype(ctx, ops)
+    return _value_dtype(ctx, failure, ops)
 
 
 # --- devices -----------------------------------------------------------------------------------
@@ -81,7 +81,7 @@ def _want() -> Any:
 
 # --- dtypes ------------------------------------------------------------------------------------
 
-def _value_dtype(ctx: Ctx, ops: list[Op]) -> tuple[str, list[Op]]:
+def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[Op]]:
     """Floats that must agree: the model's dtype wins; without a model, data the user made wins
     over a tensor a line of code made with the default dtype."""
     values = [o for o in ops if local_name(o.operand.where) not in (*_INDEX_NAMES, "target")]
@@ -92,11 +92,34 @@ def _value_dtype(ctx: Ctx, ops: list[Op]) -> tuple[str, list[Op]]:
     line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
     expected = _decide.expected_dtype([o.operand for o in fl], ctx.stack, line_mods)
     culprits = [o for o in fl if o.operand.dtype != expected]
+    if not culprits and fl:
+        culprits = _int_values(values, _message_dtypes(failure))
     if not ctx.stack and not line_mods and culprits:
         flipped = _code_made(ctx, fl, expected)
         if flipped is not None:
             return _other(fl, flipped), flipped
     return expected, culprits
+
+
+def _int_values(values: list[Op], quoted: set[str]) -> list[Op]:
+    """Integer data where the floats all agree (``value_net(state)`` with an int32 ``state``,
+    "mat1 and mat2 must have the same dtype, but got Int and Float"): the integers are the odd
+    ones out. NB: only dtypes the message names, and never a bool mask or a 0-dim count."""
+    return [o for o in values if is_int(o.operand.dtype) and o.operand.dtype != "bool"
+            and o.operand.shape != () and (not quoted or o.operand.dtype in quoted)]
+
+
+_DTYPE_NAMES = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                "float32", "float64"}
+
+
+def _message_dtypes(failure: Failure) -> set[str]:
+    """The dtypes an error message names: "got Int and Float", "expected scalar type Int but
+    found Float", "Found dtype Long but expected Float"."""
+    found = re.findall(r"(?:got|type|dtype|found|and) (c10::\w+|unsigned char|signed char|"
+                       r"long int|[A-Za-z]\w*)", failure.text)
+    names = {dtype_name(f) for f in found}
+    return names & _DTYPE_NAMES
 
 
 def _other(fl: list[Op], flipped: list[Op]) -> str:
