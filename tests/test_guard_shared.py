@@ -2,7 +2,8 @@
 values, ``.detach()``): named after that tensor by storage and layout, never by value.
 
 An EMA copy kept on the cpu averages in a GPU model's weights through ``state_dict()``: the
-culprit is the EMA's own weight in the user's names, and the fix moves the EMA.
+culprit is the EMA's own weight in the user's names; the fix keeps both models where they are and
+moves the values across on the update's line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from torch import nn
 
 from devicelens.guard import DeviceMismatchError
 from devicelens.guard._blame import Namer
-from tests.test_guard_messages import IMPORTS, _fix_code, _run
+from tests.test_guard_messages import IMPORTS, _apply, _edits, _fix_code, _run
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -66,24 +67,45 @@ def test_detached_meta_and_fake_cuda_tensors_are_matched_too(fake_cuda) -> None:
     assert found is not None and found.name == "x"
 
 
-def test_post_mortem_blames_the_cpu_ema_and_moves_it(ip, capsys, fake_cuda) -> None:
+def test_post_mortem_blames_the_cpu_ema_and_edits_the_update(ip, capsys, fake_cuda) -> None:
     assert _run(ip, EMA, fake_cuda) is None
     capsys.readouterr()
     assert _run(ip, "ema.update(net)\n", fake_cuda) is not None
     out = ANSI.sub("", "".join(capsys.readouterr()))
     text = out[out.index("devicelens: "):]
     assert CULPRIT + "; expected cuda:0" in text.splitlines(), text
-    assert _fix_code(text) == 'ema.to("cuda:0")', text
-    assert _run(ip, _fix_code(text), fake_cuda) is None
+    assert _fix_code(text) == "", text
+    assert _edits(text) == [(["ema_v.lerp_(model_v, weight=0.01)"],
+                             ["ema_v.lerp_(model_v.to(ema_v.device), weight=0.01)"])]
+    assert "  note: ema and net sit on different devices; an in-place update cannot move ema's " \
+        "tensor, so the line brings net's values to it" in text.splitlines(), text
+    (old, new), = _edits(text)
+    assert _run(ip, _apply(EMA, old, new), fake_cuda) is None
     assert _run(ip, "ema.update(net)\n", fake_cuda) is None
 
 
-def test_cuda_safe_names_the_same_weight(ip, fake_cuda) -> None:
+def test_cuda_safe_names_the_same_weight_and_edit(ip, fake_cuda) -> None:
     assert _run(ip, EMA, fake_cuda) is None
     err = _run(ip, "%%cuda_safe --no-preflight\nema.update(net)\n", fake_cuda)
     assert isinstance(err, DeviceMismatchError), repr(err)
     assert CULPRIT + ", argument 1; expected cuda:0" in str(err).splitlines(), str(err)
-    assert err.report.fixes == ('ema.to("cuda:0")',)
+    assert err.report.fixes == ()
+    assert [e.new for e in err.report.edits] == [
+        ("            ema_v.lerp_(model_v.to(ema_v.device), weight=0.01)",)]
+
+
+def test_at_a_cell_s_top_level_the_model_is_moved(ip, capsys, fake_cuda) -> None:
+    """NB: no function of the user's to edit: where the models go is the user's line to write."""
+    assert _run(ip, EMA, fake_cuda) is None
+    capsys.readouterr()
+    cell = "with torch.no_grad():\n    ema.module.weight.lerp_(net.weight, 0.01)\n"
+    assert _run(ip, cell, fake_cuda) is not None
+    out = ANSI.sub("", "".join(capsys.readouterr()))
+    text = out[out.index("devicelens: "):]
+    assert CULPRIT + "; expected cuda:0" in text.splitlines(), text
+    assert _edits(text) == [] and _fix_code(text) == 'ema.to("cuda:0")', text
+    assert _run(ip, _fix_code(text), fake_cuda) is None
+    assert _run(ip, cell, fake_cuda) is None
 
 
 def test_a_model_s_own_stale_cache_still_moves_the_cpu_model(ip, capsys) -> None:
