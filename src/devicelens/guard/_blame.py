@@ -67,6 +67,8 @@ class Namer:
         self._modules: dict[int, str] = {}
         self._deep: dict[int, str] = {}
         self._keep: list[Any] = []  # NB: keeps every mapped object alive, so ids stay unique
+        self._named: list[tuple[Any, Named]] = []  # NB: best name first
+        self._shared: Any = None
         self.snapshot: Any = None
 
     def _build(self) -> dict[int, Named]:
@@ -87,6 +89,7 @@ class Namer:
             if obj is not None and id(obj) not in self._tensors:
                 code = _tree.code_for(rec.ref) if _tree.has_code(rec.ref) else ""
                 self._tensors[id(obj)] = Named(rec.path, code, rec.role, str(rec.ref[0].key))
+                self._named.append((obj, self._tensors[id(obj)]))
         modules: dict[int, tuple[tuple[int, int], str]] = {}
         for o in snap.objects:
             for m in o.modules:
@@ -146,10 +149,26 @@ class Namer:
                 code = deep[id(obj)]
                 role = "state" if ".state[...][" in code else "tensor"
                 return Named(code, code, role, _root(code))
+        shared = self.same_data(t)
+        if shared is not None:
+            return shared
         for obj in (t, base):
             if obj is not None and id(obj) in self._locals:
                 return self._locals[id(obj)]
         return None
+
+    def same_data(self, t: Any) -> Named | None:
+        """The namespace tensor whose data ``t`` is, seen the same way (``ema_v`` from
+        ``model_ema.state_dict().values()`` is ``model_ema.module.0.weight``)."""
+        from ._shared import SharedIndex
+
+        if self._shared is None:
+            self._build()
+            self._shared = SharedIndex()
+            for obj, named in self._named:
+                self._shared.add(obj, named)
+        found: Named | None = self._shared.get(t)
+        return found
 
     def holder(self, t: Any) -> Any:
         """The namespace tensor that gives ``t`` its name: ``t`` itself, or what it views."""

@@ -15,6 +15,7 @@ import re
 from . import _source
 from ._blame import Named, Operand, describe_tensor, is_tensor
 from ._context import Blame, Ctx, Failure
+from ._held import held_strays
 
 _DEVICE_ISSUES = ("mixed_operands", "module_input", "loss_weight", "optimizer_state",
                   "trap_attribute", "trap_module", "dataparallel_device", "module_split",
@@ -31,6 +32,10 @@ def cell_extras(ctx: Ctx, failure: Failure, expected: str,
         return [], set()
     named = {b.operand.named.name for b in blames if b.operand is not None}
     extras, covered = _findings(ctx, failure, expected, named)
+    if failure.kind == "device":
+        held, roots = held_strays(ctx, expected, named)
+        extras, covered = extras + held, covered | roots
+        named |= {b.operand.named.name for b in held if b.operand is not None}
     named |= covered
     extras += _preflight(ctx, failure, expected, named)
     return extras, covered

@@ -62,8 +62,10 @@ def is_pipeline(m: Any) -> bool:
 
 def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
-                    ns_device: str | None, named: tuple[str, ...] = ()) -> str:
-    """``named``: the devices the error message names (a temporary's too)."""
+                    ns_device: str | None, named: tuple[str, ...] = (),
+                    name_of: Any = None) -> str:
+    """``named``: the devices the error message names (a temporary's too); ``name_of``: a
+    module's namespace name ('' when unknown)."""
     if forced:
         return forced
     devices = list(dict.fromkeys([*(o.device for o in operands if not o.scalar_cpu), *named]))
@@ -75,9 +77,11 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
         else:
             d = module_target(model)
             # NB: a model left on the cpu while the data was moved: the model goes (a stale
-            # cache the model itself holds does not count as data)
+            # cache the model itself holds does not count as data; another model's weights do)
+            own = _root_of(name_of(model)) if name_of is not None else ""
             data = {o.device for o in operands if o.device != "cpu" and not o.scalar_cpu
-                    and o.named.role not in _MODEL_ROLES}
+                    and (o.named.role not in _MODEL_ROLES
+                         or (own and o.named.root and o.named.root != own))}
             if d == "cpu" and len(data) == 1 and len(
                     {x for x in devices if x != "cpu"}) == 1:
                 return data.pop()
@@ -95,6 +99,11 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     if len(accel) == 1:
         return accel[0]
     return devices[0] if devices else "cpu"
+
+
+def _root_of(name: str) -> str:
+    m = re.match(r"[A-Za-z_]\w*", name or "")
+    return m.group(0) if m else ""
 
 
 def _one_device(modules: Iterable[Any], devices: list[str]) -> str | None:

@@ -22,6 +22,7 @@ _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
 
 
 def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
+    from ._crossed import crossed_update
     from ._lengths import lengths_blame
 
     named = op.operand.named
@@ -29,6 +30,9 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     packed = lengths_blame(ctx, failure, op)
     if packed is not None:
         return [packed]
+    crossed = crossed_update(ctx, failure, op)
+    if crossed is not None:
+        return [crossed]
     want = Want(failure.kind, op.operand.device, op.operand.dtype, expected,
                 rule.want if rule is not None else "")
     tracer = ctx.tracer(want)

@@ -69,7 +69,7 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         operands = [o for o in operands if o.device in failure.devices] or operands
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
-        _decide.explicit_device(stmt), ns_device(ctx), failure.devices)
+        _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner)
     named = set(failure.devices)
     return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
                       and (not named or o.operand.device in named)]
