@@ -103,15 +103,15 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     tensor, items = w.exact_tensor, _ITEM_STEPS
     for g, i, p in optimizer_params(groups):
         owner = paths.get(id(p), "")
-        gi = (g, i)
-        pref = (*root, step("group_param", gi))
+        gstep, sstep = _GROUP_STEPS.get((g, i)) or _group_steps(g, i)
+        pref = (*root, gstep)
         ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
         tensor(p, ppath, pref, "opt_param", owner)
         pstate = by_id.get(id(p))
         if pstate is None or not issubclass(type(pstate), dict):
             continue
         label = owner or ppath
-        sref = (*root, step("state", gi))
+        sref = (*root, sstep)
         for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
             tp = type(v)
             if type(key) is str and (tp is exact0 or tp is exact1
@@ -121,6 +121,17 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
 
 
 _ITEM_STEPS: dict[str, Any] = {}
+_GROUP_STEPS: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+def _group_steps(g: int, i: int) -> tuple[Any, Any]:
+    """``Step("group_param", (g, i))`` and ``Step("state", (g, i))``, shared across snapshots:
+    fewer objects kept means less for the garbage collector to scan."""
+    if len(_GROUP_STEPS) > 100_000:
+        _GROUP_STEPS.clear()
+    gi = (g, i)
+    s = _GROUP_STEPS[gi] = (step("group_param", gi), step("state", gi))
+    return s
 
 
 def _item_step(key: str) -> Any:

@@ -8,6 +8,7 @@ order, to tell whether a walk would give the same records again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import filterfalse
 from math import prod
 from typing import Any
@@ -46,6 +47,10 @@ class Ctx:
         self.exhausted = False
         self.truncated = False
         self.param_paths: dict[int, str] = {}
+        # NB: equal shapes share one ``torch.Size``: a model repeats a few shapes, and every
+        # object a snapshot keeps is one more for the garbage collector to scan
+        shapes: dict[Any, Any] = {}
+        self.shape = shapes.setdefault
 
     def spend(self) -> bool:
         self.budget -= 1
@@ -184,7 +189,7 @@ class Walker:
                 if ctx.budget < 0:
                     ctx.exhausted = self.truncated = True
                     continue
-                out.append(_dense(t, m, tpath, tref, role, path))
+                out.append(_dense(t, m, tpath, tref, role, path, ctx.shape))
                 # NB: a leaf that requires grad (or a retain_grad()): only these keep a .grad
                 if m[4] and (m[5] or t.retains_grad):
                     g = t.grad
@@ -209,7 +214,7 @@ class Walker:
         if ctx.budget < 0:
             ctx.exhausted = self.truncated = True
             return
-        self.tensors.append(_dense(t, m, path, ref, role, owner))
+        self.tensors.append(_dense(t, m, path, ref, role, owner, ctx.shape))
         if role != "state" and m[4] and (m[5] or t.retains_grad):
             g = t.grad
             if g is not None:
@@ -221,18 +226,20 @@ class Walker:
         if type(g) is reader.exact[0]:
             gm = _META(g)
             if gm[3] is reader.strided:
-                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path))
+                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path,
+                                          self.ctx.shape))
                 return
         self.tensors.append(reader.record(g, read_meta(reader, g), gpath, gref, "grad", path))
 
 
-def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str,
-           owner: str) -> TensorRecord:
+def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str, owner: str,
+           intern: Callable[[Any, Any], Any]) -> TensorRecord:
     """The record of an exact ``Tensor``/``Parameter`` whose header ``m`` (from ``_META``, its
-    base not yet an id) says strided."""
+    base not yet an id) says strided; ``intern``: :attr:`Ctx.shape`."""
     dev = _DEVICES.get(m[0]) or device_name(m[0])
     dtname, itemsize, quantized = _DTYPES.get(m[1]) or dtype_info(m[1])
     shape = m[2]
+    shape = intern(shape, shape)
     numel = prod(shape)
     base = m[6]
     return _new(TensorRecord, (path, ref, role, owner, dev, dtname, shape, numel,
@@ -267,8 +274,22 @@ def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecor
         if storages.get(key, -1) < nbytes:
             storages[key] = nbytes
     devs = tuple(devices) if len(devices) < 2 else tuple(sorted(devices, key=device_key))
-    return _new(ModuleRecord, (path, ref, type_name, devs, tuple(dtypes), n,
+    return _new(ModuleRecord, (path, ref, type_name, _shared(devs), _shared(tuple(dtypes)), n,
                                sum(storages.values()), depth, trapped, hf_hook))
+
+
+_SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names``, or the equal tuple already kept: every submodule of a model says ``("cpu",)``
+    and ``("float32",)``, and each object a snapshot keeps is one more for gc to scan."""
+    got = _SHARED.get(names)
+    if got is None:
+        if len(_SHARED) > 10_000:
+            _SHARED.clear()
+        got = _SHARED[names] = names
+    return got
 
 
 _FLOATS = ("float", "bfloat", "complex")
