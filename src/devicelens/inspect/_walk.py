@@ -71,7 +71,8 @@ class Walker:
         self.modules: list[ModuleRecord] = []
         self.truncated = False
         self.seen: set[int] = set()
-        self.regs: list[tuple[int, str]] = []  # every parameter path offered (for optimizers)
+        # every parameter path offered (for optimizers), where a caller asks for them
+        self.regs: list[tuple[int, str]] | None = None
 
     def spend(self) -> bool:
         ctx = self.ctx
@@ -129,15 +130,21 @@ class Walker:
         d = _types.instance_dict(m) or {}
         start_t, start_m = len(self.tensors), len(self.modules)
         self._tables(d, path, ref, trapped)
-        for name, child in _tree._table(d.get("_modules")):
-            if _types.info(type(child)).what == "module":
-                self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
-                            depth + 1, trapped)
+        children = d.get("_modules")
+        # NB: a leaf's table is an empty dict: no list to build (truth only of an exact dict)
+        if type(children) is not dict or children:
+            for name, child in _tree._table(children):
+                if _types.info(type(child)).what == "module":
+                    self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
+                                depth + 1, trapped)
         for name in list(filterfalse(STD_KEYS.__contains__, d)):  # NB: copied in one C call
             if type(name) is not str:
                 continue
             v = d[name]
-            what = _types.info(type(v)).what
+            tp = type(v)
+            if tp is int or tp is bool or tp is float or v is None:  # NB: never walked
+                continue
+            what = _types.info(tp).what
             if what == "tensor":
                 self.tensor(v, f"{path}.{name}", (*ref, attr_step(name)),
                             "trapped" if trapped else "attribute", path)
@@ -172,12 +179,14 @@ class Walker:
                     if _types.info(tp).what == "tensor":
                         if table == "_parameters":
                             paths.setdefault(id(t), tpath)
-                            regs.append((id(t), tpath))
+                            if regs is not None:
+                                regs.append((id(t), tpath))
                         self.tensor(t, tpath, tref, role, path)
                     continue
                 if table == "_parameters":
                     paths.setdefault(id(t), tpath)
-                    regs.append((id(t), tpath))
+                    if regs is not None:
+                        regs.append((id(t), tpath))
                 try:
                     m = _META(t)
                 except RuntimeError:  # NB: a nested tensor: the general path
