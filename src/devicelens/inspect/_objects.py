@@ -67,13 +67,16 @@ def optimizer_state(opt: Any) -> tuple[Any, dict[int, Any]]:
     return groups, by_id
 
 
-def optimizer_params(groups: Any) -> list[tuple[int, int, Any]]:
+def optimizer_params(groups: Any, exact: tuple[type, type] | None = None,
+                     ) -> list[tuple[int, int, Any]]:
     """(group, index, parameter) of every tensor an optimizer updates, in order."""
     out = []
     for g, group in enumerate(list.__iter__(groups) if type(groups) is list else ()):
         params = dict.get(group, "params", None) if issubclass(type(group), dict) else None
         for i, p in enumerate(list.__iter__(params) if type(params) is list else ()):
-            if _types.info(type(p)).what == "tensor":
+            tp = type(p)  # NB: the exact types first: no type lookup for the usual parameter
+            if ((exact is not None and (tp is exact[1] or tp is exact[0]))
+                    or _types.info(tp).what == "tensor"):
                 out.append((g, i, p))
     return out
 
@@ -101,7 +104,7 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     paths = w.ctx.param_paths
     exact0, exact1 = w.reader.exact
     tensor, items = w.exact_tensor, _ITEM_STEPS
-    for g, i, p in optimizer_params(groups):
+    for g, i, p in optimizer_params(groups, w.reader.exact):
         owner = paths.get(id(p), "")
         gstep, sstep = _GROUP_STEPS.get((g, i)) or _group_steps(g, i)
         pref = (*root, gstep)
@@ -112,12 +115,13 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
             continue
         label = owner or ppath
         sref = (*root, sstep)
+        spath = f"{name}.state[{label}]"
         for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
             tp = type(v)
             if type(key) is str and (tp is exact0 or tp is exact1
                                      or _types.info(tp).what == "tensor"):
-                tensor(v, f"{name}.state[{label}][{key!r}]",
-                       (*sref, items.get(key) or _item_step(key)), "state", label)
+                kstep = items.get(key) or _item_step(key)
+                tensor(v, f"{spath}[{kstep[1]}]", (*sref, kstep[0]), "state", label)
 
 
 _ITEM_STEPS: dict[str, Any] = {}
@@ -135,12 +139,14 @@ def _group_steps(g: int, i: int) -> tuple[Any, Any]:
 
 
 def _item_step(key: str) -> Any:
-    """``Step("item", key)``, shared: optimizer state keys are a handful of names."""
+    """``Step("item", key)`` and ``repr(key)``, shared: optimizer state keys are a handful of
+    names."""
     s = _ITEM_STEPS.get(key)
     if s is None:
         if len(_ITEM_STEPS) > 10_000:
             _ITEM_STEPS.clear()
-        s = _ITEM_STEPS[key] = step("item", key)
+        st = step("item", key)
+        s = _ITEM_STEPS[key] = (st, repr(key))
     return s
 
 
