@@ -101,7 +101,7 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     groups, by_id = optimizer_state(opt)
     root = root or (step("name", name),)
     name = display_for(root)
-    paths = w.ctx.param_paths
+    paths, read = w.ctx.param_paths, w.ctx.param_records
     exact0, exact1 = w.reader.exact
     tensor, items = w.exact_tensor, _ITEM_STEPS
     for g, i, p in optimizer_params(groups, w.reader.exact):
@@ -109,7 +109,11 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
         gstep, sstep = _GROUP_STEPS.get((g, i)) or _group_steps(g, i)
         pref = (*root, gstep)
         ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
-        tensor(p, ppath, pref, "opt_param", owner)
+        hit = read.get(id(p))
+        if hit is not None and hit[0] is p:  # NB: the very tensor: read a moment ago
+            w.relabel(hit, ppath, pref, "opt_param", owner)
+        else:
+            tensor(p, ppath, pref, "opt_param", owner)
         pstate = by_id.get(id(p))
         if pstate is None or not issubclass(type(pstate), dict):
             continue

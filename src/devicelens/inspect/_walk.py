@@ -47,6 +47,9 @@ class Ctx:
         self.exhausted = False
         self.truncated = False
         self.param_paths: dict[int, str] = {}
+        # NB: parameter id -> (the parameter, its record, its grad's record or None), from a
+        # module walk: an optimizer relabels these instead of reading the header again
+        self.param_records: dict[int, tuple[Any, TensorRecord, TensorRecord | None]] = {}
         # NB: equal shapes share one ``torch.Size``: a model repeats a few shapes, and every
         # object a snapshot keeps is one more for the garbage collector to scan
         shapes: dict[Any, Any] = {}
@@ -160,7 +163,7 @@ class Walker:
         (exact ``Tensor``/``Parameter``, strided) is read and recorded inline, with one C call
         per tensor: this loop is most of a model's walk."""
         ctx, reader, out = self.ctx, self.reader, self.tensors
-        paths, regs = ctx.param_paths, self.regs
+        paths, regs, read = ctx.param_paths, self.regs, ctx.param_records
         exact0, exact1, strided = reader.exact[0], reader.exact[1], reader.strided
         steps = _PLAIN_STEPS
         for table, role in (("_parameters", "parameter"), ("_buffers", "buffer")):
@@ -198,12 +201,17 @@ class Walker:
                 if ctx.budget < 0:
                     ctx.exhausted = self.truncated = True
                     continue
-                out.append(_dense(t, m, tpath, tref, role, path, ctx.shape))
+                rec = _dense(t, m, tpath, tref, role, path, ctx.shape)
+                out.append(rec)
+                grec = None
                 # NB: a leaf that requires grad (or a retain_grad()): only these keep a .grad
                 if m[4] and (m[5] or t.retains_grad):
                     g = t.grad
                     if g is not None:
                         self._grad(g, tpath, tref)
+                        grec = out[-1]
+                if table == "_parameters":
+                    read[id(t)] = (t, rec, grec)
 
     def exact_tensor(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> None:
         """:meth:`tensor`, inline for an exact ``Tensor``/``Parameter`` that is strided."""
@@ -228,6 +236,21 @@ class Walker:
             g = t.grad
             if g is not None:
                 self._grad(g, path, ref)
+
+    def relabel(self, hit: tuple[Any, TensorRecord, TensorRecord | None], path: str, ref: Ref,
+                role: str, owner: str) -> None:
+        """:meth:`exact_tensor` for a parameter a module walk of this snapshot already read
+        (``hit``, from :attr:`Ctx.param_records`): its records under another path."""
+        ctx = self.ctx
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            ctx.exhausted = self.truncated = True
+            return
+        rec, grec = hit[1], hit[2]
+        self.tensors.append(_new(TensorRecord, (path, ref, role, owner, *rec[4:])))
+        if grec is not None:
+            self.tensors.append(_new(TensorRecord, (f"{path}.grad", (*ref, _GRAD), "grad", path,
+                                                    *grec[4:])))
 
     def _grad(self, g: Any, path: str, ref: Ref) -> None:
         reader = self.reader
