@@ -73,4 +73,3 @@ class RunningTotals:
         return tuple(DeviceTotal(d, self.objs.get(d, 0), c, self.nbytes.get(d, 0))
                      for d, c in sorted(self.count.items(), key=lambda kv: device_key(kv[0]))
                      if c > 0)
-

@@ -278,6 +278,10 @@ class Snapshot:
         """The distinct (device, dtype, 0-dim) of the compact loose tensors. NB: a set built
         at C speed over the columns: what analysis reads instead of every row."""
         loose = self._loose
+        devices, dtypes = set(loose.devices), set(loose.dtypes)
+        if len(devices) == 1 and len(dtypes) == 1:  # NB: the usual case: no tuple per row
+            d, dt = devices.pop(), dtypes.pop()
+            return {(device_name(d), dtype_info(dt)[0], s) for s in set(map(not_, loose.shapes))}
         keys = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
         return {(device_name(d), dtype_info(dt)[0], scalar) for d, dt, scalar in keys}
 
