@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import types
+from itertools import compress
+from operator import attrgetter, not_
 from typing import Any
 
 from . import _types
@@ -157,16 +159,17 @@ def _item_step(key: str) -> Any:
 def _object_record(w: Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
     tensors = tuple(w.tensors)
     # NB: an optimizer's 0-dim cpu counters (``step``) sit on the cpu by design: not its device
-    own = [t for t in tensors if t.role not in ("grad", "opt_param")
-           and not (t.role == "state" and t.shape == () and t.device == "cpu")]
+    own = list(compress(tensors, map(not_, map(_NOT_OWN.__contains__, map(_ROLE, tensors)))))
+    if not all(map(_SHAPE, own)):  # NB: C-speed scans first; 0-dim tensors judged one by one
+        own = [t for t in own if not (t.role == "state" and t.shape == () and t.device == "cpu")]
     info = _types.info(type(obj))
     d = _types.instance_dict(obj) or {}
     wrapper = info.name if kind == "module" and info.name in _WRAPPERS else ""
     ids = d.get("device_ids") if wrapper else None
     out = d.get("output_device") if wrapper else None
     return _new(ObjectRecord, (
-        name, kind, info.name, tensors, tuple(w.modules), devices_of(t.device for t in own),
-        uniq(t.dtype for t in own), dedup_bytes(own), w.truncated, wrapper,
+        name, kind, info.name, tensors, tuple(w.modules), devices_of(map(_DEVICE, own)),
+        uniq(map(_DTYPE, own)), dedup_bytes(own), w.truncated, wrapper,
         tuple(i for i in list.__iter__(ids) if type(i) is int) if type(ids) is list else (),
         out if type(out) is int else None, _dispatch(d, w, own),
         info.what in ("tuple", "namedtuple") or (info.what == "dataclass" and info.frozen)))
@@ -178,13 +181,18 @@ def _dispatch(d: dict[str, Any], w: Walker, own: list[TensorRecord]) -> str:
     devmap = d.get("hf_device_map")
     places = ({v for v in dict.values(devmap) if type(v) is int or type(v) is str}
               if type(devmap) is dict else set())
-    if len(places) > 1 or any(m.hf_hook for m in w.modules):
+    if len(places) > 1 or any(map(_HF_HOOK, w.modules)):
         return "accelerate"
-    if any(t.flavor == "dtensor" for t in own):
+    if "dtensor" in map(_FLAVOR, own):
         return "dtensor"
-    if any(m.type_name == "FullyShardedDataParallel" for m in w.modules):
+    if "FullyShardedDataParallel" in map(_TYPE_NAME, w.modules):
         return "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
     return ""
 
+
+_NOT_OWN = frozenset({"grad", "opt_param"})
+_ROLE, _SHAPE, _DEVICE = attrgetter("role"), attrgetter("shape"), attrgetter("device")
+_DTYPE, _FLAVOR = attrgetter("dtype"), attrgetter("flavor")
+_HF_HOOK, _TYPE_NAME = attrgetter("hf_hook"), attrgetter("type_name")
 
 __all__ = ["optimizer_params", "optimizer_state", "read_meta", "walk_object", "walk_tensor"]

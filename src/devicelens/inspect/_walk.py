@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import filterfalse
 from math import prod
+from operator import attrgetter
 from typing import Any
 
 from . import _tree, _types
@@ -340,8 +341,15 @@ def devices_of(items: Any) -> tuple[str, ...]:
 
 
 def dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
+    """Bytes of the distinct storages (each its largest extent)."""
+    storages = list(map(_STORAGE, tensors))
+    if len(set(storages)) == len(storages):  # NB: the usual case, at C speed
+        return sum(map(_NBYTES, tensors))
     seen: dict[int, int] = {}
     for t in tensors:
         if seen.get(t.storage, -1) < t.nbytes:
             seen[t.storage] = t.nbytes
     return sum(seen.values())
+
+
+_STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")
