@@ -9,9 +9,9 @@ order, to tell whether a walk would give the same records again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import filterfalse
+from itertools import compress, filterfalse, repeat
 from math import prod
-from operator import attrgetter
+from operator import attrgetter, ne
 from typing import Any
 
 from . import _tree, _types
@@ -290,7 +290,10 @@ def read_meta(reader: TensorReader, t: Any) -> Any:
 
 def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord], depth: int,
                   trapped: bool, hf_hook: bool) -> ModuleRecord:
-    """A module's aggregate over its subtree's tensors (grads aside): one loop, no genexprs."""
+    """A module's aggregate over its subtree's tensors (grads aside): one loop, no genexprs;
+    a big subtree (a model's root) column by column instead."""
+    if len(tensors) > 32:
+        return _big_module_record(path, ref, type_name, tensors, depth, trapped, hf_hook)
     devices: set[str] = set()
     dtypes: dict[str, None] = {}
     storages: dict[int, int] = {}
@@ -311,6 +314,19 @@ def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecor
                                sum(storages.values()), depth, trapped, hf_hook))
 
 
+def _big_module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord],
+                       depth: int, trapped: bool, hf_hook: bool) -> ModuleRecord:
+    """:func:`module_record` at C speed: the same fields, read as columns."""
+    if "grad" in map(_ROLE, tensors):
+        tensors = list(compress(tensors, map(ne, map(_ROLE, tensors), repeat("grad"))))
+    devices = set(map(_DEVICE, tensors))
+    dtypes = tuple(d for d in dict.fromkeys(map(_DTYPE, tensors)) if d.startswith(_FLOATS))
+    devs = tuple(devices) if len(devices) < 2 else tuple(sorted(devices, key=device_key))
+    return _new(ModuleRecord, (path, ref, type_name, _shared(devs), _shared(dtypes),
+                               len(tensors), dedup_bytes(tensors), depth, trapped, hf_hook))
+
+
+_ROLE, _DEVICE, _DTYPE = attrgetter("role"), attrgetter("device"), attrgetter("dtype")
 _SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
