@@ -4,6 +4,8 @@ DataParallel placement, and a model built with empty weights (a note, never a fi
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..inspect._tree import Ref, code_for
 from ..inspect.records import ObjectRecord, TensorRecord
 from .findings import (
@@ -125,10 +127,12 @@ def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
 
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:
-    own = [t for t in module_tensors(o) if is_float(t.dtype)]
-    dtypes = {t.dtype for t in own}
-    if len(dtypes) < 2 or o.dispatch:
+    own = module_tensors(o)
+    # NB: the distinct dtypes at C speed first: most modules have one
+    if o.dispatch or sum(map(is_float, set(map(_DTYPE, own)))) < 2:
         return []
+    own = [t for t in own if is_float(t.dtype)]
+    dtypes = {t.dtype for t in own}
     target = majority(own, "dtype") or "float32"
     strays = [t for t in own if t.dtype != target]
     root = o.tensors[0].ref[:1]
@@ -152,7 +156,8 @@ def _owner_ref(t: TensorRecord) -> Ref:
 
 def _traps(o: ObjectRecord) -> list[Finding]:
     out: list[Finding] = []
-    for t in o.tensors:
+    # NB: a C-speed scan first: most modules hold no plain tensor attribute
+    for t in o.tensors if "attribute" in map(_ROLE, o.tensors) else ():
         if t.role != "attribute" or not _counts(t) or (t.shape == () and t.device == "cpu"):
             continue
         dev = _module_device_of(o, t.owner)
@@ -178,8 +183,10 @@ def _traps(o: ObjectRecord) -> list[Finding]:
 
 def _trapped_modules(o: ObjectRecord) -> list[Finding]:
     out: list[Finding] = []
-    root_dev = majority(module_tensors(o))
     heads = [m for m in o.modules if m.trapped and not _is_inside_trapped(m, o)]
+    if not heads:
+        return out
+    root_dev = majority(module_tensors(o))
     for m in heads:
         holder_code = code_for(m.ref[:-1])
         as_dict = m.ref[-1].kind == "item" and isinstance(m.ref[-1].key, str)
@@ -226,3 +233,6 @@ def _dataparallel(o: ObjectRecord) -> list[Finding]:
                      f"{code_for(root)}.module.to({q(want)})", (t.path for t in wrong), [o.name],
                      sorted({t.device for t in wrong} | {want}),
                      action=Action("to_device", (root,), want))]
+
+
+_ROLE, _DTYPE = attrgetter("role"), attrgetter("dtype")

@@ -4,7 +4,8 @@ optimizer holding parameters its model no longer has (re-created, or replaced by
 
 from __future__ import annotations
 
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, eq, itemgetter
 from typing import Any, NamedTuple
 
 from ..inspect._tree import Ref, Step, code_for
@@ -16,10 +17,11 @@ from .findings import Action, Finding, _finding, is_float
 def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> list[Finding]:
     """``ctx``: every module of the snapshot, in order, and the cells' usage."""
     modules, usage = ctx
-    params = {t.ref[-1].key: t for t in o.tensors if t.role == "opt_param"}
+    ts = o.tensors
+    ps = list(compress(ts, map(eq, map(_ROLE, ts), repeat("opt_param"))))  # NB: C speed
+    params = dict(zip(map(_KEY, map(_LAST, map(_REF, ps))), ps, strict=True))
     # NB: the optimizer itself, or one a plain wrapper holds (``optimizer.optimizer``)
-    root: Ref = next((t.ref[:-1] for t in o.tensors if t.role == "opt_param"),
-                     (Step("name", o.name),))
+    root: Ref = ps[0].ref[:-1] if ps else (Step("name", o.name),)
     orphan = _orphan(o, params, modules, usage, root)
     if orphan and orphan[0].action is not None:
         return orphan  # NB: the remap also puts the state where the new parameters are
@@ -59,6 +61,7 @@ def _uniform(o: ObjectRecord) -> bool:
 
 
 _DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
+_ROLE, _REF, _KEY, _LAST = attrgetter("role"), attrgetter("ref"), attrgetter("key"), itemgetter(-1)
 
 
 def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],

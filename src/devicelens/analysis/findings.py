@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import attrgetter, eq
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..inspect._tree import Ref
@@ -99,13 +101,24 @@ def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
     last = _LAST_OWN
     if last and last[0] is o:
         return list(last[1])
-    own = [t for t in o.tensors if (t.role == "parameter" or t.role == "buffer")
-           and (t.shape != () or is_float(t.dtype))]
+    ts = o.tensors
+    own = list(compress(ts, map(_OWN_ROLES.__contains__, map(_ROLE, ts))))
+    if not all(map(_SHAPE, own)):  # NB: C-speed scans; a 0-dim one is rare, judged alone
+        own = [t for t in own if t.shape != () or is_float(t.dtype)]
     _LAST_OWN[:] = (o, own)
     return list(own)
 
 
 _LAST_OWN: list[Any] = []
+_OWN_ROLES = frozenset({"parameter", "buffer"})
+_ROLE, _SHAPE, _DEVICE = attrgetter("role"), attrgetter("shape"), attrgetter("device")
+_DTYPE, _NBYTES, _STORAGE = attrgetter("dtype"), attrgetter("nbytes"), attrgetter("storage")
+
+
+def parameters(o: ObjectRecord) -> list[TensorRecord]:
+    """The records of ``o``'s tensors whose role is ``parameter``, in order (C speed)."""
+    ts = o.tensors
+    return list(compress(ts, map(eq, map(_ROLE, ts), repeat("parameter"))))
 
 
 def q(s: str) -> str:
@@ -194,20 +207,20 @@ def models(objects: Iterable[ObjectRecord], memo: Memo | None = None) -> list[Mo
 def _model_entry(o: ObjectRecord, _context: object = None,
                  ) -> tuple[Model, frozenset[int]] | None:
     """``o`` as a model and its parameters' storages; None: it holds no parameters."""
-    params = [t for t in o.tensors if t.role == "parameter"]
+    params = parameters(o)
     if not params or not module_tensors(o):
         return None
-    return _model(o), frozenset(t.storage for t in params)
+    return _model(o, params), frozenset(map(_STORAGE, params))
 
 
-def _model(o: ObjectRecord) -> Model:
+def _model(o: ObjectRecord, params: list[TensorRecord]) -> Model:
     own = module_tensors(o)
-    devices = {t.device for t in own}
-    dtypes = {d for d in {t.dtype for t in own} if is_float(d)}
+    devices = set(map(_DEVICE, own))
+    dtypes = {d for d in set(map(_DTYPE, own)) if is_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if o.wrapper == "DataParallel" and o.device_ids:
         device = f"cuda:{o.device_ids[0]}"
-    nbytes = sum(t.nbytes for t in o.tensors if t.role == "parameter")
+    nbytes = sum(map(_NBYTES, params))
     return Model(o.name, device, dtypes.pop() if len(dtypes) == 1 else None, nbytes, o.wrapper)
 
 

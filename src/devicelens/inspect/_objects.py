@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import types
+from itertools import compress
+from operator import attrgetter, not_
 from typing import Any
 
 from . import _types
@@ -67,13 +69,16 @@ def optimizer_state(opt: Any) -> tuple[Any, dict[int, Any]]:
     return groups, by_id
 
 
-def optimizer_params(groups: Any) -> list[tuple[int, int, Any]]:
+def optimizer_params(groups: Any, exact: tuple[type, type] | None = None,
+                     ) -> list[tuple[int, int, Any]]:
     """(group, index, parameter) of every tensor an optimizer updates, in order."""
     out = []
     for g, group in enumerate(list.__iter__(groups) if type(groups) is list else ()):
         params = dict.get(group, "params", None) if issubclass(type(group), dict) else None
         for i, p in enumerate(list.__iter__(params) if type(params) is list else ()):
-            if _types.info(type(p)).what == "tensor":
+            tp = type(p)  # NB: the exact types first: no type lookup for the usual parameter
+            if ((exact is not None and (tp is exact[1] or tp is exact[0]))
+                    or _types.info(tp).what == "tensor"):
                 out.append((g, i, p))
     return out
 
@@ -98,54 +103,73 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     groups, by_id = optimizer_state(opt)
     root = root or (step("name", name),)
     name = display_for(root)
-    paths = w.ctx.param_paths
+    paths, read = w.ctx.param_paths, w.ctx.param_records
     exact0, exact1 = w.reader.exact
     tensor, items = w.exact_tensor, _ITEM_STEPS
-    for g, i, p in optimizer_params(groups):
+    for g, i, p in optimizer_params(groups, w.reader.exact):
         owner = paths.get(id(p), "")
-        gi = (g, i)
-        pref = (*root, step("group_param", gi))
+        gstep, sstep = _GROUP_STEPS.get((g, i)) or _group_steps(g, i)
+        pref = (*root, gstep)
         ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
-        tensor(p, ppath, pref, "opt_param", owner)
+        hit = read.get(id(p))
+        if hit is not None and hit[0] is p:  # NB: the very tensor: read a moment ago
+            w.relabel(hit, ppath, pref, "opt_param", owner)
+        else:
+            tensor(p, ppath, pref, "opt_param", owner)
         pstate = by_id.get(id(p))
         if pstate is None or not issubclass(type(pstate), dict):
             continue
         label = owner or ppath
-        sref = (*root, step("state", gi))
+        sref = (*root, sstep)
+        spath = f"{name}.state[{label}]"
         for key, v in list(dict.items(pstate)):  # NB: copied first: step() may add to it
             tp = type(v)
             if type(key) is str and (tp is exact0 or tp is exact1
                                      or _types.info(tp).what == "tensor"):
-                tensor(v, f"{name}.state[{label}][{key!r}]",
-                       (*sref, items.get(key) or _item_step(key)), "state", label)
+                kstep = items.get(key) or _item_step(key)
+                tensor(v, f"{spath}[{kstep[1]}]", (*sref, kstep[0]), "state", label)
 
 
 _ITEM_STEPS: dict[str, Any] = {}
+_GROUP_STEPS: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+def _group_steps(g: int, i: int) -> tuple[Any, Any]:
+    """``Step("group_param", (g, i))`` and ``Step("state", (g, i))``, shared across snapshots:
+    fewer objects kept means less for the garbage collector to scan."""
+    if len(_GROUP_STEPS) > 100_000:
+        _GROUP_STEPS.clear()
+    gi = (g, i)
+    s = _GROUP_STEPS[gi] = (step("group_param", gi), step("state", gi))
+    return s
 
 
 def _item_step(key: str) -> Any:
-    """``Step("item", key)``, shared: optimizer state keys are a handful of names."""
+    """``Step("item", key)`` and ``repr(key)``, shared: optimizer state keys are a handful of
+    names."""
     s = _ITEM_STEPS.get(key)
     if s is None:
         if len(_ITEM_STEPS) > 10_000:
             _ITEM_STEPS.clear()
-        s = _ITEM_STEPS[key] = step("item", key)
+        st = step("item", key)
+        s = _ITEM_STEPS[key] = (st, repr(key))
     return s
 
 
 def _object_record(w: Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
     tensors = tuple(w.tensors)
     # NB: an optimizer's 0-dim cpu counters (``step``) sit on the cpu by design: not its device
-    own = [t for t in tensors if t.role not in ("grad", "opt_param")
-           and not (t.role == "state" and t.shape == () and t.device == "cpu")]
+    own = list(compress(tensors, map(not_, map(_NOT_OWN.__contains__, map(_ROLE, tensors)))))
+    if not all(map(_SHAPE, own)):  # NB: C-speed scans first; 0-dim tensors judged one by one
+        own = [t for t in own if not (t.role == "state" and t.shape == () and t.device == "cpu")]
     info = _types.info(type(obj))
     d = _types.instance_dict(obj) or {}
     wrapper = info.name if kind == "module" and info.name in _WRAPPERS else ""
     ids = d.get("device_ids") if wrapper else None
     out = d.get("output_device") if wrapper else None
     return _new(ObjectRecord, (
-        name, kind, info.name, tensors, tuple(w.modules), devices_of(t.device for t in own),
-        uniq(t.dtype for t in own), dedup_bytes(own), w.truncated, wrapper,
+        name, kind, info.name, tensors, tuple(w.modules), devices_of(map(_DEVICE, own)),
+        uniq(map(_DTYPE, own)), dedup_bytes(own), w.truncated, wrapper,
         tuple(i for i in list.__iter__(ids) if type(i) is int) if type(ids) is list else (),
         out if type(out) is int else None, _dispatch(d, w, own),
         info.what in ("tuple", "namedtuple") or (info.what == "dataclass" and info.frozen)))
@@ -157,13 +181,18 @@ def _dispatch(d: dict[str, Any], w: Walker, own: list[TensorRecord]) -> str:
     devmap = d.get("hf_device_map")
     places = ({v for v in dict.values(devmap) if type(v) is int or type(v) is str}
               if type(devmap) is dict else set())
-    if len(places) > 1 or any(m.hf_hook for m in w.modules):
+    if len(places) > 1 or any(map(_HF_HOOK, w.modules)):
         return "accelerate"
-    if any(t.flavor == "dtensor" for t in own):
+    if "dtensor" in map(_FLAVOR, own):
         return "dtensor"
-    if any(m.type_name == "FullyShardedDataParallel" for m in w.modules):
+    if "FullyShardedDataParallel" in map(_TYPE_NAME, w.modules):
         return "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
     return ""
 
+
+_NOT_OWN = frozenset({"grad", "opt_param"})
+_ROLE, _SHAPE, _DEVICE = attrgetter("role"), attrgetter("shape"), attrgetter("device")
+_DTYPE, _FLAVOR = attrgetter("dtype"), attrgetter("flavor")
+_HF_HOOK, _TYPE_NAME = attrgetter("hf_hook"), attrgetter("type_name")
 
 __all__ = ["optimizer_params", "optimizer_state", "read_meta", "walk_object", "walk_tensor"]

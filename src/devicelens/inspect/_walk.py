@@ -8,8 +8,10 @@ order, to tell whether a walk would give the same records again.
 
 from __future__ import annotations
 
-from itertools import filterfalse
+from collections.abc import Callable
+from itertools import compress, filterfalse, repeat
 from math import prod
+from operator import attrgetter, ne
 from typing import Any
 
 from . import _tree, _types
@@ -46,6 +48,13 @@ class Ctx:
         self.exhausted = False
         self.truncated = False
         self.param_paths: dict[int, str] = {}
+        # NB: parameter id -> (the parameter, its record, its grad's record or None), from a
+        # module walk: an optimizer relabels these instead of reading the header again
+        self.param_records: dict[int, tuple[Any, TensorRecord, TensorRecord | None]] = {}
+        # NB: equal shapes share one ``torch.Size``: a model repeats a few shapes, and every
+        # object a snapshot keeps is one more for the garbage collector to scan
+        shapes: dict[Any, Any] = {}
+        self.shape = shapes.setdefault
 
     def spend(self) -> bool:
         self.budget -= 1
@@ -66,7 +75,8 @@ class Walker:
         self.modules: list[ModuleRecord] = []
         self.truncated = False
         self.seen: set[int] = set()
-        self.regs: list[tuple[int, str]] = []  # every parameter path offered (for optimizers)
+        # every parameter path offered (for optimizers), where a caller asks for them
+        self.regs: list[tuple[int, str]] | None = None
 
     def spend(self) -> bool:
         ctx = self.ctx
@@ -124,15 +134,21 @@ class Walker:
         d = _types.instance_dict(m) or {}
         start_t, start_m = len(self.tensors), len(self.modules)
         self._tables(d, path, ref, trapped)
-        for name, child in _tree._table(d.get("_modules")):
-            if _types.info(type(child)).what == "module":
-                self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
-                            depth + 1, trapped)
+        children = d.get("_modules")
+        # NB: a leaf's table is an empty dict: no list to build (truth only of an exact dict)
+        if type(children) is not dict or children:
+            for name, child in _tree._table(children):
+                if _types.info(type(child)).what == "module":
+                    self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
+                                depth + 1, trapped)
         for name in list(filterfalse(STD_KEYS.__contains__, d)):  # NB: copied in one C call
             if type(name) is not str:
                 continue
             v = d[name]
-            what = _types.info(type(v)).what
+            tp = type(v)
+            if tp is int or tp is bool or tp is float or v is None:  # NB: never walked
+                continue
+            what = _types.info(tp).what
             if what == "tensor":
                 self.tensor(v, f"{path}.{name}", (*ref, attr_step(name)),
                             "trapped" if trapped else "attribute", path)
@@ -148,7 +164,7 @@ class Walker:
         (exact ``Tensor``/``Parameter``, strided) is read and recorded inline, with one C call
         per tensor: this loop is most of a model's walk."""
         ctx, reader, out = self.ctx, self.reader, self.tensors
-        paths, regs = ctx.param_paths, self.regs
+        paths, regs, read = ctx.param_paths, self.regs, ctx.param_records
         exact0, exact1, strided = reader.exact[0], reader.exact[1], reader.strided
         steps = _PLAIN_STEPS
         for table, role in (("_parameters", "parameter"), ("_buffers", "buffer")):
@@ -167,12 +183,14 @@ class Walker:
                     if _types.info(tp).what == "tensor":
                         if table == "_parameters":
                             paths.setdefault(id(t), tpath)
-                            regs.append((id(t), tpath))
+                            if regs is not None:
+                                regs.append((id(t), tpath))
                         self.tensor(t, tpath, tref, role, path)
                     continue
                 if table == "_parameters":
                     paths.setdefault(id(t), tpath)
-                    regs.append((id(t), tpath))
+                    if regs is not None:
+                        regs.append((id(t), tpath))
                 try:
                     m = _META(t)
                 except RuntimeError:  # NB: a nested tensor: the general path
@@ -184,12 +202,17 @@ class Walker:
                 if ctx.budget < 0:
                     ctx.exhausted = self.truncated = True
                     continue
-                out.append(_dense(t, m, tpath, tref, role, path))
+                rec = _dense(t, m, tpath, tref, role, path, ctx.shape)
+                out.append(rec)
+                grec = None
                 # NB: a leaf that requires grad (or a retain_grad()): only these keep a .grad
                 if m[4] and (m[5] or t.retains_grad):
                     g = t.grad
                     if g is not None:
                         self._grad(g, tpath, tref)
+                        grec = out[-1]
+                if table == "_parameters":
+                    read[id(t)] = (t, rec, grec)
 
     def exact_tensor(self, t: Any, path: str, ref: Ref, role: str, owner: str) -> None:
         """:meth:`tensor`, inline for an exact ``Tensor``/``Parameter`` that is strided."""
@@ -209,11 +232,26 @@ class Walker:
         if ctx.budget < 0:
             ctx.exhausted = self.truncated = True
             return
-        self.tensors.append(_dense(t, m, path, ref, role, owner))
+        self.tensors.append(_dense(t, m, path, ref, role, owner, ctx.shape))
         if role != "state" and m[4] and (m[5] or t.retains_grad):
             g = t.grad
             if g is not None:
                 self._grad(g, path, ref)
+
+    def relabel(self, hit: tuple[Any, TensorRecord, TensorRecord | None], path: str, ref: Ref,
+                role: str, owner: str) -> None:
+        """:meth:`exact_tensor` for a parameter a module walk of this snapshot already read
+        (``hit``, from :attr:`Ctx.param_records`): its records under another path."""
+        ctx = self.ctx
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            ctx.exhausted = self.truncated = True
+            return
+        rec, grec = hit[1], hit[2]
+        self.tensors.append(_new(TensorRecord, (path, ref, role, owner, *rec[4:])))
+        if grec is not None:
+            self.tensors.append(_new(TensorRecord, (f"{path}.grad", (*ref, _GRAD), "grad", path,
+                                                    *grec[4:])))
 
     def _grad(self, g: Any, path: str, ref: Ref) -> None:
         reader = self.reader
@@ -221,18 +259,20 @@ class Walker:
         if type(g) is reader.exact[0]:
             gm = _META(g)
             if gm[3] is reader.strided:
-                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path))
+                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path,
+                                          self.ctx.shape))
                 return
         self.tensors.append(reader.record(g, read_meta(reader, g), gpath, gref, "grad", path))
 
 
-def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str,
-           owner: str) -> TensorRecord:
+def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str, owner: str,
+           intern: Callable[[Any, Any], Any]) -> TensorRecord:
     """The record of an exact ``Tensor``/``Parameter`` whose header ``m`` (from ``_META``, its
-    base not yet an id) says strided."""
+    base not yet an id) says strided; ``intern``: :attr:`Ctx.shape`."""
     dev = _DEVICES.get(m[0]) or device_name(m[0])
     dtname, itemsize, quantized = _DTYPES.get(m[1]) or dtype_info(m[1])
     shape = m[2]
+    shape = intern(shape, shape)
     numel = prod(shape)
     base = m[6]
     return _new(TensorRecord, (path, ref, role, owner, dev, dtname, shape, numel,
@@ -250,7 +290,10 @@ def read_meta(reader: TensorReader, t: Any) -> Any:
 
 def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord], depth: int,
                   trapped: bool, hf_hook: bool) -> ModuleRecord:
-    """A module's aggregate over its subtree's tensors (grads aside): one loop, no genexprs."""
+    """A module's aggregate over its subtree's tensors (grads aside): one loop, no genexprs;
+    a big subtree (a model's root) column by column instead."""
+    if len(tensors) > 32:
+        return _big_module_record(path, ref, type_name, tensors, depth, trapped, hf_hook)
     devices: set[str] = set()
     dtypes: dict[str, None] = {}
     storages: dict[int, int] = {}
@@ -267,8 +310,35 @@ def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecor
         if storages.get(key, -1) < nbytes:
             storages[key] = nbytes
     devs = tuple(devices) if len(devices) < 2 else tuple(sorted(devices, key=device_key))
-    return _new(ModuleRecord, (path, ref, type_name, devs, tuple(dtypes), n,
+    return _new(ModuleRecord, (path, ref, type_name, _shared(devs), _shared(tuple(dtypes)), n,
                                sum(storages.values()), depth, trapped, hf_hook))
+
+
+def _big_module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord],
+                       depth: int, trapped: bool, hf_hook: bool) -> ModuleRecord:
+    """:func:`module_record` at C speed: the same fields, read as columns."""
+    if "grad" in map(_ROLE, tensors):
+        tensors = list(compress(tensors, map(ne, map(_ROLE, tensors), repeat("grad"))))
+    devices = set(map(_DEVICE, tensors))
+    dtypes = tuple(d for d in dict.fromkeys(map(_DTYPE, tensors)) if d.startswith(_FLOATS))
+    devs = tuple(devices) if len(devices) < 2 else tuple(sorted(devices, key=device_key))
+    return _new(ModuleRecord, (path, ref, type_name, _shared(devs), _shared(dtypes),
+                               len(tensors), dedup_bytes(tensors), depth, trapped, hf_hook))
+
+
+_ROLE, _DEVICE, _DTYPE = attrgetter("role"), attrgetter("device"), attrgetter("dtype")
+_SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names``, or the equal tuple already kept: every submodule of a model says ``("cpu",)``
+    and ``("float32",)``, and each object a snapshot keeps is one more for gc to scan."""
+    got = _SHARED.get(names)
+    if got is None:
+        if len(_SHARED) > 10_000:
+            _SHARED.clear()
+        got = _SHARED[names] = names
+    return got
 
 
 _FLOATS = ("float", "bfloat", "complex")
@@ -287,8 +357,15 @@ def devices_of(items: Any) -> tuple[str, ...]:
 
 
 def dedup_bytes(tensors: list[TensorRecord] | tuple[TensorRecord, ...]) -> int:
+    """Bytes of the distinct storages (each its largest extent)."""
+    storages = list(map(_STORAGE, tensors))
+    if len(set(storages)) == len(storages):  # NB: the usual case, at C speed
+        return sum(map(_NBYTES, tensors))
     seen: dict[int, int] = {}
     for t in tensors:
         if seen.get(t.storage, -1) < t.nbytes:
             seen[t.storage] = t.nbytes
     return sum(seen.values())
+
+
+_STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")

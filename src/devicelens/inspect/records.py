@@ -8,13 +8,19 @@ bulk of a big namespace) as a compact row and builds its :class:`ObjectRecord` o
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
 from math import prod
-from operator import attrgetter, eq, is_, itemgetter, ne, not_
+from operator import eq, is_, not_
 from typing import Any, NamedTuple
 
+from ._count import Totals
+from ._names import _DEVICE_NAMES as _DEVICE_NAMES
+from ._names import _DTYPE_INFO as _DTYPE_INFO
+from ._names import DeviceTotal as DeviceTotal
+from ._names import device_key as device_key
+from ._names import device_name as device_name
+from ._names import dtype_info as dtype_info
 from ._tree import Ref, Step
 
 
@@ -71,13 +77,6 @@ class ObjectRecord(NamedTuple):
     frozen: bool = False  # immutable container (tuple, namedtuple, frozen dataclass)
 
 
-class DeviceTotal(NamedTuple):
-    device: str
-    objects: int
-    tensors: int
-    nbytes: int
-
-
 class DeviceInfo(NamedTuple):
     name: str  # cpu, cuda:0, mps, xpu:0, meta
     kind: str
@@ -85,35 +84,7 @@ class DeviceInfo(NamedTuple):
     total_bytes: int | None
 
 
-def device_key(device: str) -> tuple[int, str, int]:
-    """Display order: cpu, then accelerators by type and index, meta last."""
-    kind, _, index = device.partition(":")
-    rank = 0 if kind == "cpu" else 2 if kind == "meta" else 1
-    return rank, kind, int(index) if index.isdigit() else -1
-
-
 # --- compact rows ---------------------------------------------------------------------------
-
-_DEVICE_NAMES: dict[Any, str] = {}
-_DTYPE_INFO: dict[Any, tuple[str, int, bool]] = {}
-
-
-def device_name(device: Any) -> str:
-    """``"cuda:0"`` for ``torch.device("cuda", 0)``; cached (a handful of devices per process)."""
-    name = _DEVICE_NAMES.get(device)
-    if name is None:
-        name = _DEVICE_NAMES[device] = str(device)
-    return name
-
-
-def dtype_info(dtype: Any) -> tuple[str, int, bool]:
-    """(name without ``torch.``, bytes per element, quantized) of a torch dtype; cached."""
-    info = _DTYPE_INFO.get(dtype)
-    if info is None:
-        name = str(dtype).removeprefix("torch.")
-        info = _DTYPE_INFO[dtype] = (name, int(dtype.itemsize), name.startswith(("qint", "quint")))
-    return info
-
 
 class Loose:
     """Names bound directly to a plain dense tensor (exactly ``torch.Tensor``, strided, no
@@ -307,6 +278,10 @@ class Snapshot:
         """The distinct (device, dtype, 0-dim) of the compact loose tensors. NB: a set built
         at C speed over the columns: what analysis reads instead of every row."""
         loose = self._loose
+        devices, dtypes = set(loose.devices), set(loose.dtypes)
+        if len(devices) == 1 and len(dtypes) == 1:  # NB: the usual case: no tuple per row
+            d, dt = devices.pop(), dtypes.pop()
+            return {(device_name(d), dtype_info(dt)[0], s) for s in set(map(not_, loose.shapes))}
         keys = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
         return {(device_name(d), dtype_info(dt)[0], scalar) for d, dt, scalar in keys}
 
@@ -342,57 +317,9 @@ class Snapshot:
         if totals is None:
             acc = Totals()
             for o in self._full:
-                acc.add(o)
-            acc.add_loose(self._loose)
+                acc.add(o.devices, o.tensors)
+            loose = self._loose
+            acc.add_loose(loose.devices, loose.dtypes, loose.shapes, loose.ids)
             totals = acc.result()
             object.__setattr__(self, "_totals", totals)
         return totals
-
-
-class Totals:
-    """Per-device objects, tensors and bytes. NB: each storage counts once, however many names
-    reach it (the largest extent seen of it). Columns gathered at C speed, one pass at the end."""
-
-    def __init__(self) -> None:
-        self.objs: Counter[str] = Counter()
-        self.devices: list[str] = []
-        self.storages: list[int] = []
-        self.sizes: list[int] = []
-
-    def add(self, o: ObjectRecord) -> None:
-        self.objs.update(o.devices)
-        ts = list(compress(o.tensors, map(ne, map(_ROLE, o.tensors), repeat("opt_param"))))
-        self.devices += map(_DEVICE, ts)
-        self.storages += map(_STORAGE, ts)
-        self.sizes += map(_NBYTES, ts)
-
-    def add_loose(self, loose: Loose) -> None:
-        """Every compact row: one object and one tensor on its device, bytes by its storage."""
-        names = {d: device_name(d) for d in set(loose.devices)}
-        devs = list(map(names.__getitem__, loose.devices))
-        kinds = list(zip(loose.dtypes, loose.shapes, strict=True))
-        sizes = {k: prod(k[1]) * dtype_info(k[0])[1] for k in set(kinds)}
-        self.objs.update(devs)
-        self.devices += devs
-        self.storages += loose.ids
-        self.sizes += map(sizes.__getitem__, kinds)
-
-    def result(self) -> tuple[DeviceTotal, ...]:
-        count = Counter(self.devices)
-        best = dict(zip(self.storages, zip(self.sizes, self.devices, strict=True), strict=True))
-        if len(set(zip(self.storages, self.sizes, strict=True))) != len(best):
-            best = {}  # NB: a view and its base: keep each storage's largest extent
-            for storage, n, dev in zip(self.storages, self.sizes, self.devices, strict=True):
-                prev = best.get(storage)
-                if prev is None or prev[0] < n:
-                    best[storage] = (n, dev)
-        extents = list(best.values())
-        nbytes = {d: sum(compress(map(_FIRST, extents), map(eq, map(_SECOND, extents),
-                                                             repeat(d)))) for d in count}
-        return tuple(DeviceTotal(d, self.objs.get(d, 0), count[d], nbytes[d])
-                     for d in sorted(count, key=device_key))
-
-
-_ROLE, _DEVICE = attrgetter("role"), attrgetter("device")
-_STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)

@@ -6,6 +6,7 @@ split across devices or dtypes, so a 200-layer model stays readable and its spli
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -100,10 +101,10 @@ def _module_rows(o: ObjectRecord, under: set[str]) -> list[Row]:
     for p in o.modules:
         by_path.setdefault(p.path, p)
     for m in o.modules[1:]:
-        parent = m.path.rsplit(".", 1)[0] if "." in m.path else o.name
-        parent_rec = by_path.get(parent)
         top = m.depth == 1 or (m.trapped and not any(
             p.trapped and m.path.startswith(p.path + ".") for p in o.modules if p is not m))
+        if not top:  # NB: only then does the parent matter
+            parent_rec = by_path.get(m.path.rsplit(".", 1)[0] if "." in m.path else o.name)
         if top or (parent_rec is not None and _split(parent_rec)):
             out.append(Row(m.path.count(".") - o.name.count("."), m.path, m.type_name,
                            m.devices, m.dtypes, "", m.nbytes, m.path in under))
@@ -114,12 +115,19 @@ def _optimizer_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
     """One row per kind of state (``exp_avg``, ``step``...) and placement, not per parameter."""
     groups: dict[tuple[str, str, str], list[TensorRecord]] = {}
     for t in o.tensors:
-        if t.role == "state":
-            key = str(t.ref[-1].key)
-            groups.setdefault((key, t.device, t.dtype), []).append(t)
+        if t[2] == "state":  # NB: fields by index (role, ref, device, dtype): once per tensor
+            key = (str(t[1][-1][1]), t[4], t[5])
+            got = groups.get(key)
+            if got is None:
+                groups[key] = [t]
+            else:
+                got.append(t)
     return [Row(1, f"{o.name}.state[…][{key!r}]", f"state ×{len(ts)}", (dev,), (dt,), "",
-                sum(t.nbytes for t in ts), any(t.path in flagged for t in ts))
+                sum(map(_NBYTES, ts)), not flagged.isdisjoint(map(_PATH, ts)))
             for (key, dev, dt), ts in groups.items()]
+
+
+_PATH, _NBYTES = attrgetter("path"), attrgetter("nbytes")
 
 
 def _summary_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:

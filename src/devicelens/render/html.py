@@ -31,12 +31,26 @@ _CSS = (
 
 
 def esc(s: object) -> str:
-    return html.escape(str(s), quote=True)
+    s = str(s)
+    # NB: most names hold none of the five characters: five C scans beat five replaces
+    if "&" in s or "<" in s or ">" in s or '"' in s or "'" in s:
+        return html.escape(s, quote=True)
+    return s
+
+
+_CHIPS: dict[str, str] = {}
 
 
 def chip(device: str) -> str:
-    return (f'<span class="dl-chip" style="background:{device_colour(device)}" '
-            f'title="{esc(device)}">{esc(device)}</span>')
+    """A device's coloured chip; kept per device (a table repeats a handful of them)."""
+    got = _CHIPS.get(device)
+    if got is None:
+        if len(_CHIPS) > 1_000:
+            _CHIPS.clear()
+        got = _CHIPS[device] = (f'<span class="dl-chip" style="background:'
+                                f'{device_colour(device)}" title="{esc(device)}">{esc(device)}'
+                                "</span>")
+    return got
 
 
 def _row(r: Row) -> str:
@@ -53,11 +67,15 @@ def finding_html(f: Finding) -> str:
             + (f"<pre><code>{esc(f.fix)}</code></pre>" if f.fix else "") + "</div>")
 
 
-def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> str:
-    """The colour-coded table with its per-device totals (styles included), no findings."""
+def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False,
+               rs: list[Row] | None = None) -> str:
+    """The colour-coded table with its per-device totals (styles included), no findings.
+    ``rs``: the rows, where a caller already has them (the text view of the same bundle)."""
     totals = " ".join(f"{chip(t.device)} {plural(t.objects, 'object')}, "
                       f"{esc(human_bytes(t.nbytes))}" for t in snap.totals)
-    body = "".join(_row(r) for r in rows(snap, findings, show_all=show_all))
+    if rs is None:
+        rs = rows(snap, findings, show_all=show_all)
+    body = "".join(map(_row, rs))
     skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
     return (f"{_CSS}<div><b>devicelens</b> — {plural(len(snap.objects), 'object')} {totals}</div>"
             '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
@@ -66,8 +84,8 @@ def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = Fals
 
 
 def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
-                  show_all: bool = False) -> str:
-    out = [_CSS if snap is None else table_html(snap, findings, show_all=show_all)]
+                  show_all: bool = False, rs: list[Row] | None = None) -> str:
+    out = [_CSS if snap is None else table_html(snap, findings, show_all=show_all, rs=rs)]
     if findings:
         out += [finding_html(f) for f in findings]
     else:

@@ -49,13 +49,14 @@ def findings_text(findings: list[Finding]) -> list[str]:
 
 
 def snapshot_text(snap: Snapshot | None, findings: list[Finding], *,
-                  show_all: bool = False) -> str:
+                  show_all: bool = False, rs: list[Row] | None = None) -> str:
+    """``rs``: the rows, where a caller already has them (the HTML view of the same bundle)."""
     out: list[str] = []
     if snap is not None:
         n = len(snap.objects)
         out.append(f"devicelens — {n} object{'s' * (n != 1)} · {totals_line(snap)}")
         if snap.objects:
-            out += table(rows(snap, findings, show_all=show_all))
+            out += table(rows(snap, findings, show_all=show_all) if rs is None else rs)
         if snap.truncated:
             out.append("(truncated: some containers were too large or too deep to list fully)")
         if snap.skipped:

@@ -1,0 +1,87 @@
+"""Per-device totals of one snapshot (objects, tensors, bytes), counted once over columns.
+
+NB: each storage counts once, however many names reach it (the largest extent seen of it).
+Columns of names and ints are gathered and reduced at C speed: nothing per tensor for the
+garbage collector to track.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import compress, repeat
+from math import prod
+from operator import attrgetter, eq, gt, ne
+from typing import Any
+
+from ._names import DeviceTotal, device_key, device_name, dtype_info
+
+
+class Totals:
+    """Add every object (:meth:`add`) and the compact rows (:meth:`add_loose`), then
+    :meth:`result`."""
+
+    def __init__(self) -> None:
+        self.objs: Counter[str] = Counter()
+        self.devices: list[str] = []
+        self.storages: list[int] = []
+        self.sizes: list[int] = []
+
+    def add(self, devices: Iterable[str], tensors: Sequence[Any]) -> None:
+        """An object on ``devices`` holding the tensor records ``tensors``."""
+        self.objs.update(devices)
+        ts = list(compress(tensors, map(ne, map(_ROLE, tensors), repeat("opt_param"))))
+        self.devices += map(_DEVICE, ts)
+        self.storages += map(_STORAGE, ts)
+        self.sizes += map(_NBYTES, ts)
+
+    def add_loose(self, devices: list[Any], dtypes: list[Any], shapes: list[Any],
+                  ids: list[int]) -> None:
+        """Every compact row: one object and one tensor on its device, bytes by its storage."""
+        names = {d: device_name(d) for d in set(devices)}
+        devs = list(map(names.__getitem__, devices))
+        sizes = {k: prod(k[1]) * dtype_info(k[0])[1]
+                 for k in set(zip(dtypes, shapes, strict=True))}
+        self.objs.update(devs)
+        self.devices += devs
+        self.storages += ids
+        self.sizes += map(sizes.__getitem__, zip(dtypes, shapes, strict=True))
+
+    def result(self) -> tuple[DeviceTotal, ...]:
+        count = Counter(self.devices)
+        storages, sizes = self.storages, self.sizes
+        size = dict(zip(storages, sizes, strict=True))
+        home: dict[int, str] = {}
+        if len(size) != len(storages) and not self._agree():
+            size, home = self._largest()
+        elif len(count) > 1:
+            home = dict(zip(storages, self.devices, strict=True))  # NB: same keys and order
+        if len(count) == 1:
+            nbytes = {d: sum(size.values()) for d in count}
+        else:
+            nbytes = {d: sum(compress(size.values(), map(eq, home.values(), repeat(d))))
+                      for d in count}
+        return tuple(DeviceTotal(d, self.objs.get(d, 0), count[d], nbytes[d])
+                     for d in sorted(count, key=device_key))
+
+    def _agree(self) -> bool:
+        """Whether every storage reached more than once was seen with one extent only (the
+        same tensor under two names), checked over those storages alone."""
+        seen = Counter(self.storages)
+        twice = set(compress(seen.keys(), map(gt, seen.values(), repeat(1))))
+        mask = list(map(twice.__contains__, self.storages))
+        pairs = set(zip(compress(self.storages, mask), compress(self.sizes, mask), strict=True))
+        return len(pairs) == len(twice)
+
+    def _largest(self) -> tuple[dict[int, int], dict[int, str]]:
+        """A view and its base: each storage's largest extent, and where it was seen first."""
+        size: dict[int, int] = {}
+        home: dict[int, str] = {}
+        for storage, n, dev in zip(self.storages, self.sizes, self.devices, strict=True):
+            if size.get(storage, -1) < n:
+                size[storage], home[storage] = n, dev
+        return size, home
+
+
+_ROLE, _DEVICE = attrgetter("role"), attrgetter("device")
+_STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")
