@@ -197,7 +197,8 @@ trees = st.recursive(
     max_leaves=20)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), trees, max_size=6))
 def test_any_nesting_of_hostile_objects(ns):
     before = {k: fingerprint(v) for k, v in ns.items()}

@@ -17,7 +17,7 @@ from devicelens.jupyter.comm import Bridge
 
 from ._comm_fake import FakeComm
 
-FUZZ = settings(max_examples=150, deadline=None,
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
