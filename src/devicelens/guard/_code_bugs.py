@@ -72,7 +72,7 @@ def in_statement(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[Origin]:
     return _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), "")
 
 
-def at_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin]:
+def at_call(tr: Tracer, sc: Scope, call: ast.Call | ast.Attribute) -> list[Origin]:
     """A helper's result converted where it is used (``emb(t).to(sample.dtype)``): the helper
     itself has no tensor to take the right device or dtype from."""
     attr = "device" if tr.want.kind == "device" else "dtype"

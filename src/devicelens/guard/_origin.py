@@ -73,6 +73,10 @@ class Tracer:
         for node in _source.own_nodes_of(stmt):
             if isinstance(node, ast.Call) and self.user_function(sc, node) is not None:
                 out += self.expr(sc, node, 1)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                getter = self._user_property(sc, node)  # NB: `mask.float_matrix`, a getter
+                if getter is not None:
+                    out += self._property(sc, node, getter, 1)
         out += _code_bugs.in_statement(self, sc, stmt)
         if out:
             return out
@@ -126,7 +130,36 @@ class Tracer:
             named = self.namer.namespace_tensor(obj)
             if named is not None:
                 return [self._origin(named, obj)] if self.matches(obj) else []
+        if isinstance(node, ast.Attribute):
+            getter = self._user_property(sc, node)
+            if getter is not None:
+                return self._property(sc, node, getter, depth)
         return self.expr(sc, node.value, depth + 1)
+
+    def _user_property(self, sc: Scope, node: ast.Attribute) -> Any:
+        """The getter of the user's ``@property`` that ``node`` reads (read, never called)."""
+        base = self.live(sc, node.value)
+        if base is None:
+            return None
+        prop = _tree._type_dict_lookup(type(base), node.attr)
+        fget = prop.fget if isinstance(prop, property) else None
+        if type(fget) is not types.FunctionType or not self.is_user(fget.__code__.co_filename):
+            return None
+        return fget
+
+    def _property(self, sc: Scope, node: ast.Attribute, fget: Any, depth: int) -> list[Origin]:
+        """What the getter returns, followed like a helper's result; converted where it is read
+        when the getter has nothing of the right device or dtype to take it from."""
+        code = _source.function_code(fget)
+        if code is None or code.func is None:
+            return []
+        params = code.params()
+        values = {params[0]: self.live(sc, node.value)} if params else {}
+        callee = Scope(code, values, fget.__globals__, (code.func.end_lineno or 0) + 1, -1, sc)
+        found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+        if any(o.role == "code" and o.edit is None for o in found):
+            found = [o for o in found if o.edit is not None] + _code_bugs.at_call(self, sc, node)
+        return found
 
     def _call(self, sc: Scope, node: ast.Call, depth: int) -> list[Origin]:
         bug = _code_bugs.in_call(self, sc, node)

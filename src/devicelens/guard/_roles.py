@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from . import _decide, _source
-from ._blame import is_tensor, meta
+from ._blame import is_tensor, iter_params, meta
 from ._context import Ctx, Failure, Op, ns_device
 from ._decide import dtype_name, is_int, local_name
 from ._frames import internal_file
@@ -94,11 +94,16 @@ def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[O
     culprits = [o for o in fl if o.operand.dtype != expected]
     if not culprits and fl:
         culprits = _int_values(values, _message_dtypes(failure))
-    if not ctx.stack and not line_mods and culprits:
+    if not _float_params(ctx.stack) and not line_mods and culprits:
         flipped = _code_made(ctx, fl, expected)
         if flipped is not None:
             return _other(fl, flipped), flipped
     return expected, culprits
+
+
+def _float_params(modules: list[Any]) -> bool:
+    """A running module with floating parameters: then its dtype decides, never the data."""
+    return any(p.is_floating_point() for m in modules for p in iter_params(m, limit=10_000))
 
 
 def _int_values(values: list[Op], quoted: set[str]) -> list[Op]:
@@ -138,10 +143,13 @@ def _code_made(ctx: Ctx, fl: list[Op], expected: str) -> list[Op] | None:
     target = others[0].operand.dtype
     for o in mine:
         loc = ctx.namer.local_at.get(id(o.tensor))
-        if loc is None:
-            return None
         want = Want("dtype", o.operand.device, o.operand.dtype, target, "")
-        origins = ctx.tracer(want).local(*loc)
+        if loc is not None:
+            origins = ctx.tracer(want).local(*loc)
+        elif o.operand.named.role == "unnamed" and ctx.user >= 0:
+            origins = ctx.tracer(want).temporary(ctx.user)  # NB: made on the failing line
+        else:
+            return None
         if not any(x.role == "code" for x in origins):
             return None
     return mine
