@@ -14,17 +14,18 @@ from tests.corpus.scorer import Totals, score, totals
 # the project's per-test timeout is meant for single tests.
 pytestmark = pytest.mark.timeout(2400)
 
-# Measured on 92 cases (76 failing, 16 clean look-alikes; 11 of them held out, HELDOUT.txt);
-# tests/corpus/FAILURES.md explains the baseline and the cases below the goals (named 95 %, fix
-# works 90 %, precision 95 %, no clean look-alike flagged). Now: named 76/76, precision 70/70 (six
-# diagnoses whose fix is an edit of a plain function name no namespace object: no precision, left
-# out), fix works 76/76, clean after fix 76/76, 0 of 16 flagged.
+# Measured on 98 cases (80 failing, 18 clean look-alikes; 6 of them the fresh held-out set,
+# HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and the cases below the goals (named
+# 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named 78/80, precision
+# 73/73 (seven diagnoses name no namespace object, six of them edits of a plain function: no
+# precision, left out), fix works 78/80, clean after fix 80/80, 0 of 18 flagged. Both misses are
+# held-out cases (casanovo_beam_scores_half_index_put, rtdetr_pos_embed_plain_attr_half).
 # NB: a change that adds cases re-measures these (new cases can lower a total).
-FLOOR_NAMED = 76 / 76
-FLOOR_PRECISION = 70 / 70
-MIN_PRECISION_CASES = 70  # NB: naming nothing must not become a way to keep precision up
-FLOOR_FIX_WORKS = 76 / 76
-FLOOR_CLEAN_AFTER_FIX = 76 / 76
+FLOOR_NAMED = 78 / 80
+FLOOR_PRECISION = 73 / 73
+MIN_PRECISION_CASES = 73  # NB: naming nothing must not become a way to keep precision up
+FLOOR_FIX_WORKS = 78 / 80
+FLOOR_CLEAN_AFTER_FIX = 80 / 80
 MAX_CLEAN_FLAGGED = 0
 EPS = 1e-9  # shares are means of per-case values
 
