@@ -168,15 +168,24 @@ def _table(tok: list[Any], pins: list[Any], table: list[dict[Any, Any]], reader:
     return _headers(tok, present, reader)
 
 
-def _headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
-    """Parameter/buffer headers, then their grads' (where the walk reads one)."""
+def _plain_metas(tensors: list[Any], reader: Any) -> list[Any] | None:
+    """The tensors' headers when every one is a strided non-view; None otherwise (then the
+    caller reads them one by one)."""
     try:
         metas = list(map(_META, tensors))
     except RuntimeError:
-        return False
+        return None
     n = len(metas)
     if list(map(_BASE, metas)).count(None) != n or list(map(_LAYOUT, metas)).count(
             reader.strided) != n:
+        return None
+    return metas
+
+
+def _headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
+    """Parameter/buffer headers, then their grads' (where the walk reads one)."""
+    metas = _plain_metas(tensors, reader)
+    if metas is None:
         return False
     rg = list(map(_RG, metas))
     leaf = list(map(_LEAF, metas))
@@ -189,9 +198,8 @@ def _headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
         gtypes = list(map(type, present))
         if gtypes.count(reader.exact[0]) != len(present):
             return False
-        gmetas = list(map(_META, present))
-        if list(map(_BASE, gmetas)).count(None) != len(gmetas) or list(
-                map(_LAYOUT, gmetas)).count(reader.strided) != len(gmetas):
+        gmetas = _plain_metas(present, reader)
+        if gmetas is None:
             return False
         tok.append(gmetas)
     return True
@@ -234,13 +242,8 @@ def optimizer_token(tok: list[Any], pins: list[Any], groups: Any, by_id: dict[in
 
 def _state_headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
     """State tensors' headers (no grad is ever read for them)."""
-    try:
-        metas = list(map(_META, tensors))
-    except RuntimeError:
-        return False
-    n = len(metas)
-    if list(map(_BASE, metas)).count(None) != n or list(map(_LAYOUT, metas)).count(
-            reader.strided) != n:
+    metas = _plain_metas(tensors, reader)
+    if metas is None:
         return False
     tok.append(metas)
     return True
