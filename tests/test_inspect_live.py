@@ -74,7 +74,9 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
     modules = [v for v in ns.values() if isinstance(v, nn.Module)]
     tensors = [v for v in ns.values() if type(v) is torch.Tensor and v.numel() > 0]
     if kind == "optimizer" and modules:
-        return torch.optim.Adam(draw(st.sampled_from(modules)).parameters())
+        with contextlib.suppress(ValueError):  # NB: a parameter made a non-leaf (leaf_flip)
+            return torch.optim.Adam(draw(st.sampled_from(modules)).parameters())
+        return None
     if kind == "view" and tensors:
         return draw(st.sampled_from(tensors)).view(-1)[:1]
     if kind == "alias" and ns:
@@ -82,6 +84,10 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
     if kind == "param" and modules:
         return next(draw(st.sampled_from(modules)).parameters())
     return draw(st.sampled_from([3, "text", None, [1, 2]]))
+
+
+class Stack(nn.Sequential):
+    """A Sequential under another name (a module whose class is swapped in place)."""
 
 
 class Cells(RuleBasedStateMachine):
@@ -143,7 +149,8 @@ class Cells(RuleBasedStateMachine):
                                                 "meta"]))
             if target == "meta" and not data.draw(st.booleans()):
                 return
-            with contextlib.suppress(RuntimeError):  # NB: a grad of another dtype may refuse
+            # NB: a grad of another dtype may refuse, and so does a non-leaf parameter
+            with contextlib.suppress(RuntimeError, AssertionError):
                 m.to(target)
 
     @rule(data=st.data())
@@ -160,6 +167,67 @@ class Cells(RuleBasedStateMachine):
             kind = data.draw(st.sampled_from(["tensor", "list", "module_in_list", "scalar"]))
             m.__dict__["cache"] = {"tensor": torch.ones(2), "list": [torch.ones(1)],
                                    "module_in_list": [nn.Linear(1, 1)], "scalar": 1.0}[kind]
+
+    @rule(data=st.data())
+    def leaf_flip(self, data: Any) -> None:
+        """A parameter that stops needing grad, then takes an in-place op from one that does:
+        the same object, needing grad again, is no longer a leaf."""
+        ts = [t for t in self.objects(torch.Tensor) if t.is_leaf and t.is_floating_point()
+              and t.requires_grad and t.device.type == "cpu"]
+        if ts:
+            t = data.draw(st.sampled_from(ts))
+            t.requires_grad_(False)
+            t.add_(torch.zeros(t.shape, dtype=t.dtype, requires_grad=True))
+
+    @rule(data=st.data())
+    def replace_parameter(self, data: Any) -> None:
+        """``layer.weight = nn.Parameter(...)``: the table is edited in place."""
+        layers = self.objects(nn.Linear)
+        if layers:
+            layer = data.draw(st.sampled_from(layers))
+            layer.weight = nn.Parameter(torch.zeros(layer.weight.shape,
+                                                    dtype=data.draw(st.sampled_from(DTYPES[:3]))))
+
+    @rule(data=st.data())
+    def free_and_rebuild_module(self, data: Any) -> None:
+        """``del model; model = <the same layers in another dtype>``: the new module and its
+        parameters may reuse the freed ones' ids."""
+        names = [k for k, v in self.ns.items() if isinstance(v, nn.Module)]
+        if names:
+            name = data.draw(st.sampled_from(sorted(names)))
+            del self.ns[name]
+            dtype = data.draw(st.sampled_from(DTYPES[:3]))
+            self.ns[name] = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)).to(dtype)
+
+    @rule(data=st.data())
+    def retype(self, data: Any) -> None:
+        """``module.__class__ = ...``: the same object, another type."""
+        seqs = [m for m in self.objects(nn.Sequential) if type(m) in (nn.Sequential, Stack)]
+        if seqs:
+            m = data.draw(st.sampled_from(seqs))
+            m.__class__ = Stack if type(m) is nn.Sequential else nn.Sequential
+
+    @rule(data=st.data())
+    def edit_trap(self, data: Any) -> None:
+        """A module's extra attribute changed in place: a list that grows, a tensor whose dtype
+        is swapped."""
+        ms = [m for m in self.objects(nn.Module) if "cache" in m.__dict__]
+        if ms:
+            cache = data.draw(st.sampled_from(ms)).__dict__["cache"]
+            if type(cache) is list:
+                cache.append(torch.zeros(1, dtype=torch.float64))
+            elif type(cache) is torch.Tensor:
+                cache.data = cache.data.double() if cache.dtype != torch.float64 else \
+                    cache.data.float()
+
+    @rule(data=st.data(), key=st.sampled_from(["cache", "x\0y", "_private", "in_features"]))
+    def odd_key(self, data: Any, key: str) -> None:
+        """An attribute set straight into ``__dict__``: with a NUL in its name, private, or
+        rebinding a number the walk never reads."""
+        ms = self.objects(nn.Module)
+        if ms:
+            m = data.draw(st.sampled_from(ms))
+            m.__dict__[key] = torch.ones(2) if key != "in_features" else 7
 
     @rule(data=st.data())
     def opt_step(self, data: Any) -> None:
@@ -235,6 +303,22 @@ Cells.TestCase.settings = settings(max_examples=60, stateful_step_count=25, dead
                                    derandomize=True, database=None,
                                    suppress_health_check=[HealthCheck.too_slow])
 TestLiveSnapshot = Cells.TestCase
+
+
+class ModelCells(Cells):
+    """The same cells in a namespace that starts with plain models and an optimizer, so most
+    steps go through the watch that proves a forest of modules unchanged
+    (:mod:`devicelens.inspect._forest_watch`) rather than through its token."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+        self.ns.update(model=model, head=nn.Linear(1, 2), norm=nn.BatchNorm1d(2),
+                       opt=torch.optim.SGD(model.parameters()))
+
+
+ModelCells.TestCase.settings = settings(Cells.TestCase.settings, max_examples=30)
+TestLiveSnapshotWithModels = ModelCells.TestCase
 
 
 def test_an_unchanged_namespace_gives_back_the_same_snapshot() -> None:

@@ -108,9 +108,11 @@ def test_a_cell_on_another_subshell_counts_as_a_running_cell(kernel: Kernel,
 
 def test_dry_runs_and_reads_answer_during_the_cell(kernel: Kernel, panel: Panel) -> None:
     """The cell keeps adding and removing names and dict entries; every read still answers,
-    while the cell runs, with a whole snapshot (nothing skipped) and never an error."""
+    while the cell runs, with a whole snapshot (nothing skipped) and never an error.
+    NB: ``churn`` holds a tensor before "churning" is printed: an empty dict has no row, and a
+    read may well come before the loop's first step."""
     churn = """import time
-churn, end, i = {}, time.monotonic() + 4, 0
+churn, end, i = {-1: torch.ones(1)}, time.monotonic() + 4, 0
 print("churning", flush=True)
 while time.monotonic() < end:
     churn[i] = torch.ones(1)

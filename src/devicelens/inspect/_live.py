@@ -17,6 +17,7 @@ from operator import attrgetter, is_, itemgetter, ne, or_
 from typing import Any, NamedTuple
 
 from . import _types
+from ._forest_watch import ForestWatch
 from ._objects import walk_object
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
@@ -39,6 +40,25 @@ class Entry(NamedTuple):
     record: ObjectRecord | None
     regs: list[tuple[int, str]]  # parameter paths the walk registered (for optimizers)
     truncated: bool  # by width or depth (past the node budget, nothing is kept)
+
+
+class Kept(NamedTuple):
+    """What the module names of an unchanged forest give a snapshot, merged once."""
+
+    entries: dict[str, Entry]
+    walked: dict[str, ObjectRecord]
+    regs: dict[int, str]  # parameter paths, first registration first
+    truncated: bool
+
+
+def _kept(entries: dict[str, Entry], names: list[str]) -> Kept:
+    mine = {name: entries[name] for name in names}
+    regs: dict[int, str] = {}
+    for entry in mine.values():
+        for key, path in entry.regs:
+            regs.setdefault(key, path)
+    return Kept(mine, {k: e.record for k, e in mine.items() if e.record is not None}, regs,
+                any(e.truncated for e in mine.values()))
 
 
 class Update(NamedTuple):
@@ -68,7 +88,8 @@ class Live:
         self.names: set[str] = set()  # the names with a record in the last snapshot
         self.forest: Token | None = None  # every module name's token, read together
         self.forest_pins: list[Any] = []
-        self.forest_regs: dict[int, str] | None = None  # their parameter paths, merged
+        self.forest_kept: Kept | None = None  # their entries, records and parameter paths
+        self.watch = ForestWatch()  # proves the forest unchanged without its token
         self.shares: dict[str, Share] = {}  # what each name adds to the totals
         self.totals = RunningTotals()
 
@@ -95,7 +116,8 @@ class Live:
             self.public = [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
         pkeys = list(compress(keys, self.public))
         pvals = list(compress(vals, self.public))
-        exact = list(map(is_, map(type, pvals), repeat(torch.Tensor)))
+        types = list(map(type, pvals))
+        exact = list(map(is_, types, repeat(torch.Tensor)))
         tnames = list(compress(pkeys, exact))
         tvals = list(compress(pvals, exact))
         tids = list(map(id, tvals))
@@ -108,21 +130,22 @@ class Live:
             self.tnames, self.tids, self.metas = tnames, tids, metas
             strided = torch.strided
             self.compact = [m[3] is strided and m[4] is False and m[5] is None for m in metas]
-        return self._assemble(torch, ns, pkeys, pvals, exact, metas, loose_changed)
+        return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed)
 
     def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
-                  exact: list[bool], metas: list[tuple[Any, ...]],
+                  types: list[type], exact: list[bool], metas: list[tuple[Any, ...]],
                   loose_changed: set[str]) -> Update:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
-        walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, exact, compact)
+        walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact)
         if ctx.exhausted:
             return self._fresh(ns)
         prev = self.snap
         changed |= loose_changed
         cells = recent_cells(ns)
-        if (prev is not None and not changed and not skipped and pkeys == self.order
-                and cells == prev.cells):
+        if prev is not None and not changed and not skipped and pkeys == self.order:
+            if cells != prev.cells:  # NB: a new cell, no object changed: the same columns
+                prev = self.snap = prev.with_context(available_devices(torch), cells)
             return Update(prev, frozenset(), frozenset(), {})
         self.order = pkeys
         kinds, full, loose, where = self._columns(pkeys, exact, compact, metas, walked, changed)
@@ -148,11 +171,10 @@ class Live:
                       frozenset() if first else removed, records)
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
-                   exact: list[bool], compact: list[bool]
+                   types: list[type], exact: list[bool], compact: list[bool]
                    ) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
         """Token every name that is not a compact tensor; walk the ones whose token changed."""
-        types = list(map(type, pvals))
-        todo_key = (pkeys, exact, compact, list(map(id, types)))
+        todo_key = (pkeys, compact, list(map(id, types)))  # NB: ``exact`` follows from types
         if todo_key == self.todo_key:  # NB: same names, kinds and types: the same names to token
             todo = list(zip(self.todo, map(ns.__getitem__, self.todo), strict=True))
         else:
@@ -171,20 +193,16 @@ class Live:
         entries: dict[str, Entry] = {}
         n_mods = self.n_mods
         if self._forest_unchanged(ctx, todo[:n_mods]):
-            if self.forest_regs is None:
-                self.forest_regs = {}
-                for name, _obj in todo[:n_mods]:
-                    for key, path in self.entries[name].regs:
-                        self.forest_regs.setdefault(key, path)
-            ctx.param_paths.update(self.forest_regs)  # NB: modules come first: it was empty
-            for name, _obj in todo[:n_mods]:
-                entry = entries[name] = self.entries[name]
-                ctx.truncated |= entry.truncated
-                if entry.record is not None:
-                    walked[name] = entry.record
+            kept = self.forest_kept
+            if kept is None:
+                kept = self.forest_kept = _kept(self.entries, self.todo[:n_mods])
+            ctx.param_paths.update(kept.regs)  # NB: modules come first: it was empty
+            entries.update(kept.entries)
+            walked.update(kept.walked)
+            ctx.truncated |= kept.truncated
             todo = todo[n_mods:]
         else:
-            self.forest_regs = None
+            self.forest_kept = None
         for name, obj in todo:
             try:
                 entry, fresh = self._entry(ctx, name, obj)
@@ -205,12 +223,27 @@ class Live:
 
     def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
         """Whether every module name reads exactly as last time, checked for all of them at
-        once (:func:`._token_tree.forest_token`); then none of them is tokened alone."""
+        once: by the watch where it can prove it (:mod:`._forest_watch`), else by their token
+        (:func:`._token_tree.forest_token`); then none of them is tokened alone."""
+        known = all(map(self.entries.__contains__, self.todo[:len(mods)]))
+        if known and self.forest is not None and self._watched(ctx, mods):
+            return True  # NB: the token would be equal (:mod:`._forest_watch`): not read
         tok, pins = forest_token(ctx, mods)
-        same = (tok is not None and tok == self.forest
-                and all(name in self.entries for name, _obj in mods))
+        same = tok is not None and tok == self.forest and known
         self.forest, self.forest_pins = tok, pins
+        self.watch.forget()
+        if tok is not None:
+            try:
+                self.watch.remember(ctx, mods)
+            except Exception:  # NB: a shortcut never costs the push (a dict resized, say)
+                self.watch.forget()
         return same
+
+    def _watched(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
+        try:
+            return self.watch.same(ctx, mods)
+        except Exception:  # NB: as in remember: read the token instead
+            return False
 
     def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:
         """This name's entry now, and whether its record may have changed."""
@@ -261,7 +294,7 @@ def _sweep(tvals: list[Any]) -> list[tuple[Any, ...]]:
     try:
         metas = list(map(_SWEEP, tvals))
     except RuntimeError:
-        metas = [_one(t) for t in tvals]
+        return [_one(t) for t in tvals]
     if list(map(_BASE, metas)).count(None) != len(metas):
         metas = [m if m[5] is None else (*m[:5], id(m[5])) for m in metas]
     return metas
@@ -270,7 +303,7 @@ def _sweep(tvals: list[Any]) -> list[tuple[Any, ...]]:
 def _one(t: Any) -> tuple[Any, ...]:
     try:
         m: tuple[Any, ...] = _SWEEP(t)
-        return m
+        return m if m[5] is None else (*m[:5], id(m[5]))
     except RuntimeError:  # NB: a nested tensor: never compact, so its header is its id
         return (None, None, None, None, None, id(t))
 

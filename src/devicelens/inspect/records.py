@@ -173,6 +173,16 @@ class Snapshot:
         init(self, "_byname", None)
         init(self, "_comps", None)
 
+    def with_context(self, devices: tuple[DeviceInfo, ...], cells: tuple[str, ...]) -> Snapshot:
+        """The same objects under newer devices and cells: the columns and every cache built
+        from them are shared, not rebuilt (the panel's push after a cell that changed no
+        object)."""
+        snap = Snapshot(self._kinds, self._full, self._loose, devices, self.truncated,
+                        self.torch_version, self.skipped, self._totals, cells)
+        for cache in ("_objects", "_byname", "_comps"):
+            object.__setattr__(snap, cache, getattr(self, cache))
+        return snap
+
     def __setattr__(self, name: str, value: object) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 

@@ -38,9 +38,13 @@ FINDINGS_BYTES = MAX_PAYLOAD_BYTES // 4  # findings beyond this are dropped (sna
 ROW_BYTES = MAX_PAYLOAD_BYTES // 4  # a bigger row ships without children / deep modules
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, default=str).encode  # NB: what dumps builds
+
+
 def size(obj: object) -> int:
     """Bytes of ``obj`` as the kernel session will serialise it (UTF-8 JSON)."""
-    return len(json.dumps(obj, ensure_ascii=False, default=str).encode("utf-8", "replace"))
+    text = _ENCODE(obj)
+    return len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
 
 
 @dataclass(frozen=True)
@@ -286,6 +290,11 @@ def plan(frame: Frame, sent_rows: dict[str, WireObject], sent_base: object, *,
     budget = MAX_PAYLOAD_BYTES - fixed
     groups: list[list[WireObject]] = [[]]
     used, dropped = 0, False
+    rows = [frame.rows[name] for name in send]
+    # NB: measured together first: a list costs at least the sum of its items, so when the
+    # whole fits one message and no row is big, every row goes, uncut, in one message
+    if rows and size(rows) + size(send) + 4 * len(send) <= min(budget, ROW_BYTES):
+        groups, send = [rows], []
     for name in send:
         row = frame.rows[name]
         cost = size(row) + size(name) + 4  # NB: ', ' in two lists

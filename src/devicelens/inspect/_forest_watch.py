@@ -1,0 +1,272 @@
+"""Proof that the namespace's module trees read as they did at the last push, cheaper than
+their token.
+
+:func:`._token.forest_token` builds one flat token of every module: the ids of every key, value
+and type, and every parameter's header. Here the same facts are compared column by column
+against the last push, each with the cheapest read that proves it: modules by weak reference
+(never kept alive), every ``__dict__``'s and table's keys as one string, only the extra
+(non-standard) values' types, and the parameters' and grads' ids and headers. Extra values that
+a walk looks into (tensors, containers) are tokened again as the walk reads them.
+
+NB: tensors are never weakly referenced: ``torch.utils.swap_tensors`` (``Module.to`` under
+``swap_module_params_on_conversion``, ``load_state_dict(assign=True)``) refuses a tensor that
+has a weak reference, and it can change the layout and view base of the very same object, so
+every header is read whole, as the token reads it.
+
+NB: a watch is only a shortcut. :meth:`ForestWatch.same` answers True only when the token
+would be equal; anything it does not cover (a table that is not a ``dict``, a ``None`` entry, a
+wrapper, an ``hf_device_map``, a key with a NUL in it) makes it keep no state, and the caller
+reads the token.
+"""
+
+from __future__ import annotations
+
+import weakref
+from itertools import chain, compress, repeat
+from operator import and_, attrgetter, call, is_, is_not, itemgetter, methodcaller, not_
+from typing import Any, NamedTuple
+
+from . import _types
+from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
+from ._token_tree import _plain_metas
+from ._walk import _META, STD_KEYS, Ctx
+
+_TABLES = tuple(methodcaller("get", k) for k in ("_parameters", "_buffers", "_modules"))
+_GRAD = attrgetter("grad")
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_RG, _LEAF = itemgetter(4), itemgetter(5)  # of a header (``_walk._META``)
+_SEP = "\0"
+_ref = weakref.ref
+
+
+class _Table(NamedTuple):
+    """One kind of table (``_parameters`` or ``_buffers``) across every module."""
+
+    lens: list[int]
+    keys: str
+    ids: list[int]
+    metas: list[tuple[Any, ...]]  # NB: a reused id reads as the same record (the token's rule)
+    grad_mask: list[bool]  # where the walk reads a grad: needs grad and is a leaf
+    grad_ids: list[int]
+    grad_metas: list[tuple[Any, ...]]
+
+
+class _Seen(NamedTuple):
+    names: list[str]
+    sizes: list[int]  # modules per level
+    refs: list[Any]  # weak references to every module, level by level
+    types: list[type]  # NB: kept alive, so compared by identity
+    dict_get: Any
+    dict_lens: list[int]
+    dict_keys: str
+    extra_counts: list[int]  # how many extra (non-standard) keys each dict has
+    extra_keys: list[str]  # and which, dict after dict
+    extra_types: list[type]
+    odd: list[int]  # which extras a walk looks into, their ids, and what their token was
+    odd_names: list[str]
+    odd_ids: list[int]
+    odd_tok: list[Any]
+    odd_pins: list[Any]
+    modules_lens: list[int]
+    modules_keys: str
+    tables: tuple[_Table, _Table]
+
+
+class _Reading(NamedTuple):
+    mods: list[Any]
+    sizes: list[int]
+    dicts: list[dict[str, Any]]
+    tables: list[list[dict[Any, Any]]]
+
+
+class ForestWatch:
+    """The last reading of one forest of plain module trees (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.seen: _Seen | None = None
+
+    def forget(self) -> None:
+        self.seen = None
+
+    def same(self, ctx: Ctx, named: list[tuple[str, Any]]) -> bool:
+        """Whether ``named`` (module names and their modules) reads exactly as remembered."""
+        seen = self.seen
+        if seen is None or list(map(_FIRST, named)) != seen.names:
+            return False
+        r = _read(list(map(_SECOND, named)), seen.dict_get, seen)
+        if r is None or r.sizes != seen.sizes:
+            return False
+        dicts = r.dicts
+        if list(map(len, dicts)) != seen.dict_lens or _joined(dicts) != seen.dict_keys:
+            return False
+        extras = list(map(dict.__getitem__, chain.from_iterable(
+            map(repeat, dicts, seen.extra_counts)), seen.extra_keys))
+        if list(map(is_, map(type, extras), seen.extra_types)).count(False):
+            return False
+        if seen.odd:
+            odd = list(map(extras.__getitem__, seen.odd))
+            if list(map(id, odd)) != seen.odd_ids:
+                return False
+            t = Tokenizer(ctx)
+            t._attrs(seen.odd_names, odd)
+            if t.tok != seen.odd_tok:
+                return False
+        mods = r.tables[2]
+        if list(map(len, mods)) != seen.modules_lens or _joined(mods) != seen.modules_keys:
+            return False
+        return all(_same_table(ctx, r.tables[k], seen.tables[k]) for k in (0, 1))
+
+    def remember(self, ctx: Ctx, named: list[tuple[str, Any]]) -> None:
+        """Read ``named`` in full and keep what :meth:`same` compares; nothing where it cannot
+        prove sameness for these trees."""
+        self.seen = None
+        roots = [m for _name, m in named]
+        getters = {_types.info(type(m)).dict_get for m in roots}
+        if len(getters) != 1:
+            return
+        dict_get = getters.pop()
+        r = _read(roots, dict_get, None)
+        if r is None or any(_types.info(type(m)).name in _WRAPPERS for m in roots):
+            return
+        dicts = r.dicts
+        if any("hf_device_map" in d for d in dicts[:len(roots)]):
+            return
+        dict_keys = _joined_plain(dicts)
+        modules_keys = _joined_plain(r.tables[2])
+        if dict_keys is None or modules_keys is None:
+            return
+        extra_counts = [len(d) - len(STD_KEYS.intersection(d)) for d in dicts]
+        extra_keys = [k for d in dicts for k in d if k not in STD_KEYS]
+        extras = list(map(dict.__getitem__, chain.from_iterable(
+            map(repeat, dicts, extra_counts)), extra_keys))
+        extra_types = list(map(type, extras))
+        odd = [i for i, tp in enumerate(extra_types) if id(tp) not in _INERT_IDS]
+        odd_names = [extra_keys[i] for i in odd]
+        odd_values = list(map(extras.__getitem__, odd))
+        t = Tokenizer(ctx)
+        t._attrs(odd_names, odd_values)
+        tables = tuple(_remember_table(ctx, r.tables[k]) for k in (0, 1))
+        if tables[0] is None or tables[1] is None:
+            return
+        self.seen = _Seen(
+            list(map(_FIRST, named)), r.sizes, list(map(_ref, r.mods)),
+            list(map(type, r.mods)), dict_get, list(map(len, dicts)), dict_keys, extra_counts,
+            extra_keys, extra_types, odd, odd_names, list(map(id, odd_values)), t.tok, t.pins,
+            list(map(len, r.tables[2])), modules_keys, (tables[0], tables[1]))
+
+
+def _read(roots: list[Any], dict_get: Any, seen: _Seen | None) -> _Reading | None:
+    """Every module of the trees level by level, each level with a few ``map`` calls: their
+    ``__dict__``s and tables. With ``seen``: None as soon as a module is not the one
+    remembered at its place."""
+    mods: list[Any] = []
+    dicts: list[dict[str, Any]] = []
+    tables: list[list[dict[Any, Any]]] = [[], [], []]
+    sizes: list[int] = []
+    level = roots
+    while level:
+        n, at = len(level), len(mods)
+        if seen is not None:
+            if (len(seen.refs) < at + n
+                    or list(map(is_, level, map(call, seen.refs[at:at + n]))).count(False)
+                    or list(map(is_, map(type, level), seen.types[at:at + n])).count(False)):
+                return None
+        elif (len(mods) > 100_000
+              or any(_types.info(tp).what != "module" or _types.info(tp).dict_get != dict_get
+                     for tp in set(map(type, level)))):
+            return None
+        ds = list(map(dict_get, level))
+        if list(map(type, ds)).count(dict) != n:
+            return None
+        ts = [list(map(get, ds)) for get in _TABLES]
+        if any(list(map(type, t)).count(dict) != n for t in ts):
+            return None
+        mods += level
+        dicts += ds
+        for k in range(3):
+            tables[k] += ts[k]
+        sizes.append(n)
+        level = list(chain.from_iterable(map(dict.values, ts[2])))
+    if seen is None and len(set(map(id, mods))) != len(mods):
+        return None  # NB: a module reached twice: the token reads it as seen
+    return _Reading(mods, sizes, dicts, tables)
+
+
+def _joined(dicts: list[dict[Any, Any]]) -> str | None:
+    """Every key of every dict as one string; None where a key is not a ``str``.
+    NB: ``str.join`` reads text only (no user ``__eq__``/``__hash__``), and with a NUL in no
+    remembered key, an equal string with equal lengths means equal keys."""
+    try:
+        text = _SEP.join(chain.from_iterable(dicts))
+    except TypeError:
+        return None
+    return text
+
+
+def _joined_plain(dicts: list[dict[Any, Any]]) -> str | None:
+    """:func:`_joined` of keys that are all exact ``str`` (else None), and None too where a key
+    holds a NUL (then equal text would not prove equal keys)."""
+    keys = list(chain.from_iterable(dicts))
+    if list(map(type, keys)).count(str) != len(keys):
+        return None  # NB: exact strings only: a str subclass could hash or compare in Python
+    text = _SEP.join(keys)
+    if text.count(_SEP) != max(len(keys) - 1, 0):
+        return None
+    return text
+
+
+def _remember_table(ctx: Ctx, table: list[dict[Any, Any]]) -> _Table | None:
+    keys = _joined_plain(table)
+    n = sum(map(len, table))
+    if keys is None:
+        return None
+    values = list(chain.from_iterable(map(dict.values, table)))
+    exact0, exact1 = ctx.reader.exact
+    vtypes = list(map(type, values))
+    if vtypes.count(exact0) + vtypes.count(exact1) != n:
+        return None  # NB: a None entry or a subclass: the token reads those
+    metas = _plain_metas(values, ctx.reader)
+    if metas is None:
+        return None
+    grad_mask = list(map(and_, map(_RG, metas), map(_LEAF, metas)))
+    if list(map(and_, map(_RG, metas), map(not_, map(_LEAF, metas)))).count(True):
+        return None  # NB: a non-leaf may retain its grad: the token reads it
+    grads = list(map(_GRAD, compress(values, grad_mask)))
+    grad_metas = _grad_metas(ctx, grads)
+    if grad_metas is None:
+        return None
+    return _Table(list(map(len, table)), keys, list(map(id, values)), metas, grad_mask,
+                  list(map(id, grads)), grad_metas)
+
+
+def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
+    if list(map(len, table)) != seen.lens or _joined(table) != seen.keys:
+        return False
+    values = list(chain.from_iterable(map(dict.values, table)))
+    if list(map(id, values)) != seen.ids:
+        return False
+    exact0, exact1 = ctx.reader.exact
+    vtypes = list(map(type, values))
+    if vtypes.count(exact0) + vtypes.count(exact1) != len(values):
+        return False  # NB: a reused id may hold anything: only exact tensors are read here
+    try:  # NB: equal to the remembered plain headers: plain (strided, no base) too
+        if list(map(_META, values)) != seen.metas:
+            return False
+    except RuntimeError:  # NB: a nested tensor at a reused id
+        return False
+    grads = list(map(_GRAD, compress(values, seen.grad_mask)))
+    if list(map(id, grads)) != seen.grad_ids:
+        return False
+    return _grad_metas(ctx, grads) == seen.grad_metas
+
+
+def _grad_metas(ctx: Ctx, grads: list[Any]) -> list[tuple[Any, ...]] | None:
+    """The headers of the grads there are (read whole: a grad is often a new tensor at a
+    reused address after ``zero_grad(set_to_none=True)``)."""
+    present = list(compress(grads, map(is_not, grads, repeat(None))))
+    if not present:
+        return []
+    if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
+        return None
+    return _plain_metas(present, ctx.reader)
+

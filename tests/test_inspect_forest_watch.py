@@ -1,0 +1,158 @@
+"""The watch that proves a forest of modules unchanged without reading its token
+(:mod:`devicelens.inspect._forest_watch`): it says "same" after a cell that changed nothing, and
+"changed" after every kind of change a cell can make to a model, including those that keep
+every identity. After each change the live snapshot also equals a fresh one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens.inspect import take_snapshot
+from devicelens.inspect._forest_watch import ForestWatch
+from devicelens.inspect._live import Live
+from devicelens.inspect._walk import Ctx
+
+
+class Block(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.proj = nn.Linear(2, 3)
+        self.norm = nn.BatchNorm1d(3)
+        self.cache = [torch.zeros(2)]
+        self.scale = torch.ones(1)
+        self.width = 3
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(self.proj(x[:, :2]) if x.shape[1] == 2 else x)
+
+
+class Renamed(nn.Sequential):
+    pass
+
+
+def namespace() -> dict[str, Any]:
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), Block())
+    with torch.no_grad():
+        model(torch.zeros(4, 2))
+    return {"model": model, "head": nn.Linear(3, 1)}
+
+
+def _leaf_flip(ns: dict[str, Any]) -> None:
+    w = ns["head"].weight
+    w.requires_grad_(False)
+    w.add_(torch.zeros(w.shape, requires_grad=True))
+
+
+def _free_and_rebuild(ns: dict[str, Any]) -> None:
+    del ns["head"]
+    ns["head"] = nn.Linear(3, 1).double()
+
+
+def _grad_reallocated(ns: dict[str, Any]) -> None:
+    w = ns["head"].weight
+    w.grad = torch.zeros(w.shape)
+    w.grad = None
+    w.grad_dtype = None  # NB: torch then takes a grad of another dtype
+    w.grad = torch.zeros(w.shape, dtype=torch.float64)
+
+
+def _set_attr(ns: dict[str, Any], name: str, value: Any) -> None:
+    ns["model"][2].__dict__[name] = value
+
+
+CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "data swap of a parameter": lambda ns: setattr(ns["head"].weight, "data",
+                                                   ns["head"].weight.data.double()),
+    "requires_grad_ on a parameter": lambda ns: ns["head"].bias.requires_grad_(False),
+    "a parameter that turns into a non-leaf": _leaf_flip,
+    "a parameter replaced": lambda ns: setattr(ns["head"], "weight",
+                                               nn.Parameter(torch.zeros(1, 3))),
+    "a grad appears": lambda ns: setattr(ns["head"].weight, "grad", torch.zeros(1, 3)),
+    "a grad reallocated in another dtype": _grad_reallocated,
+    "a buffer resized in place": lambda ns: ns["model"][2].norm.running_mean.resize_(5),
+    "a submodule replaced": lambda ns: ns["model"].__setitem__(1, nn.Tanh()),
+    "a submodule added": lambda ns: ns["model"].append(nn.Linear(3, 3)),
+    "Module.to": lambda ns: ns["model"].to(torch.float64),
+    "a module retyped in place": lambda ns: setattr(ns["model"], "__class__", Renamed),
+    "a module deleted and rebuilt": _free_and_rebuild,
+    "a new trap attribute": lambda ns: _set_attr(ns, "extra", torch.ones(3)),
+    "a trap tensor swapped in place": lambda ns: setattr(ns["model"][2].scale, "data",
+                                                         torch.ones(1, dtype=torch.float16)),
+    "a trap tensor rebound": lambda ns: _set_attr(ns, "scale", torch.ones(1).to("meta")),
+    "a trap list that grows": lambda ns: ns["model"][2].cache.append(torch.ones(4)),
+    "a number rebound to a tensor": lambda ns: _set_attr(ns, "width", torch.ones(1)),
+    "an attribute deleted": lambda ns: ns["model"][2].__dict__.pop("scale"),
+    "a key with a NUL in it": lambda ns: _set_attr(ns, "a\0b", torch.ones(2)),
+    "an _hf_hook attached": lambda ns: _set_attr(ns, "_hf_hook", object()),
+}
+
+
+def _watch(ns: dict[str, Any]) -> tuple[ForestWatch, Ctx, list[tuple[str, Any]]]:
+    named = [(k, v) for k, v in ns.items() if isinstance(v, nn.Module)]
+    ctx = Ctx(torch, 10_000)
+    watch = ForestWatch()
+    watch.remember(ctx, named)
+    return watch, ctx, named
+
+
+def test_an_unchanged_forest_is_proven_the_same() -> None:
+    ns = namespace()
+    watch, ctx, named = _watch(ns)
+    assert watch.seen is not None
+    assert watch.same(ctx, named)
+    assert watch.same(ctx, named)
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_every_change_is_seen(change: str) -> None:
+    ns = namespace()
+    watch, ctx, named = _watch(ns)
+    CHANGES[change](ns)
+    named = [(k, v) for k, v in ns.items() if isinstance(v, nn.Module)]
+    assert not watch.same(ctx, named)
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_the_live_snapshot_equals_a_fresh_one_after_each_change(change: str) -> None:
+    ns = namespace()
+    live = Live()
+    live.update(ns)
+    live.update(ns)  # NB: the second push is the one the watch answers
+    CHANGES[change](ns)
+    snap = live.update(ns).snapshot
+    assert snap.objects == take_snapshot(ns).objects
+    assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+def test_what_the_watch_does_not_cover_it_leaves_to_the_token() -> None:
+    tied = nn.Linear(2, 2)
+    ns = {"model": nn.Sequential(tied, tied)}  # NB: one module reached twice
+    watch, _ctx, _named = _watch(ns)
+    assert watch.seen is None
+    watch, _ctx, _named = _watch({"model": namespace()["model"], "plain": nn.Linear(1, 1)})
+    assert watch.seen is not None
+    ns = namespace()
+    _set_attr(ns, "a\0b", 1)
+    watch, _ctx, _named = _watch(ns)
+    assert watch.seen is None
+
+
+def test_no_tensor_is_weakly_referenced_so_swap_tensors_still_works() -> None:
+    """``torch.utils.swap_tensors`` refuses a tensor with a weak reference (and can change the
+    layout and view base of the same object): after a push, the user's swap still works and is
+    seen."""
+    ns = namespace()
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    mean = ns["model"][2].norm.running_mean
+    torch.utils.swap_tensors(mean, torch.zeros(6)[:3])
+    assert mean._base is not None  # NB: the same object is now a view
+    torch.utils.swap_tensors(ns["head"].weight, nn.Parameter(torch.zeros(1, 3).to("meta")))
+    assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
