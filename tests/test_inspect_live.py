@@ -330,3 +330,31 @@ def test_an_unchanged_namespace_gives_back_the_same_snapshot() -> None:
     ns["x"].data = ns["x"].data.double()  # same tensor, new dtype: found by the sweep
     third = live.update(ns)
     assert third.changed == frozenset({"x"}) and third.snapshot["x"].dtypes == ("float64",)
+
+
+def test_the_names_whose_tensor_changed_are_found_however_the_names_moved() -> None:
+    """``_diff`` compares two sweeps position by position when the names are the same or new
+    names came last (a cell defining variables), else by name."""
+    from devicelens.inspect._live import _diff
+
+    a, b, c = (torch.zeros(1), torch.zeros(2), torch.zeros(3))
+    meta = {t: (t.device, t.dtype, t.shape) for t in (a, b, c)}
+
+    def sweep(names: dict[str, torch.Tensor]) -> tuple[list[str], list[int], list[Any]]:
+        return list(names), [id(t) for t in names.values()], [meta[t] for t in names.values()]
+
+    old = sweep({"a": a, "b": b})
+    assert _diff(*old, *sweep({"a": a, "b": b})) == set()
+    assert _diff(*old, *sweep({"a": a, "b": c})) == {"b"}  # NB: same names, one rebound
+    assert _diff(*old, *sweep({"a": a, "b": b, "c": c})) == {"c"}  # NB: a name added last
+    assert _diff(*old, *sweep({"a": c, "b": b, "c": a})) == {"a", "c"}
+    assert _diff(*old, *sweep({"b": b, "c": c})) == {"a", "c"}  # NB: one deleted, one new
+    assert _diff(*old, *sweep({"c": c, "a": a})) == {"b", "c"}
+
+
+def test_which_names_are_shown_is_read_the_same_way_at_c_speed_and_one_by_one() -> None:
+    from devicelens.inspect._live import _public
+
+    keys: list[Any] = ["x", "_private", "In", "Out", "", "model", "__builtins__"]
+    assert _public(keys) == [True, False, False, False, True, True, False]
+    assert _public([*keys, 7]) == [True, False, False, False, True, True, False, False]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 from itertools import compress, repeat
-from operator import attrgetter, is_, itemgetter, ne, or_
+from operator import attrgetter, is_, itemgetter, ne, not_, or_
 from typing import Any, NamedTuple
 
 from . import _types
@@ -113,7 +113,7 @@ class Live:
             return self._fresh(ns)
         if keys != self.keys:
             self.keys = keys
-            self.public = [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
+            self.public = _public(keys)
         pkeys = list(compress(keys, self.public))
         pvals = list(compress(vals, self.public))
         types = list(map(type, pvals))
@@ -178,15 +178,18 @@ class Live:
         if todo_key == self.todo_key:  # NB: same names, kinds and types: the same names to token
             todo = list(zip(self.todo, map(ns.__getitem__, self.todo), strict=True))
         else:
-            todo = []
-            it = iter(compact)
-            for k, v, ex in zip(pkeys, pvals, exact, strict=True):
-                if not ex or not next(it):
-                    todo.append((k, v))
-            todo.sort(key=lambda kv: _types.info(type(kv[1])).what != "module")
+            # NB: every name but a compact tensor, at C speed; a tensor that is no compact row
+            # (a view, one that needs grad) is walked too
+            mask = list(map(not_, exact))
+            if compact.count(False):
+                for p in compress(compress(range(len(exact)), exact), map(not_, compact)):
+                    mask[p] = True
+            named = list(compress(zip(pkeys, pvals, strict=True), mask))
+            not_mod = [_types.info(type(v)).what != "module" for _k, v in named]
+            todo = [named[i] for i in sorted(range(len(named)), key=not_mod.__getitem__)]
             # NB: the types stay pinned, so the ids in the key stay theirs
             self.todo_key, self.todo, self.todo_types = todo_key, [k for k, _v in todo], types
-            self.n_mods = sum(1 for _k, v in todo if _types.info(type(v)).what == "module")
+            self.n_mods = not_mod.count(False)
         walked: dict[str, ObjectRecord] = {}
         changed: set[str] = set()
         skipped: list[str] = []
@@ -314,7 +317,22 @@ def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, .
     if names == old_names:  # NB: the common case: compared position by position, at C speed
         moved = map(or_, map(ne, ids, old_ids), map(ne, metas, old_metas))
         return set(compress(names, moved))
+    n = len(old_names)
+    if len(names) > n and names[:n] == old_names:  # NB: a cell added names (they come last)
+        moved = map(or_, map(ne, ids[:n], old_ids), map(ne, metas[:n], old_metas))
+        return set(compress(old_names, moved)) | set(names[n:])
     before = dict(zip(old_names, zip(old_ids, old_metas, strict=True), strict=True))
-    now = dict(zip(names, zip(ids, metas, strict=True), strict=True))
-    changed = {n for n, v in now.items() if before.get(n) != v}
-    return changed | (before.keys() - now.keys())
+    moved = map(ne, zip(ids, metas, strict=True), map(before.get, names))  # NB: new: None
+    return set(compress(names, moved)) | (before.keys() - set(names))
+
+
+def _public(keys: list[Any]) -> list[bool]:
+    """Which namespace keys are shown: strings, not private, not ``In``/``Out``. NB: at C speed
+    when every key is a ``str`` (a namespace's usual case), else one by one, types first."""
+    if list(map(type, keys)).count(str) != len(keys):
+        return [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
+    public = list(map(not_, map(str.startswith, keys, repeat("_"))))
+    for hidden in HIDDEN:
+        if hidden in keys:
+            public[keys.index(hidden)] = False
+    return public
