@@ -122,19 +122,19 @@ class ForestWatch:
         self.seen = None
         roots = [m for _name, m in named]
         getters = {_types.info(type(m)).dict_get for m in roots}
-        if len(getters) != 1:
+        if len(getters) != 1 or None in getters:
             return
         dict_get = getters.pop()
         r = _read(roots, dict_get, None)
         if r is None or any(_types.info(type(m)).name in _WRAPPERS for m in roots):
             return
         dicts = r.dicts
-        if any("hf_device_map" in d for d in dicts[:len(roots)]):
-            return
         dict_keys = _joined_plain(dicts)
         modules_keys = _joined_plain(r.tables[2])
         if dict_keys is None or modules_keys is None:
             return
+        if any("hf_device_map" in d for d in dicts[:len(roots)]):
+            return  # NB: looked up only now that every key is known to be an exact str
         extra_counts = [len(d) - len(STD_KEYS.intersection(d)) for d in dicts]
         extra_keys = [k for d in dicts for k in d if k not in STD_KEYS]
         extras = list(map(dict.__getitem__, chain.from_iterable(
