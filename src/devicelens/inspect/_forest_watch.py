@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import weakref
 from itertools import chain, compress, repeat
-from operator import and_, attrgetter, call, is_, is_not, itemgetter, methodcaller, not_
+from operator import and_, attrgetter, call, is_, is_not, itemgetter, not_
 from typing import Any, NamedTuple
 
 from . import _types
 from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
-from ._token_tree import _plain_metas
+from ._token_tree import _levels, _plain_metas
 from ._walk import _META, STD_KEYS, Ctx
 
-_TABLES = tuple(methodcaller("get", k) for k in ("_parameters", "_buffers", "_modules"))
 _GRAD = attrgetter("grad")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _RG, _LEAF = itemgetter(4), itemgetter(5)  # of a header (``_walk._META``)
@@ -56,7 +55,6 @@ class _Seen(NamedTuple):
     sizes: list[int]  # modules per level
     refs: list[Any]  # weak references to every module, level by level
     types: list[type]  # NB: kept alive, so compared by identity
-    dict_get: Any
     dict_lens: list[int]
     dict_keys: str
     extra_counts: list[int]  # how many extra (non-standard) keys each dict has
@@ -93,7 +91,7 @@ class ForestWatch:
         seen = self.seen
         if seen is None or list(map(_FIRST, named)) != seen.names:
             return False
-        r = _read(list(map(_SECOND, named)), seen.dict_get, seen)
+        r = _read(list(map(_SECOND, named)), seen)
         if r is None or r.sizes != seen.sizes:
             return False
         dicts = r.dicts
@@ -121,11 +119,7 @@ class ForestWatch:
         prove sameness for these trees."""
         self.seen = None
         roots = [m for _name, m in named]
-        getters = {_types.info(type(m)).dict_get for m in roots}
-        if len(getters) != 1 or None in getters:
-            return
-        dict_get = getters.pop()
-        r = _read(roots, dict_get, None)
+        r = _read(roots, None)
         if r is None or any(_types.info(type(m)).name in _WRAPPERS for m in roots):
             return
         dicts = r.dicts
@@ -150,45 +144,26 @@ class ForestWatch:
             return
         self.seen = _Seen(
             list(map(_FIRST, named)), r.sizes, list(map(_ref, r.mods)),
-            list(map(type, r.mods)), dict_get, list(map(len, dicts)), dict_keys, extra_counts,
+            list(map(type, r.mods)), list(map(len, dicts)), dict_keys, extra_counts,
             extra_keys, extra_types, odd, odd_names, list(map(id, odd_values)), t.tok, t.pins,
             list(map(len, r.tables[2])), modules_keys, (tables[0], tables[1]))
 
 
-def _read(roots: list[Any], dict_get: Any, seen: _Seen | None) -> _Reading | None:
-    """Every module of the trees level by level, each level with a few ``map`` calls: their
-    ``__dict__``s and tables. With ``seen``: None as soon as a module is not the one
-    remembered at its place."""
+def _read(roots: list[Any], seen: _Seen | None) -> _Reading | None:
+    """Every module of the trees, level by level, with their ``__dict__``s and tables (the
+    token's own reading, :func:`._token_tree._levels`); with ``seen``, None unless every module
+    is still the very one remembered at its place, of the same type."""
     mods: list[Any] = []
     dicts: list[dict[str, Any]] = []
     tables: list[list[dict[Any, Any]]] = [[], [], []]
-    sizes: list[int] = []
-    level = roots
-    while level:
-        n, at = len(level), len(mods)
-        if seen is not None:
-            if (len(seen.refs) < at + n
-                    or list(map(is_, level, map(call, seen.refs[at:at + n]))).count(False)
-                    or list(map(is_, map(type, level), seen.types[at:at + n])).count(False)):
-                return None
-        elif (len(mods) > 100_000
-              or any(_types.info(tp).what != "module" or _types.info(tp).dict_get != dict_get
-                     for tp in set(map(type, level)))):
-            return None
-        ds = list(map(dict_get, level))
-        if list(map(type, ds)).count(dict) != n:
-            return None
-        ts = [list(map(get, ds)) for get in _TABLES]
-        if any(list(map(type, t)).count(dict) != n for t in ts):
-            return None
-        mods += level
-        dicts += ds
-        for k in range(3):
-            tables[k] += ts[k]
-        sizes.append(n)
-        level = list(chain.from_iterable(map(dict.values, ts[2])))
-    if seen is None and len(set(map(id, mods))) != len(mods):
-        return None  # NB: a module reached twice: the token reads it as seen
+    sizes = _levels(roots, dicts, tables, mods)
+    if not sizes:
+        return None  # NB: not plain (a module reached twice, a table that is no dict...)
+    if seen is not None and (
+            len(mods) != len(seen.refs)
+            or list(map(is_, mods, map(call, seen.refs))).count(False)
+            or list(map(is_, map(type, mods), seen.types)).count(False)):
+        return None
     return _Reading(mods, sizes, dicts, tables)
 
 
