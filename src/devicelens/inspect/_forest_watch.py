@@ -27,6 +27,7 @@ from operator import and_, attrgetter, call, is_, is_not, itemgetter, not_
 from typing import Any, NamedTuple
 
 from . import _types
+from ._headers import Guard, guard, holds
 from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
 from ._token_tree import _levels, _plain_metas
 from ._walk import _META, STD_KEYS, Ctx
@@ -48,6 +49,8 @@ class _Table(NamedTuple):
     grad_mask: list[bool]  # where the walk reads a grad: needs grad and is a leaf
     grad_ids: list[int]
     grad_metas: list[tuple[Any, ...]]
+    guard: Guard | None  # proves ``metas`` in one C++ pass (:mod:`._headers`); None: read them
+    grad_guard: Guard | None
 
 
 class _Seen(NamedTuple):
@@ -210,8 +213,16 @@ def _remember_table(ctx: Ctx, table: list[dict[Any, Any]]) -> _Table | None:
     grad_metas = _grad_metas(ctx, grads)
     if grad_metas is None:
         return None
+    present = list(compress(grads, map(is_not, grads, repeat(None))))
     return _Table(list(map(len, table)), keys, list(map(id, values)), metas, grad_mask,
-                  list(map(id, grads)), grad_metas)
+                  list(map(id, grads)), grad_metas, _leaf_guard(values, metas),
+                  _leaf_guard(present, grad_metas))
+
+
+def _leaf_guard(tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:
+    """A guard of plain headers (strided, no base: read so) that are leaves, else None."""
+    return guard(tensors, leaf=True) if list(map(_LEAF, metas)).count(True) == len(
+        metas) else None
 
 
 def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
@@ -224,14 +235,20 @@ def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
     vtypes = list(map(type, values))
     if vtypes.count(exact0) + vtypes.count(exact1) != len(values):
         return False  # NB: a reused id may hold anything: only exact tensors are read here
-    try:  # NB: equal to the remembered plain headers: plain (strided, no base) too
-        if list(map(_META, values)) != seen.metas:
+    if seen.guard is not None:
+        if not holds(seen.guard, values):
             return False
-    except RuntimeError:  # NB: a nested tensor at a reused id
-        return False
+    else:
+        try:  # NB: equal to the remembered plain headers: plain (strided, no base) too
+            if list(map(_META, values)) != seen.metas:
+                return False
+        except RuntimeError:  # NB: a nested tensor at a reused id
+            return False
     grads = list(map(_GRAD, compress(values, seen.grad_mask)))
     if list(map(id, grads)) != seen.grad_ids:
         return False
+    if seen.grad_guard is not None:  # NB: equal ids: the grads present are where they were
+        return holds(seen.grad_guard, list(compress(grads, map(is_not, grads, repeat(None)))))
     return _grad_metas(ctx, grads) == seen.grad_metas
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import gc
 from itertools import compress, repeat
-from operator import attrgetter, is_, itemgetter, ne, not_, or_
+from operator import is_, itemgetter, ne, not_, or_
 from typing import Any, NamedTuple
 
 from . import _types
 from ._forest_watch import ForestWatch
+from ._headers import Sweep
 from ._objects import walk_object
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
@@ -25,9 +26,6 @@ from ._walk import Ctx
 from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
 from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
 
-#: a plain tensor's header as the sweep reads it; NB: ``_base`` is checked before any compare
-_SWEEP = attrgetter("device", "dtype", "shape", "layout", "requires_grad", "_base")
-_BASE = itemgetter(5)
 _DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
@@ -79,6 +77,7 @@ class Live:
         self.tnames: list[str] = []  # exact-Tensor names, in order
         self.tids: list[int] = []
         self.metas: list[tuple[Any, ...]] = []
+        self.sweep = Sweep()  # NB: reads only the headers no guard proves unchanged
         self.compact: list[bool] = []  # which plain tensors are compact rows
         self.todo_key: tuple[Any, ...] = ()  # what the names to token were derived from
         self.todo: list[str] = []
@@ -121,9 +120,11 @@ class Live:
         tnames = list(compress(pkeys, exact))
         tvals = list(compress(pvals, exact))
         tids = list(map(id, tvals))
-        metas = _sweep(tvals)
-        if (self.snap is not None and tnames == self.tnames and tids == self.tids
-                and metas == self.metas):
+        old = self.tnames
+        keep = len(old) if tnames == old or tnames[:len(old)] == old else 0
+        metas, proven = self.sweep.read(tvals, tids, keep)
+        if self.snap is not None and tnames == old and (proven or (
+                tids == self.tids and metas == self.metas)):
             loose_changed: set[str] = set()
         else:
             loose_changed = _diff(self.tnames, self.tids, self.metas, tnames, tids, metas)
@@ -289,26 +290,6 @@ class Live:
         """Past the node budget: a plain snapshot, and no memory of it."""
         self.__init__()  # type: ignore[misc]
         return Update(take_snapshot(ns), None, frozenset(), {})
-
-
-def _sweep(tvals: list[Any]) -> list[tuple[Any, ...]]:
-    """Every plain tensor's header, with any base replaced by its id (never kept, never
-    compared). NB: one C call per tensor; a nested tensor, whose shape raises, one by one."""
-    try:
-        metas = list(map(_SWEEP, tvals))
-    except RuntimeError:
-        return [_one(t) for t in tvals]
-    if list(map(_BASE, metas)).count(None) != len(metas):
-        metas = [m if m[5] is None else (*m[:5], id(m[5])) for m in metas]
-    return metas
-
-
-def _one(t: Any) -> tuple[Any, ...]:
-    try:
-        m: tuple[Any, ...] = _SWEEP(t)
-        return m if m[5] is None else (*m[:5], id(m[5]))
-    except RuntimeError:  # NB: a nested tensor: never compact, so its header is its id
-        return (None, None, None, None, None, id(t))
 
 
 def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
