@@ -264,6 +264,45 @@ def test_a_kept_diagnosis_follows_the_cells_and_reuses_nothing_stale() -> None:
     assert diagnose(take_snapshot(ns), memo=memo) == [] == diagnose(take_snapshot(ns))
 
 
+@pytest.mark.parametrize("cell, name, kind", [
+    # NB: the strays are judged from the models the cells feed (kept while models and cells are)
+    ("out = student(x)\nref = teacher(x)", "teacher", "model_left_behind"),
+    # NB: a helper's findings follow the cells too, while the records and strays stay the same
+    ("loss = crit(student(x), y)", "crit", "module_device"),
+])
+def test_a_kept_diagnosis_follows_a_cell_that_only_changes_who_uses_what(
+        cell: str, name: str, kind: str) -> None:
+    from devicelens.analysis import Memo
+
+    ns: dict[str, Any] = {"student": nn.Linear(4, 3).to("meta"), "teacher": nn.Linear(4, 3),
+                          "crit": nn.CrossEntropyLoss(weight=torch.ones(3)),
+                          "x": torch.zeros(2, 4, device="meta"), "In": ["", "pass"]}
+    memo = Memo()
+    before = diagnose(take_snapshot(ns), memo=memo)
+    assert diagnose(take_snapshot(ns), memo=memo) == before
+    assert not [f for f in before if f.kind == kind]
+    ns["In"].append(cell)  # NB: no object changed: only the cells
+    after = diagnose(take_snapshot(ns), memo=memo)
+    assert after == diagnose(take_snapshot(ns))
+    assert [(f.kind, f.objects[0]) for f in after if f.kind == kind] == [(kind, name)]
+
+
+def test_a_kept_diagnosis_follows_data_that_moves_from_one_model_to_the_other() -> None:
+    from devicelens.analysis import Memo
+
+    ns: dict[str, Any] = {"student": nn.Linear(4, 3).to("meta"), "teacher": nn.Linear(4, 3),
+                          "x": torch.zeros(2, 4, device="meta"),
+                          "In": ["", "out = student(x)\nref = teacher(x)"]}
+    memo = Memo()
+    before = diagnose(take_snapshot(ns), memo=memo)
+    assert [f.objects[0] for f in before if f.kind == "model_left_behind"] == ["teacher"]
+    ns["x"] = torch.zeros(2, 4)  # NB: the models, their records and the cells stay the same
+    after = diagnose(take_snapshot(ns), memo=memo)
+    assert after == diagnose(take_snapshot(ns))
+    # NB: student is on meta (no data to move): no one is left behind, the two are apart
+    assert [(f.kind, f.objects) for f in after] == [("module_apart", ("teacher", "student"))]
+
+
 def test_usage_key_ignores_cells_that_tie_nothing_to_a_model() -> None:
     base = Usage(["out = model(x)"], ["model"])
     assert Usage(["out = model(x)", "pass", "y = y.double()"], ["model"]).key() == base.key()

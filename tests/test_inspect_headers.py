@@ -111,27 +111,27 @@ def test_the_sweep_rereads_only_the_chunk_of_a_rebound_name() -> None:
     n = 3 * _headers.CHUNK + 7
     ts = [torch.zeros(2) for _ in range(n)]
     sweep = _headers.Sweep()
-    first, proven = sweep.read(ts, list(map(id, ts)), 0)
-    assert not proven
-    again, proven = sweep.read(ts, list(map(id, ts)), n)
-    assert proven and again == first
+    first, fresh = sweep.read(ts, list(map(id, ts)), 0)
+    assert fresh == [(0, 256), (256, 512), (512, 768), (768, n)]
+    again, fresh = sweep.read(ts, list(map(id, ts)), n)
+    assert fresh == [] and again == first
     k = _headers.CHUNK + 3
     ts[k] = torch.zeros(2, dtype=torch.float16)
     ts[n - 1].data = torch.zeros(4)  # NB: same object, new header, in the last (short) chunk
-    metas, proven = sweep.read(ts, list(map(id, ts)), n)
-    assert not proven
+    metas, fresh = sweep.read(ts, list(map(id, ts)), n)
+    assert fresh == [(256, 512), (768, n)]
     assert metas == _headers.sweep(ts)
     assert metas[k][1] is torch.float16 and metas[n - 1][2] == (4,)
     reused = [metas[i] is again[i] for i in range(n)]
-    assert reused.count(False) == _headers.CHUNK + 7  # NB: the rebound one's chunk, the last
+    assert reused.count(False) == _headers.CHUNK + 7  # NB: exactly the chunks read again
     ts.append(torch.zeros(3))  # NB: a name added last keeps every whole chunk before it
-    metas, proven = sweep.read(ts, list(map(id, ts)), n)
-    assert not proven and metas == _headers.sweep(ts)
-    metas, proven = sweep.read(ts, list(map(id, ts)), n + 1)
-    assert proven
+    metas, fresh = sweep.read(ts, list(map(id, ts)), n)
+    assert fresh == [(768, n + 1)] and metas == _headers.sweep(ts)
+    metas, fresh = sweep.read(ts, list(map(id, ts)), n + 1)
+    assert fresh == []
     ts[3] = torch.zeros(2)  # NB: another tensor with an equal header: still a change of name
-    metas, proven = sweep.read(ts, list(map(id, ts)), n + 1)
-    assert not proven and metas == _headers.sweep(ts)
+    metas, fresh = sweep.read(ts, list(map(id, ts)), n + 1)
+    assert fresh == [(0, 256)] and metas == _headers.sweep(ts)
 
 
 def test_no_proof_is_kept_under_another_dispatch_state() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 from ..inspect.records import ObjectRecord, Snapshot
 from ._rules_data import _loose
@@ -20,7 +21,7 @@ from ._rules_modules import (
     _module_split,
     _traps,
 )
-from ._rules_multi import _helper_modules, _stray_models
+from ._rules_multi import _helper_modules, _stray_models, fed_models
 from ._rules_optim import _optimizer
 from ._usage import Usage
 from .findings import (
@@ -71,18 +72,40 @@ def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
     last: tuple[Snapshot, Usage, list[Finding]] | None = m.shared.get("last")
     if last is not None and last[1] is usage and last[0].same_records(snap):
         return list(last[2])  # NB: a function of the records and the usage, both the same
-    out: list[Finding] = _stray_models(idx, usage, partial(_find, snap))
-    out += _helper_modules(list(modules), idx, usage, frozenset(f.objects[0] for f in out), m)
-    mctx = (modules, usage)
-    for o in comps:
-        if o.kind == "module":
-            out += m.get(o, "module", None, _module_rules)
-        elif o.kind == "optimizer":
-            out += m.get(o, "optimizer", mctx, _optimizer)
+    fed = m.shared.get("fed")
+    if fed is None or fed[0] is not idx or fed[1] is not usage:
+        fed = m.shared["fed"] = (idx, usage, fed_models(idx, usage))
+    out: list[Finding] = _stray_models(idx, usage, fed[2], partial(_find, snap))
+    out += _per_object(m, m.same("comps", tuple(comps)), modules, idx, usage,
+                       frozenset(f.objects[0] for f in out))
     out += _loose(snap, idx, usage, m)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
+    return list(out)
+
+
+def _per_object(m: Memo, comps: tuple[ObjectRecord, ...], modules: tuple[ObjectRecord, ...],
+                idx: ModelIndex, usage: Usage, strays: frozenset[str]) -> list[Finding]:
+    """The findings of each module and optimizer on its own (and of helper modules). NB: when
+    the records, models, cells and strays are the very same as last time, so are these: the
+    last list is reused and its memo entries kept, not looked up one by one."""
+    last: tuple[Any, ...] | None = m.shared.get("per_object")
+    if (last is not None and last[0] is comps and last[1] is idx and last[2] is usage
+            and last[3] == strays):
+        m.keep(last[5])
+        return list(last[4])
+    out = _helper_modules(list(modules), idx, usage, strays, m)
+    mctx = (modules, usage)
+    keys: list[tuple[int, str]] = [(id(o), "helper") for o in modules]
+    for o in comps:
+        if o.kind == "module":
+            out += m.get(o, "module", None, _module_rules)
+            keys.append((id(o), "module"))
+        elif o.kind == "optimizer":
+            out += m.get(o, "optimizer", mctx, _optimizer)
+            keys.append((id(o), "optimizer"))
+    m.shared["per_object"] = (comps, idx, usage, strays, out, keys)
     return list(out)
 
 

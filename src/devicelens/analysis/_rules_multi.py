@@ -128,20 +128,30 @@ def _apart(o: ObjectRecord, dev: str, model: Model, want: str) -> Finding:
                     msg, "", [o.name], [o.name, model.name], [dev, want])
 
 
-def _stray_models(idx: ModelIndex, usage: Usage,
+def fed_models(idx: ModelIndex, usage: Usage) -> list[tuple[Model, frozenset[str]]]:
+    """The models :func:`_stray_models` can judge: on one device, no wrapper, and fed something
+    by the cells (with those names). NB: a function of the models and the cells only, so a
+    caller keeps it while both are the same: a namespace of many models pays for it once."""
+    out = []
+    for m in idx.ms:
+        if m.device is not None and not m.wrapper:
+            names = usage.inputs(m.name)
+            if names:
+                out.append((m, names))
+    return out
+
+
+def _stray_models(idx: ModelIndex, usage: Usage, fed: list[tuple[Model, frozenset[str]]],
                   find: Callable[[str], ObjectRecord | None]) -> list[Finding]:
     """A model whose data all lives on another device, where another model also uses it: the
-    model is the stray (a teacher never moved), not the data. ``find``: the record of a tensor
-    or container by name (None for anything else).
+    model is the stray (a teacher never moved), not the data. ``fed``: :func:`fed_models`;
+    ``find``: the record of a tensor or container by name (None for anything else).
 
     NB: without that second model, the data is what moves (:mod:`._rules_data`).
     """
     out: list[Finding] = []
-    ms = idx.ms
-    for m in ms:
-        if m.device is None or m.wrapper:
-            continue
-        found = {n: rec for n in usage.inputs(m.name) if (rec := find(n)) is not None}
+    for m, inputs in fed:
+        found = {n: rec for n in inputs if (rec := find(n)) is not None}
         names = sorted(found)
         tensors = [t for n in names for t in found[n].tensors if t.role == "tensor"
                    and t.flavor != "opaque" and not (t.shape == () and t.device == "cpu")]

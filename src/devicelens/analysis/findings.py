@@ -274,6 +274,14 @@ class Memo:
         self.shared[kind] = value
         return value
 
+    def keep(self, keys: list[tuple[int, str]]) -> None:
+        """Carry these entries of the last diagnosis into this one, as :meth:`get` would."""
+        last, now = self.last, self.now
+        for key in keys:
+            hit = last.get(key)
+            if hit is not None:
+                now[key] = hit
+
     def roll(self) -> None:
         """Keep only what this diagnosis used."""
         self.last, self.now = self.now, {}

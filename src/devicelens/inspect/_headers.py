@@ -128,16 +128,18 @@ class Sweep:
         self.metas: list[tuple[Any, ...]] = []
         self.guards: list[Guard | None] = []
 
-    def read(self, tensors: list[Any], ids: list[int], keep: int) -> tuple[list[Any], bool]:
-        """Every header now, and whether each was proven the same as at the last read. The
-        first ``keep`` tensors are bound to the names they were bound to then, in order."""
+    def read(self, tensors: list[Any], ids: list[int], keep: int
+             ) -> tuple[list[Any], list[tuple[int, int]]]:
+        """Every header now, and the chunks (start, end) read again: outside them, each header
+        is proven the same as at the last read. The first ``keep`` tensors are bound to the
+        names they were bound to then, in order."""
         import torch
 
-        old_n, old_ids, old_metas, old_guards = len(self.ids), self.ids, self.metas, self.guards
+        old_ids, old_metas, old_guards = self.ids, self.metas, self.guards
         n, same_ids = len(tensors), ids == old_ids
         metas: list[Any] = []
         guards: list[Guard | None] = []
-        proven = n == old_n
+        fresh: list[tuple[int, int]] = []
         for start in range(0, n, CHUNK):
             end = min(start + CHUNK, n)
             g = old_guards[start // CHUNK] if end <= keep else None  # NB: a guard of another
@@ -147,14 +149,14 @@ class Sweep:
                     g, part):
                 metas += old_metas[start:end]
             else:
-                proven = False
+                fresh.append((start, end))
                 got = sweep(part)
                 metas += got
                 g = guard(part) if list(map(_M_LAYOUT, got)).count(torch.strided) == len(
                     got) and list(map(_M_BASE, got)).count(None) == len(got) else None
             guards.append(g)
         self.ids, self.metas, self.guards = ids, metas, guards
-        return metas, proven
+        return metas, fresh
 
 
 def sweep(tensors: list[Any]) -> list[tuple[Any, ...]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 from itertools import compress, repeat
-from operator import is_, itemgetter, ne, not_, or_
+from operator import and_, is_, itemgetter, ne, not_, or_
 from typing import Any, NamedTuple
 
 from . import _types
@@ -27,6 +27,7 @@ from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
 from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
 
 _DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
+_LAYOUT, _RG, _BASE = itemgetter(3), itemgetter(4), itemgetter(5)  # of a sweep's header
 
 
 class Entry(NamedTuple):
@@ -122,15 +123,20 @@ class Live:
         tids = list(map(id, tvals))
         old = self.tnames
         keep = len(old) if tnames == old or tnames[:len(old)] == old else 0
-        metas, proven = self.sweep.read(tvals, tids, keep)
-        if self.snap is not None and tnames == old and (proven or (
-                tids == self.tids and metas == self.metas)):
-            loose_changed: set[str] = set()
+        metas, fresh = self.sweep.read(tvals, tids, keep)
+        loose_changed: set[str] = set()
+        if self.snap is not None and tnames == old:
+            if fresh:  # NB: outside the chunks read again, every tensor and header is the same
+                compact = self.compact[:]  # NB: a copy: the last todo key holds that list
+                for s, e in fresh:
+                    loose_changed |= _diff(tnames[s:e], self.tids[s:e], self.metas[s:e],
+                                           tnames[s:e], tids[s:e], metas[s:e])
+                    compact[s:e] = _compact(metas[s:e], torch.strided)
+                self.tids, self.metas, self.compact = tids, metas, compact
         else:
-            loose_changed = _diff(self.tnames, self.tids, self.metas, tnames, tids, metas)
+            loose_changed = _diff(old, self.tids, self.metas, tnames, tids, metas)
             self.tnames, self.tids, self.metas = tnames, tids, metas
-            strided = torch.strided
-            self.compact = [m[3] is strided and m[4] is False and m[5] is None for m in metas]
+            self.compact = _compact(metas, torch.strided)
         return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed)
 
     def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
@@ -290,6 +296,12 @@ class Live:
         """Past the node budget: a plain snapshot, and no memory of it."""
         self.__init__()  # type: ignore[misc]
         return Update(take_snapshot(ns), None, frozenset(), {})
+
+
+def _compact(metas: list[tuple[Any, ...]], strided: Any) -> list[bool]:
+    """Which plain tensors are compact rows (strided, no autograd, no view), at C speed."""
+    return list(map(and_, map(is_, map(_LAYOUT, metas), repeat(strided)), map(
+        and_, map(is_, map(_RG, metas), repeat(False)), map(is_, map(_BASE, metas), repeat(None)))))
 
 
 def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
