@@ -15,6 +15,7 @@ import collections
 import contextlib
 from typing import Any
 
+import pytest
 import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -330,6 +331,24 @@ def test_an_unchanged_namespace_gives_back_the_same_snapshot() -> None:
     ns["x"].data = ns["x"].data.double()  # same tensor, new dtype: found by the sweep
     third = live.update(ns)
     assert third.changed == frozenset({"x"}) and third.snapshot["x"].dtypes == ("float64",)
+
+
+@pytest.mark.parametrize("rebound", [1, 12])
+def test_rows_replaced_in_the_last_columns_carry_the_new_tensor(rebound: int) -> None:
+    """After a cell that only rebinds compact tensors, the last snapshot's columns are copied
+    and those rows replaced (few: found one by one; many: through an index). A name rebound to
+    another name's tensor, with an equal header, shares its storage: counted once."""
+    ns: dict[str, Any] = {f"t{i}": torch.zeros(4) for i in range(40)}
+    ns["m"] = nn.Linear(2, 2)
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    for i in range(rebound):
+        ns[f"t{i}"] = ns["t39"]
+    snap = live.update(ns).snapshot
+    assert canonical(snap) == canonical(take_snapshot(ns))
+    assert snap.totals == take_snapshot(ns).totals
+    assert snap.totals[0].nbytes == (40 - rebound) * 16 + 6 * 4
 
 
 def test_the_names_whose_tensor_changed_are_found_however_the_names_moved() -> None:

@@ -79,6 +79,8 @@ class Live:
         self.tids: list[int] = []
         self.metas: list[tuple[Any, ...]] = []
         self.sweep = Sweep()  # NB: reads only the headers no guard proves unchanged
+        self.columns_key: tuple[list[bool], list[str]] | None = None  # what fixes the columns
+        self.full_names: list[str] = []  # the walked names, in namespace order
         self.compact: list[bool] = []  # which plain tensors are compact rows
         self.todo_key: tuple[Any, ...] = ()  # what the names to token were derived from
         self.todo: list[str] = []
@@ -154,8 +156,12 @@ class Live:
             if cells != prev.cells:  # NB: a new cell, no object changed: the same columns
                 prev = self.snap = prev.with_context(available_devices(torch), cells)
             return Update(prev, frozenset(), frozenset(), {})
-        self.order = pkeys
-        kinds, full, loose, where = self._columns(pkeys, exact, compact, metas, walked, changed)
+        same_order, self.order = pkeys == self.order, pkeys
+        if prev is not None and same_order and (compact, list(walked)) == self.columns_key:
+            kinds, full, loose, where = self._patched(prev, metas, walked, changed)
+        else:
+            kinds, full, loose, where = self._columns(pkeys, compact, metas, walked, changed)
+            self.columns_key = (compact, list(walked))
         records = {k: walked[k] if k in walked else loose.record(where[k])
                    for k in changed if k in walked or k in where}
         names = set(loose.names)
@@ -272,9 +278,35 @@ class Live:
         entry = Entry(ident, tok, pins, record, regs, truncated)
         return entry, old is None or old.record != record
 
-    def _columns(self, pkeys: list[str], exact: list[bool], compact: list[bool],
-                 metas: list[tuple[Any, ...]], walked: dict[str, ObjectRecord],
-                 changed: set[str]) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
+    def _patched(self, prev: Snapshot, metas: list[tuple[Any, ...]],
+                 walked: dict[str, ObjectRecord], changed: set[str]
+                 ) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
+        """:meth:`_columns` when the names, which of them are compact rows and which are walked
+        are all as at the last snapshot: its columns, copied, with the changed rows replaced.
+        NB: copies, never edits: the last snapshot may still be read (a diff, a memo)."""
+        old = prev._loose
+        loose = Loose(old.names, old.devices[:], old.dtypes[:], old.shapes[:], old.ids[:])
+        tnames, tids = self.tnames, self.tids
+        moved = [k for k in changed if k not in walked]  # NB: compact rows, or skipped names
+        if len(moved) > 8:
+            at = dict(zip(tnames, range(len(tnames)), strict=True))
+            row = dict(zip(loose.names, range(len(loose.names)), strict=True))
+            pairs = [(at[k], row[k]) for k in moved if k in row]
+        else:
+            pairs = [(tnames.index(k), loose.names.index(k)) for k in moved
+                     if k in loose.names]
+        where: dict[str, int] = {}
+        for p, i in pairs:
+            m = metas[p]
+            loose.devices[i], loose.dtypes[i], loose.shapes[i], loose.ids[i] = (
+                m[0], m[1], m[2], tids[p])
+            where[tnames[p]] = i
+        full = list(map(walked.__getitem__, self.full_names))
+        return bytes(prev._kinds), full, loose, where
+
+    def _columns(self, pkeys: list[str], compact: list[bool], metas: list[tuple[Any, ...]],
+                 walked: dict[str, ObjectRecord], changed: set[str]
+                 ) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
         """A snapshot's columns in namespace order, and where each changed compact row is.
         NB: at C speed: dict and ``compress``/``map`` over the names, no loop per name."""
         tnames = self.tnames
@@ -286,7 +318,8 @@ class Live:
         kind_of.update(dict.fromkeys(walked, FULL))
         ordered = list(filter(kind_of.__contains__, pkeys))
         kinds = bytes(map(kind_of.__getitem__, ordered))
-        full = list(map(walked.__getitem__, compress(ordered, kinds)))
+        self.full_names = list(compress(ordered, kinds))
+        full = list(map(walked.__getitem__, self.full_names))
         moved = [k for k in changed if kind_of.get(k) == LOOSE]
         where = (dict(zip(loose.names, range(len(loose.names)), strict=True)) if len(moved) > 8
                  else {k: loose.names.index(k) for k in moved})
