@@ -167,3 +167,30 @@ def test_without_the_guard_the_live_snapshot_still_equals_a_fresh_one(
     CHANGES[change](ns)
     ns["t7"].data = ns["t7"].data.half()
     assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+def test_while_a_cell_runs_no_guard_is_trusted_or_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell running on another thread could swap a nested tensor in between the proof's
+    two checks (and torch's guard would then abort): a live read proves nothing by guard."""
+    from devicelens.inspect import _forest_watch
+
+    ns: dict[str, Any] = namespace()
+    ns.update({f"t{i}": torch.zeros(2) for i in range(300)})
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    assert live.watch.seen is not None and live.watch.seen.tables[0].guard is not None
+    assert None not in live.sweep.guards
+    calls: list[int] = []
+
+    def trusting(*_args: Any) -> bool:  # NB: a proof that would hide every change
+        calls.append(1)
+        return True
+
+    monkeypatch.setattr(_headers, "holds", trusting)
+    monkeypatch.setattr(_forest_watch, "holds", trusting)
+    ns["t3"].data = ns["t3"].data.half()
+    ns["head"].weight.data = ns["head"].weight.data.double()
+    assert live.update(ns, live=True).snapshot.objects == take_snapshot(ns).objects
+    assert calls == []
+    assert set(live.sweep.guards) == {None}

@@ -215,14 +215,15 @@ def _remember_table(ctx: Ctx, table: list[dict[Any, Any]]) -> _Table | None:
         return None
     present = list(compress(grads, map(is_not, grads, repeat(None))))
     return _Table(list(map(len, table)), keys, list(map(id, values)), metas, grad_mask,
-                  list(map(id, grads)), grad_metas, _leaf_guard(values, metas),
-                  _leaf_guard(present, grad_metas))
+                  list(map(id, grads)), grad_metas, _leaf_guard(ctx, values, metas),
+                  _leaf_guard(ctx, present, grad_metas))
 
 
-def _leaf_guard(tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:
+def _leaf_guard(ctx: Ctx, tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:
     """A guard of plain headers (strided, no base: read so) that are leaves, else None."""
-    return guard(tensors, leaf=True) if list(map(_LEAF, metas)).count(True) == len(
-        metas) else None
+    if not ctx.guarded or list(map(_LEAF, metas)).count(True) != len(metas):
+        return None
+    return guard(tensors, leaf=True)
 
 
 def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
@@ -235,7 +236,7 @@ def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
     vtypes = list(map(type, values))
     if vtypes.count(exact0) + vtypes.count(exact1) != len(values):
         return False  # NB: a reused id may hold anything: only exact tensors are read here
-    if seen.guard is not None:
+    if seen.guard is not None and ctx.guarded:
         if not holds(seen.guard, values):
             return False
     else:
@@ -247,7 +248,7 @@ def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
     grads = list(map(_GRAD, compress(values, seen.grad_mask)))
     if list(map(id, grads)) != seen.grad_ids:
         return False
-    if seen.grad_guard is not None:  # NB: equal ids: the grads present are where they were
+    if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
         return holds(seen.grad_guard, list(compress(grads, map(is_not, grads, repeat(None)))))
     return _grad_metas(ctx, grads) == seen.grad_metas
 

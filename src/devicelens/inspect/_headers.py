@@ -128,11 +128,13 @@ class Sweep:
         self.metas: list[tuple[Any, ...]] = []
         self.guards: list[Guard | None] = []
 
-    def read(self, tensors: list[Any], ids: list[int], keep: int
+    def read(self, tensors: list[Any], ids: list[int], keep: int, guarded: bool = True
              ) -> tuple[list[Any], list[tuple[int, int]]]:
         """Every header now, and the chunks (start, end) read again: outside them, each header
         is proven the same as at the last read. The first ``keep`` tensors are bound to the
-        names they were bound to then, in order."""
+        names they were bound to then, in order. Not ``guarded``: every chunk is read (and
+        no guard kept): a cell running on another thread could swap a nested tensor in
+        between a guard's two checks."""
         import torch
 
         old_ids, old_metas, old_guards = self.ids, self.metas, self.guards
@@ -142,8 +144,8 @@ class Sweep:
         fresh: list[tuple[int, int]] = []
         for start in range(0, n, CHUNK):
             end = min(start + CHUNK, n)
-            g = old_guards[start // CHUNK] if end <= keep else None  # NB: a guard of another
-            # length (a short last chunk) never holds: torch's check counts the tensors
+            # NB: a guard of another length (a short last chunk) never holds: torch counts
+            g = old_guards[start // CHUNK] if end <= keep and guarded else None
             part = tensors[start:end]
             if g is not None and (same_ids or ids[start:end] == old_ids[start:end]) and holds(
                     g, part):
@@ -152,7 +154,8 @@ class Sweep:
                 fresh.append((start, end))
                 got = sweep(part)
                 metas += got
-                g = guard(part) if list(map(_M_LAYOUT, got)).count(torch.strided) == len(
+                g = guard(part) if guarded and list(map(_M_LAYOUT, got)).count(
+                    torch.strided) == len(
                     got) and list(map(_M_BASE, got)).count(None) == len(got) else None
             guards.append(g)
         self.ids, self.metas, self.guards = ids, metas, guards

@@ -79,6 +79,7 @@ class Live:
         self.tids: list[int] = []
         self.metas: list[tuple[Any, ...]] = []
         self.sweep = Sweep()  # NB: reads only the headers no guard proves unchanged
+        self.guarded = True  # whether this update may prove headers with guards
         self.columns_key: tuple[list[bool], list[str]] | None = None  # what fixes the columns
         self.full_names: list[str] = []  # the walked names, in namespace order
         self.compact: list[bool] = []  # which plain tensors are compact rows
@@ -95,8 +96,11 @@ class Live:
         self.shares: dict[str, Share] = {}  # what each name adds to the totals
         self.totals = RunningTotals()
 
-    def update(self, namespace: dict[str, Any]) -> Update:
-        """The namespace's snapshot now, and which names changed since the last update."""
+    def update(self, namespace: dict[str, Any], live: bool = False) -> Update:
+        """The namespace's snapshot now, and which names changed since the last update.
+        ``live``: a cell may be running on another thread; then no header is proven by a
+        guard (:mod:`._headers`): the cell could swap a tensor between its checks."""
+        self.guarded = not live
         import torch
 
         gc_was_on = gc.isenabled()
@@ -125,7 +129,7 @@ class Live:
         tids = list(map(id, tvals))
         old = self.tnames
         keep = len(old) if tnames == old or tnames[:len(old)] == old else 0
-        metas, fresh = self.sweep.read(tvals, tids, keep)
+        metas, fresh = self.sweep.read(tvals, tids, keep, self.guarded)
         loose_changed: set[str] = set()
         if self.snap is not None and tnames == old:
             if fresh:  # NB: outside the chunks read again, every tensor and header is the same
@@ -146,6 +150,7 @@ class Live:
                   loose_changed: set[str]) -> Update:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
+        ctx.guarded = self.guarded
         walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact)
         if ctx.exhausted:
             return self._fresh(ns)

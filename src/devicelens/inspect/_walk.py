@@ -47,6 +47,7 @@ class Ctx:
         self.budget = max_nodes
         self.exhausted = False
         self.truncated = False
+        self.guarded = True  # may prove headers with guards (:mod:`._headers`): no cell runs
         self.param_paths: dict[int, str] = {}
         # NB: parameter id -> (the parameter, its record, its grad's record or None), from a
         # module walk: an optimizer relabels these instead of reading the header again

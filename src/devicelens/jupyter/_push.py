@@ -184,11 +184,11 @@ class Frames:
     def _update(self, ns: dict[str, Any], live: bool) -> Update:
         """The live snapshot; while a cell runs, taken again while objects were skipped (a
         container changed size under the walk), the changes since the last frame merged."""
-        update = self.live.update(ns)
+        update = self.live.update(ns, live)
         for _ in range(LIVE_RETRIES if live else 0):
             if not update.snapshot.skipped:
                 break
-            again = self.live.update(ns)
+            again = self.live.update(ns, live)
             if update.changed is None or again.changed is None:
                 update = again._replace(changed=None)
                 continue
