@@ -24,7 +24,8 @@ _EXTRA = partial(filterfalse, STD_KEYS.__contains__)
 _GETITEM = attrgetter("__getitem__")
 _RG, _LEAF, _LAYOUT, _BASE = itemgetter(4), itemgetter(5), itemgetter(3), itemgetter(6)
 _GRAD = attrgetter("grad")
-_TABLES = tuple(methodcaller("get", k) for k in ("_parameters", "_buffers", "_modules"))
+_TABLE_KEYS = ("_parameters", "_buffers", "_modules")
+_TABLES = tuple(methodcaller("get", k) for k in _TABLE_KEYS)
 _MAX_MODULES = 100_000
 
 
@@ -84,7 +85,8 @@ def _levels(roots: list[Any], dicts: list[dict[str, Any]], tables: list[list[dic
         ds = list(map(gets.pop(), level))
         if list(map(type, ds)).count(dict) != len(ds):
             break
-        ts = [list(map(get, ds)) for get in _TABLES]
+        # NB: exact dicts (checked above), so ``dict.get`` is their own ``get``, 4x cheaper here
+        ts: list[list[Any]] = [list(map(dict.get, ds, repeat(k))) for k in _TABLE_KEYS]
         if not all(map(_plain_tables, ts)):
             break
         mods += level
