@@ -11,7 +11,8 @@ a walk looks into (tensors, containers) are tokened again as the walk reads them
 NB: tensors are never weakly referenced: ``torch.utils.swap_tensors`` (``Module.to`` under
 ``swap_module_params_on_conversion``, ``load_state_dict(assign=True)``) refuses a tensor that
 has a weak reference, and it can change the layout and view base of the very same object, so
-every header is read whole, as the token reads it.
+every header is checked whole: by torch's tensor guard and the reads beside it (:mod:`._headers`),
+or read as the token reads it where no guard is kept.
 
 NB: a watch is only a shortcut. :meth:`ForestWatch.same` answers True only when the token
 would be equal; anything it does not cover (a table that is not a ``dict``, a ``None`` entry, a

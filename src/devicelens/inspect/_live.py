@@ -2,11 +2,12 @@
 
 :class:`Live` remembers, per name, what the last walk read (a token, :mod:`._token`) and the
 record it gave, and for names bound to a plain tensor their identity and header. Each
-:meth:`Live.update` re-reads every header and every token (no cache is trusted: ``.data =``,
+:meth:`Live.update` checks every header and every token again (no cache is trusted: ``.data =``,
 ``Module.to()`` and ``requires_grad_()`` change a tensor without changing its identity or its
-``_version``), re-walks only the names whose token changed, and returns a snapshot equal to a
-fresh :func:`~.snapshot.take_snapshot`. NB: it holds no user object: ids, headers, records, and
-the types and keys a token pins.
+``_version``): headers through torch's tensor guard where it proves them (:mod:`._headers`),
+else read. It re-walks only the names whose token changed, and returns a snapshot equal to a
+fresh :func:`~.snapshot.take_snapshot`. NB: it holds no user object: ids, headers, records,
+guards, and the types and keys a token pins.
 """
 
 from __future__ import annotations
