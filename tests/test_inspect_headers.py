@@ -10,7 +10,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import torch
@@ -194,3 +194,36 @@ def test_while_a_cell_runs_no_guard_is_trusted_or_built(monkeypatch: pytest.Monk
     assert live.update(ns, live=True).snapshot.objects == take_snapshot(ns).objects
     assert calls == []
     assert set(live.sweep.guards) == {None}
+
+
+class Spy(torch.Tensor):
+    """A tensor class whose header answers in Python: reading it would run user code."""
+
+    reads: ClassVar[list[str]] = []
+
+    @property
+    def is_nested(self) -> bool:  # type: ignore[override]
+        Spy.reads.append("is_nested")
+        return False
+
+    @property
+    def _base(self) -> Any:  # type: ignore[override]
+        Spy.reads.append("_base")
+        return None
+
+
+@pytest.mark.parametrize("where", ["grad", "parameter", "loose"])
+def test_a_tensor_whose_class_changed_is_never_read_through_the_proof(where: str) -> None:
+    ns: dict[str, Any] = namespace()
+    ns["t"] = torch.zeros(2)
+    ns["head"].weight.grad = torch.zeros(1, 3)
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    assert live.watch.seen is not None and live.watch.seen.tables[0].grad_guard is not None
+    target = {"grad": ns["head"].weight.grad, "parameter": ns["head"].bias,
+              "loose": ns["t"]}[where]
+    Spy.reads.clear()
+    target.__class__ = Spy
+    live.update(ns)
+    assert Spy.reads == []

@@ -250,7 +250,10 @@ def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
     if list(map(id, grads)) != seen.grad_ids:
         return False
     if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
-        return holds(seen.grad_guard, list(compress(grads, map(is_not, grads, repeat(None)))))
+        present = list(compress(grads, map(is_not, grads, repeat(None))))
+        if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
+            return False  # NB: first: a class assigned since could answer the reads in Python
+        return holds(seen.grad_guard, present)
     return _grad_metas(ctx, grads) == seen.grad_metas
 
 
