@@ -377,3 +377,27 @@ def test_which_names_are_shown_is_read_the_same_way_at_c_speed_and_one_by_one() 
     keys: list[Any] = ["x", "_private", "In", "Out", "", "model", "__builtins__"]
     assert _public(keys) == [True, False, False, False, True, True, False]
     assert _public([*keys, 7]) == [True, False, False, False, True, True, False, False]
+
+
+def test_an_update_that_fails_halfway_is_not_trusted_next_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The headers were re-read before the failure; the next update must not take them as
+    already pushed (it would give back the snapshot from before the change)."""
+    from devicelens.inspect import _live
+
+    ns: dict[str, Any] = {"x": torch.zeros(3), "m": nn.Linear(2, 2)}
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    ns["x"].data = ns["x"].data.double()
+
+    def broken(_ns: dict[str, Any]) -> tuple[str, ...]:
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(_live, "recent_cells", broken)
+    with pytest.raises(RuntimeError, match="injected"):
+        live.update(ns)
+    monkeypatch.undo()
+    update = live.update(ns)
+    assert update.snapshot["x"].dtypes == ("float64",)
+    assert canonical(update.snapshot) == canonical(take_snapshot(ns))

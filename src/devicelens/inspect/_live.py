@@ -109,6 +109,9 @@ class Live:
         try:
             with torch._C.DisableTorchFunction():
                 return self._update(torch, namespace)
+        except BaseException:
+            self.__init__()  # type: ignore[misc]  # NB: never trust a half-applied update
+            raise
         finally:
             if gc_was_on:
                 gc.enable()
