@@ -154,9 +154,9 @@ class Sweep:
                 fresh.append((start, end))
                 got = sweep(part)
                 metas += got
-                g = guard(part) if guarded and list(map(_M_LAYOUT, got)).count(
-                    torch.strided) == len(
-                    got) and list(map(_M_BASE, got)).count(None) == len(got) else None
+                plain = (list(map(_M_LAYOUT, got)).count(torch.strided) == len(got)
+                         and list(map(_M_BASE, got)).count(None) == len(got))
+                g = guard(part) if guarded and plain else None
             guards.append(g)
         self.ids, self.metas, self.guards = ids, metas, guards
         return metas, fresh

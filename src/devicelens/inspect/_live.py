@@ -77,9 +77,7 @@ class Live:
         self.keys: list[Any] = []
         self.public: list[bool] = []
         self.tnames: list[str] = []  # exact-Tensor names, in order
-        self.tids: list[int] = []
-        self.metas: list[tuple[Any, ...]] = []
-        self.sweep = Sweep()  # NB: reads only the headers no guard proves unchanged
+        self.sweep = Sweep()  # their ids and headers; NB: re-reads only what no guard proves
         self.guarded = True  # whether this update may prove headers with guards
         self.columns_key: tuple[list[bool], list[str]] | None = None  # what fixes the columns
         self.full_names: list[str] = []  # the walked names, in namespace order
@@ -133,19 +131,20 @@ class Live:
         tids = list(map(id, tvals))
         old = self.tnames
         keep = len(old) if tnames == old or tnames[:len(old)] == old else 0
+        old_ids, old_metas = self.sweep.ids, self.sweep.metas
         metas, fresh = self.sweep.read(tvals, tids, keep, self.guarded)
         loose_changed: set[str] = set()
         if self.snap is not None and tnames == old:
             if fresh:  # NB: outside the chunks read again, every tensor and header is the same
                 compact = self.compact[:]  # NB: a copy: the last todo key holds that list
                 for s, e in fresh:
-                    loose_changed |= _diff(tnames[s:e], self.tids[s:e], self.metas[s:e],
+                    loose_changed |= _diff(tnames[s:e], old_ids[s:e], old_metas[s:e],
                                            tnames[s:e], tids[s:e], metas[s:e])
                     compact[s:e] = _compact(metas[s:e], torch.strided)
-                self.tids, self.metas, self.compact = tids, metas, compact
+                self.compact = compact
         else:
-            loose_changed = _diff(old, self.tids, self.metas, tnames, tids, metas)
-            self.tnames, self.tids, self.metas = tnames, tids, metas
+            loose_changed = _diff(old, old_ids, old_metas, tnames, tids, metas)
+            self.tnames = tnames
             self.compact = _compact(metas, torch.strided)
         return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed)
 
@@ -295,7 +294,7 @@ class Live:
         NB: copies, never edits: the last snapshot may still be read (a diff, a memo)."""
         old = prev._loose
         loose = Loose(old.names, old.devices[:], old.dtypes[:], old.shapes[:], old.ids[:])
-        tnames, tids = self.tnames, self.tids
+        tnames, tids = self.tnames, self.sweep.ids
         moved = [k for k in changed if k not in walked]  # NB: compact rows, or skipped names
         if len(moved) > 8:
             at = dict(zip(tnames, range(len(tnames)), strict=True))
@@ -322,7 +321,7 @@ class Live:
         rows = list(compress(metas, compact))
         loose = Loose(list(compress(tnames, compact)), list(map(_DEVICE, rows)),
                       list(map(_DTYPE, rows)), list(map(_SHAPE, rows)),
-                      list(compress(self.tids, compact)))
+                      list(compress(self.sweep.ids, compact)))
         kind_of = dict.fromkeys(loose.names, LOOSE)
         kind_of.update(dict.fromkeys(walked, FULL))
         ordered = list(filter(kind_of.__contains__, pkeys))
