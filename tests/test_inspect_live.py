@@ -2,7 +2,7 @@
 
 A hypothesis state machine plays cells against a namespace: rebinding, ``del``, ``.data`` swaps
 that change dtype or device without changing identity, ``resize_``, ``Module.to``, replaced
-submodules, new trap attributes, ``opt.step()``, ``requires_grad_``, in-place container edits,
+submodules, new trap attributes, two names trading values, ``opt.step()``, ``requires_grad_``, in-place container edits,
 and changes made through an alias or a function the cell does not name. After every cell the
 incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of the same namespace, and a
 diagnosis kept across cells (a memo) a fresh one; cells also type text into ``In`` (read for
@@ -112,6 +112,12 @@ class Cells(RuleBasedStateMachine):
     @rule(data=st.data(), name=st.sampled_from(NAMES))
     def rebind(self, data: Any, name: str) -> None:
         self.ns[name] = value(data.draw, self.ns)
+
+    @rule(data=st.data())
+    def swap(self, data: Any) -> None:
+        """``a, b = b, a``: two names trade values in one cell (a tensor and a number, say)."""
+        a, b = (data.draw(st.sampled_from(NAMES)) for _ in range(2))
+        self.ns[a], self.ns[b] = self.ns.get(b), self.ns.get(a)
 
     @rule(data=st.data())
     def delete(self, data: Any) -> None:
@@ -349,6 +355,33 @@ def test_rows_replaced_in_the_last_columns_carry_the_new_tensor(rebound: int) ->
     assert canonical(snap) == canonical(take_snapshot(ns))
     assert snap.totals == take_snapshot(ns).totals
     assert snap.totals[0].nbytes == (40 - rebound) * 16 + 6 * 4
+    del ns["t0"]  # NB: every row moves up one: the columns, and any index into them, are new
+    live.update(ns)
+    for i in range(1, rebound + 1):
+        ns[f"t{i}"] = torch.ones(i)
+    assert canonical(live.update(ns).snapshot) == canonical(take_snapshot(ns))
+
+
+@pytest.mark.parametrize("pairs", [1, 12])
+def test_names_trading_a_tensor_for_a_number_get_fresh_columns(pairs: int) -> None:
+    """``a, b = b, a`` with a tensor and a number: the same names in the same order, as many
+    compact rows and walked names as before, but other names hold the tensors; the last
+    columns cannot be patched (their names column is the old one)."""
+    ns: dict[str, Any] = {}
+    for i in range(pairs):
+        ns[f"t{i}"], ns[f"n{i}"] = torch.zeros(i + 1), i
+    ns["m"] = nn.Linear(2, 2)
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    for i in range(pairs):
+        ns[f"t{i}"], ns[f"n{i}"] = ns[f"n{i}"], ns[f"t{i}"]
+    update = live.update(ns)
+    assert canonical(update.snapshot) == canonical(take_snapshot(ns))
+    assert update.changed == {f"n{i}" for i in range(pairs)}
+    assert update.removed == {f"t{i}" for i in range(pairs)}
+    assert [o.name for o in update.snapshot.objects] == [
+        *(f"n{i}" for i in range(pairs)), "m"]
 
 
 def test_the_names_whose_tensor_changed_are_found_however_the_names_moved() -> None:

@@ -81,6 +81,8 @@ class Live:
         self.guarded = True  # whether this update may prove headers with guards
         self.columns_key: tuple[list[bool], list[str]] | None = None  # what fixes the columns
         self.full_names: list[str] = []  # the walked names, in namespace order
+        # where each plain tensor's name is in ``tnames`` and each compact row's in the columns
+        self.index: tuple[dict[str, int], dict[str, int]] | None = None
         self.compact: list[bool] = []  # which plain tensors are compact rows
         self.todo_key: tuple[Any, ...] = ()  # what the names to token were derived from
         self.todo: list[str] = []
@@ -144,6 +146,8 @@ class Live:
                 self.compact = compact
         else:
             loose_changed = _diff(old, old_ids, old_metas, tnames, tids, metas)
+            if tnames != old:  # NB: names that trade a tensor for a number (``a, b = b, a``)
+                self.columns_key = None  # can leave every count as it was: no patching then
             self.tnames = tnames
             self.compact = _compact(metas, torch.strided)
         return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed)
@@ -297,8 +301,10 @@ class Live:
         tnames, tids = self.tnames, self.sweep.ids
         moved = [k for k in changed if k not in walked]  # NB: compact rows, or skipped names
         if len(moved) > 8:
-            at = dict(zip(tnames, range(len(tnames)), strict=True))
-            row = dict(zip(loose.names, range(len(loose.names)), strict=True))
+            if self.index is None:  # NB: kept while the columns are patched: names unchanged
+                self.index = (dict(zip(tnames, range(len(tnames)), strict=True)),
+                              dict(zip(loose.names, range(len(loose.names)), strict=True)))
+            at, row = self.index
             pairs = [(at[k], row[k]) for k in moved if k in row]
         else:
             pairs = [(tnames.index(k), loose.names.index(k)) for k in moved
@@ -318,6 +324,7 @@ class Live:
         """A snapshot's columns in namespace order, and where each changed compact row is.
         NB: at C speed: dict and ``compress``/``map`` over the names, no loop per name."""
         tnames = self.tnames
+        self.index = None
         rows = list(compress(metas, compact))
         loose = Loose(list(compress(tnames, compact)), list(map(_DEVICE, rows)),
                       list(map(_DTYPE, rows)), list(map(_SHAPE, rows)),
