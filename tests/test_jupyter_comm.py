@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import devicelens
 from devicelens.jupyter import _push
@@ -133,10 +136,10 @@ def test_refresh_replies_with_a_full_snapshot_even_when_unchanged(ns: dict[str, 
 
 
 def test_pushes_over_the_cap_are_split_into_consecutive_messages() -> None:
-    ns = {f"tensor_with_a_long_name_{i:05d}": torch.zeros(1, 2) for i in range(4000)}
+    ns = {f"tensor_with_a_long_name_{i:05d}": torch.zeros(1, 2) for i in range(7000)}
     _, comm = opened(ns)
     msgs = comm.take()[1:]
-    assert len(msgs) >= 2
+    assert len(msgs) >= 3
     assert all(size <= MAX_PAYLOAD_BYTES for size in comm.sizes)
     assert [m["seq"] for m in msgs] == list(range(1, len(msgs) + 1))
     assert msgs[0]["changed"] is None
@@ -144,6 +147,46 @@ def test_pushes_over_the_cap_are_split_into_consecutive_messages() -> None:
         assert m["changed"] == names(m) and m["removed"] == []
     assert [n for m in msgs for n in names(m)] == list(ns)
     assert all(m["snapshot"]["totals"] == msgs[0]["snapshot"]["totals"] for m in msgs)
+    # NB: sizes are summed, not re-encoded: a miscount would leave full messages short of the
+    # cap (the first one, which names no rows in ``changed``, reserves room for those names)
+    full = comm.sizes[2:-1]
+    assert full and all(n > MAX_PAYLOAD_BYTES - _push.ENVELOPE_BYTES - 400 for n in full)
+
+
+_TEXT = st.text(st.characters(codec=None, blacklist_categories=()), max_size=12)
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | _TEXT,
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=12)
+
+
+@settings(derandomize=True, max_examples=200)
+@given(items=st.lists(_JSON, max_size=6), text=_TEXT)
+def test_sizes_summed_from_parts_are_the_sizes_the_wire_encodes(items: list[Any],
+                                                                 text: str) -> None:
+    """A list's size from its items' sizes, and a name's without the encoder's Python layers:
+    byte for byte what the session's JSON (UTF-8, ensure_ascii off) writes."""
+    def wire(x: object) -> int:  # NB: json.dumps as the kernel session calls it
+        return len(json.dumps(x, ensure_ascii=False).encode("utf-8", "replace"))
+
+    assert _push.size(items) == wire(items)
+    assert _push.list_size([wire(x) for x in items]) == wire(items)
+    assert _push.text_size(text) == wire(text)
+    measure = _push.RowSizes()
+    rows = [{"name": text, "v": x} for x in items]
+    assert [measure(r) for r in rows] == [measure(r) for r in rows] == list(map(wire, rows))
+
+
+def test_a_frames_findings_size_is_their_encoded_size() -> None:
+    ns = {f"é_{i}": torch.zeros(2, dtype=torch.float16 if i % 2 else torch.float32)
+          for i in range(40)}
+    ns["model"] = linear_stack(2)
+    ns["model"][0].to("meta")
+    frame = _push.build_frame(ns)
+    assert len(frame.findings) >= 2
+    assert frame.findings_size() == _push.size(frame.findings)
+    ns["extra"] = torch.zeros(1, dtype=torch.int8)
+    frame = _push.build_frame(ns)
+    assert frame.findings_size() == _push.size(frame.findings)
 
 
 def test_big_objects_ship_children_lazily(ns: dict[str, Any]) -> None:
