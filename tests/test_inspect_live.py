@@ -25,6 +25,7 @@ from torch import nn
 from devicelens.analysis import Memo, diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.inspect._live import Live
+from devicelens.inspect.records import LooseIndex
 
 DTYPES = (torch.float32, torch.float64, torch.float16, torch.int64)
 NAMES = ("a", "b", "c", "d", "model", "head", "opt", "batch", "seq", "cfg", "loss", "view")
@@ -360,6 +361,32 @@ def test_rows_replaced_in_the_last_columns_carry_the_new_tensor(rebound: int) ->
     for i in range(1, rebound + 1):
         ns[f"t{i}"] = torch.ones(i)
     assert canonical(live.update(ns).snapshot) == canonical(take_snapshot(ns))
+
+
+@pytest.mark.parametrize("rebound", [1, 12])
+def test_rows_moved_between_layouts_are_judged_where_they_are_now(rebound: int) -> None:
+    """A patched snapshot hands on the last one's index of rows by layout (what analysis reads
+    instead of every row), with the replaced rows moved: a float32 row made float64 is found
+    with the float64 rows, and found no more once made float32 again."""
+    ns: dict[str, Any] = {f"t{i}": torch.zeros(3) for i in range(40)}
+    ns["m"] = nn.Linear(3, 3)
+    ns["In"] = ["", "out = m(t0)"]
+    live, snaps = Live(), []
+    for step in range(3):
+        snaps.append(live.update(ns).snapshot)
+        assert findings(snaps[-1]) == findings(take_snapshot(ns))  # NB: builds the index
+        dtype = torch.float64 if step % 2 == 0 else torch.float32
+        for i in range(5, 5 + rebound):
+            ns[f"t{i}"] = torch.zeros(3, dtype=dtype)
+    snap = live.update(ns).snapshot
+    assert snap._index is not None  # NB: handed on, not rebuilt
+    found = findings(snap)
+    assert found == findings(take_snapshot(ns))
+    assert [f[1] for f in found] == ["loose_dtype"] * rebound
+    assert snap.loose_positions({("cpu", "float64", False)}) == list(range(5, 5 + rebound))
+    assert snaps[2].loose_layouts() == {("cpu", "float32", False)}
+    for s in [*snaps, snap]:  # NB: each as a fresh index reads it; the older ones untouched
+        assert s.loose_index().rows == LooseIndex.of(s._loose, s._kinds).rows
 
 
 @pytest.mark.parametrize("pairs", [1, 12])

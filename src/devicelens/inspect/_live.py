@@ -24,7 +24,7 @@ from ._objects import walk_object
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
-from .records import FULL, LOOSE, Loose, ObjectRecord, Snapshot
+from .records import FULL, LOOSE, Loose, LooseIndex, ObjectRecord, Snapshot
 from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
 
 _DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
@@ -170,26 +170,29 @@ class Live:
             return Update(prev, frozenset(), frozenset(), {})
         same_order, self.order = pkeys == self.order, pkeys
         if prev is not None and same_order and (compact, list(walked)) == self.columns_key:
-            kinds, full, loose, where = self._patched(prev, metas, walked, changed)
+            kinds, full, loose, where, index = self._patched(prev, metas, walked, changed)
+            names, removed = self.names, frozenset[str]()  # NB: the same names hold records
         else:
             kinds, full, loose, where = self._columns(pkeys, compact, metas, walked, changed)
+            index = None
             self.columns_key = (compact, list(walked))
+            names = set(loose.names)
+            names.update(walked)
+            removed = frozenset(self.names - names)
         records = {k: walked[k] if k in walked else loose.record(where[k])
                    for k in changed if k in walked or k in where}
-        names = set(loose.names)
-        names.update(walked)
-        removed = frozenset(self.names - names)
+        shares, totals = self.shares, self.totals
         for k in changed | removed:
-            old = self.shares.pop(k, None)
+            old = shares.pop(k, None)
             if old is not None:
-                self.totals.remove(old)
+                totals.remove(old)
         for k, rec in records.items():
-            share = share_of(rec) if k in walked else loose_share(
-                *(col[where[k]] for col in (loose.devices, loose.dtypes, loose.shapes, loose.ids)))
-            self.shares[k] = share
-            self.totals.add(share)
+            shares[k] = share = share_of(rec) if k in walked else loose_share(rec)
+            totals.add(share)
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
+        if index is not None:
+            snap.set_loose_index(index)
         first = prev is None
         self.snap, self.names = snap, names
         return Update(snap, None if first else frozenset(changed) & names,
@@ -292,9 +295,10 @@ class Live:
 
     def _patched(self, prev: Snapshot, metas: list[tuple[Any, ...]],
                  walked: dict[str, ObjectRecord], changed: set[str]
-                 ) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
+                 ) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int], LooseIndex | None]:
         """:meth:`_columns` when the names, which of them are compact rows and which are walked
-        are all as at the last snapshot: its columns, copied, with the changed rows replaced.
+        are all as at the last snapshot: its columns, copied, with the changed rows replaced (and
+        its index of rows by layout, where it was built, with them moved).
         NB: copies, never edits: the last snapshot may still be read (a diff, a memo)."""
         old = prev._loose
         loose = Loose(old.names, old.devices[:], old.dtypes[:], old.shapes[:], old.ids[:])
@@ -310,13 +314,17 @@ class Live:
             pairs = [(tnames.index(k), loose.names.index(k)) for k in moved
                      if k in loose.names]
         where: dict[str, int] = {}
+        moves = []
         for p, i in pairs:
             m = metas[p]
+            moves.append((i, (old.devices[i], old.dtypes[i], not old.shapes[i]),
+                          (m[0], m[1], not m[2])))
             loose.devices[i], loose.dtypes[i], loose.shapes[i], loose.ids[i] = (
                 m[0], m[1], m[2], tids[p])
             where[tnames[p]] = i
         full = list(map(walked.__getitem__, self.full_names))
-        return bytes(prev._kinds), full, loose, where
+        index = prev._index.patched(moves) if prev._index is not None else None
+        return bytes(prev._kinds), full, loose, where, index
 
     def _columns(self, pkeys: list[str], compact: list[bool], metas: list[tuple[Any, ...]],
                  walked: dict[str, ObjectRecord], changed: set[str]

@@ -7,10 +7,9 @@ removing an object's contribution gives exactly the totals of a fresh count.
 
 from __future__ import annotations
 
-from math import prod
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from .records import DeviceTotal, ObjectRecord, device_key, device_name, dtype_info
+from .records import DeviceTotal, ObjectRecord, device_key
 
 
 class Share(NamedTuple):
@@ -25,9 +24,10 @@ def share_of(o: ObjectRecord) -> Share:
                                   if t.role != "opt_param"))
 
 
-def loose_share(device: Any, dtype: Any, shape: Any, tid: int) -> Share:
-    dev = device_name(device)
-    return Share((dev,), ((dev, tid, prod(shape) * dtype_info(dtype)[1]),))
+def loose_share(o: ObjectRecord) -> Share:
+    """:func:`share_of` a compact row's record (one tensor, never an optimizer's)."""
+    t = o.tensors[0]
+    return Share(o.devices, ((t.device, t.storage, t.nbytes),))
 
 
 class RunningTotals:
@@ -41,12 +41,21 @@ class RunningTotals:
         self.home: dict[int, str] = {}  # storage -> its device
 
     def add(self, s: Share, sign: int = 1) -> None:
-        objs, count = self.objs, self.count
+        objs, count, extents = self.objs, self.count, self.extents
         for dev in s.devices:
             objs[dev] = objs.get(dev, 0) + sign
         for dev, storage, n in s.tensors:
             count[dev] = count.get(dev, 0) + sign
-            self._extent(dev, storage, n, sign)
+            seen = extents.get(storage)
+            if seen is None and sign > 0:  # NB: a storage seen first (most are seen once)
+                extents[storage], self.home[storage] = {n: 1}, dev
+                self.nbytes[dev] = self.nbytes.get(dev, 0) + n
+            elif sign < 0 and seen == {n: 1}:  # NB: its last sighting goes
+                home = self.home.pop(storage)
+                del extents[storage]
+                self.nbytes[home] -= n
+            else:
+                self._extent(dev, storage, n, sign)
 
     def remove(self, s: Share) -> None:
         self.add(s, -1)

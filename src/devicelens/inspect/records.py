@@ -123,6 +123,47 @@ class Loose:
                                    False, "", (), None, "", False))
 
 
+class LooseIndex(NamedTuple):
+    """Which compact rows have each raw layout (device, dtype, 0-dim), and each row's position
+    in the snapshot: what analysis asks of the columns (:meth:`Snapshot.loose_layouts`), kept
+    up to date row by row while a panel's snapshots only replace rows (:meth:`patched`)."""
+
+    rows: dict[tuple[Any, Any, bool], set[int]]  # raw layout -> its rows (never empty)
+    where: list[int]  # row -> position
+
+    @classmethod
+    def of(cls, loose: Loose, kinds: bytes | bytearray) -> LooseIndex:
+        """NB: at C speed, one pass over the columns per distinct layout (a handful)."""
+        keys = list(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
+        distinct = set(keys)
+        if len(distinct) == 1:
+            rows = {distinct.pop(): set(range(len(keys)))}
+        else:
+            rows = {k: set(compress(range(len(keys)), map(eq, keys, repeat(k))))
+                    for k in distinct}
+        where = list(compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE))))
+        return cls(rows, where)
+
+    def patched(self, changes: list[tuple[int, tuple[Any, Any, bool], tuple[Any, Any, bool]]],
+                ) -> LooseIndex:
+        """This index with rows moved between layouts: ``(row, old layout, new layout)``.
+        NB: copies every set it changes (the last snapshot's index stays as it was)."""
+        rows, mine = dict(self.rows), set()
+        for i, was, now in changes:
+            if was == now:
+                continue
+            for k in (was, now):
+                if k not in mine:
+                    mine.add(k)
+                    rows[k] = set(rows.get(k, ()))
+            rows[was].discard(i)
+            rows[now].add(i)
+        for k in mine:
+            if not rows[k]:
+                del rows[k]
+        return LooseIndex(rows, self.where)
+
+
 _new = tuple.__new__  # NB: several times cheaper than a NamedTuple's generated __new__
 LOOSE, FULL = 0, 1  # what each position of a snapshot holds
 
@@ -138,8 +179,8 @@ class Snapshot:
     :meth:`names`, :meth:`composites` and :meth:`loose_layouts` never build loose records.
     """
 
-    __slots__ = ("_byname", "_comps", "_full", "_kinds", "_loose", "_objects", "_totals",
-                 "cells", "devices", "skipped", "torch_version", "truncated")
+    __slots__ = ("_byname", "_comps", "_full", "_index", "_kinds", "_loose", "_objects",
+                 "_totals", "cells", "devices", "skipped", "torch_version", "truncated")
 
     devices: tuple[DeviceInfo, ...]
     truncated: bool
@@ -153,6 +194,7 @@ class Snapshot:
     _totals: tuple[DeviceTotal, ...] | None
     _byname: dict[str, tuple[int, int]] | None
     _comps: list[tuple[int, ObjectRecord]] | None
+    _index: LooseIndex | None
 
     def __init__(self, kinds: bytes | bytearray, full: Sequence[ObjectRecord], loose: Loose,
                  devices: tuple[DeviceInfo, ...] = (), truncated: bool = False,
@@ -172,6 +214,7 @@ class Snapshot:
         init(self, "_totals", totals)
         init(self, "_byname", None)
         init(self, "_comps", None)
+        init(self, "_index", None)
 
     def with_context(self, devices: tuple[DeviceInfo, ...], cells: tuple[str, ...]) -> Snapshot:
         """The same objects under newer devices and cells: the columns and every cache built
@@ -179,7 +222,7 @@ class Snapshot:
         object)."""
         snap = Snapshot(self._kinds, self._full, self._loose, devices, self.truncated,
                         self.torch_version, self.skipped, self._totals, cells)
-        for cache in ("_objects", "_byname", "_comps"):
+        for cache in ("_objects", "_byname", "_comps", "_index"):
             object.__setattr__(snap, cache, getattr(self, cache))
         return snap
 
@@ -284,26 +327,32 @@ class Snapshot:
             object.__setattr__(self, "_comps", comps)
         return comps
 
+    def loose_index(self) -> LooseIndex:
+        """The compact rows by layout; built on first use, or handed on by the live snapshot
+        (:meth:`set_loose_index`)."""
+        index = self._index
+        if index is None:
+            index = LooseIndex.of(self._loose, self._kinds)
+            object.__setattr__(self, "_index", index)
+        return index
+
+    def set_loose_index(self, index: LooseIndex) -> None:
+        """NB: for :class:`~devicelens.inspect._live.Live` only, right after building the
+        snapshot, with the index of its columns (the cache a first read would fill)."""
+        object.__setattr__(self, "_index", index)
+
     def loose_layouts(self) -> set[tuple[str, str, bool]]:
-        """The distinct (device, dtype, 0-dim) of the compact loose tensors. NB: a set built
-        at C speed over the columns: what analysis reads instead of every row."""
-        loose = self._loose
-        devices, dtypes = set(loose.devices), set(loose.dtypes)
-        if len(devices) == 1 and len(dtypes) == 1:  # NB: the usual case: no tuple per row
-            d, dt = devices.pop(), dtypes.pop()
-            return {(device_name(d), dtype_info(dt)[0], s) for s in set(map(not_, loose.shapes))}
-        keys = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
-        return {(device_name(d), dtype_info(dt)[0], scalar) for d, dt, scalar in keys}
+        """The distinct (device, dtype, 0-dim) of the compact loose tensors: what analysis
+        reads instead of every row."""
+        return {(device_name(d), dtype_info(dt)[0], s) for d, dt, s in self.loose_index().rows}
 
     def loose_positions(self, layouts: set[tuple[str, str, bool]]) -> list[int]:
-        """Positions of the compact loose tensors with one of ``layouts`` (C speed)."""
-        loose = self._loose
-        raw = set(zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True))
-        hit = {k for k in raw if (device_name(k[0]), dtype_info(k[1])[0], k[2]) in layouts}
-        kinds = self._kinds
-        positions = compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE)))
-        keys = zip(loose.devices, loose.dtypes, map(not_, loose.shapes), strict=True)
-        return list(compress(positions, map(hit.__contains__, keys)))
+        """Positions of the compact loose tensors with one of ``layouts``, ascending."""
+        index = self.loose_index()
+        hit = [rows for (d, dt, s), rows in index.rows.items()
+               if (device_name(d), dtype_info(dt)[0], s) in layouts]
+        rows = sorted(hit[0]) if len(hit) == 1 else sorted(set().union(*hit))
+        return list(map(index.where.__getitem__, rows))
 
     def loose_named(self, names: set[str]) -> list[int]:
         """Positions of the compact loose tensors bound to one of ``names`` (C speed)."""
