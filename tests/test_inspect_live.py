@@ -3,10 +3,10 @@
 A hypothesis state machine plays cells against a namespace: rebinding, ``del``, ``.data`` swaps
 that change dtype or device without changing identity, ``resize_``, ``Module.to``, replaced
 submodules, new trap attributes, two names trading values, ``opt.step()``, ``requires_grad_``,
-in-place container edits, and changes made through an alias or a function the cell does not name. After every cell the
-incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of the same namespace, and a
-diagnosis kept across cells (a memo) a fresh one; cells also type text into ``In`` (read for
-which model each tensor is used with, never run).
+in-place container edits, and changes made through an alias or a function the cell does not
+name. After every cell the incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of
+the same namespace, and a diagnosis kept across cells (a memo) a fresh one; cells also type text
+into ``In`` (read for which model each tensor is used with, never run).
 """
 
 from __future__ import annotations
