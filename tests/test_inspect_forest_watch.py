@@ -13,7 +13,7 @@ import pytest
 import torch
 from torch import nn
 
-from devicelens.inspect import take_snapshot
+from devicelens.inspect import _forest_watch, _versions, take_snapshot
 from devicelens.inspect._forest_watch import ForestWatch
 from devicelens.inspect._live import Live
 from devicelens.inspect._walk import Ctx
@@ -110,15 +110,6 @@ def test_an_unchanged_forest_is_proven_the_same() -> None:
 
 
 @pytest.mark.parametrize("change", sorted(CHANGES))
-def test_every_change_is_seen(change: str) -> None:
-    ns = namespace()
-    watch, ctx, named = _watch(ns)
-    CHANGES[change](ns)
-    named = [(k, v) for k, v in ns.items() if isinstance(v, nn.Module)]
-    assert not watch.same(ctx, named)
-
-
-@pytest.mark.parametrize("change", sorted(CHANGES))
 def test_the_live_snapshot_equals_a_fresh_one_after_each_change(change: str) -> None:
     ns = namespace()
     live = Live()
@@ -156,3 +147,79 @@ def test_no_tensor_is_weakly_referenced_so_swap_tensors_still_works() -> None:
     assert mean._base is not None  # NB: the same object is now a view
     torch.utils.swap_tensors(ns["head"].weight, nn.Parameter(torch.zeros(1, 3).to("meta")))
     assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+@pytest.fixture(params=["versions", "no versions"])
+def versions(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Both ways the watch proves dicts unchanged: by their versions, or by their keys."""
+    if request.param == "no versions":
+        monkeypatch.setattr(_versions, "_probed", True)
+        monkeypatch.setattr(_versions, "_read", None)
+    return request.param == "versions"
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_every_change_is_seen_with_or_without_versions(change: str, versions: bool) -> None:
+    ns = namespace()
+    watch, ctx, named = _watch(ns)
+    assert watch.seen is not None and (watch.seen.versions is not None) == versions
+    assert watch.same(ctx, named)
+    CHANGES[change](ns)
+    named = [(k, v) for k, v in ns.items() if isinstance(v, nn.Module)]
+    assert not watch.same(ctx, named)
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the watch's walks of the trees (what equal versions spare)."""
+    calls: list[int] = []
+    real = _forest_watch._read
+
+    def counted(roots: list[Any], seen: Any) -> Any:
+        calls.append(1)
+        return real(roots, seen)
+
+    monkeypatch.setattr(_forest_watch, "_read", counted)
+    return calls
+
+
+def test_equal_versions_prove_the_trees_without_walking_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ns = namespace()
+    watch, ctx, named = _watch(ns)
+    walks = _reads(monkeypatch)
+    assert watch.same(ctx, named) and watch.same(ctx, named)
+    assert walks == []
+    ns["model"].eval()  # NB: every module's dict changes, and nothing a record reads
+    ns["model"].train()
+    assert watch.same(ctx, named)
+    assert walks == [1]  # NB: compared key by key once, then the new versions are trusted
+    assert watch.same(ctx, named)
+    assert walks == [1]
+
+
+def test_trees_that_change_while_remembered_keep_no_versions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell on another thread can change a tree between the watch's walk and its reading of
+    the versions: those versions then vouch for a tree it never walked."""
+    ns = namespace()
+    old = ns["model"][1]
+    real = _forest_watch._versions
+
+    def racing(dicts: list[Any], tables: list[Any]) -> list[int] | None:
+        if ns["model"][1] is old:
+            ns["model"][1] = nn.Tanh()  # NB: the ReLU stays alive: its weak reference too
+        return real(dicts, tables)
+
+    monkeypatch.setattr(_forest_watch, "_versions", racing)
+    watch, ctx, named = _watch(ns)
+    assert watch.seen is not None and watch.seen.versions is None
+    assert not watch.same(ctx, named)
+
+
+def test_a_version_reader_is_trusted_only_if_every_mutation_changes_it() -> None:
+    from torch._C._dynamo.guards import dict_version
+
+    assert _versions._faithful(dict_version)
+    assert not _versions._faithful(lambda d: 0)
+    assert not _versions._faithful(len)  # NB: a value replaced keeps the length
+    assert not _versions._faithful(id)

@@ -30,7 +30,8 @@ from typing import Any, NamedTuple
 from . import _types
 from ._headers import Guard, guard, holds
 from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
-from ._token_tree import _levels, _plain_metas
+from ._token_tree import _TABLE_KEYS, _levels, _plain_metas, _plain_tables
+from ._versions import reader
 from ._walk import _META, STD_KEYS, Ctx
 
 _GRAD = attrgetter("grad")
@@ -65,6 +66,7 @@ class _Seen(NamedTuple):
     extra_keys: list[str]  # and which, dict after dict
     extra_types: list[type]
     odd: list[int]  # which extras a walk looks into, their ids, and what their token was
+    odd_dicts: list[int]  # and which dict holds each
     odd_names: list[str]
     odd_ids: list[int]
     odd_tok: list[Any]
@@ -72,6 +74,8 @@ class _Seen(NamedTuple):
     modules_lens: list[int]
     modules_keys: str
     tables: tuple[_Table, _Table]
+    dict_get: Any  # the one ``__dict__`` getter of every module type (None: versions unused)
+    versions: list[int] | None  # every ``__dict__``'s and table's version (:mod:`._versions`)
 
 
 class _Reading(NamedTuple):
@@ -95,7 +99,11 @@ class ForestWatch:
         seen = self.seen
         if seen is None or list(map(_FIRST, named)) != seen.names:
             return False
-        r = _read(list(map(_SECOND, named)), seen)
+        roots = list(map(_SECOND, named))
+        stamp = _stamp(seen, roots)  # NB: first: it vouches only for what is read after it
+        if stamp is not None and stamp.versions == seen.versions:
+            return _same_content(ctx, seen, stamp.dicts, stamp.tables, True)
+        r = _read(roots, seen)
         if r is None or r.sizes != seen.sizes:
             return False
         dicts = r.dicts
@@ -105,18 +113,14 @@ class ForestWatch:
             map(repeat, dicts, seen.extra_counts)), seen.extra_keys))
         if list(map(is_, map(type, extras), seen.extra_types)).count(False):
             return False
-        if seen.odd:
-            odd = list(map(extras.__getitem__, seen.odd))
-            if list(map(id, odd)) != seen.odd_ids:
-                return False
-            t = Tokenizer(ctx)
-            t._attrs(seen.odd_names, odd)
-            if t.tok != seen.odd_tok:
-                return False
         mods = r.tables[2]
         if list(map(len, mods)) != seen.modules_lens or _joined(mods) != seen.modules_keys:
             return False
-        return all(_same_table(ctx, r.tables[k], seen.tables[k]) for k in (0, 1))
+        if not _same_content(ctx, seen, dicts, r.tables, False):
+            return False
+        if stamp is not None:  # NB: read before this proof: the next push may trust it
+            self.seen = seen._replace(versions=stamp.versions)
+        return True
 
     def remember(self, ctx: Ctx, named: list[tuple[str, Any]]) -> None:
         """Read ``named`` in full and keep what :meth:`same` compares; nothing where it cannot
@@ -126,6 +130,8 @@ class ForestWatch:
         r = _read(roots, None)
         if r is None or any(_types.info(type(m)).name in _WRAPPERS for m in roots):
             return
+        dict_get = _one_getter(r.mods)
+        versions = _versions(r.dicts, r.tables) if dict_get is not None else None
         dicts = r.dicts
         dict_keys = _joined_plain(dicts)
         modules_keys = _joined_plain(r.tables[2])
@@ -135,8 +141,8 @@ class ForestWatch:
             return  # NB: looked up only now that every key is known to be an exact str
         extra_counts = [len(d) - len(STD_KEYS.intersection(d)) for d in dicts]
         extra_keys = [k for d in dicts for k in d if k not in STD_KEYS]
-        extras = list(map(dict.__getitem__, chain.from_iterable(
-            map(repeat, dicts, extra_counts)), extra_keys))
+        holder = list(chain.from_iterable(map(repeat, range(len(dicts)), extra_counts)))
+        extras = list(map(dict.__getitem__, map(dicts.__getitem__, holder), extra_keys))
         extra_types = list(map(type, extras))
         odd = [i for i, tp in enumerate(extra_types) if id(tp) not in _INERT_IDS]
         odd_names = [extra_keys[i] for i in odd]
@@ -146,11 +152,77 @@ class ForestWatch:
         tables = tuple(_remember_table(ctx, r.tables[k]) for k in (0, 1))
         if tables[0] is None or tables[1] is None:
             return
+        if versions is not None and not _same_objects(r, _read(roots, None)):
+            versions = None  # NB: the trees changed while read: their versions vouch for nothing
         self.seen = _Seen(
             list(map(_FIRST, named)), r.sizes, list(map(_ref, r.mods)),
             list(map(type, r.mods)), list(map(len, dicts)), dict_keys, extra_counts,
-            extra_keys, extra_types, odd, odd_names, list(map(id, odd_values)), t.tok, t.pins,
-            list(map(len, r.tables[2])), modules_keys, (tables[0], tables[1]))
+            extra_keys, extra_types, odd, [holder[i] for i in odd], odd_names,
+            list(map(id, odd_values)), t.tok, t.pins, list(map(len, r.tables[2])), modules_keys,
+            (tables[0], tables[1]), dict_get, versions)
+
+
+class _Stamp(NamedTuple):
+    versions: list[int]
+    dicts: list[dict[str, Any]]
+    tables: list[list[dict[Any, Any]]]
+
+
+def _stamp(seen: _Seen, roots: list[Any]) -> _Stamp | None:
+    """The versions of the remembered modules' dicts and tables now (the modules found through
+    their weak references, the roots where they were), or None where they cannot be read.
+    NB: equal to the remembered versions, no dict changed since: every module keeps its
+    children, keys and values, so the trees are as remembered without walking them."""
+    if seen.versions is None:
+        return None
+    mods = list(map(call, seen.refs))
+    if (list(map(is_, map(type, mods), seen.types)).count(False)  # NB: a dead one reads None
+            or list(map(is_, roots, mods)).count(False)):
+        return None
+    dicts = list(map(seen.dict_get, mods))
+    if list(map(type, dicts)).count(dict) != len(dicts):
+        return None
+    tables: list[list[Any]] = [list(map(dict.get, dicts, repeat(k))) for k in _TABLE_KEYS]
+    if not all(map(_plain_tables, tables)):  # NB: an absent table reads as empty
+        return None
+    return _Stamp(_versions(dicts, tables) or [], dicts, tables)
+
+
+def _versions(dicts: list[dict[str, Any]], tables: list[list[dict[Any, Any]]]
+              ) -> list[int] | None:
+    version = reader()
+    if version is None:
+        return None
+    return list(chain(map(version, dicts), *(map(version, t) for t in tables)))
+
+
+def _one_getter(mods: list[Any]) -> Any:
+    """The ``__dict__`` getter every module's type shares, or None."""
+    gets = {_types.info(tp).dict_get for tp in set(map(type, mods))}
+    return gets.pop() if len(gets) == 1 else None
+
+
+def _same_objects(a: _Reading, b: _Reading | None) -> bool:
+    """Whether two readings found the very same modules, dicts and tables."""
+    return b is not None and a.sizes == b.sizes and not any(
+        list(map(is_, x, y)).count(False)
+        for x, y in zip((a.mods, a.dicts, *a.tables), (b.mods, b.dicts, *b.tables), strict=True))
+
+
+def _same_content(ctx: Ctx, seen: _Seen, dicts: list[dict[str, Any]],
+                  tables: list[list[dict[Any, Any]]], known: bool) -> bool:
+    """What no dict version proves: the attributes a walk looks into, and the tables'
+    tensors (``known``: their dicts are proven unchanged)."""
+    if seen.odd:
+        odd = list(map(dict.__getitem__, map(dicts.__getitem__, seen.odd_dicts),
+                       seen.odd_names))
+        if list(map(id, odd)) != seen.odd_ids:
+            return False
+        t = Tokenizer(ctx)
+        t._attrs(seen.odd_names, odd)
+        if t.tok != seen.odd_tok:
+            return False
+    return all(_same_table(ctx, tables[k], seen.tables[k], known) for k in (0, 1))
 
 
 def _read(roots: list[Any], seen: _Seen | None) -> _Reading | None:
@@ -227,11 +299,13 @@ def _leaf_guard(ctx: Ctx, tensors: list[Any], metas: list[tuple[Any, ...]]) -> G
     return guard(tensors, leaf=True)
 
 
-def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table) -> bool:
-    if list(map(len, table)) != seen.lens or _joined(table) != seen.keys:
+def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool) -> bool:
+    """Whether one kind of table holds the remembered tensors with the remembered headers and
+    grads. ``known``: its dicts are unchanged (:mod:`._versions`), so the same keys and values."""
+    if not known and (list(map(len, table)) != seen.lens or _joined(table) != seen.keys):
         return False
     values = list(chain.from_iterable(map(dict.values, table)))
-    if list(map(id, values)) != seen.ids:
+    if not known and list(map(id, values)) != seen.ids:
         return False
     exact0, exact1 = ctx.reader.exact
     vtypes = list(map(type, values))

@@ -259,15 +259,15 @@ class Live:
         known = all(map(self.entries.__contains__, self.todo[:len(mods)]))
         if known and self.forest is not None and self._watched(ctx, mods):
             return True  # NB: the token would be equal (:mod:`._forest_watch`): not read
+        try:  # NB: before the token: what the watch keeps then predates every read after it
+            self.watch.remember(ctx, mods)
+        except Exception:  # NB: a shortcut never costs the push (a dict resized, say)
+            self.watch.forget()
         tok, pins = forest_token(ctx, mods)
         same = tok is not None and tok == self.forest and known
         self.forest, self.forest_pins = tok, pins
-        self.watch.forget()
-        if tok is not None:
-            try:
-                self.watch.remember(ctx, mods)
-            except Exception:  # NB: a shortcut never costs the push (a dict resized, say)
-                self.watch.forget()
+        if tok is None:
+            self.watch.forget()
         return same
 
     def _watched(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
