@@ -411,6 +411,27 @@ def test_names_trading_a_tensor_for_a_number_get_fresh_columns(pairs: int) -> No
         *(f"n{i}" for i in range(pairs)), "m"]
 
 
+class Tagged(torch.Tensor):
+    pass
+
+
+def test_a_tensor_retyped_in_place_is_seen_though_every_name_and_id_stays() -> None:
+    """An update reuses the last one's tensor names while the names are the same and every
+    value's type is the very same; ``t.__class__ = ...`` keeps the id and changes the type."""
+    ns: dict[str, Any] = {"a": torch.zeros(2), "b": torch.ones(3), "m": nn.Linear(2, 2)}
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    ns["b"].__class__ = Tagged
+    update = live.update(ns)
+    assert canonical(update.snapshot) == canonical(take_snapshot(ns))
+    assert update.changed == {"b"}
+    ns["b"].__class__ = torch.Tensor
+    update = live.update(ns)
+    assert canonical(update.snapshot) == canonical(take_snapshot(ns))
+    assert update.changed == {"b"}
+
+
 def test_the_names_whose_tensor_changed_are_found_however_the_names_moved() -> None:
     """``_diff`` compares two sweeps position by position when the names are the same or new
     names came last (a cell defining variables), else by name."""

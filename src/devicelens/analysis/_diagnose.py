@@ -57,8 +57,7 @@ def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
     tensors by group (:func:`._rules_data._candidates`): no record per loose tensor.
     """
     m = memo if memo is not None else Memo()
-    comps = [o for _p, o in snap.composites()]
-    modules = m.same("modules", tuple(o for o in comps if o.kind == "module"))
+    comps, modules = _composites(m, snap)
     cached: tuple[tuple[ObjectRecord, ...], list[Model]] | None = m.shared.get("ms")
     if cached is not None and cached[0] is modules:  # NB: the very records: the same models
         ms = cached[1]
@@ -76,13 +75,27 @@ def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
     if fed is None or fed[0] is not idx or fed[1] is not usage:
         fed = m.shared["fed"] = (idx, usage, fed_models(idx, usage))
     out: list[Finding] = _stray_models(idx, usage, fed[2], partial(_find, snap))
-    out += _per_object(m, m.same("comps", tuple(comps)), modules, idx, usage,
-                       frozenset(f.objects[0] for f in out))
+    out += _per_object(m, comps, modules, idx, usage, frozenset(f.objects[0] for f in out))
     out += _loose(snap, idx, usage, m)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
     return list(out)
+
+
+def _composites(m: Memo, snap: Snapshot
+                ) -> tuple[tuple[ObjectRecord, ...], tuple[ObjectRecord, ...]]:
+    """Every module and optimizer record, and the modules alone, each as the equal tuple the
+    last diagnosis used. NB: a snapshot that shares the last one's columns (a cell that changed
+    no object) shares its composites list too: then nothing is compared again."""
+    src = snap.composites()
+    last: tuple[Any, ...] | None = m.shared.get("composites")
+    if last is not None and last[0] is src:
+        return last[1], last[2]
+    comps = m.same("comps", tuple(o for _p, o in src))
+    modules = m.same("modules", tuple(o for o in comps if o.kind == "module"))
+    m.shared["composites"] = (src, comps, modules)
+    return comps, modules
 
 
 def _per_object(m: Memo, comps: tuple[ObjectRecord, ...], modules: tuple[ObjectRecord, ...],
@@ -112,14 +125,16 @@ def _per_object(m: Memo, comps: tuple[ObjectRecord, ...], modules: tuple[ObjectR
 def _usage(m: Memo, cells: tuple[str, ...], modules: tuple[ObjectRecord, ...]) -> Usage:
     """The cells' usage; the last one while its input, or else every answer, is the same.
     NB: identity then means equality, so contexts holding it compare cheaply."""
-    types = {o.name: o.type_name for o in modules}
-    old: tuple[tuple[str, ...], dict[str, str], Usage] | None = m.shared.get("usage")
+    old: tuple[tuple[str, ...], dict[str, str], Usage, Any] | None = m.shared.get("usage")
+    # NB: the very modules tuple (see _composites): the same names and types
+    types = old[1] if old is not None and old[3] is modules else {
+        o.name: o.type_name for o in modules}
     if old is not None and old[0] == cells and old[1] == types:
         return old[2]
     usage = Usage(cells, types)
     if old is not None and old[2].key() == usage.key():
         usage = old[2]
-    m.shared["usage"] = (cells, types, usage)
+    m.shared["usage"] = (cells, types, usage, modules)
     return usage
 
 

@@ -77,6 +77,8 @@ class Live:
         self.keys: list[Any] = []
         self.public: list[bool] = []
         self.tnames: list[str] = []  # exact-Tensor names, in order
+        self.types: list[type] = []  # the public values' types at the last update (pinned)
+        self.exact: list[bool] = []  # which of them are exactly ``Tensor``
         self.sweep = Sweep()  # their ids and headers; NB: re-reads only what no guard proves
         self.guarded = True  # whether this update may prove headers with guards
         self.columns_key: tuple[list[bool], list[str]] | None = None  # what fixes the columns
@@ -127,8 +129,15 @@ class Live:
         pkeys = list(compress(keys, self.public))
         pvals = list(compress(vals, self.public))
         types = list(map(type, pvals))
-        exact = list(map(is_, types, repeat(torch.Tensor)))
-        tnames = list(compress(pkeys, exact))
+        # NB: the same names bound to values of the very same types: the same tensor names
+        same_types = (pkeys == self.order and len(types) == len(self.types)
+                      and not list(map(is_, types, self.types)).count(False))
+        if same_types:
+            exact, tnames = self.exact, self.tnames
+        else:
+            exact = list(map(is_, types, repeat(torch.Tensor)))
+            tnames = list(compress(pkeys, exact))
+        self.types, self.exact = types, exact
         tvals = list(compress(pvals, exact))
         tids = list(map(id, tvals))
         old = self.tnames
@@ -150,15 +159,17 @@ class Live:
                 self.columns_key = None  # can leave every count as it was: no patching then
             self.tnames = tnames
             self.compact = _compact(metas, torch.strided)
-        return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed)
+        return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed,
+                              same_types)
 
     def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
                   types: list[type], exact: list[bool], metas: list[tuple[Any, ...]],
-                  loose_changed: set[str]) -> Update:
+                  loose_changed: set[str], same_types: bool) -> Update:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
         ctx.guarded = self.guarded
-        walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact)
+        walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact,
+                                                   same_types)
         if ctx.exhausted:
             return self._fresh(ns)
         prev = self.snap
@@ -199,10 +210,15 @@ class Live:
                       frozenset() if first else removed, records)
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
-                   types: list[type], exact: list[bool], compact: list[bool]
-                   ) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
-        """Token every name that is not a compact tensor; walk the ones whose token changed."""
-        todo_key = (pkeys, compact, list(map(id, types)))  # NB: ``exact`` follows from types
+                   types: list[type], exact: list[bool], compact: list[bool],
+                   same_types: bool) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
+        """Token every name that is not a compact tensor; walk the ones whose token changed.
+        ``same_types``: the names and their values' types are the last update's."""
+        key = self.todo_key  # NB: every update leaves it equal to its own (names, kinds, types)
+        if same_types and key and key[0] == pkeys and key[1] == compact:
+            todo_key = key
+        else:
+            todo_key = (pkeys, compact, list(map(id, types)))  # NB: ``exact`` follows from types
         if todo_key == self.todo_key:  # NB: same names, kinds and types: the same names to token
             todo = list(zip(self.todo, map(ns.__getitem__, self.todo), strict=True))
         else:
@@ -227,11 +243,16 @@ class Live:
             kept = self.forest_kept
             if kept is None:
                 kept = self.forest_kept = _kept(self.entries, self.todo[:n_mods])
+            ctx.truncated |= kept.truncated
+            todo = todo[n_mods:]
+            if not todo:  # NB: nothing else to read: the kept dicts themselves, never edited
+                if self.entries is not kept.entries:
+                    changed.update(self.entries.keys() - kept.entries.keys())
+                self.entries = kept.entries
+                return kept.walked, changed, skipped
             ctx.param_paths.update(kept.regs)  # NB: modules come first: it was empty
             entries.update(kept.entries)
             walked.update(kept.walked)
-            ctx.truncated |= kept.truncated
-            todo = todo[n_mods:]
         else:
             self.forest_kept = None
         for name, obj in todo:
