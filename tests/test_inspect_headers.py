@@ -162,7 +162,7 @@ def test_without_the_guard_the_live_snapshot_still_equals_a_fresh_one(
     live = Live()
     live.update(ns)
     live.update(ns)
-    assert live.watch.seen is not None and live.watch.seen.tables[0].guard is None
+    assert live.watch.seen is not None and live.watch.seen.tables[0].tensors.guard is None
     assert set(live.sweep.guards) == {None}
     CHANGES[change](ns)
     ns["t7"].data = ns["t7"].data.half()
@@ -172,14 +172,14 @@ def test_without_the_guard_the_live_snapshot_still_equals_a_fresh_one(
 def test_while_a_cell_runs_no_guard_is_trusted_or_built(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cell running on another thread could swap a nested tensor in between the proof's
     two checks (and torch's guard would then abort): a live read proves nothing by guard."""
-    from devicelens.inspect import _forest_watch
+    from devicelens.inspect import _tensor_list
 
     ns: dict[str, Any] = namespace()
     ns.update({f"t{i}": torch.zeros(2) for i in range(300)})
     live = Live()
     live.update(ns)
     live.update(ns)
-    assert live.watch.seen is not None and live.watch.seen.tables[0].guard is not None
+    assert live.watch.seen is not None and live.watch.seen.tables[0].tensors.guard is not None
     assert None not in live.sweep.guards
     calls: list[int] = []
 
@@ -188,7 +188,7 @@ def test_while_a_cell_runs_no_guard_is_trusted_or_built(monkeypatch: pytest.Monk
         return True
 
     monkeypatch.setattr(_headers, "holds", trusting)
-    monkeypatch.setattr(_forest_watch, "holds", trusting)
+    monkeypatch.setattr(_tensor_list, "holds", trusting)
     ns["t3"].data = ns["t3"].data.half()
     ns["head"].weight.data = ns["head"].weight.data.double()
     assert live.update(ns, live=True).snapshot.objects == take_snapshot(ns).objects
@@ -220,7 +220,7 @@ def test_a_tensor_whose_class_changed_is_never_read_through_the_proof(where: str
     live = Live()
     live.update(ns)
     live.update(ns)
-    assert live.watch.seen is not None and live.watch.seen.tables[0].grad_guard is not None
+    assert live.watch.seen is not None and live.watch.seen.tables[0].tensors.grad_guard is not None
     target = {"grad": ns["head"].weight.grad, "parameter": ns["head"].bias,
               "loose": ns["t"]}[where]
     Spy.reads.clear()

@@ -208,6 +208,29 @@ class Cells(RuleBasedStateMachine):
             self.ns[name] = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)).to(dtype)
 
     @rule(data=st.data())
+    def train_eval(self, data: Any) -> None:
+        """``model.eval()`` / ``model.train()``: every module's ``__dict__`` changes (its version
+        too), and nothing a record reads."""
+        ms = self.objects(nn.Module)
+        if ms:
+            data.draw(st.sampled_from(ms)).train(data.draw(st.booleans()))
+
+    @rule(data=st.data())
+    def swap_in_place(self, data: Any) -> None:
+        """``torch.utils.swap_tensors``: the very same object becomes a view, or takes another
+        dtype and device (``Module.to`` under ``swap_module_params_on_conversion``)."""
+        ts = [t for t in self.objects(torch.Tensor) if t.device.type == "cpu" and t.is_leaf
+              and not t.requires_grad]
+        if ts:
+            t = data.draw(st.sampled_from(ts))
+            kind = data.draw(st.sampled_from(["view", "float64", "meta"]))
+            other = {"view": lambda: torch.zeros(t.numel() + 1)[1:].view(t.shape),
+                     "float64": lambda: torch.zeros(t.shape, dtype=torch.float64),
+                     "meta": lambda: torch.zeros(t.shape, device="meta")}[kind]()
+            with contextlib.suppress(RuntimeError):  # NB: torch refuses some (use counts)
+                torch.utils.swap_tensors(t, other)
+
+    @rule(data=st.data())
     def retype(self, data: Any) -> None:
         """``module.__class__ = ...``: the same object, another type."""
         seqs = [m for m in self.objects(nn.Sequential) if type(m) in (nn.Sequential, Stack)]
@@ -250,6 +273,33 @@ class Cells(RuleBasedStateMachine):
                     for p in params:
                         p.grad = torch.zeros_like(p)
                     opt.step()
+
+    @rule(data=st.data(), kind=st.sampled_from(["state dtype", "state data", "lr", "group",
+                                                "forget", "zero_grad"]))
+    def opt_edit(self, data: Any, kind: str) -> None:
+        """An optimizer's groups or state edited in place (a scheduler's learning rate, a
+        state tensor cast or replaced, a group added, a parameter's state dropped)."""
+        opts = self.objects(torch.optim.Optimizer)
+        if not opts:
+            return
+        opt = data.draw(st.sampled_from(opts))
+        states = [s for s in opt.state.values() if s]
+        if kind == "lr":
+            opt.param_groups[0]["lr"] = data.draw(st.sampled_from([0.1, 0.01]))
+        elif kind == "group":
+            opt.param_groups.append({**opt.param_groups[0], "params": [nn.Parameter(
+                torch.zeros(2))]})
+        elif kind == "zero_grad":
+            opt.zero_grad(set_to_none=data.draw(st.booleans()))
+        elif states:
+            state = data.draw(st.sampled_from(states))
+            key = data.draw(st.sampled_from(sorted(state)))
+            if kind == "forget":
+                opt.state.pop(next(p for p, s in opt.state.items() if s is state))
+            elif type(state[key]) is torch.Tensor and kind == "state dtype":
+                state[key] = state[key].double()
+            elif type(state[key]) is torch.Tensor:
+                state[key].data = state[key].data.half()
 
     @rule(data=st.data())
     def requires_grad(self, data: Any) -> None:
@@ -314,15 +364,20 @@ TestLiveSnapshot = Cells.TestCase
 
 
 class ModelCells(Cells):
-    """The same cells in a namespace that starts with plain models and an optimizer, so most
-    steps go through the watch that proves a forest of modules unchanged
-    (:mod:`devicelens.inspect._forest_watch`) rather than through its token."""
+    """The same cells in a namespace that starts with plain models and two optimizers (one
+    with state), so most steps go through the watches that prove a forest of modules and an
+    optimizer unchanged (:mod:`devicelens.inspect._forest_watch`, ``._optimizer_watch``)
+    rather than through their tokens."""
 
     def __init__(self) -> None:
         super().__init__()
         model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
-        self.ns.update(model=model, head=nn.Linear(1, 2), norm=nn.BatchNorm1d(2),
-                       opt=torch.optim.SGD(model.parameters()))
+        head = nn.Linear(1, 2)
+        adam = torch.optim.Adam(head.parameters())
+        head(torch.zeros(2, 1)).sum().backward()
+        adam.step()
+        self.ns.update(model=model, head=head, norm=nn.BatchNorm1d(2),
+                       opt=torch.optim.SGD(model.parameters()), adam=adam)
 
 
 ModelCells.TestCase.settings = settings(Cells.TestCase.settings, max_examples=30)

@@ -23,20 +23,18 @@ reads the token.
 from __future__ import annotations
 
 import weakref
-from itertools import chain, compress, repeat
-from operator import and_, attrgetter, call, is_, is_not, itemgetter, not_
+from itertools import chain, repeat
+from operator import call, is_, itemgetter
 from typing import Any, NamedTuple
 
-from . import _types
-from ._headers import Guard, guard, holds
+from . import _tensor_list, _types
+from ._tensor_list import Tensors
 from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
-from ._token_tree import _TABLE_KEYS, _levels, _plain_metas, _plain_tables
+from ._token_tree import _TABLE_KEYS, _levels, _plain_tables
 from ._versions import reader
-from ._walk import _META, STD_KEYS, Ctx
+from ._walk import STD_KEYS, Ctx
 
-_GRAD = attrgetter("grad")
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
-_RG, _LEAF = itemgetter(4), itemgetter(5)  # of a header (``_walk._META``)
 _SEP = "\0"
 _ref = weakref.ref
 
@@ -46,13 +44,7 @@ class _Table(NamedTuple):
 
     lens: list[int]
     keys: str
-    ids: list[int]
-    metas: list[tuple[Any, ...]]  # NB: a reused id reads as the same record (the token's rule)
-    grad_mask: list[bool]  # where the walk reads a grad: needs grad and is a leaf
-    grad_ids: list[int]
-    grad_metas: list[tuple[Any, ...]]
-    guard: Guard | None  # proves ``metas`` in one C++ pass (:mod:`._headers`); None: read them
-    grad_guard: Guard | None
+    tensors: Tensors
 
 
 class _Seen(NamedTuple):
@@ -268,35 +260,10 @@ def _joined_plain(dicts: list[dict[Any, Any]]) -> str | None:
 
 def _remember_table(ctx: Ctx, table: list[dict[Any, Any]]) -> _Table | None:
     keys = _joined_plain(table)
-    n = sum(map(len, table))
     if keys is None:
         return None
-    values = list(chain.from_iterable(map(dict.values, table)))
-    exact0, exact1 = ctx.reader.exact
-    vtypes = list(map(type, values))
-    if vtypes.count(exact0) + vtypes.count(exact1) != n:
-        return None  # NB: a None entry or a subclass: the token reads those
-    metas = _plain_metas(values, ctx.reader)
-    if metas is None:
-        return None
-    grad_mask = list(map(and_, map(_RG, metas), map(_LEAF, metas)))
-    if list(map(and_, map(_RG, metas), map(not_, map(_LEAF, metas)))).count(True):
-        return None  # NB: a non-leaf may retain its grad: the token reads it
-    grads = list(map(_GRAD, compress(values, grad_mask)))
-    grad_metas = _grad_metas(ctx, grads)
-    if grad_metas is None:
-        return None
-    present = list(compress(grads, map(is_not, grads, repeat(None))))
-    return _Table(list(map(len, table)), keys, list(map(id, values)), metas, grad_mask,
-                  list(map(id, grads)), grad_metas, _leaf_guard(ctx, values, metas),
-                  _leaf_guard(ctx, present, grad_metas))
-
-
-def _leaf_guard(ctx: Ctx, tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:
-    """A guard of plain headers (strided, no base: read so) that are leaves, else None."""
-    if not ctx.guarded or list(map(_LEAF, metas)).count(True) != len(metas):
-        return None
-    return guard(tensors, leaf=True)
+    tensors = _tensor_list.remember(ctx, list(chain.from_iterable(map(dict.values, table))))
+    return None if tensors is None else _Table(list(map(len, table)), keys, tensors)
 
 
 def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool) -> bool:
@@ -305,39 +272,4 @@ def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool
     if not known and (list(map(len, table)) != seen.lens or _joined(table) != seen.keys):
         return False
     values = list(chain.from_iterable(map(dict.values, table)))
-    if not known and list(map(id, values)) != seen.ids:
-        return False
-    exact0, exact1 = ctx.reader.exact
-    vtypes = list(map(type, values))
-    if vtypes.count(exact0) + vtypes.count(exact1) != len(values):
-        return False  # NB: a reused id may hold anything: only exact tensors are read here
-    if seen.guard is not None and ctx.guarded:
-        if not holds(seen.guard, values):
-            return False
-    else:
-        try:  # NB: equal to the remembered plain headers: plain (strided, no base) too
-            if list(map(_META, values)) != seen.metas:
-                return False
-        except RuntimeError:  # NB: a nested tensor at a reused id
-            return False
-    grads = list(map(_GRAD, compress(values, seen.grad_mask)))
-    if list(map(id, grads)) != seen.grad_ids:
-        return False
-    if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
-        present = list(compress(grads, map(is_not, grads, repeat(None))))
-        if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
-            return False  # NB: first: a class assigned since could answer the reads in Python
-        return holds(seen.grad_guard, present)
-    return _grad_metas(ctx, grads) == seen.grad_metas
-
-
-def _grad_metas(ctx: Ctx, grads: list[Any]) -> list[tuple[Any, ...]] | None:
-    """The headers of the grads there are (read whole: a grad is often a new tensor at a
-    reused address after ``zero_grad(set_to_none=True)``)."""
-    present = list(compress(grads, map(is_not, grads, repeat(None))))
-    if not present:
-        return []
-    if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
-        return None
-    return _plain_metas(present, ctx.reader)
-
+    return _tensor_list.same(ctx, values, seen.tensors, known)

@@ -21,6 +21,7 @@ from . import _types
 from ._forest_watch import ForestWatch
 from ._headers import Sweep
 from ._objects import walk_object
+from ._optimizer_watch import OptimizerWatch
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
@@ -40,6 +41,7 @@ class Entry(NamedTuple):
     record: ObjectRecord | None
     regs: list[tuple[int, str]]  # parameter paths the walk registered (for optimizers)
     truncated: bool  # by width or depth (past the node budget, nothing is kept)
+    watch: OptimizerWatch | None = None  # proves an optimizer's token equal without it
 
 
 class Kept(NamedTuple):
@@ -302,16 +304,25 @@ class Live:
         old = self.entries.get(name)
         ident = (id(obj), id(type(obj)))
         if old is not None and old.ident == ident:
-            tok, pins = token(ctx, obj)
-            if tok == old.tok:
+            entry: Entry | None
+            if old.watch is not None and _watched(old.watch, ctx, obj):
+                entry = old  # NB: its token would be equal (:mod:`._optimizer_watch`)
+            else:
+                watch = _watch(ctx, obj)  # NB: first: it vouches only for what is read later
+                tok, pins = token(ctx, obj)
+                entry = old._replace(watch=watch) if tok == old.tok else None
+            if entry is not None:
                 for key, path in old.regs:
                     ctx.param_paths.setdefault(key, path)
-                return old, False
+                return entry, False
+        # NB: what is read first vouches for the rest: a change made meanwhile (by a cell on
+        # another thread) then shows at the next update, never hides behind an equal token
+        watch = _watch(ctx, obj)
+        tok, pins = token(ctx, obj)
         regs: list[tuple[int, str]] = []
         record, truncated = walk_object(ctx, name, obj, regs)
-        tok, pins = token(ctx, obj)
         pins.append(type(obj))
-        entry = Entry(ident, tok, pins, record, regs, truncated)
+        entry = Entry(ident, tok, pins, record, regs, truncated, watch)
         return entry, old is None or old.record != record
 
     def _patched(self, prev: Snapshot, metas: list[tuple[Any, ...]],
@@ -373,6 +384,23 @@ class Live:
         """Past the node budget: a plain snapshot, and no memory of it."""
         self.__init__()  # type: ignore[misc]
         return Update(take_snapshot(ns), None, frozenset(), {})
+
+
+def _watch(ctx: Ctx, obj: Any) -> OptimizerWatch | None:
+    """A watch of an optimizer (None for anything else, or where none can be kept)."""
+    if _types.info(type(obj)).what != "optimizer":
+        return None
+    try:
+        return OptimizerWatch.remember(ctx, obj)
+    except Exception:  # NB: a shortcut never costs the push
+        return None
+
+
+def _watched(watch: OptimizerWatch, ctx: Ctx, obj: Any) -> bool:
+    try:
+        return watch.same(ctx, obj)
+    except Exception:  # NB: as in _watch: read the token instead
+        return False
 
 
 def _compact(metas: list[tuple[Any, ...]], strided: Any) -> list[bool]:

@@ -1,0 +1,96 @@
+"""Proof that an optimizer reads as it did at the last push, cheaper than its token.
+
+An optimizer's token (:func:`._token_tree.optimizer_token`) reads every parameter's and state
+tensor's header, and the ids of its groups, lists, state dicts, keys and values: thousands of
+tensors for a real model, after every cell. Here the dicts are proven unchanged by their versions
+(:mod:`._versions`): the optimizer's ``__dict__``, its ``state``, each param group and each
+parameter's state dict; the group's ``params`` lists, which have no version, by the ids they
+hold; every tensor by :mod:`._tensor_list` (torch's tensor guard).
+
+NB: a shortcut only. :meth:`OptimizerWatch.same` answers True only when the token would be
+equal; anything it does not cover (no version reader, a group that is not a ``dict``, a state
+value that is not a plain tensor) keeps no watch, and the caller reads the token.
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+from typing import Any, NamedTuple
+
+from . import _tensor_list, _types
+from ._tensor_list import Tensors
+from ._versions import reader
+from ._walk import Ctx
+
+
+class _Reading(NamedTuple):
+    versions: list[int]  # the optimizer's dict, its state, each group, each state dict
+    lens: list[int]  # how many parameters each group lists
+    params: list[Any]
+    values: list[Any]  # every state tensor, state dict after state dict
+
+
+class _Seen(NamedTuple):
+    dict_get: Any  # the optimizer type's ``__dict__`` getter (the type is the entry's own)
+    reading: _Reading  # NB: with ids and types only: ``params`` and ``values`` are dropped
+    paths: list[str | None]  # each parameter's module path at the last push
+    params: Tensors
+    values: Tensors
+
+
+class OptimizerWatch:
+    """The last reading of one optimizer (see the module docstring)."""
+
+    def __init__(self, seen: _Seen) -> None:
+        self.seen = seen
+
+    @classmethod
+    def remember(cls, ctx: Ctx, opt: Any) -> OptimizerWatch | None:
+        """A watch of ``opt`` as it is now, or None where it cannot prove sameness.
+        NB: call it before reading ``opt`` in any other way (its walk, its token): the versions
+        it keeps then vouch only for what was read after them."""
+        dict_get = _types.info(type(opt)).dict_get
+        r = _read(opt, dict_get)
+        if r is None:
+            return None
+        params = _tensor_list.remember(ctx, r.params)
+        values = _tensor_list.remember(ctx, r.values)
+        if params is None or values is None:
+            return None
+        return cls(_Seen(dict_get, r._replace(params=[], values=[]),
+                         list(map(ctx.param_paths.get, params.ids)), params, values))
+
+    def same(self, ctx: Ctx, opt: Any) -> bool:
+        """Whether ``opt`` (of the type remembered) reads exactly as remembered."""
+        seen = self.seen
+        r = _read(opt, seen.dict_get)
+        if r is None or r.versions != seen.reading.versions or r.lens != seen.reading.lens:
+            return False
+        if list(map(ctx.param_paths.get, map(id, r.params))) != seen.paths:
+            return False  # NB: a module renamed, or the parameter moved to another module
+        return (_tensor_list.same(ctx, r.params, seen.params)
+                and _tensor_list.same(ctx, r.values, seen.values, known=True))
+
+
+def _read(opt: Any, dict_get: Any) -> _Reading | None:
+    """What the watch compares, read through the base types' own methods (no user code)."""
+    version = reader()
+    if version is None or dict_get is None:
+        return None
+    d = dict_get(opt)
+    if type(d) is not dict:
+        return None
+    groups: Any = dict.get(d, "param_groups")
+    state: Any = dict.get(d, "state")
+    if (type(groups) is not list or list(map(type, groups)).count(dict) != len(groups)
+            or not issubclass(type(state), dict)):
+        return None
+    lists: list[Any] = list(map(dict.get, groups, repeat("params")))
+    if list(map(type, lists)).count(list) != len(lists):
+        return None
+    states = list(dict.values(state))
+    if list(map(type, states)).count(dict) != len(states):
+        return None
+    versions = [version(d), version(state), *map(version, groups), *map(version, states)]
+    return _Reading(versions, list(map(len, lists)), list(chain.from_iterable(lists)),
+                    list(chain.from_iterable(map(dict.values, states))))

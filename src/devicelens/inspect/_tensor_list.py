@@ -1,0 +1,103 @@
+"""Proof that a list of plain tensors (a model's parameters, an optimizer's state) is as last
+read: the same objects, types, headers and grads, the way a token reads them.
+
+Both watches (:mod:`._forest_watch`, :mod:`._optimizer_watch`) keep a :class:`Tensors` per list
+and check it after each cell. Headers are proven by torch's tensor guard with the reads beside it
+(:mod:`._headers`); where no guard is kept (a cell may be running), they are read and compared.
+NB: only exact ``Tensor``/``Parameter`` objects, strided, no views and no non-leaf that needs
+grad are covered (the token reads anything else its own way): :func:`remember` gives None then.
+"""
+
+from __future__ import annotations
+
+from itertools import compress, repeat
+from operator import and_, attrgetter, is_, is_not, itemgetter, not_
+from typing import Any, NamedTuple
+
+from ._headers import Guard, guard, holds
+from ._token_tree import _plain_metas
+from ._walk import _META, Ctx
+
+_GRAD = attrgetter("grad")
+_RG, _LEAF = itemgetter(4), itemgetter(5)  # of a header (``_walk._META``)
+
+
+class Tensors(NamedTuple):
+    """One list of tensors as last read."""
+
+    ids: list[int]
+    types: list[type]  # NB: kept alive, so compared by identity
+    metas: list[tuple[Any, ...]]  # NB: a reused id reads as the same record (the token's rule)
+    grad_mask: list[bool]  # where the walk reads a grad: needs grad and is a leaf
+    grad_ids: list[int]
+    grad_metas: list[tuple[Any, ...]]
+    guard: Guard | None  # proves ``metas`` in one C++ pass; None: read them
+    grad_guard: Guard | None
+
+
+def remember(ctx: Ctx, values: list[Any]) -> Tensors | None:
+    """``values`` as read now, or None where they are not all plain."""
+    exact0, exact1 = ctx.reader.exact
+    types = list(map(type, values))
+    if types.count(exact0) + types.count(exact1) != len(values):
+        return None  # NB: a None entry or a subclass: the token reads those
+    metas = _plain_metas(values, ctx.reader)
+    if metas is None:
+        return None
+    grad_mask = list(map(and_, map(_RG, metas), map(_LEAF, metas)))
+    if list(map(and_, map(_RG, metas), map(not_, map(_LEAF, metas)))).count(True):
+        return None  # NB: a non-leaf may retain its grad: the token reads it
+    grads = list(map(_GRAD, compress(values, grad_mask)))
+    grad_metas = _grad_metas(ctx, grads)
+    if grad_metas is None:
+        return None
+    present = list(compress(grads, map(is_not, grads, repeat(None))))
+    return Tensors(list(map(id, values)), types, metas, grad_mask, list(map(id, grads)),
+                   grad_metas, _leaf_guard(ctx, values, metas),
+                   _leaf_guard(ctx, present, grad_metas))
+
+
+def same(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bool:
+    """Whether ``values`` read as remembered. ``known``: proven the very same objects already
+    (their containers are unchanged), so their ids are not compared again."""
+    if not known and list(map(id, values)) != seen.ids:
+        return False
+    if len(values) != len(seen.types) or list(map(is_, map(type, values), seen.types)).count(
+            False):
+        return False  # NB: first: a class assigned since could answer the reads in Python
+    if seen.guard is not None and ctx.guarded:
+        if not holds(seen.guard, values):
+            return False
+    else:
+        try:  # NB: equal to the remembered plain headers: plain (strided, no base) too
+            if list(map(_META, values)) != seen.metas:
+                return False
+        except RuntimeError:  # NB: a nested tensor at a reused id
+            return False
+    grads = list(map(_GRAD, compress(values, seen.grad_mask)))
+    if list(map(id, grads)) != seen.grad_ids:
+        return False
+    if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
+        present = list(compress(grads, map(is_not, grads, repeat(None))))
+        if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
+            return False
+        return holds(seen.grad_guard, present)
+    return _grad_metas(ctx, grads) == seen.grad_metas
+
+
+def _leaf_guard(ctx: Ctx, tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:
+    """A guard of plain headers (strided, no base: read so) that are leaves, else None."""
+    if not ctx.guarded or list(map(_LEAF, metas)).count(True) != len(metas):
+        return None
+    return guard(tensors, leaf=True)
+
+
+def _grad_metas(ctx: Ctx, grads: list[Any]) -> list[tuple[Any, ...]] | None:
+    """The headers of the grads there are (read whole: a grad is often a new tensor at a
+    reused address after ``zero_grad(set_to_none=True)``)."""
+    present = list(compress(grads, map(is_not, grads, repeat(None))))
+    if not present:
+        return []
+    if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
+        return None
+    return _plain_metas(present, ctx.reader)

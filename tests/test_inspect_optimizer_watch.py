@@ -1,0 +1,204 @@
+"""The watch that proves an optimizer unchanged without reading its token
+(:mod:`devicelens.inspect._optimizer_watch`): it says "same" after a cell that changed nothing
+(or only stepped), and "changed" after every change to its groups, state or tensors a cell can
+make, including those that keep every identity. After each change the live snapshot also
+equals a fresh one.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens.inspect import _live, take_snapshot
+from devicelens.inspect._live import Live
+from devicelens.inspect._optimizer_watch import OptimizerWatch
+from devicelens.inspect._walk import Ctx
+
+
+def namespace() -> dict[str, Any]:
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    opt = torch.optim.Adam(model.parameters())
+    model(torch.zeros(4, 2)).sum().backward()
+    opt.step()
+    return {"model": model, "opt": opt}
+
+
+def _state(ns: dict[str, Any], i: int = 0) -> dict[str, Any]:
+    opt = ns["opt"]
+    return opt.state[opt.param_groups[0]["params"][i]]  # type: ignore[no-any-return]
+
+
+def _swap_state_for_a_view(ns: dict[str, Any]) -> None:
+    t = _state(ns)["exp_avg"]
+    torch.utils.swap_tensors(t, torch.zeros(t.numel() + 1)[1:].view(t.shape))
+
+
+def _moved_to_another_model(ns: dict[str, Any]) -> None:
+    ns["renamed"] = ns.pop("model")
+    ns["opt"] = ns.pop("opt")  # NB: the optimizer stays after the models
+
+
+CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "a state tensor's data swapped": lambda ns: setattr(
+        _state(ns)["exp_avg"], "data", _state(ns)["exp_avg"].data.double()),
+    "a state tensor replaced": lambda ns: _state(ns).__setitem__(
+        "exp_avg", torch.zeros(3, 2, dtype=torch.float16)),
+    "a state tensor swapped for a view": _swap_state_for_a_view,
+    "a state entry deleted": lambda ns: ns["opt"].state.pop(ns["opt"].param_groups[0]
+                                                           ["params"][0]),
+    "the state replaced": lambda ns: setattr(ns["opt"], "state",
+                                             collections.defaultdict(dict)),
+    "a parameter's data swapped": lambda ns: setattr(
+        ns["opt"].param_groups[0]["params"][1], "data",
+        ns["opt"].param_groups[0]["params"][1].data.double()),
+    "a grad dropped": lambda ns: ns["opt"].zero_grad(set_to_none=True),
+    "a param group added": lambda ns: ns["opt"].add_param_group(
+        {"params": [nn.Parameter(torch.zeros(2))]}),
+    "a parameter appended in place": lambda ns: ns["opt"].param_groups[0]["params"].append(
+        nn.Parameter(torch.zeros(2))),
+    "a parameter replaced in place": lambda ns: ns["opt"].param_groups[0]["params"].__setitem__(
+        0, nn.Parameter(torch.zeros(3, 2))),
+    "the groups split in two": lambda ns: ns["opt"].param_groups.append(
+        {**ns["opt"].param_groups[0], "params": [ns["opt"].param_groups[0]["params"].pop()]}),
+    "the model renamed": _moved_to_another_model,
+    "Module.to": lambda ns: ns["model"].to(torch.float64),
+}
+
+
+def _named(ns: dict[str, Any]) -> Live:
+    live = Live()
+    live.update(ns)
+    live.update(ns)  # NB: the second push is the one the watch answers
+    return live
+
+
+def test_an_unchanged_optimizer_is_proven_the_same_without_its_token(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ns = namespace()
+    live = _named(ns)
+    assert live.entries["opt"].watch is not None
+    tokens: list[str] = []
+    real = _live.token
+
+    def counted(ctx: Ctx, obj: Any) -> Any:
+        tokens.append(type(obj).__name__)
+        return real(ctx, obj)
+
+    monkeypatch.setattr(_live, "token", counted)
+    ns["model"](torch.zeros(4, 2)).sum().backward()  # NB: grads accumulate in place
+    ns["opt"].step()  # NB: in place: every header, id and dict as it was
+    update = live.update(ns)
+    assert update.changed == frozenset()
+    assert "Adam" not in tokens
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_every_change_is_seen(change: str) -> None:
+    ns = namespace()
+    live = _named(ns)
+    watch = live.entries["opt"].watch
+    assert watch is not None
+    CHANGES[change](ns)
+    update = live.update(ns)
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert "opt" in update.changed or "renamed" in update.changed
+    assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_the_watch_itself_says_changed(change: str) -> None:
+    ns = namespace()
+    live = _named(ns)
+    ctx = Ctx(torch, 10_000)
+    ctx.param_paths.update(live.forest_kept.regs if live.forest_kept else {})
+    watch = OptimizerWatch.remember(ctx, ns["opt"])
+    assert watch is not None and watch.same(ctx, ns["opt"])
+    CHANGES[change](ns)
+    if change == "the model renamed":
+        ctx.param_paths.update({k: v.replace("model", "renamed")
+                                for k, v in ctx.param_paths.items()})
+    assert not watch.same(ctx, ns["opt"])
+
+
+def test_a_learning_rate_change_reads_the_token_once_then_watches_again() -> None:
+    ns = namespace()
+    live = _named(ns)
+    first = live.entries["opt"].watch
+    ns["opt"].param_groups[0]["lr"] = 0.5  # NB: the group's version changes, not its token
+    assert live.update(ns).changed == frozenset()
+    second = live.entries["opt"].watch
+    assert second is not None and second is not first
+    assert live.update(ns).changed == frozenset()
+    assert live.entries["opt"].watch is second
+
+
+def test_what_the_watch_does_not_cover_keeps_no_watch() -> None:
+    ns = namespace()
+    _state(ns)["note"] = 1.0  # NB: a state value that is no tensor: the token reads it
+    live = _named(ns)
+    assert live.entries["opt"].watch is None
+    _state(ns)["note"] = 2.0
+    assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+def test_a_change_made_while_the_entry_is_read_shows_at_the_next_update(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell on another thread can change the optimizer while its entry is read: whatever
+    is read first (the watch, then the token) must vouch for what is read after it."""
+    ns = namespace()
+    live = Live()
+    real = _live.walk_object
+    done: list[int] = []
+
+    def racing(ctx: Ctx, name: str, obj: Any, *rest: Any) -> Any:
+        got = real(ctx, name, obj, *rest)
+        if name == "opt" and not done:  # NB: right after the walk read it
+            done.append(1)
+            _state(ns)["exp_avg"] = torch.zeros(3, 2, dtype=torch.float64)
+        return got
+
+    monkeypatch.setattr(_live, "walk_object", racing)
+    live.update(ns)
+    assert done == [1]
+    assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+def test_a_parameter_moved_between_groups_is_seen() -> None:
+    """Lists have no version: two groups that trade a parameter in place keep every dict's
+    version and the order of all parameters; only how many each group lists changes."""
+    model = nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1))
+    opt = torch.optim.Adam([{"params": list(model[0].parameters())},
+                            {"params": list(model[1].parameters()), "lr": 0.1}])
+    model(torch.zeros(4, 2)).sum().backward()
+    opt.step()
+    ns = {"model": model, "opt": opt}
+    live = _named(ns)
+    watch = live.entries["opt"].watch
+    assert watch is not None
+    opt.param_groups[1]["params"].insert(0, opt.param_groups[0]["params"].pop())
+    ctx = Ctx(torch, 10_000)
+    ctx.param_paths.update(live.forest_kept.regs if live.forest_kept else {})
+    assert not watch.same(ctx, opt)
+    update = live.update(ns)
+    assert "opt" in update.changed
+    assert update.snapshot.objects == take_snapshot(ns).objects
+
+
+def test_a_parameter_replaced_by_an_equal_one_is_seen() -> None:
+    """No grads, and a new parameter with the very header and module path of the one it
+    replaces in the model and in the group's list: only its identity tells them apart."""
+    ns = namespace()
+    ns["opt"].zero_grad(set_to_none=True)
+    live = _named(ns)
+    assert live.entries["opt"].watch is not None
+    params = ns["opt"].param_groups[0]["params"]
+    params[0] = ns["model"][0].weight = nn.Parameter(torch.zeros(params[0].shape))
+    update = live.update(ns)
+    assert "opt" in update.changed
+    assert update.snapshot.objects == take_snapshot(ns).objects
