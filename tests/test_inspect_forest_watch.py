@@ -76,6 +76,8 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
     "a grad appears": lambda ns: setattr(ns["head"].weight, "grad", torch.zeros(1, 3)),
     "a grad reallocated in another dtype": _grad_reallocated,
     "a buffer resized in place": lambda ns: ns["model"][2].norm.running_mean.resize_(5),
+    "a buffer that turns into a non-leaf": lambda ns: ns["model"][2].norm.running_mean.add_(
+        torch.zeros(3, requires_grad=True)),
     "a submodule replaced": lambda ns: ns["model"].__setitem__(1, nn.Tanh()),
     "a submodule added": lambda ns: ns["model"].append(nn.Linear(3, 3)),
     "Module.to": lambda ns: ns["model"].to(torch.float64),

@@ -50,6 +50,8 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
     "a state tensor replaced": lambda ns: _state(ns).__setitem__(
         "exp_avg", torch.zeros(3, 2, dtype=torch.float16)),
     "a state tensor swapped for a view": _swap_state_for_a_view,
+    "a state tensor that turns into a non-leaf": lambda ns: _state(ns)["exp_avg"].add_(
+        torch.zeros(3, 2, requires_grad=True)),
     "a state entry deleted": lambda ns: ns["opt"].state.pop(ns["opt"].param_groups[0]
                                                            ["params"][0]),
     "the state replaced": lambda ns: setattr(ns["opt"], "state",

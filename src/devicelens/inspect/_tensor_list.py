@@ -86,10 +86,12 @@ def same(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> boo
 
 
 def _leaf_guard(ctx: Ctx, tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:
-    """A guard of plain headers (strided, no base: read so) that are leaves, else None."""
+    """A guard of plain headers (strided, no base: read so) that are leaves, else None.
+    NB: a tensor that needs no grad has no grad_fn, so is a leaf: the guard proves it still
+    needs none, and the leaf flag is read again only where some tensor needs grad."""
     if not ctx.guarded or list(map(_LEAF, metas)).count(True) != len(metas):
         return None
-    return guard(tensors, leaf=True)
+    return guard(tensors, leaf=list(map(_RG, metas)).count(True) > 0)
 
 
 def _grad_metas(ctx: Ctx, grads: list[Any]) -> list[tuple[Any, ...]] | None:
