@@ -128,16 +128,20 @@ def test_the_watch_itself_says_changed(change: str) -> None:
     assert not watch.same(ctx, ns["opt"])
 
 
-def test_a_learning_rate_change_reads_the_token_once_then_watches_again() -> None:
+def test_a_learning_rate_change_is_walked_once_then_watched_again() -> None:
+    """A group's version changes with its learning rate, which no record reads: the watch
+    fails, the optimizer is walked again (its token is never read), its record is the very
+    same one, and the next cell is proven by the new watch."""
     ns = namespace()
     live = _named(ns)
-    first = live.entries["opt"].watch
-    ns["opt"].param_groups[0]["lr"] = 0.5  # NB: the group's version changes, not its token
+    first = live.entries["opt"]
+    ns["opt"].param_groups[0]["lr"] = 0.5
     assert live.update(ns).changed == frozenset()
-    second = live.entries["opt"].watch
-    assert second is not None and second is not first
+    second = live.entries["opt"]
+    assert second.watch is not None and second.watch is not first.watch
+    assert second.record is first.record and second.tok is None
     assert live.update(ns).changed == frozenset()
-    assert live.entries["opt"].watch is second
+    assert live.entries["opt"] is second
 
 
 def test_what_the_watch_does_not_cover_keeps_no_watch() -> None:

@@ -36,7 +36,7 @@ class Entry(NamedTuple):
     """The last walk of one name that is not a compact loose tensor."""
 
     ident: tuple[int, int]  # id of the object and of its type
-    tok: Token
+    tok: Token | None  # None where a watch is kept instead
     pins: list[Any]
     record: ObjectRecord | None
     regs: list[tuple[int, str]]  # parameter paths the walk registered (for optimizers)
@@ -300,30 +300,36 @@ class Live:
             return False
 
     def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:
-        """This name's entry now, and whether its record may have changed."""
+        """This name's entry now, and whether its record may have changed.
+        NB: an optimizer that can be watched (:mod:`._optimizer_watch`) is never tokened: when
+        its watch fails it has changed (new grads, say) as often as not, and its token costs
+        about what its walk does. Whatever is read first vouches for what is read after it: a
+        change made meanwhile (by a cell on another thread) shows at the next update."""
         old = self.entries.get(name)
         ident = (id(obj), id(type(obj)))
-        if old is not None and old.ident == ident:
-            entry: Entry | None
-            if old.watch is not None and _watched(old.watch, ctx, obj):
-                entry = old  # NB: its token would be equal (:mod:`._optimizer_watch`)
-            else:
-                watch = _watch(ctx, obj)  # NB: first: it vouches only for what is read later
-                tok, pins = token(ctx, obj)
-                entry = old._replace(watch=watch) if tok == old.tok else None
-            if entry is not None:
-                for key, path in old.regs:
-                    ctx.param_paths.setdefault(key, path)
-                return entry, False
-        # NB: what is read first vouches for the rest: a change made meanwhile (by a cell on
-        # another thread) then shows at the next update, never hides behind an equal token
+        known = old is not None and old.ident == ident
+        if known and old is not None and old.watch is not None and _watched(old.watch, ctx, obj):
+            return self._kept_entry(ctx, old), False  # NB: its token would be equal
         watch = _watch(ctx, obj)
-        tok, pins = token(ctx, obj)
+        tok: Token | None = None
+        pins: list[Any] = []
+        if watch is None:
+            tok, pins = token(ctx, obj)
+            if known and old is not None and tok == old.tok:
+                return self._kept_entry(ctx, old), False
         regs: list[tuple[int, str]] = []
         record, truncated = walk_object(ctx, name, obj, regs)
         pins.append(type(obj))
-        entry = Entry(ident, tok, pins, record, regs, truncated, watch)
-        return entry, old is None or old.record != record
+        same = old is not None and old.record == record
+        if same and old is not None:
+            record = old.record  # NB: the very record: what is kept by identity stays valid
+        return Entry(ident, tok, pins, record, regs, truncated, watch), not same
+
+    @staticmethod
+    def _kept_entry(ctx: Ctx, old: Entry) -> Entry:
+        for key, path in old.regs:
+            ctx.param_paths.setdefault(key, path)
+        return old
 
     def _patched(self, prev: Snapshot, metas: list[tuple[Any, ...]],
                  walked: dict[str, ObjectRecord], changed: set[str]
