@@ -1,6 +1,7 @@
 """The totals a live snapshot keeps object by object (:mod:`devicelens.inspect._totals`): after
-any sequence of objects added and removed, small and big, sharing storages or not, they equal
-a fresh count of the objects present.
+any sequence of objects added, removed and replaced (only the tensors that differ are
+counted again), small and big, sharing storages or not, they equal a fresh count of the
+objects present.
 """
 
 from __future__ import annotations
@@ -49,15 +50,30 @@ def shares(draw: Any) -> Share:
     return Share(tuple(sorted({d for d, _s, _n in tensors})), tensors)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
-@given(st.lists(st.tuples(st.booleans(), shares(), st.integers(0, 10)), max_size=25))
-def test_running_totals_equal_a_fresh_count(steps: list[tuple[bool, Share, int]]) -> None:
+def moved(share: Share, shift: int, every: int) -> Share:
+    """``share`` with every ``every``-th tensor at another storage (its grads replaced, say)."""
+    tensors = tuple((STORAGES[(s + shift) % 400], (s + shift) % 400, n) if i % every == 0
+                    else (d, s, n) for i, (d, s, n) in enumerate(share.tensors))
+    return Share(tuple(sorted({d for d, _s, _n in tensors})), tensors)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "replace"]), shares(),
+                          st.integers(0, 10), st.integers(1, 399), st.integers(1, 3)),
+                max_size=25))
+def test_running_totals_equal_a_fresh_count(steps: list[tuple[str, Share, int, int, int]]
+                                            ) -> None:
     totals = RunningTotals()
     present: list[Share] = []
-    for add, share, pick in steps:
-        if add or not present:
+    for op, share, pick, shift, every in steps:
+        if op == "add" or not present:
             totals.add(share)
             present.append(share)
-        else:
+        elif op == "remove":
             totals.remove(present.pop(pick % len(present)))
+        else:
+            i = pick % len(present)
+            new = moved(present[i], shift, every)
+            totals.replace(present[i], new)
+            present[i] = new
         assert totals.result() == fresh(present)

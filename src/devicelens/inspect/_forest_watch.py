@@ -28,7 +28,7 @@ from operator import call, is_, itemgetter
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
-from ._tensor_list import Tensors
+from ._tensor_list import Regrad, Tensors
 from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
 from ._token_tree import _TABLE_KEYS, _levels, _plain_tables
 from ._versions import reader
@@ -86,15 +86,17 @@ class ForestWatch:
     def forget(self) -> None:
         self.seen = None
 
-    def same(self, ctx: Ctx, named: list[tuple[str, Any]]) -> bool:
-        """Whether ``named`` (module names and their modules) reads exactly as remembered."""
+    def same(self, ctx: Ctx, named: list[tuple[str, Any]]) -> bool | dict[int, int]:
+        """Whether ``named`` (module names and their modules) reads exactly as remembered; or,
+        where it does but for grads replaced by equal ones, which (old id -> new id): the
+        watch then remembers the new ones (see :class:`._tensor_list.Regrad`)."""
         seen = self.seen
         if seen is None or list(map(_FIRST, named)) != seen.names:
             return False
         roots = list(map(_SECOND, named))
         stamp = _stamp(seen, roots)  # NB: first: it vouches only for what is read after it
         if stamp is not None and stamp.versions == seen.versions:
-            return _same_content(ctx, seen, stamp.dicts, stamp.tables, True)
+            return self._content(ctx, seen, stamp.dicts, stamp.tables, True)
         r = _read(roots, seen)
         if r is None or r.sizes != seen.sizes:
             return False
@@ -108,11 +110,38 @@ class ForestWatch:
         mods = r.tables[2]
         if list(map(len, mods)) != seen.modules_lens or _joined(mods) != seen.modules_keys:
             return False
-        if not _same_content(ctx, seen, dicts, r.tables, False):
+        verdict = self._content(ctx, seen, dicts, r.tables, False)
+        if verdict is not False and stamp is not None and self.seen is not None:
+            # NB: read before this proof: the next push may trust it
+            self.seen = self.seen._replace(versions=stamp.versions)
+        return verdict
+
+    def _content(self, ctx: Ctx, seen: _Seen, dicts: list[dict[str, Any]],
+                 tables: list[list[dict[Any, Any]]], known: bool) -> bool | dict[int, int]:
+        """What no dict version proves: the attributes a walk looks into, and the tables'
+        tensors (``known``: their dicts are proven unchanged)."""
+        if seen.odd:
+            odd = list(map(dict.__getitem__, map(dicts.__getitem__, seen.odd_dicts),
+                           seen.odd_names))
+            if list(map(id, odd)) != seen.odd_ids:
+                return False
+            t = Tokenizer(ctx)
+            t._attrs(seen.odd_names, odd)
+            if t.tok != seen.odd_tok:
+                return False
+        verdicts = [_same_table(ctx, tables[k], seen.tables[k], known) for k in (0, 1)]
+        if any(v is False for v in verdicts):
             return False
-        if stamp is not None:  # NB: read before this proof: the next push may trust it
-            self.seen = seen._replace(versions=stamp.versions)
-        return True
+        moved: dict[int, int] = {}
+        now = list(seen.tables)
+        for k, v in enumerate(verdicts):
+            if isinstance(v, Regrad):
+                moved.update(v.moved)
+                now[k] = now[k]._replace(tensors=v.seen)
+        if not moved:
+            return True
+        self.seen = seen._replace(tables=(now[0], now[1]))
+        return moved
 
     def remember(self, ctx: Ctx, named: list[tuple[str, Any]]) -> None:
         """Read ``named`` in full and keep what :meth:`same` compares; nothing where it cannot
@@ -201,22 +230,6 @@ def _same_objects(a: _Reading, b: _Reading | None) -> bool:
         for x, y in zip((a.mods, a.dicts, *a.tables), (b.mods, b.dicts, *b.tables), strict=True))
 
 
-def _same_content(ctx: Ctx, seen: _Seen, dicts: list[dict[str, Any]],
-                  tables: list[list[dict[Any, Any]]], known: bool) -> bool:
-    """What no dict version proves: the attributes a walk looks into, and the tables'
-    tensors (``known``: their dicts are proven unchanged)."""
-    if seen.odd:
-        odd = list(map(dict.__getitem__, map(dicts.__getitem__, seen.odd_dicts),
-                       seen.odd_names))
-        if list(map(id, odd)) != seen.odd_ids:
-            return False
-        t = Tokenizer(ctx)
-        t._attrs(seen.odd_names, odd)
-        if t.tok != seen.odd_tok:
-            return False
-    return all(_same_table(ctx, tables[k], seen.tables[k], known) for k in (0, 1))
-
-
 def _read(roots: list[Any], seen: _Seen | None) -> _Reading | None:
     """Every module of the trees, level by level, with their ``__dict__``s and tables (the
     token's own reading, :func:`._token_tree._levels`); with ``seen``, None unless every module
@@ -266,10 +279,11 @@ def _remember_table(ctx: Ctx, table: list[dict[Any, Any]]) -> _Table | None:
     return None if tensors is None else _Table(list(map(len, table)), keys, tensors)
 
 
-def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool) -> bool:
+def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool
+                ) -> bool | Regrad:
     """Whether one kind of table holds the remembered tensors with the remembered headers and
     grads. ``known``: its dicts are unchanged (:mod:`._versions`), so the same keys and values."""
     if not known and (list(map(len, table)) != seen.lens or _joined(table) != seen.keys):
         return False
     values = list(chain.from_iterable(map(dict.values, table)))
-    return _tensor_list.same(ctx, values, seen.tensors, known)
+    return _tensor_list.check(ctx, values, seen.tensors, known)

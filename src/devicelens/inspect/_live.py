@@ -25,10 +25,12 @@ from ._optimizer_watch import OptimizerWatch
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
-from .records import FULL, LOOSE, Loose, LooseIndex, ObjectRecord, Snapshot
+from .records import FULL, LOOSE, Loose, LooseIndex, ObjectRecord, Snapshot, grads_moved
 from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
 
 _DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
+#: a forest token no reading equals (its grads replaced since): the watch still answers
+_RETIRED: Token = [object()]
 _LAYOUT, _RG, _BASE = itemgetter(3), itemgetter(4), itemgetter(5)  # of a sweep's header
 
 
@@ -195,13 +197,18 @@ class Live:
         records = {k: walked[k] if k in walked else loose.record(where[k])
                    for k in changed if k in walked or k in where}
         shares, totals = self.shares, self.totals
-        for k in changed | removed:
+        for k in (changed | removed) - records.keys():
             old = shares.pop(k, None)
             if old is not None:
                 totals.remove(old)
         for k, rec in records.items():
-            shares[k] = share = share_of(rec) if k in walked else loose_share(rec)
-            totals.add(share)
+            share = share_of(rec) if k in walked else loose_share(rec)
+            old = shares.get(k)
+            if old is None:
+                totals.add(share)
+            else:
+                totals.replace(old, share)
+            shares[k] = share
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
         if index is not None:
@@ -241,10 +248,13 @@ class Live:
         skipped: list[str] = []
         entries: dict[str, Entry] = {}
         n_mods = self.n_mods
-        if self._forest_unchanged(ctx, todo[:n_mods]):
+        verdict = self._forest_unchanged(ctx, todo[:n_mods])
+        if verdict:
             kept = self.forest_kept
             if kept is None:
                 kept = self.forest_kept = _kept(self.entries, self.todo[:n_mods])
+            if verdict is not True:  # NB: grads replaced by equal ones: no walk, no token
+                kept = self.forest_kept = self._regrad(kept, verdict, changed)
             ctx.truncated |= kept.truncated
             todo = todo[n_mods:]
             if not todo:  # NB: nothing else to read: the kept dicts themselves, never edited
@@ -275,13 +285,27 @@ class Live:
         self.entries = entries
         return walked, changed, skipped
 
-    def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
+    def _regrad(self, kept: Kept, moved: dict[int, int], changed: set[str]) -> Kept:
+        """The kept entries with the grads ``moved`` at their new storages (the names whose
+        record that changes go to ``changed``). NB: their tokens, and the forest's, still hold
+        the old grads' ids, which new grads may take again: they are dropped, never compared."""
+        entries = dict(kept.entries)
+        for name, e in kept.entries.items():
+            record = grads_moved(e.record, moved) if e.record is not None else None
+            if record is not e.record:
+                entries[name] = e._replace(record=record, tok=None)
+                changed.add(name)
+        self.forest = _RETIRED
+        return _kept(entries, list(entries))
+
+    def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool | dict[int, int]:
         """Whether every module name reads exactly as last time, checked for all of them at
         once: by the watch where it can prove it (:mod:`._forest_watch`), else by their token
         (:func:`._token_tree.forest_token`); then none of them is tokened alone."""
         known = all(map(self.entries.__contains__, self.todo[:len(mods)]))
-        if known and self.forest is not None and self._watched(ctx, mods):
-            return True  # NB: the token would be equal (:mod:`._forest_watch`): not read
+        verdict = self._watched(ctx, mods) if known and self.forest is not None else False
+        if verdict:
+            return verdict  # NB: the token would be equal (:mod:`._forest_watch`): not read
         try:  # NB: before the token: what the watch keeps then predates every read after it
             self.watch.remember(ctx, mods)
         except Exception:  # NB: a shortcut never costs the push (a dict resized, say)
@@ -293,7 +317,7 @@ class Live:
             self.watch.forget()
         return same
 
-    def _watched(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool:
+    def _watched(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool | dict[int, int]:
         try:
             return self.watch.same(ctx, mods)
         except Exception:  # NB: as in remember: read the token instead
@@ -308,8 +332,15 @@ class Live:
         old = self.entries.get(name)
         ident = (id(obj), id(type(obj)))
         known = old is not None and old.ident == ident
-        if known and old is not None and old.watch is not None and _watched(old.watch, ctx, obj):
-            return self._kept_entry(ctx, old), False  # NB: its token would be equal
+        if known and old is not None and old.watch is not None:
+            verdict = _watched(old.watch, ctx, obj)
+            if verdict is True:
+                return self._kept_entry(ctx, old), False  # NB: its token would be equal
+            if verdict is not False:  # NB: grads replaced by equal ones: no walk
+                moved, watch_now = verdict
+                record = grads_moved(old.record, moved) if old.record is not None else None
+                entry = old._replace(record=record, watch=watch_now)
+                return self._kept_entry(ctx, entry), record is not old.record
         watch = _watch(ctx, obj)
         tok: Token | None = None
         pins: list[Any] = []
@@ -402,9 +433,10 @@ def _watch(ctx: Ctx, obj: Any) -> OptimizerWatch | None:
         return None
 
 
-def _watched(watch: OptimizerWatch, ctx: Ctx, obj: Any) -> bool:
+def _watched(watch: OptimizerWatch, ctx: Ctx, obj: Any
+             ) -> bool | tuple[dict[int, int], OptimizerWatch]:
     try:
-        return watch.same(ctx, obj)
+        return watch.check(ctx, obj)
     except Exception:  # NB: as in _watch: read the token instead
         return False
 

@@ -18,7 +18,7 @@ from itertools import chain, repeat
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
-from ._tensor_list import Tensors
+from ._tensor_list import Regrad, Tensors
 from ._versions import reader
 from ._walk import Ctx
 
@@ -62,14 +62,23 @@ class OptimizerWatch:
 
     def same(self, ctx: Ctx, opt: Any) -> bool:
         """Whether ``opt`` (of the type remembered) reads exactly as remembered."""
+        return self.check(ctx, opt) is True
+
+    def check(self, ctx: Ctx, opt: Any) -> bool | tuple[dict[int, int], OptimizerWatch]:
+        """:meth:`same`; or, where ``opt`` reads as remembered but for its parameters' grads
+        replaced by equal ones, which (old id -> new id) and the watch of it now."""
         seen = self.seen
         r = _read(opt, seen.dict_get)
         if r is None or r.versions != seen.reading.versions or r.lens != seen.reading.lens:
             return False
         if list(map(ctx.param_paths.get, map(id, r.params))) != seen.paths:
             return False  # NB: a module renamed, or the parameter moved to another module
-        return (_tensor_list.same(ctx, r.params, seen.params)
-                and _tensor_list.same(ctx, r.values, seen.values, known=True))
+        params = _tensor_list.check(ctx, r.params, seen.params)
+        if params is False or not _tensor_list.same(ctx, r.values, seen.values, known=True):
+            return False
+        if isinstance(params, Regrad):
+            return params.moved, OptimizerWatch(seen._replace(params=params.seen))
+        return True
 
 
 def _read(opt: Any, dict_get: Any) -> _Reading | None:

@@ -11,7 +11,7 @@ grad are covered (the token reads anything else its own way): :func:`remember` g
 from __future__ import annotations
 
 from itertools import compress, repeat
-from operator import and_, attrgetter, is_, is_not, itemgetter, not_
+from operator import and_, attrgetter, eq, is_, is_not, itemgetter, not_
 from typing import Any, NamedTuple
 
 from ._headers import Guard, guard, holds
@@ -57,9 +57,23 @@ def remember(ctx: Ctx, values: list[Any]) -> Tensors | None:
                    _leaf_guard(ctx, present, grad_metas))
 
 
+class Regrad(NamedTuple):
+    """The tensors read as remembered but for their grads, each a new tensor with the very
+    header of the one it replaced (a training step: ``backward`` after
+    ``zero_grad(set_to_none=True)``). Records then differ only in those grads' storages."""
+
+    moved: dict[int, int]  # old grad id -> new grad id
+    seen: Tensors  # the tensors as they read now
+
+
 def same(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bool:
     """Whether ``values`` read as remembered. ``known``: proven the very same objects already
     (their containers are unchanged), so their ids are not compared again."""
+    return check(ctx, values, seen, known) is True
+
+
+def check(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bool | Regrad:
+    """:func:`same`, or a :class:`Regrad` where only grads were replaced by equal ones."""
     if not known and list(map(id, values)) != seen.ids:
         return False
     if len(values) != len(seen.types) or list(map(is_, map(type, values), seen.types)).count(
@@ -75,14 +89,33 @@ def same(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> boo
         except RuntimeError:  # NB: a nested tensor at a reused id
             return False
     grads = list(map(_GRAD, compress(values, seen.grad_mask)))
-    if list(map(id, grads)) != seen.grad_ids:
-        return False
+    ids = list(map(id, grads))
+    if ids != seen.grad_ids:
+        return _regrad(ctx, grads, ids, seen)
     if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
         present = list(compress(grads, map(is_not, grads, repeat(None))))
         if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
             return False
         return holds(seen.grad_guard, present)
     return _grad_metas(ctx, grads) == seen.grad_metas
+
+
+def _regrad(ctx: Ctx, grads: list[Any], ids: list[int], seen: Tensors) -> Regrad | bool:
+    """The grads replaced, where every one present then is present now, each a plain tensor
+    with the header it had, and no two of them one tensor (then or now); else False."""
+    none = id(None)
+    if list(map(eq, ids, repeat(none))) != list(map(eq, seen.grad_ids, repeat(none))):
+        return False  # NB: a grad appeared or went
+    was = [i for i in seen.grad_ids if i != none]
+    now = [i for i in ids if i != none]
+    if len(set(was)) != len(was) or len(set(now)) != len(now):
+        return False
+    present = list(compress(grads, map(is_not, grads, repeat(None))))
+    if _grad_metas(ctx, grads) != seen.grad_metas:  # NB: exact types first, whole headers
+        return False
+    moved = {old: new for old, new in zip(was, now, strict=True) if old != new}
+    guard_now = _leaf_guard(ctx, present, seen.grad_metas) if seen.grad_guard else None
+    return Regrad(moved, seen._replace(grad_ids=ids, grad_guard=guard_now))
 
 
 def _leaf_guard(ctx: Ctx, tensors: list[Any], metas: list[tuple[Any, ...]]) -> Guard | None:

@@ -7,6 +7,8 @@ removing an object's contribution gives exactly the totals of a fresh count.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import NamedTuple
 
 from .records import DeviceTotal, ObjectRecord, device_key
@@ -41,24 +43,42 @@ class RunningTotals:
         self.home: dict[int, str] = {}  # storage -> its device
 
     def add(self, s: Share, sign: int = 1) -> None:
-        objs, count, extents = self.objs, self.count, self.extents
+        objs = self.objs
         for dev in s.devices:
             objs[dev] = objs.get(dev, 0) + sign
         for dev, storage, n in s.tensors:
-            count[dev] = count.get(dev, 0) + sign
-            seen = extents.get(storage)
-            if seen is None and sign > 0:  # NB: a storage seen first (most are seen once)
-                extents[storage], self.home[storage] = {n: 1}, dev
-                self.nbytes[dev] = self.nbytes.get(dev, 0) + n
-            elif sign < 0 and seen == {n: 1}:  # NB: its last sighting goes
-                home = self.home.pop(storage)
-                del extents[storage]
-                self.nbytes[home] -= n
-            else:
-                self._extent(dev, storage, n, sign)
+            self._one(dev, storage, n, sign)
 
     def remove(self, s: Share) -> None:
         self.add(s, -1)
+
+    def replace(self, old: Share, new: Share) -> None:
+        """``remove(old)`` then ``add(new)``, touching only the tensors that differ where the
+        two line up (the same devices and as many tensors: a model whose grads were replaced)."""
+        a, b = old.tensors, new.tensors
+        if old.devices != new.devices or len(a) != len(b):
+            self.remove(old)
+            self.add(new)
+            return
+        differ = list(compress(range(len(a)), map(ne, a, b)))
+        for i in differ:
+            self._one(*a[i], -1)
+        for i in differ:
+            self._one(*b[i], 1)
+
+    def _one(self, dev: str, storage: int, n: int, sign: int) -> None:
+        count, extents = self.count, self.extents
+        count[dev] = count.get(dev, 0) + sign
+        seen = extents.get(storage)
+        if seen is None and sign > 0:  # NB: a storage seen first (most are seen once)
+            extents[storage], self.home[storage] = {n: 1}, dev
+            self.nbytes[dev] = self.nbytes.get(dev, 0) + n
+        elif sign < 0 and seen == {n: 1}:  # NB: its last sighting goes
+            home = self.home.pop(storage)
+            del extents[storage]
+            self.nbytes[home] -= n
+        else:
+            self._extent(dev, storage, n, sign)
 
     def _extent(self, dev: str, storage: int, n: int, sign: int) -> None:
         seen = self.extents.get(storage)

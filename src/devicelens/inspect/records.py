@@ -77,6 +77,18 @@ class ObjectRecord(NamedTuple):
     frozen: bool = False  # immutable container (tuple, namedtuple, frozen dataclass)
 
 
+def grads_moved(o: ObjectRecord, moved: dict[int, int]) -> ObjectRecord:
+    """``o`` with the grads at storages ``moved`` (old -> new) recorded at their new storages:
+    what a walk gives after grads were replaced by tensors with the very same headers (a plain
+    grad's storage is its own identity). ``o`` itself where none of its grads moved."""
+    ts = o.tensors
+    if not any(t.role == "grad" and t.storage in moved for t in ts):
+        return o
+    return o._replace(tensors=tuple(
+        t._replace(storage=moved[t.storage]) if t.role == "grad" and t.storage in moved else t
+        for t in ts))
+
+
 class DeviceInfo(NamedTuple):
     name: str  # cpu, cuda:0, mps, xpu:0, meta
     kind: str

@@ -1,0 +1,150 @@
+"""A training step (``zero_grad(set_to_none=True)``, ``backward``, ``step``) makes every grad a
+new tensor with the very header of the one before, and changes nothing else a record reads.
+The live snapshot then moves those grads' records to their new storages instead of walking the
+model and its optimizer again (:class:`devicelens.inspect._tensor_list.Regrad`); anything more
+(another dtype, a view, a grad shared, one gone) is walked. Either way it equals a fresh one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens.inspect import _forest_watch, _live, take_snapshot
+from devicelens.inspect._live import Live
+from devicelens.inspect._walk import Ctx
+
+
+def namespace() -> dict[str, Any]:
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 3), nn.Linear(3, 3))
+    opt = torch.optim.Adam(model.parameters())
+    ns = {"model": model, "opt": opt, "x": torch.zeros(4, 2)}
+    step(ns)
+    return ns
+
+
+def step(ns: dict[str, Any]) -> None:
+    ns["opt"].zero_grad()
+    ns["model"](ns["x"]).sum().backward()
+    ns["opt"].step()
+
+
+def _walks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    names: list[str] = []
+    real = _live.walk_object
+
+    def counted(ctx: Ctx, name: str, obj: Any, *rest: Any) -> Any:
+        names.append(name)
+        return real(ctx, name, obj, *rest)
+
+    monkeypatch.setattr(_live, "walk_object", counted)
+    return names
+
+
+def _ready(ns: dict[str, Any]) -> Live:
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    return live
+
+
+def test_a_training_step_moves_the_grads_without_a_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    ns = namespace()
+    live = _ready(ns)
+    walks = _walks(monkeypatch)
+    before = {p.grad for p in ns["model"].parameters()}
+    step(ns)
+    assert not before & {p.grad for p in ns["model"].parameters()}  # NB: every grad is new
+    update = live.update(ns)
+    assert walks == []
+    assert update.changed == {"model", "opt"}
+    assert update.snapshot.objects == take_snapshot(ns).objects  # NB: storages included
+    assert update.snapshot.totals == take_snapshot(ns).totals
+    again = live.update(ns)
+    assert again.changed == frozenset() and walks == []
+
+
+def _swap_grads(ns: dict[str, Any]) -> None:
+    """Two grads trade places (each moves to the other's storage), a third is made anew."""
+    w2, w3 = ns["model"][2].weight, ns["model"][3].weight
+    w2.grad, w3.grad = w3.grad, w2.grad
+    ns["model"][0].bias.grad = torch.zeros(3)  # NB: its old grad is freed: its id may return
+
+
+REGRADS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "two grads swapped, one made anew": _swap_grads,
+    "a grad kept by a name of its own": lambda ns: (
+        ns.__setitem__("g", ns["model"][0].weight.grad), step(ns)),
+}
+
+
+@pytest.mark.parametrize("change", sorted(REGRADS))
+def test_grads_replaced_in_other_ways_equal_a_fresh_snapshot(change: str) -> None:
+    ns = namespace()
+    live = _ready(ns)
+    REGRADS[change](ns)
+    update = live.update(ns)
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert update.snapshot.totals == take_snapshot(ns).totals
+
+
+def _grad_of(ns: dict[str, Any], make: Callable[[torch.Tensor], torch.Tensor]) -> None:
+    w = ns["model"][0].weight
+    w.grad = make(w)
+
+
+WALKED: dict[str, Callable[[dict[str, Any]], None]] = {
+    "a grad of another dtype": lambda ns: (
+        setattr(ns["model"][0].weight, "grad_dtype", None),
+        _grad_of(ns, lambda w: torch.zeros(w.shape, dtype=torch.float64))),
+    "a grad that is a view": lambda ns: _grad_of(
+        ns, lambda w: torch.zeros(w.numel() + 1)[1:].view(w.shape)),
+    "two parameters given one grad": lambda ns: setattr(
+        ns["model"][3].weight, "grad", ns["model"][2].weight.grad),
+    "a grad gone": lambda ns: setattr(ns["model"][2].bias, "grad", None),
+}
+
+
+@pytest.mark.parametrize("change", sorted(WALKED))
+def test_what_is_no_mere_regrad_is_walked(change: str, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    ns = namespace()
+    live = _ready(ns)
+    walks = _walks(monkeypatch)
+    WALKED[change](ns)
+    update = live.update(ns)
+    assert "model" in walks
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert update.snapshot.totals == take_snapshot(ns).totals
+
+
+def test_after_a_regrad_old_tokens_never_vouch_for_the_moved_records(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tokens read before the step hold the old grads' ids. Put the old grads back while
+    the watch cannot answer: an old token would then read equal and keep records that point
+    at the new grads."""
+    ns = namespace()
+    live = _ready(ns)
+    old = [p.grad for p in ns["model"].parameters()]
+    step(ns)
+    live.update(ns)  # NB: the grads moved, no walk
+    for p, g in zip(ns["model"].parameters(), old, strict=True):
+        p.grad = g
+    monkeypatch.setattr(_forest_watch.ForestWatch, "same", lambda *_a: False)
+    update = live.update(ns)
+    assert update.snapshot.objects == take_snapshot(ns).objects
+
+
+def test_an_old_grad_kept_as_an_attribute_stays_where_it_is() -> None:
+    """Only grads' records move: a module attribute holding the old grad still holds it."""
+    ns = namespace()
+    ns["model"][0].__dict__["kept"] = ns["model"][0].weight.grad
+    live = _ready(ns)
+    step(ns)
+    update = live.update(ns)
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert update.snapshot.totals == take_snapshot(ns).totals
