@@ -85,8 +85,8 @@ def grads_moved(o: ObjectRecord, moved: dict[int, int]) -> ObjectRecord:
     if not any(t.role == "grad" and t.storage in moved for t in ts):
         return o
     return o._replace(tensors=tuple(
-        t._replace(storage=moved[t.storage]) if t.role == "grad" and t.storage in moved else t
-        for t in ts))
+        _new(TensorRecord, (*t[:-1], moved[t.storage]))
+        if t.role == "grad" and t.storage in moved else t for t in ts))
 
 
 class DeviceInfo(NamedTuple):
