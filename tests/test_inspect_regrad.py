@@ -148,3 +148,19 @@ def test_an_old_grad_kept_as_an_attribute_stays_where_it_is() -> None:
     update = live.update(ns)
     assert update.snapshot.objects == take_snapshot(ns).objects
     assert update.snapshot.totals == take_snapshot(ns).totals
+
+
+def test_an_attribute_sharing_a_parameters_old_grad_keeps_it() -> None:
+    """An attribute tensor whose grad is the parameter's grad object: the step gives the
+    parameter a new grad, and the attribute keeps the old one (its record must not move)."""
+    ns = namespace()
+    w = ns["model"][0].weight
+    shadow = torch.zeros(w.shape, requires_grad=True)
+    shadow.grad = w.grad
+    ns["model"][0].__dict__["shadow"] = shadow
+    live = _ready(ns)
+    step(ns)
+    assert shadow.grad is not w.grad
+    update = live.update(ns)
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert update.snapshot.totals == take_snapshot(ns).totals

@@ -78,15 +78,21 @@ class ObjectRecord(NamedTuple):
 
 
 def grads_moved(o: ObjectRecord, moved: dict[int, int]) -> ObjectRecord:
-    """``o`` with the grads at storages ``moved`` (old -> new) recorded at their new storages:
-    what a walk gives after grads were replaced by tensors with the very same headers (a plain
-    grad's storage is its own identity). ``o`` itself where none of its grads moved."""
+    """``o`` with its parameters' grads at storages ``moved`` (old -> new) recorded at their new
+    storages: what a walk gives after those grads were replaced by tensors with the very same
+    headers (a plain grad's storage is its own identity). ``o`` itself where none moved.
+    NB: only the grads of parameters and buffers (the tensors whose grads were compared): an
+    attribute's grad that is the old grad itself still is."""
     ts = o.tensors
     if not any(t.role == "grad" and t.storage in moved for t in ts):
         return o
+    owners = {t.path for t in ts if t.role in _TABLE_ROLES}
     return o._replace(tensors=tuple(
         _new(TensorRecord, (*t[:-1], moved[t.storage]))
-        if t.role == "grad" and t.storage in moved else t for t in ts))
+        if t.role == "grad" and t.storage in moved and t.owner in owners else t for t in ts))
+
+
+_TABLE_ROLES = frozenset({"parameter", "buffer", "opt_param"})
 
 
 class DeviceInfo(NamedTuple):
