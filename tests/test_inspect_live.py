@@ -488,9 +488,9 @@ def test_a_tensor_retyped_in_place_is_seen_though_every_name_and_id_stays() -> N
 
 
 def test_the_names_whose_tensor_changed_are_found_however_the_names_moved() -> None:
-    """``_diff`` compares two sweeps position by position when the names are the same or new
+    """``changed_names`` compares two sweeps position by position when the names are the same or new
     names came last (a cell defining variables), else by name."""
-    from devicelens.inspect._live import _diff
+    from devicelens.inspect._columns import changed_names
 
     a, b, c = (torch.zeros(1), torch.zeros(2), torch.zeros(3))
     meta = {t: (t.device, t.dtype, t.shape) for t in (a, b, c)}
@@ -499,20 +499,20 @@ def test_the_names_whose_tensor_changed_are_found_however_the_names_moved() -> N
         return list(names), [id(t) for t in names.values()], [meta[t] for t in names.values()]
 
     old = sweep({"a": a, "b": b})
-    assert _diff(*old, *sweep({"a": a, "b": b})) == set()
-    assert _diff(*old, *sweep({"a": a, "b": c})) == {"b"}  # NB: same names, one rebound
-    assert _diff(*old, *sweep({"a": a, "b": b, "c": c})) == {"c"}  # NB: a name added last
-    assert _diff(*old, *sweep({"a": c, "b": b, "c": a})) == {"a", "c"}
-    assert _diff(*old, *sweep({"b": b, "c": c})) == {"a", "c"}  # NB: one deleted, one new
-    assert _diff(*old, *sweep({"c": c, "a": a})) == {"b", "c"}
+    assert changed_names(*old, *sweep({"a": a, "b": b})) == set()
+    assert changed_names(*old, *sweep({"a": a, "b": c})) == {"b"}  # NB: same names, one rebound
+    assert changed_names(*old, *sweep({"a": a, "b": b, "c": c})) == {"c"}  # NB: a name added last
+    assert changed_names(*old, *sweep({"a": c, "b": b, "c": a})) == {"a", "c"}
+    assert changed_names(*old, *sweep({"b": b, "c": c})) == {"a", "c"}  # NB: one deleted, one new
+    assert changed_names(*old, *sweep({"c": c, "a": a})) == {"b", "c"}
 
 
 def test_which_names_are_shown_is_read_the_same_way_at_c_speed_and_one_by_one() -> None:
-    from devicelens.inspect._live import _public
+    from devicelens.inspect._columns import shown
 
     keys: list[Any] = ["x", "_private", "In", "Out", "", "model", "__builtins__"]
-    assert _public(keys) == [True, False, False, False, True, True, False]
-    assert _public([*keys, 7]) == [True, False, False, False, True, True, False, False]
+    assert shown(keys) == [True, False, False, False, True, True, False]
+    assert shown([*keys, 7]) == [True, False, False, False, True, True, False, False]
 
 
 def test_an_update_that_fails_halfway_is_not_trusted_next_time(

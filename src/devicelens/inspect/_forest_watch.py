@@ -4,9 +4,12 @@ their token.
 :func:`._token.forest_token` builds one flat token of every module: the ids of every key, value
 and type, and every parameter's header. Here the same facts are compared column by column
 against the last push, each with the cheapest read that proves it: modules by weak reference
-(never kept alive), every ``__dict__``'s and table's keys as one string, only the extra
-(non-standard) values' types, and the parameters' and grads' ids and headers. Extra values that
-a walk looks into (tensors, containers) are tokened again as the walk reads them.
+(never kept alive); every ``__dict__`` and table by its version (:mod:`._versions`: equal, the
+same keys and values), or, where a version changed, their keys as one string and the extra
+(non-standard) values' types; the parameters' and grads' types, ids and headers
+(:mod:`._tensor_list`). Extra values that a walk looks into (tensors, containers) are tokened
+again as the walk reads them. Grads replaced by equal ones (a training step) are told apart
+from a change: the caller moves them in its records instead of walking the trees again.
 
 NB: tensors are never weakly referenced: ``torch.utils.swap_tensors`` (``Module.to`` under
 ``swap_module_params_on_conversion``, ``load_state_dict(assign=True)``) refuses a tensor that
@@ -15,9 +18,10 @@ every header is checked whole: by torch's tensor guard and the reads beside it (
 or read as the token reads it where no guard is kept.
 
 NB: a watch is only a shortcut. :meth:`ForestWatch.same` answers True only when the token
-would be equal; anything it does not cover (a table that is not a ``dict``, a ``None`` entry, a
-wrapper, an ``hf_device_map``, a key with a NUL in it) makes it keep no state, and the caller
-reads the token.
+would be equal (and names moved grads only where it would differ in nothing else); anything it
+does not cover (a table that is not a ``dict``, a ``None`` entry, a wrapper, an
+``hf_device_map``, a key with a NUL in it) makes it keep no state, and the caller reads the
+token.
 """
 
 from __future__ import annotations

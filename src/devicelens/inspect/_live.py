@@ -5,33 +5,37 @@ record it gave, and for names bound to a plain tensor their identity and header.
 :meth:`Live.update` checks every header and every token again (no cache is trusted: ``.data =``,
 ``Module.to()`` and ``requires_grad_()`` change a tensor without changing its identity or its
 ``_version``): headers through torch's tensor guard where it proves them (:mod:`._headers`),
-else read. It re-walks only the names whose token changed, and returns a snapshot equal to a
-fresh :func:`~.snapshot.take_snapshot`. NB: it holds no user object: ids, headers, records,
-guards, and the types and keys a token pins.
+else read. Module trees and optimizers are checked by watches that prove their tokens equal
+without reading them (:mod:`._forest_watch`, :mod:`._optimizer_watch`), and that recognise a
+training step (only grads replaced by equal ones: their records move, nothing is walked). It
+re-walks only the names whose reading changed, and returns a snapshot equal to a fresh
+:func:`~.snapshot.take_snapshot`. NB: it holds no user object: ids, headers, records, guards,
+weak references to modules, and the types and keys a token pins.
 """
 
 from __future__ import annotations
 
 import gc
 from itertools import compress, repeat
-from operator import and_, is_, itemgetter, ne, not_, or_
+from operator import is_, itemgetter, not_
 from typing import Any, NamedTuple
 
 from . import _types
+from ._columns import changed_names, compact_rows, shown
 from ._forest_watch import ForestWatch
 from ._headers import Sweep
 from ._objects import walk_object
-from ._optimizer_watch import OptimizerWatch
+from ._optimizer_watch import OptimizerWatch, checked, watch_of
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, share_of
 from ._walk import Ctx
 from .records import FULL, LOOSE, Loose, LooseIndex, ObjectRecord, Snapshot, grads_moved
-from .snapshot import HIDDEN, MAX_NODES, available_devices, recent_cells, take_snapshot
+from .snapshot import MAX_NODES, available_devices, recent_cells, take_snapshot
 
 _DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
+_LAYOUT, _RG, _BASE = itemgetter(3), itemgetter(4), itemgetter(5)  # of a sweep's header
 #: a forest token no reading equals (its grads replaced since): the watch still answers
 _RETIRED: Token = [object()]
-_LAYOUT, _RG, _BASE = itemgetter(3), itemgetter(4), itemgetter(5)  # of a sweep's header
 
 
 class Entry(NamedTuple):
@@ -129,7 +133,7 @@ class Live:
             return self._fresh(ns)
         if keys != self.keys:
             self.keys = keys
-            self.public = _public(keys)
+            self.public = shown(keys)
         pkeys = list(compress(keys, self.public))
         pvals = list(compress(vals, self.public))
         types = list(map(type, pvals))
@@ -153,16 +157,16 @@ class Live:
             if fresh:  # NB: outside the chunks read again, every tensor and header is the same
                 compact = self.compact[:]  # NB: a copy: the last todo key holds that list
                 for s, e in fresh:
-                    loose_changed |= _diff(tnames[s:e], old_ids[s:e], old_metas[s:e],
+                    loose_changed |= changed_names(tnames[s:e], old_ids[s:e], old_metas[s:e],
                                            tnames[s:e], tids[s:e], metas[s:e])
-                    compact[s:e] = _compact(metas[s:e], torch.strided)
+                    compact[s:e] = compact_rows(metas[s:e], torch.strided)
                 self.compact = compact
         else:
-            loose_changed = _diff(old, old_ids, old_metas, tnames, tids, metas)
+            loose_changed = changed_names(old, old_ids, old_metas, tnames, tids, metas)
             if tnames != old:  # NB: names that trade a tensor for a number (``a, b = b, a``)
                 self.columns_key = None  # can leave every count as it was: no patching then
             self.tnames = tnames
-            self.compact = _compact(metas, torch.strided)
+            self.compact = compact_rows(metas, torch.strided)
         return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed,
                               same_types)
 
@@ -301,7 +305,9 @@ class Live:
     def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool | dict[int, int]:
         """Whether every module name reads exactly as last time, checked for all of them at
         once: by the watch where it can prove it (:mod:`._forest_watch`), else by their token
-        (:func:`._token_tree.forest_token`); then none of them is tokened alone."""
+        (:func:`._token_tree.forest_token`); then none of them is tokened alone. Or, from the
+        watch, which grads moved (old id -> new id) where nothing else changed
+        (:class:`._tensor_list.Regrad`)."""
         known = all(map(self.entries.__contains__, self.todo[:len(mods)]))
         verdict = self._watched(ctx, mods) if known and self.forest is not None else False
         if verdict:
@@ -333,7 +339,7 @@ class Live:
         ident = (id(obj), id(type(obj)))
         known = old is not None and old.ident == ident
         if known and old is not None and old.watch is not None:
-            verdict = _watched(old.watch, ctx, obj)
+            verdict = checked(old.watch, ctx, obj)
             if verdict is True:
                 return self._kept_entry(ctx, old), False  # NB: its token would be equal
             if verdict is not False:  # NB: grads replaced by equal ones: no walk
@@ -341,7 +347,7 @@ class Live:
                 record = grads_moved(old.record, moved) if old.record is not None else None
                 entry = old._replace(record=record, watch=watch_now)
                 return self._kept_entry(ctx, entry), record is not old.record
-        watch = _watch(ctx, obj)
+        watch = watch_of(ctx, obj)
         tok: Token | None = None
         pins: list[Any] = []
         if watch is None:
@@ -421,54 +427,3 @@ class Live:
         """Past the node budget: a plain snapshot, and no memory of it."""
         self.__init__()  # type: ignore[misc]
         return Update(take_snapshot(ns), None, frozenset(), {})
-
-
-def _watch(ctx: Ctx, obj: Any) -> OptimizerWatch | None:
-    """A watch of an optimizer (None for anything else, or where none can be kept)."""
-    if _types.info(type(obj)).what != "optimizer":
-        return None
-    try:
-        return OptimizerWatch.remember(ctx, obj)
-    except Exception:  # NB: a shortcut never costs the push
-        return None
-
-
-def _watched(watch: OptimizerWatch, ctx: Ctx, obj: Any
-             ) -> bool | tuple[dict[int, int], OptimizerWatch]:
-    try:
-        return watch.check(ctx, obj)
-    except Exception:  # NB: as in _watch: read the token instead
-        return False
-
-
-def _compact(metas: list[tuple[Any, ...]], strided: Any) -> list[bool]:
-    """Which plain tensors are compact rows (strided, no autograd, no view), at C speed."""
-    return list(map(and_, map(is_, map(_LAYOUT, metas), repeat(strided)), map(
-        and_, map(is_, map(_RG, metas), repeat(False)), map(is_, map(_BASE, metas), repeat(None)))))
-
-
-def _diff(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
-          names: list[str], ids: list[int], metas: list[tuple[Any, ...]]) -> set[str]:
-    """The plain-tensor names whose tensor or header differs between two sweeps."""
-    if names == old_names:  # NB: the common case: compared position by position, at C speed
-        moved = map(or_, map(ne, ids, old_ids), map(ne, metas, old_metas))
-        return set(compress(names, moved))
-    n = len(old_names)
-    if len(names) > n and names[:n] == old_names:  # NB: a cell added names (they come last)
-        moved = map(or_, map(ne, ids[:n], old_ids), map(ne, metas[:n], old_metas))
-        return set(compress(old_names, moved)) | set(names[n:])
-    before = dict(zip(old_names, zip(old_ids, old_metas, strict=True), strict=True))
-    moved = map(ne, zip(ids, metas, strict=True), map(before.get, names))  # NB: new: None
-    return set(compress(names, moved)) | (before.keys() - set(names))
-
-
-def _public(keys: list[Any]) -> list[bool]:
-    """Which namespace keys are shown: strings, not private, not ``In``/``Out``. NB: at C speed
-    when every key is a ``str`` (a namespace's usual case), else one by one, types first."""
-    if list(map(type, keys)).count(str) != len(keys):
-        return [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
-    public = list(map(not_, map(str.startswith, keys, repeat("_"))))
-    for hidden in HIDDEN:
-        if hidden in keys:
-            public[keys.index(hidden)] = False
-    return public

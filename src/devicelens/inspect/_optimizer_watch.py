@@ -103,3 +103,21 @@ def _read(opt: Any, dict_get: Any) -> _Reading | None:
     versions = [version(d), version(state), *map(version, groups), *map(version, states)]
     return _Reading(versions, list(map(len, lists)), list(chain.from_iterable(lists)),
                     list(chain.from_iterable(map(dict.values, states))))
+
+
+def watch_of(ctx: Ctx, obj: Any) -> OptimizerWatch | None:
+    """A watch of an optimizer (None for anything else, or where none can be kept)."""
+    if _types.info(type(obj)).what != "optimizer":
+        return None
+    try:
+        return OptimizerWatch.remember(ctx, obj)
+    except Exception:  # NB: a shortcut never costs the push
+        return None
+
+
+def checked(watch: OptimizerWatch, ctx: Ctx, obj: Any
+            ) -> bool | tuple[dict[int, int], OptimizerWatch]:
+    try:
+        return watch.check(ctx, obj)
+    except Exception:  # NB: as in watch_of: read the token instead
+        return False
