@@ -181,8 +181,8 @@ class Cells(RuleBasedStateMachine):
         """A parameter that stops needing grad, then takes an in-place op from one that does:
         the same object, needing grad again, is no longer a leaf."""
         ts = [t for t in self.objects(torch.Tensor) if t.is_leaf and t.is_floating_point()
-              and t.requires_grad and t.device.type == "cpu"]
-        if ts:
+              and t.requires_grad and t.device.type == "cpu" and t._base is None]
+        if ts:  # NB: no view: torch refuses an in-place op on a view of a leaf that needs grad
             t = data.draw(st.sampled_from(ts))
             t.requires_grad_(False)
             t.add_(torch.zeros(t.shape, dtype=t.dtype, requires_grad=True))
