@@ -74,6 +74,20 @@ def test_running_totals_equal_a_fresh_count(steps: list[tuple[str, Share, int, i
         else:
             i = pick % len(present)
             new = moved(present[i], shift, every)
-            totals.replace(present[i], new)
+            totals.replace([(present[i], new)])
             present[i] = new
         assert totals.result() == fresh(present)
+
+
+def test_a_storage_shared_by_two_objects_moves_device_with_both() -> None:
+    """``Module.to("meta")`` moves a parameter in place (same object, same storage key) that a
+    second object reaches too: both records change, and the storage's bytes go to meta."""
+    model = Share(("cpu",), (("cpu", 1, 16), ("cpu", 2, 8)))
+    box = Share(("cpu",), (("cpu", 1, 16),))
+    totals = RunningTotals()
+    totals.add(model)
+    totals.add(box)
+    model2 = Share(("meta",), (("meta", 1, 16), ("meta", 2, 8)))
+    box2 = Share(("meta",), (("meta", 1, 16),))
+    totals.replace([(model, model2), (box, box2)])
+    assert totals.result() == (DeviceTotal("meta", 2, 3, 24),)

@@ -205,14 +205,19 @@ class Live:
             old = shares.pop(k, None)
             if old is not None:
                 totals.remove(old)
+        pairs: list[tuple[Share, Share]] = []
+        fresh: list[Share] = []
         for k, rec in records.items():
             share = share_of(rec) if k in walked else loose_share(rec)
             old = shares.get(k)
             if old is None:
-                totals.add(share)
+                fresh.append(share)
             else:
-                totals.replace(old, share)
+                pairs.append((old, share))
             shares[k] = share
+        totals.replace(pairs)  # NB: every old sighting goes before any new one comes
+        for share in fresh:
+            totals.add(share)
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
         if index is not None:

@@ -52,19 +52,30 @@ class RunningTotals:
     def remove(self, s: Share) -> None:
         self.add(s, -1)
 
-    def replace(self, old: Share, new: Share) -> None:
-        """``remove(old)`` then ``add(new)``, touching only the tensors that differ where the
-        two line up (the same devices and as many tensors: a model whose grads were replaced)."""
-        a, b = old.tensors, new.tensors
-        if old.devices != new.devices or len(a) != len(b):
-            self.remove(old)
-            self.add(new)
-            return
-        differ = list(compress(range(len(a)), map(ne, a, b)))
-        for i in differ:
-            self._one(*a[i], -1)
-        for i in differ:
-            self._one(*b[i], 1)
+    def replace(self, pairs: list[tuple[Share, Share]]) -> None:
+        """``remove`` every old share, then ``add`` every new one, touching only the tensors
+        that differ where two line up (the same devices and as many tensors: a model whose
+        grads were replaced). NB: every removal first: a storage shared by several objects can
+        move to another device in place (``Module.to``), and its home is taken when it is seen
+        anew, never while an old sighting of it is left."""
+        differs: list[list[int] | None] = []
+        for old, new in pairs:
+            a, b = old.tensors, new.tensors
+            if old.devices != new.devices or len(a) != len(b):
+                differs.append(None)
+                self.remove(old)
+                continue
+            differ = list(compress(range(len(a)), map(ne, a, b)))
+            differs.append(differ)
+            for i in differ:
+                self._one(*a[i], -1)
+        for (_old, new), changed in zip(pairs, differs, strict=True):
+            if changed is None:
+                self.add(new)
+                continue
+            b = new.tensors
+            for i in changed:
+                self._one(*b[i], 1)
 
     def _one(self, dev: str, storage: int, n: int, sign: int) -> None:
         count, extents = self.count, self.extents
