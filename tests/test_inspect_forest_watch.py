@@ -24,6 +24,7 @@ class Block(nn.Module):
         super().__init__()
         self.proj = nn.Linear(2, 3)
         self.norm = nn.BatchNorm1d(3)
+        self.gate = nn.Linear(3, 3, bias=False)  # NB: a None entry in its table
         self.cache = [torch.zeros(2)]
         self.scale = torch.ones(1)
         self.width = 3
@@ -75,6 +76,11 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
                                                nn.Parameter(torch.zeros(1, 3))),
     "a grad appears": lambda ns: setattr(ns["head"].weight, "grad", torch.zeros(1, 3)),
     "a grad reallocated in another dtype": _grad_reallocated,
+    "a None parameter set": lambda ns: setattr(ns["model"][2].gate, "bias",
+                                               nn.Parameter(torch.zeros(3))),
+    "a parameter set to None": lambda ns: setattr(ns["head"], "bias", None),
+    "a None buffer set": lambda ns: ns["model"][2].gate.register_buffer("scale", None)
+    or setattr(ns["model"][2].gate, "scale", torch.ones(1)),
     "a buffer resized in place": lambda ns: ns["model"][2].norm.running_mean.resize_(5),
     "a buffer that turns into a non-leaf": lambda ns: ns["model"][2].norm.running_mean.add_(
         torch.zeros(3, requires_grad=True)),
@@ -121,6 +127,18 @@ def test_the_live_snapshot_equals_a_fresh_one_after_each_change(change: str) -> 
     snap = live.update(ns).snapshot
     assert snap.objects == take_snapshot(ns).objects
     assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+def test_none_entries_are_watched() -> None:
+    """``Linear(bias=False)`` and ``MultiheadAttention`` hold None in their tables: most
+    transformer models do. The watch covers them (the token was read after every cell)."""
+    ns = {"attn": nn.MultiheadAttention(4, 2), "proj": nn.Linear(4, 4, bias=False)}
+    watch, ctx, named = _watch(ns)
+    assert watch.seen is not None
+    assert [t.nones.count(True) for t in watch.seen.tables] == [4, 0]
+    assert watch.same(ctx, named) is True
+    ns["proj"].bias = nn.Parameter(torch.zeros(4))
+    assert not watch.same(ctx, named)
 
 
 def test_what_the_watch_does_not_cover_it_leaves_to_the_token() -> None:

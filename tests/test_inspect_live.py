@@ -190,7 +190,8 @@ class Cells(RuleBasedStateMachine):
     @rule(data=st.data())
     def replace_parameter(self, data: Any) -> None:
         """``layer.weight = nn.Parameter(...)``: the table is edited in place."""
-        layers = self.objects(nn.Linear)
+        layers = list({id(m): m for v in self.objects(nn.Module) for m in v.modules()
+                       if type(m) is nn.Linear}.values())
         if layers:
             layer = data.draw(st.sampled_from(layers))
             layer.weight = nn.Parameter(torch.zeros(layer.weight.shape,
@@ -302,6 +303,15 @@ class Cells(RuleBasedStateMachine):
                 state[key].data = state[key].data.half()
 
     @rule(data=st.data())
+    def bias_toggle(self, data: Any) -> None:
+        """A layer's bias dropped (``= None``, the entry stays) or given back."""
+        layers = list({id(m): m for v in self.objects(nn.Module) for m in v.modules()
+                       if type(m) is nn.Linear}.values())
+        if layers:
+            m = data.draw(st.sampled_from(layers))
+            m.bias = nn.Parameter(torch.zeros(m.out_features)) if m.bias is None else None
+
+    @rule(data=st.data())
     def requires_grad(self, data: Any) -> None:
         ts = [t for t in self.objects(torch.Tensor) if t.is_leaf and t.is_floating_point()]
         if ts:
@@ -371,7 +381,8 @@ class ModelCells(Cells):
 
     def __init__(self) -> None:
         super().__init__()
-        model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+        # NB: a None entry in a table (bias=False), as most transformer layers have
+        model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1, bias=False))
         head = nn.Linear(1, 2)
         adam = torch.optim.Adam(head.parameters())
         head(torch.zeros(2, 1)).sum().backward()

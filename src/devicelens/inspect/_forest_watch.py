@@ -27,8 +27,8 @@ token.
 from __future__ import annotations
 
 import weakref
-from itertools import chain, repeat
-from operator import call, is_, itemgetter
+from itertools import chain, compress, repeat
+from operator import call, is_, itemgetter, not_
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
@@ -48,7 +48,10 @@ class _Table(NamedTuple):
 
     lens: list[int]
     keys: str
-    tensors: Tensors
+    tensors: Tensors  # the entries that are not None, in order
+    # NB: where the entries are None (``Linear(bias=False)``, ``MultiheadAttention``'s unused
+    # projections), as a mask over every entry in order; empty: none is
+    nones: list[bool]
 
 
 class _Seen(NamedTuple):
@@ -279,15 +282,26 @@ def _remember_table(ctx: Ctx, table: list[dict[Any, Any]]) -> _Table | None:
     keys = _joined_plain(table)
     if keys is None:
         return None
-    tensors = _tensor_list.remember(ctx, list(chain.from_iterable(map(dict.values, table))))
-    return None if tensors is None else _Table(list(map(len, table)), keys, tensors)
+    values = list(chain.from_iterable(map(dict.values, table)))
+    nones = list(map(is_, values, repeat(None)))
+    if nones.count(True):  # NB: a walk skips a None entry; the token pins it by id
+        values = list(compress(values, map(not_, nones)))
+    else:
+        nones = []
+    tensors = _tensor_list.remember(ctx, values)
+    return None if tensors is None else _Table(list(map(len, table)), keys, tensors, nones)
 
 
 def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool
                 ) -> bool | Regrad:
     """Whether one kind of table holds the remembered tensors with the remembered headers and
-    grads. ``known``: its dicts are unchanged (:mod:`._versions`), so the same keys and values."""
+    grads. ``known``: its dicts are unchanged (:mod:`._versions`), so the same keys and values.
+    NB: with no None remembered, an entry set to None since fails the tensors' type check."""
     if not known and (list(map(len, table)) != seen.lens or _joined(table) != seen.keys):
         return False
     values = list(chain.from_iterable(map(dict.values, table)))
+    if seen.nones:
+        if not known and list(map(is_, values, repeat(None))) != seen.nones:
+            return False
+        values = list(compress(values, map(not_, seen.nones)))
     return _tensor_list.check(ctx, values, seen.tensors, known)
