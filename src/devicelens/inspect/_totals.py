@@ -7,11 +7,14 @@ removing an object's contribution gives exactly the totals of a fresh count.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import NamedTuple
 
 from .records import DeviceTotal, ObjectRecord, device_key
+
+_DEVICE, _STORAGE, _DEVICE_BYTES = itemgetter(0), itemgetter(1), itemgetter(0, 2)
 
 
 class Share(NamedTuple):
@@ -61,13 +64,22 @@ class RunningTotals:
         differs: list[list[int] | None] = []
         for old, new in pairs:
             a, b = old.tensors, new.tensors
-            if old.devices != new.devices or len(a) != len(b):
-                differs.append(None)
+            lined_up = old.devices == new.devices and len(a) == len(b)
+            differs.append(list(compress(range(len(a)), map(ne, a, b))) if lined_up else None)
+        if None not in differs:
+            gone: list[tuple[str, int, int]] = []
+            came: list[tuple[str, int, int]] = []
+            for (old, new), changed in zip(pairs, differs, strict=True):
+                gone += map(old.tensors.__getitem__, changed or ())
+                came += map(new.tensors.__getitem__, changed or ())
+            if self._renamed(gone, came):
+                return
+        for (old, _new), changed in zip(pairs, differs, strict=True):
+            if changed is None:
                 self.remove(old)
                 continue
-            differ = list(compress(range(len(a)), map(ne, a, b)))
-            differs.append(differ)
-            for i in differ:
+            a = old.tensors
+            for i in changed:
                 self._one(*a[i], -1)
         for (_old, new), changed in zip(pairs, differs, strict=True):
             if changed is None:
@@ -76,6 +88,33 @@ class RunningTotals:
             b = new.tensors
             for i in changed:
                 self._one(*b[i], 1)
+
+    def _renamed(self, gone: list[tuple[str, int, int]], came: list[tuple[str, int, int]]
+                 ) -> bool:
+        """Where the sightings ``gone`` and ``came`` differ only in their storages, one to one,
+        every sighting of each old storage goes, and each new storage is seen nowhere else:
+        each storage's entry moves to its new key and the totals stay (a training step's new
+        grads: two sightings each, in the model and in its optimizer, often at the addresses
+        the old grads had). False, nothing changed, otherwise.
+        NB: each storage's sightings come back with the same devices and extents, so every
+        count, extent and home is as removing and adding them one by one would leave it."""
+        if list(map(_DEVICE_BYTES, gone)) != list(map(_DEVICE_BYTES, came)):
+            return False
+        olds, news = list(map(_STORAGE, gone)), list(map(_STORAGE, came))
+        renames = dict(zip(olds, news, strict=True))
+        extents, home = self.extents, self.home
+        if (len(set(zip(olds, news, strict=True))) != len(renames)
+                or len(set(renames.values())) != len(renames)
+                or not (extents.keys() & renames.values()) <= renames.keys()
+                or list(map(home.get, olds)) != list(map(_DEVICE, gone))):
+            return False  # NB: a new storage seen already must be an old one that goes
+        for storage, n in Counter(olds).items():
+            if sum(extents[storage].values()) != n:
+                return False  # NB: a sighting of it stays (another object holds it)
+        entries = [(extents.pop(old), home.pop(old)) for old in renames]
+        for new, (extent, device) in zip(renames.values(), entries, strict=True):
+            extents[new], home[new] = extent, device
+        return True
 
     def _one(self, dev: str, storage: int, n: int, sign: int) -> None:
         count, extents = self.count, self.extents
