@@ -6,8 +6,8 @@ those of the wire. The push is timed directly (``Hub.flush``, what runs after ea
 Targets: after a cell that changes nothing, <= 1.0x the bare loop at 10k objects and <= 0.5 ms
 at 100; after a cell that rebinds k names, <= 2x the bare loop over those names + 1x over the
 rest. Also the README workload (a model with Adam state): a cell that changes nothing, and a
-training step, whose allowance counts the model and optimizer as the names it changed.
-CPU time, best of interleaved runs (see _workload).
+training step, whose allowance counts the model and optimizer as the names it changed; and
+a cell that changes nothing among 60 models of five kinds with their optimizers. CPU time, best of interleaved runs (see _workload).
 Run: .venv/bin/python benchmarks/bench_push.py
 """
 
@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 import torch
-from _workload import bare_loop, cpu_time, interleaved, namespace, objects
+from _workload import bare_loop, cpu_time, interleaved, namespace, objects, zoo
 from IPython.core.interactiveshell import InteractiveShell
 
 from devicelens.jupyter import comm as dl_comm
@@ -134,6 +134,24 @@ def training(shell: InteractiveShell) -> None:
     fake.close_cb({})
 
 
+def models(shell: InteractiveShell) -> None:
+    """The ``%devices`` benchmark's namespace (60 models of five kinds: MLPs, convolutions with
+    batch norm, transformer encoders, LSTMs, deep stacks; 30 Adam optimizers with state): a
+    cell that changes nothing. Real layers hold None in their tables (``bias=False``,
+    attention's unused projections), which the README workload's plain Linears do not."""
+    ns = shell.user_ns
+    for k in [k for k in ns if k.startswith(("obj", "t", "model", "opt"))
+              and k != "torch"]:
+        del ns[k]
+    ns.update(zoo())
+    hub = dl_comm._HUBS[id(shell)]
+    fake = open_panel()
+    t = interleaved({"bare": lambda: bare_loop(ns), "noop": lambda: noop(ns, hub)}, 7)
+    print(f"60 models of five kinds + 30 Adam optimizers: bare {t['bare'] * 1e3:.2f} ms; "
+          f"no-op push {t['noop'] * 1e3:.2f} ms ({t['noop'] / t['bare']:.2f}x)")
+    fake.close_cb({})
+
+
 def main() -> None:
     shell = InteractiveShell.instance()
     shell.user_ns["torch"] = torch
@@ -158,6 +176,7 @@ def main() -> None:
           "k rebound: k tensors change dtype.\nmsgs/open kB: the first push when the panel "
           "opens (messages of at most 1 MB).")
     training(shell)
+    models(shell)
 
 
 if __name__ == "__main__":

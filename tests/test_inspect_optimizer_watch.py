@@ -208,3 +208,54 @@ def test_a_parameter_replaced_by_an_equal_one_is_seen() -> None:
     update = live.update(ns)
     assert "opt" in update.changed
     assert update.snapshot.objects == take_snapshot(ns).objects
+
+
+def test_parameters_the_forest_watch_proved_are_not_read_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model's parameters and grads are most of its optimizer's tensors: where the forest
+    watch has just proved them, the optimizer's watch only compares the two readings."""
+    from devicelens.inspect import _tensor_list
+
+    ns = namespace()
+    live = _named(ns)
+    params = [id(p) for p in ns["model"].parameters()]
+    checked: list[list[int]] = []
+    real = _tensor_list.check
+
+    def counted(ctx: Ctx, values: list[Any], *args: Any, **kw: Any) -> Any:
+        checked.append(list(map(id, values)))
+        return real(ctx, values, *args, **kw)
+
+    monkeypatch.setattr(_tensor_list, "check", counted)
+    assert live.update(ns).changed == frozenset()
+    assert params in checked  # NB: by the forest watch, once
+    assert checked.count(params) == 1
+    ns["opt"].param_groups[0]["params"][1].data = torch.zeros(3, dtype=torch.float64)
+    checked.clear()
+    update = live.update(ns)
+    assert update.changed == {"model", "opt"}
+    assert update.snapshot.objects == take_snapshot(ns).objects
+
+
+@pytest.mark.parametrize("change", ["a parameter's dtype", "a grad dropped", "a grad replaced"])
+def test_readings_that_disagree_prove_nothing(change: str) -> None:
+    """The forest's reading is trusted for the optimizer's parameters only where the two
+    readings agree: here the optimizer's watch is older than the forest's."""
+    from devicelens.inspect import _tensor_list
+
+    ns = namespace()
+    ctx = Ctx(torch, 10_000)
+    watch = OptimizerWatch.remember(ctx, ns["opt"])
+    assert watch is not None
+    p = ns["opt"].param_groups[0]["params"][0]
+    if change == "a parameter's dtype":
+        p.data = p.data.double()
+    elif change == "a grad dropped":
+        p.grad = None
+    else:
+        p.grad = p.grad.clone()
+    ctx = Ctx(torch, 10_000)
+    ctx.proven = _tensor_list.remember(ctx, list(ns["model"].parameters()))
+    assert ctx.proven is not None
+    assert not watch.same(ctx, ns["opt"])
+    assert watch.compared is not None and watch.compared == (ctx.proven, False)

@@ -330,9 +330,12 @@ class Live:
 
     def _watched(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool | dict[int, int]:
         try:
-            return self.watch.same(ctx, mods)
+            verdict = self.watch.same(ctx, mods)
         except Exception:  # NB: as in remember: read the token instead
             return False
+        if verdict and self.watch.seen is not None:  # NB: optimizers need not read them again
+            ctx.proven = self.watch.seen.tables[0].tensors
+        return verdict
 
     def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:
         """This name's entry now, and whether its record may have changed.

@@ -43,6 +43,9 @@ class OptimizerWatch:
 
     def __init__(self, seen: _Seen) -> None:
         self.seen = seen
+        # NB: the forest watch's reading of the module parameters last compared with this
+        # one's, and whether they agreed (kept alive, so compared by identity)
+        self.compared: tuple[Tensors, bool] | None = None
 
     @classmethod
     def remember(cls, ctx: Ctx, opt: Any) -> OptimizerWatch | None:
@@ -73,12 +76,26 @@ class OptimizerWatch:
             return False
         if list(map(ctx.param_paths.get, map(id, r.params))) != seen.paths:
             return False  # NB: a module renamed, or the parameter moved to another module
-        params = _tensor_list.check(ctx, r.params, seen.params)
+        params = True if self._proven(ctx, r.params) else _tensor_list.check(
+            ctx, r.params, seen.params)
         if params is False or not _tensor_list.same(ctx, r.values, seen.values, known=True):
             return False
         if isinstance(params, Regrad):
             return params.moved, OptimizerWatch(seen._replace(params=params.seen))
         return True
+
+
+    def _proven(self, ctx: Ctx, params: list[Any]) -> bool:
+        """Whether the forest watch proved in this update that ``params`` read as this watch
+        remembers them: they are the very objects remembered, and its reading of them agrees
+        with this one's (compared once per pair of readings). Then they are not read again:
+        a model's parameters and grads are most of its optimizer's tensors."""
+        forest = ctx.proven
+        if forest is None or list(map(id, params)) != self.seen.params.ids:
+            return False
+        if self.compared is None or self.compared[0] is not forest:
+            self.compared = (forest, _tensor_list.agrees(self.seen.params, forest))
+        return self.compared[1]
 
 
 def _read(opt: Any, dict_get: Any) -> _Reading | None:

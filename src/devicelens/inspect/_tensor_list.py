@@ -100,6 +100,34 @@ def check(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bo
     return _grad_metas(ctx, grads) == seen.grad_metas
 
 
+def agrees(part: Tensors, whole: Tensors) -> bool:
+    """Whether every tensor of ``part`` is in ``whole`` as last read there too: the same type,
+    header and grad (its id and header). Two readings compared, no tensor read: where ``whole``
+    is proven to read as remembered now, so is ``part`` (given its tensors are the same
+    objects)."""
+    at = dict(zip(whole.ids, range(len(whole.ids)), strict=True))
+    where = list(map(at.get, part.ids))
+    if where.count(None):
+        return False
+    mine = _entries(whole)
+    return list(map(mine.__getitem__, where)) == _entries(part)  # type: ignore[arg-type]
+
+
+def _entries(t: Tensors) -> list[tuple[Any, ...]]:
+    """Per tensor of ``t``, in order: its type and header, and where its grad is read, the
+    grad's id and (where there is one) header."""
+    none = id(None)
+    grad_ids, grad_metas = iter(t.grad_ids), iter(t.grad_metas)
+    out: list[tuple[Any, ...]] = []
+    for tp, meta, read in zip(t.types, t.metas, t.grad_mask, strict=True):
+        if read:
+            gid = next(grad_ids)
+            out.append((tp, meta, gid, next(grad_metas) if gid != none else None))
+        else:
+            out.append((tp, meta))
+    return out
+
+
 def _regrad(ctx: Ctx, grads: list[Any], ids: list[int], seen: Tensors) -> Regrad | bool:
     """The grads replaced, where every one present then is present now, each a plain tensor
     with the header it had, and no two of them one tensor (then or now); else False."""

@@ -48,6 +48,9 @@ class Ctx:
         self.exhausted = False
         self.truncated = False
         self.guarded = True  # may prove headers with guards (:mod:`._headers`): no cell runs
+        # NB: the module parameters as the forest watch remembers them (a ``_tensor_list``
+        # ``Tensors``), where it proved in this update that they still read so; else None
+        self.proven: Any = None
         self.param_paths: dict[int, str] = {}
         # NB: parameter id -> (the parameter, its record, its grad's record or None), from a
         # module walk: an optimizer relabels these instead of reading the header again
