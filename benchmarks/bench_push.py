@@ -7,7 +7,8 @@ Targets: after a cell that changes nothing, <= 1.0x the bare loop at 10k objects
 at 100; after a cell that rebinds k names, <= 2x the bare loop over those names + 1x over the
 rest. Also the README workload (a model with Adam state): a cell that changes nothing, and a
 training step, whose allowance counts the model and optimizer as the names it changed; and
-a cell that changes nothing among 60 models of five kinds with their optimizers. CPU time, best of interleaved runs (see _workload).
+a cell that changes nothing among 60 models of five kinds with their optimizers.
+CPU time, best of interleaved runs (see _workload).
 Run: .venv/bin/python benchmarks/bench_push.py
 """
 
