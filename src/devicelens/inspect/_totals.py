@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from .records import DeviceTotal, ObjectRecord, device_key
 
-_DEVICE, _STORAGE, _DEVICE_BYTES = itemgetter(0), itemgetter(1), itemgetter(0, 2)
+_DEVICE, _STORAGE, _BYTES = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 class Share(NamedTuple):
@@ -98,22 +98,27 @@ class RunningTotals:
         the old grads had). False, nothing changed, otherwise.
         NB: each storage's sightings come back with the same devices and extents, so every
         count, extent and home is as removing and adding them one by one would leave it."""
-        if list(map(_DEVICE_BYTES, gone)) != list(map(_DEVICE_BYTES, came)):
+        devices = list(map(_DEVICE, gone))
+        if devices != list(map(_DEVICE, came)) or list(map(_BYTES, gone)) != list(map(
+                _BYTES, came)):
             return False
         olds, news = list(map(_STORAGE, gone)), list(map(_STORAGE, came))
         renames = dict(zip(olds, news, strict=True))
         extents, home = self.extents, self.home
-        if (len(set(zip(olds, news, strict=True))) != len(renames)
-                or len(set(renames.values())) != len(renames)
-                or not (extents.keys() & renames.values()) <= renames.keys()
-                or list(map(home.get, olds)) != list(map(_DEVICE, gone))):
-            return False  # NB: a new storage seen already must be an old one that goes
-        for storage, n in Counter(olds).items():
-            if sum(extents[storage].values()) != n:
-                return False  # NB: a sighting of it stays (another object holds it)
-        entries = [(extents.pop(old), home.pop(old)) for old in renames]
-        for new, (extent, device) in zip(renames.values(), entries, strict=True):
-            extents[new], home[new] = extent, device
+        targets = list(renames.values())
+        seen = list(compress(targets, map(extents.__contains__, targets)))
+        if (list(map(renames.__getitem__, olds)) != news  # NB: one new storage per old one
+                or len(set(targets)) != len(targets)  # NB: and one old storage per new one
+                or not all(map(renames.__contains__, seen))  # NB: seen already: it goes too
+                or list(map(home.get, olds)) != devices):
+            return False
+        sightings = Counter(olds)
+        if list(map(sum, map(dict.values, map(extents.__getitem__, sightings)))) != list(
+                sightings.values()):
+            return False  # NB: a sighting of some old storage stays (another object holds it)
+        entries, homes = list(map(extents.pop, renames)), list(map(home.pop, renames))
+        extents.update(zip(targets, entries, strict=True))
+        home.update(zip(targets, homes, strict=True))
         return True
 
     def _one(self, dev: str, storage: int, n: int, sign: int) -> None:
