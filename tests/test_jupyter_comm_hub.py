@@ -153,3 +153,25 @@ def test_a_failing_snapshot_is_reported_to_the_panel_not_the_cell(
     [err] = fake.take()
     assert (err["type"], err["error"], err["request_id"]) == ("error", "internal", None)
     assert err["detail"] == "snapshot after the cell failed: RuntimeError: walk exploded"
+
+
+def test_a_training_step_that_changes_no_row_sends_nothing(ip: Any, hub: dl_comm.Hub) -> None:
+    """After a training step every grad is a new tensor with the old one's header: the records
+    change (new storages), the rows do not, so the panel is sent nothing to redraw; a change
+    it shows is sent as before."""
+    ip.run_cell("m = torch.nn.Linear(2, 2); opt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+                "m(torch.zeros(1, 2)).sum().backward()", store_history=False)
+    fake = open_panel()
+    fake.take()
+    ip.run_cell("opt.zero_grad(); m(torch.ones(1, 2)).sum().backward(); opt.step()",
+                store_history=False)
+    assert fake.sent == []
+    frame = dl_comm._push._FRAMES[id(ip.user_ns)].last
+    assert frame is not None and frame.snapshot is not None
+    [grad] = [t for t in frame.snapshot["m"].tensors if t.path == "m.weight.grad"]
+    assert grad.storage == id(ip.user_ns["m"].weight.grad)  # NB: the new grad, in the record
+    ip.run_cell("m.double()", store_history=False)
+    [msg] = snapshots(fake)
+    assert sorted(msg["changed"]) == ["m", "opt"]
+    [row] = [o for o in msg["snapshot"]["objects"] if o["name"] == "m"]
+    assert row["dtypes"] == ["float64"]

@@ -213,16 +213,13 @@ class Frames:
         snap = update.snapshot
         # NB: every frame: findings depend on the cells too; the memo makes that cheap
         findings = diagnose(snap, memo=self.memo)
-        if last is None or update.changed is None:
+        changed = update.changed
+        if last is None or changed is None:
             rows = {o.name: object_to_wire(o) for o in snap.objects}
-        elif not update.changed and not update.removed:
+        elif not changed and not update.removed:
             rows = last.rows  # NB: no row changed (a new cell's text, say): the very same rows
         else:
-            rows = dict(last.rows)
-            for name in update.removed:
-                rows.pop(name, None)
-            for name in update.changed:
-                rows[name] = object_to_wire(update.records[name])
+            rows, changed = self._rows(last.rows, update)
         base = _base(snap)
         wire, wire_bytes = self._wire(findings, base)
         if last is not None:  # NB: the same objects when equal, so plan() compares identities
@@ -231,10 +228,30 @@ class Frames:
         self.row_size.keep_only(rows)
         frame = Frame(rows, base, wire, snap, tuple(findings),
                       last.rows if last is not None else None,
-                      update.changed if last is not None else None, update.removed,
+                      changed if last is not None else None, update.removed,
                       row_size=self.row_size, findings_bytes=wire_bytes)
         self.last = frame
         return frame
+
+    @staticmethod
+    def _rows(last: dict[str, WireObject], update: Update
+              ) -> tuple[dict[str, WireObject], frozenset[str]]:
+        """The last rows with the changed ones replaced, and the names whose row did change.
+        NB: a record can change where its row does not (a training step's new grads have new
+        storages, and the same bytes): the very old row is kept, so nothing is sent for it,
+        and the panel does not redraw a model's row after every training cell."""
+        assert update.changed is not None
+        rows = dict(last)
+        for name in update.removed:
+            rows.pop(name, None)
+        for name in update.changed:
+            row = object_to_wire(update.records[name])
+            old = last.get(name)
+            rows[name] = old if old is not None and old == row else row
+        changed = frozenset(n for n in update.changed if rows[n] is not last.get(n))
+        if not changed and not update.removed:
+            return last, changed
+        return rows, changed
 
     def _update(self, ns: dict[str, Any], live: bool) -> Update:
         """The live snapshot; while a cell runs, taken again while objects were skipped (a
