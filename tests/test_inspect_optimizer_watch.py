@@ -259,3 +259,51 @@ def test_readings_that_disagree_prove_nothing(change: str) -> None:
     assert ctx.proven is not None
     assert not watch.same(ctx, ns["opt"])
     assert watch.compared is not None and watch.compared == (ctx.proven, False)
+
+
+def test_a_training_step_moves_the_optimizers_grads_without_reading_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every grad new after a step: the forest watch finds them moved, and the optimizer's
+    watch takes the same moves where its reading agrees, reading none of them again."""
+    from devicelens.inspect import _tensor_list
+
+    ns = namespace()
+    live = _named(ns)
+    params = [id(p) for p in ns["model"].parameters()]
+    checked: list[list[int]] = []
+    real = _tensor_list.check
+
+    def counted(ctx: Ctx, values: list[Any], *args: Any, **kw: Any) -> Any:
+        checked.append(list(map(id, values)))
+        return real(ctx, values, *args, **kw)
+
+    monkeypatch.setattr(_tensor_list, "check", counted)
+    for _ in range(2):
+        ns["opt"].zero_grad()
+        ns["model"](torch.ones(4, 2)).sum().backward()
+        ns["opt"].step()
+        update = live.update(ns)
+        assert update.changed == {"model", "opt"}  # NB: the grads' storages are new
+        assert update.snapshot.objects == take_snapshot(ns).objects
+        assert checked.count(params) == 1  # NB: by the forest watch only
+        checked.clear()
+    assert live.update(ns).changed == frozenset()
+    assert checked.count(params) == 1
+
+
+def test_moved_grads_are_not_taken_where_the_readings_disagree() -> None:
+    from devicelens.inspect import _tensor_list
+
+    ns = namespace()
+    ctx = Ctx(torch, 10_000)
+    watch = OptimizerWatch.remember(ctx, ns["opt"])
+    assert watch is not None
+    params = list(ns["model"].parameters())
+    old = [id(p.grad) for p in params]
+    for p in params:
+        p.grad = p.grad.clone()
+    params[1].data = params[1].data.double()  # NB: what the forest read, and this watch did not
+    ctx = Ctx(torch, 10_000)
+    ctx.proven = _tensor_list.remember(ctx, params)
+    ctx.moved = {a: id(p.grad) for a, p in zip(old, params, strict=True)}
+    assert watch.check(ctx, ns["opt"]) is False

@@ -335,6 +335,7 @@ class Live:
             return False
         if verdict and self.watch.seen is not None:  # NB: optimizers need not read them again
             ctx.proven = self.watch.seen.tables[0].tensors
+            ctx.moved = verdict if verdict is not True else {}
         return verdict
 
     def _entry(self, ctx: Ctx, name: str, obj: Any) -> tuple[Entry, bool]:

@@ -76,8 +76,7 @@ class OptimizerWatch:
             return False
         if list(map(ctx.param_paths.get, map(id, r.params))) != seen.paths:
             return False  # NB: a module renamed, or the parameter moved to another module
-        params = True if self._proven(ctx, r.params) else _tensor_list.check(
-            ctx, r.params, seen.params)
+        params = self._proven(ctx, r.params) or _tensor_list.check(ctx, r.params, seen.params)
         if params is False or not _tensor_list.same(ctx, r.values, seen.values, known=True):
             return False
         if isinstance(params, Regrad):
@@ -85,16 +84,29 @@ class OptimizerWatch:
         return True
 
 
-    def _proven(self, ctx: Ctx, params: list[Any]) -> bool:
+    def _proven(self, ctx: Ctx, params: list[Any]) -> bool | Regrad:
         """Whether the forest watch proved in this update that ``params`` read as this watch
         remembers them: they are the very objects remembered, and its reading of them agrees
         with this one's (compared once per pair of readings). Then they are not read again:
-        a model's parameters and grads are most of its optimizer's tensors."""
+        a model's parameters and grads are most of its optimizer's tensors. Or, where the
+        forest watch found grads replaced by equal ones (a training step), the
+        :class:`~._tensor_list.Regrad` of these parameters: this reading, with those grads
+        moved, agrees with the forest's reading now."""
         forest = ctx.proven
-        if forest is None or list(map(id, params)) != self.seen.params.ids:
+        mine = self.seen.params
+        if forest is None or list(map(id, params)) != mine.ids:
             return False
+        grad_ids = list(map(ctx.moved.get, mine.grad_ids, mine.grad_ids)) if ctx.moved else []
+        if grad_ids and grad_ids != mine.grad_ids:
+            # NB: no guard of the new grads: the forest's reading proves them from now on,
+            # and where it cannot, their headers are read
+            now = mine._replace(grad_ids=grad_ids, grad_guard=None)
+            if not _tensor_list.agrees(now, forest):
+                return False
+            return Regrad({a: b for a, b in zip(mine.grad_ids, grad_ids, strict=True)
+                           if a != b}, now)
         if self.compared is None or self.compared[0] is not forest:
-            self.compared = (forest, _tensor_list.agrees(self.seen.params, forest))
+            self.compared = (forest, _tensor_list.agrees(mine, forest))
         return self.compared[1]
 
 

@@ -51,6 +51,7 @@ class Ctx:
         # NB: the module parameters as the forest watch remembers them (a ``_tensor_list``
         # ``Tensors``), where it proved in this update that they still read so; else None
         self.proven: Any = None
+        self.moved: dict[int, int] = {}  # NB: and the grads it found replaced (old id -> new)
         self.param_paths: dict[int, str] = {}
         # NB: parameter id -> (the parameter, its record, its grad's record or None), from a
         # module walk: an optimizer relabels these instead of reading the header again
