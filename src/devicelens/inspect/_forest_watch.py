@@ -19,9 +19,9 @@ or read as the token reads it where no guard is kept.
 
 NB: a watch is only a shortcut. :meth:`ForestWatch.same` answers True only when the token
 would be equal (and names moved grads only where it would differ in nothing else); anything it
-does not cover (a table that is not a ``dict``, a ``None`` entry, a wrapper, an
-``hf_device_map``, a key with a NUL in it) makes it keep no state, and the caller reads the
-token.
+does not cover (a table that is not a ``dict``, a wrapper, an ``hf_device_map``, a key with a
+NUL in it) makes it keep no state, and the caller reads the token. A ``None`` entry in a table
+(``Linear(bias=False)``) is covered: which entries are None is kept as a mask.
 """
 
 from __future__ import annotations

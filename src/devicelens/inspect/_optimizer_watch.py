@@ -5,7 +5,9 @@ tensor's header, and the ids of its groups, lists, state dicts, keys and values:
 tensors for a real model, after every cell. Here the dicts are proven unchanged by their versions
 (:mod:`._versions`): the optimizer's ``__dict__``, its ``state``, each param group and each
 parameter's state dict; the group's ``params`` lists, which have no version, by the ids they
-hold; every tensor by :mod:`._tensor_list` (torch's tensor guard).
+hold; every tensor by :mod:`._tensor_list` (torch's tensor guard), except the parameters (and
+their grads) that the forest watch has just proven: where its reading of them agrees with this
+one, they are not read again.
 
 NB: a shortcut only. :meth:`OptimizerWatch.same` answers True only when the token would be
 equal; anything it does not cover (no version reader, a group that is not a ``dict``, a state
@@ -82,7 +84,6 @@ class OptimizerWatch:
         if isinstance(params, Regrad):
             return params.moved, OptimizerWatch(seen._replace(params=params.seen))
         return True
-
 
     def _proven(self, ctx: Ctx, params: list[Any]) -> bool | Regrad:
         """Whether the forest watch proved in this update that ``params`` read as this watch
