@@ -25,7 +25,7 @@ from devicelens.jupyter._protocol import (
 from devicelens.jupyter.comm import Bridge
 
 from ._comm_fake import FakeComm
-from .test_inspect_live import Cells
+from .test_inspect_live import Cells, ModelCells
 
 
 class Panel:
@@ -88,4 +88,16 @@ PanelCells.TestCase.settings = settings(max_examples=40, stateful_step_count=25,
 
 
 class TestPanelEqualsFresh(PanelCells.TestCase):  # type: ignore[name-defined,misc]
+    pass
+
+
+class ModelPanelCells(PanelCells, ModelCells):
+    """The same, in a namespace that starts with models and optimizers (one with state): the
+    pushes then go through the module and optimizer watches, training steps included."""
+
+
+ModelPanelCells.TestCase.settings = settings(PanelCells.TestCase.settings, max_examples=25)
+
+
+class TestPanelWithModelsEqualsFresh(ModelPanelCells.TestCase):  # type: ignore[name-defined,misc]
     pass
