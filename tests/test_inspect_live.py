@@ -110,6 +110,11 @@ class Cells(RuleBasedStateMachine):
                     seen[id(p)] = p
         return list(seen.values())
 
+    def linears(self) -> list[nn.Linear]:
+        """Every ``nn.Linear`` in the namespace, at the top or inside a module, once each."""
+        return list({id(m): m for v in self.objects(nn.Module) for m in v.modules()
+                     if type(m) is nn.Linear}.values())
+
     @rule(data=st.data(), name=st.sampled_from(NAMES))
     def rebind(self, data: Any, name: str) -> None:
         self.ns[name] = value(data.draw, self.ns)
@@ -190,8 +195,7 @@ class Cells(RuleBasedStateMachine):
     @rule(data=st.data())
     def replace_parameter(self, data: Any) -> None:
         """``layer.weight = nn.Parameter(...)``: the table is edited in place."""
-        layers = list({id(m): m for v in self.objects(nn.Module) for m in v.modules()
-                       if type(m) is nn.Linear}.values())
+        layers = self.linears()
         if layers:
             layer = data.draw(st.sampled_from(layers))
             layer.weight = nn.Parameter(torch.zeros(layer.weight.shape,
@@ -305,8 +309,7 @@ class Cells(RuleBasedStateMachine):
     @rule(data=st.data())
     def bias_toggle(self, data: Any) -> None:
         """A layer's bias dropped (``= None``, the entry stays) or given back."""
-        layers = list({id(m): m for v in self.objects(nn.Module) for m in v.modules()
-                       if type(m) is nn.Linear}.values())
+        layers = self.linears()
         if layers:
             m = data.draw(st.sampled_from(layers))
             m.bias = nn.Parameter(torch.zeros(m.out_features)) if m.bias is None else None
