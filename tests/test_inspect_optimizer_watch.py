@@ -15,7 +15,7 @@ import pytest
 import torch
 from torch import nn
 
-from devicelens.inspect import _live, take_snapshot
+from devicelens.inspect import _live, _tensor_list, take_snapshot
 from devicelens.inspect._live import Live
 from devicelens.inspect._optimizer_watch import OptimizerWatch
 from devicelens.inspect._walk import Ctx
@@ -210,15 +210,8 @@ def test_a_parameter_replaced_by_an_equal_one_is_seen() -> None:
     assert update.snapshot.objects == take_snapshot(ns).objects
 
 
-def test_parameters_the_forest_watch_proved_are_not_read_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A model's parameters and grads are most of its optimizer's tensors: where the forest
-    watch has just proved them, the optimizer's watch only compares the two readings."""
-    from devicelens.inspect import _tensor_list
-
-    ns = namespace()
-    live = _named(ns)
-    params = [id(p) for p in ns["model"].parameters()]
+def _checked_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The ids of every list of tensors the watches check from now on, one list per check."""
     checked: list[list[int]] = []
     real = _tensor_list.check
 
@@ -227,11 +220,21 @@ def test_parameters_the_forest_watch_proved_are_not_read_again(
         return real(ctx, values, *args, **kw)
 
     monkeypatch.setattr(_tensor_list, "check", counted)
+    return checked
+
+
+def test_parameters_the_forest_watch_proved_are_not_read_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model's parameters and grads are most of its optimizer's tensors: where the forest
+    watch has just proved them, the optimizer's watch only compares the two readings."""
+    ns = namespace()
+    live = _named(ns)
+    params = [id(p) for p in ns["model"].parameters()]
+    checked = _checked_lists(monkeypatch)
     assert live.update(ns).changed == frozenset()
     assert params in checked  # NB: by the forest watch, once
     assert checked.count(params) == 1
     ns["opt"].param_groups[0]["params"][1].data = torch.zeros(3, dtype=torch.float64)
-    checked.clear()
     update = live.update(ns)
     assert update.changed == {"model", "opt"}
     assert update.snapshot.objects == take_snapshot(ns).objects
@@ -241,8 +244,6 @@ def test_parameters_the_forest_watch_proved_are_not_read_again(
 def test_readings_that_disagree_prove_nothing(change: str) -> None:
     """The forest's reading is trusted for the optimizer's parameters only where the two
     readings agree: here the optimizer's watch is older than the forest's."""
-    from devicelens.inspect import _tensor_list
-
     ns = namespace()
     ctx = Ctx(torch, 10_000)
     watch = OptimizerWatch.remember(ctx, ns["opt"])
@@ -265,19 +266,10 @@ def test_a_training_step_moves_the_optimizers_grads_without_reading_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every grad new after a step: the forest watch finds them moved, and the optimizer's
     watch takes the same moves where its reading agrees, reading none of them again."""
-    from devicelens.inspect import _tensor_list
-
     ns = namespace()
     live = _named(ns)
     params = [id(p) for p in ns["model"].parameters()]
-    checked: list[list[int]] = []
-    real = _tensor_list.check
-
-    def counted(ctx: Ctx, values: list[Any], *args: Any, **kw: Any) -> Any:
-        checked.append(list(map(id, values)))
-        return real(ctx, values, *args, **kw)
-
-    monkeypatch.setattr(_tensor_list, "check", counted)
+    checked = _checked_lists(monkeypatch)
     for _ in range(2):
         ns["opt"].zero_grad()
         ns["model"](torch.ones(4, 2)).sum().backward()
@@ -292,8 +284,6 @@ def test_a_training_step_moves_the_optimizers_grads_without_reading_them(
 
 
 def test_moved_grads_are_not_taken_where_the_readings_disagree() -> None:
-    from devicelens.inspect import _tensor_list
-
     ns = namespace()
     ctx = Ctx(torch, 10_000)
     watch = OptimizerWatch.remember(ctx, ns["opt"])
