@@ -28,6 +28,9 @@ class Block(nn.Module):
         self.cache = [torch.zeros(2)]
         self.scale = torch.ones(1)
         self.width = 3
+        self.kernel = (3, 3)  # NB: tuples of scalars: the very same object tokens the same
+        self.pair = (torch.zeros(1), 2)  # NB: tuples that hold what can change in place
+        self.nested = ([torch.zeros(1)], "x")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.norm(self.proj(x[:, :2]) if x.shape[1] == 2 else x)
@@ -41,7 +44,8 @@ def namespace() -> dict[str, Any]:
     model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), Block())
     with torch.no_grad():
         model(torch.zeros(4, 2))
-    return {"model": model, "head": nn.Linear(3, 1)}
+    model[0].weight.grad = torch.zeros(3, 2)  # NB: one grad there is, one there is not
+    return {"model": model, "head": nn.Linear(3, 1), "norm": nn.LayerNorm(3)}
 
 
 def _leaf_flip(ns: dict[str, Any]) -> None:
@@ -76,6 +80,10 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
                                                nn.Parameter(torch.zeros(1, 3))),
     "a grad appears": lambda ns: setattr(ns["head"].weight, "grad", torch.zeros(1, 3)),
     "a grad reallocated in another dtype": _grad_reallocated,
+    "a grad resized in place": lambda ns: ns["model"][0].weight.grad.resize_(6),
+    "a grad's data swapped": lambda ns: setattr(ns["model"][0].weight.grad, "data",
+                                                torch.zeros(3, 2, dtype=torch.float16)),
+    "a grad dropped": lambda ns: setattr(ns["model"][0].weight, "grad", None),
     "a None parameter set": lambda ns: setattr(ns["model"][2].gate, "bias",
                                                nn.Parameter(torch.zeros(3))),
     "a parameter set to None": lambda ns: setattr(ns["head"], "bias", None),
@@ -94,6 +102,12 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
                                                          torch.ones(1, dtype=torch.float16)),
     "a trap tensor rebound": lambda ns: _set_attr(ns, "scale", torch.ones(1).to("meta")),
     "a trap list that grows": lambda ns: ns["model"][2].cache.append(torch.ones(4)),
+    "a tensor in a trap tuple swapped in place": lambda ns: setattr(
+        ns["model"][2].pair[0], "data", torch.zeros(2, dtype=torch.float64)),
+    "a list in a trap tuple that grows": lambda ns: ns["model"][2].nested[0].append(
+        torch.ones(3)),
+    "a tuple of scalars rebound": lambda ns: _set_attr(ns, "kernel", (5, 5)),
+    "a LayerNorm's shape rebound": lambda ns: setattr(ns["norm"], "normalized_shape", (2,)),
     "a number rebound to a tensor": lambda ns: _set_attr(ns, "width", torch.ones(1)),
     "an attribute deleted": lambda ns: ns["model"][2].__dict__.pop("scale"),
     "a key with a NUL in it": lambda ns: _set_attr(ns, "a\0b", torch.ones(2)),
@@ -243,3 +257,28 @@ def test_a_version_reader_is_trusted_only_if_every_mutation_changes_it() -> None
     assert not _versions._faithful(lambda d: 0)
     assert not _versions._faithful(len)  # NB: a value replaced keeps the length
     assert not _versions._faithful(id)
+
+
+def test_tuples_of_scalars_are_not_read_again_while_their_dicts_are_unchanged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A convolution's ``kernel_size``, a norm's ``normalized_shape``: most extras of a real
+    model are tuples of numbers. While every dict's version is unchanged, each is the very same
+    immutable tuple, so it is not tokened again; a tuple holding a tensor still is."""
+    if _versions.reader() is None:
+        pytest.skip("no dict versions in this torch")
+    ns = {"conv": nn.Conv2d(1, 2, 3), "norm": nn.LayerNorm(4)}
+    watch, ctx, named = _watch(ns)
+    assert watch.seen is not None and len(watch.seen.odd) >= 6
+    assert watch.seen.odd_live == []
+
+    def read(*_: object) -> None:
+        raise AssertionError("a tuple of numbers tokened again")
+
+    monkeypatch.setattr(_forest_watch.Tokenizer, "container", read)
+    assert watch.same(ctx, named) is True
+    monkeypatch.undo()
+    ns["conv"].__dict__["pair"] = (torch.zeros(1), 2)
+    watch, ctx, named = _watch(ns)
+    assert watch.seen is not None and len(watch.seen.odd_live) == 1
+    ns["conv"].pair[0].data = torch.zeros(2)
+    assert watch.same(ctx, named) is False

@@ -68,15 +68,26 @@ def renamed(share: Share, shift: int, every: int) -> Share:
                                       for i, (d, s, n) in enumerate(share.tensors)))
 
 
+def swapped(share: Share, shift: int, every: int) -> Share:
+    """``share`` with every ``every``-th tensor a new one of another extent, at a storage
+    ``3 * shift`` further on (a cell rebinding names to tensors of another dtype)."""
+    return Share(share.devices, tuple((d, s + 3 * shift, 12 - n) if i % every == 0
+                                      else (d, s, n) for i, (d, s, n) in enumerate(share.tensors)))
+
+
+CHANGES = {"replace": moved, "rename": renamed, "rename2": renamed, "swap": swapped,
+           "swap2": swapped}
+
+
 @settings(max_examples=400, deadline=None, derandomize=True, database=None)
-@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "replace", "rename", "rename2"]),
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", *CHANGES]),
                           shares(), st.integers(0, 10), st.integers(1, 399),
                           st.integers(1, 3)),
                 max_size=25))
 def test_running_totals_equal_a_fresh_count(steps: list[tuple[str, Share, int, int, int]]
                                             ) -> None:
-    """``rename2``: the same storages renamed in two objects at once (a model's grads and its
-    optimizer's view of them)."""
+    """``rename2``/``swap2``: two objects changed at once (a model's grads and its optimizer's
+    view of them; two names rebound)."""
     totals = RunningTotals()
     present: list[Share] = []
     for op, share, pick, shift, every in steps:
@@ -87,8 +98,8 @@ def test_running_totals_equal_a_fresh_count(steps: list[tuple[str, Share, int, i
             totals.remove(present.pop(pick % len(present)))
         else:
             picks = sorted({pick % len(present), (pick + 1) % len(present)}
-                           if op == "rename2" else {pick % len(present)})
-            change = moved if op == "replace" else renamed
+                           if op.endswith("2") else {pick % len(present)})
+            change = CHANGES[op]
             pairs = [(present[i], change(present[i], shift, every)) for i in picks]
             totals.replace(pairs)
             for i, (_old, new) in zip(picks, pairs, strict=True):
@@ -174,3 +185,4 @@ def test_what_is_no_plain_rename_is_counted_one_by_one(case: str) -> None:
         want.result(), want.extents, want.home)
     if case != "sightings on two devices":
         assert totals.result() == fresh(news)
+

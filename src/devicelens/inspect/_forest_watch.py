@@ -70,6 +70,10 @@ class _Seen(NamedTuple):
     odd_ids: list[int]
     odd_tok: list[Any]
     odd_pins: list[Any]
+    # NB: which of them are no tuple of plain scalars, and their own token: while every dict is
+    # unchanged (versions), a tuple bound there is the very tuple, so its token is too
+    odd_live: list[int]
+    odd_live_tok: list[Any]
     modules_lens: list[int]
     modules_keys: str
     tables: tuple[_Table, _Table]
@@ -133,9 +137,15 @@ class ForestWatch:
             if list(map(id, odd)) != seen.odd_ids:
                 return False
             t = Tokenizer(ctx)
-            t._attrs(seen.odd_names, odd)
-            if t.tok != seen.odd_tok:
-                return False
+            if not known or not ctx.guarded:  # NB: a running cell could rebind one meanwhile
+                t._attrs(seen.odd_names, odd)
+                if t.tok != seen.odd_tok:
+                    return False
+            elif seen.odd_live:  # NB: kernel sizes, shapes...: most of a real model's extras
+                t._attrs(list(map(seen.odd_names.__getitem__, seen.odd_live)),
+                         list(map(odd.__getitem__, seen.odd_live)))
+                if t.tok != seen.odd_live_tok:
+                    return False
         verdicts = [_same_table(ctx, tables[k], seen.tables[k], known) for k in (0, 1)]
         if any(v is False for v in verdicts):
             return False
@@ -177,6 +187,9 @@ class ForestWatch:
         odd_values = list(map(extras.__getitem__, odd))
         t = Tokenizer(ctx)
         t._attrs(odd_names, odd_values)
+        live = [i for i, v in enumerate(odd_values) if not _frozen(v)]
+        t_live = Tokenizer(ctx)
+        t_live._attrs([odd_names[i] for i in live], [odd_values[i] for i in live])
         tables = tuple(_remember_table(ctx, r.tables[k]) for k in (0, 1))
         if tables[0] is None or tables[1] is None:
             return
@@ -186,8 +199,17 @@ class ForestWatch:
             list(map(_FIRST, named)), r.sizes, list(map(_ref, r.mods)),
             list(map(type, r.mods)), list(map(len, dicts)), dict_keys, extra_counts,
             extra_keys, extra_types, odd, [holder[i] for i in odd], odd_names,
-            list(map(id, odd_values)), t.tok, t.pins, list(map(len, r.tables[2])), modules_keys,
-            (tables[0], tables[1]), dict_get, versions)
+            list(map(id, odd_values)), t.tok, t.pins, live, t_live.tok,
+            list(map(len, r.tables[2])), modules_keys, (tables[0], tables[1]), dict_get, versions)
+
+
+_SCALARS = frozenset(map(id, (int, float, str, bool, type(None))))
+
+
+def _frozen(v: Any) -> bool:
+    """Whether ``v`` is a tuple of plain scalars: immutable all the way down, so the very same
+    object always tokens the same (``kernel_size``, ``normalized_shape``)."""
+    return type(v) is tuple and _SCALARS.issuperset(map(id, map(type, v)))
 
 
 class _Stamp(NamedTuple):
@@ -299,6 +321,8 @@ def _same_table(ctx: Ctx, table: list[dict[Any, Any]], seen: _Table, known: bool
     NB: with no None remembered, an entry set to None since fails the tensors' type check."""
     if not known and (list(map(len, table)) != seen.lens or _joined(table) != seen.keys):
         return False
+    if known and not seen.tensors.ids:  # NB: the same entries, and none was a tensor then
+        return True
     values = list(chain.from_iterable(map(dict.values, table)))
     if seen.nones:
         if not known and list(map(is_, values, repeat(None))) != seen.nones:

@@ -134,12 +134,15 @@ class Live:
         if keys != self.keys:
             self.keys = keys
             self.public = shown(keys)
-        pkeys = list(compress(keys, self.public))
+            pkeys = list(compress(keys, self.public))
+        else:  # NB: the same names: the public ones are the last update's (its ``order``)
+            pkeys = self.order
         pvals = list(compress(vals, self.public))
         types = list(map(type, pvals))
         # NB: the same names bound to values of the very same types: the same tensor names
-        same_types = (pkeys == self.order and len(types) == len(self.types)
-                      and not list(map(is_, types, self.types)).count(False))
+        same_types = ((pkeys is self.order or pkeys == self.order)
+                      and len(types) == len(self.types)
+                      and False not in map(is_, types, self.types))
         if same_types:
             exact, tnames = self.exact, self.tnames
         else:
@@ -183,11 +186,12 @@ class Live:
         prev = self.snap
         changed |= loose_changed
         cells = recent_cells(ns)
-        if prev is not None and not changed and not skipped and pkeys == self.order:
+        same_order = pkeys is self.order or pkeys == self.order
+        if prev is not None and not changed and not skipped and same_order:
             if cells != prev.cells:  # NB: a new cell, no object changed: the same columns
                 prev = self.snap = prev.with_context(available_devices(torch), cells)
             return Update(prev, frozenset(), frozenset(), {})
-        same_order, self.order = pkeys == self.order, pkeys
+        self.order = pkeys
         if prev is not None and same_order and (compact, list(walked)) == self.columns_key:
             kinds, full, loose, where, index = self._patched(prev, metas, walked, changed)
             names, removed = self.names, frozenset[str]()  # NB: the same names hold records
@@ -233,7 +237,8 @@ class Live:
         """Token every name that is not a compact tensor; walk the ones whose token changed.
         ``same_types``: the names and their values' types are the last update's."""
         key = self.todo_key  # NB: every update leaves it equal to its own (names, kinds, types)
-        if same_types and key and key[0] == pkeys and key[1] == compact:
+        if same_types and key and (key[0] is pkeys or key[0] == pkeys) and (
+                key[1] is compact or key[1] == compact):
             todo_key = key
         else:
             todo_key = (pkeys, compact, list(map(id, types)))  # NB: ``exact`` follows from types

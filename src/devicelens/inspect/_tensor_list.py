@@ -92,6 +92,8 @@ def check(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bo
     ids = list(map(id, grads))
     if ids != seen.grad_ids:
         return _regrad(ctx, grads, ids, seen)
+    if not seen.grad_metas:  # NB: equal ids, and none was a grad then: none is one now
+        return True
     if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
         present = list(compress(grads, map(is_not, grads, repeat(None))))
         if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
