@@ -240,7 +240,8 @@ def test_parameters_the_forest_watch_proved_are_not_read_again(
     assert update.snapshot.objects == take_snapshot(ns).objects
 
 
-@pytest.mark.parametrize("change", ["a parameter's dtype", "a grad dropped", "a grad replaced"])
+@pytest.mark.parametrize("change", ["a parameter's dtype", "a grad dropped", "a grad replaced",
+                                    "a grad resized in place"])
 def test_readings_that_disagree_prove_nothing(change: str) -> None:
     """The forest's reading is trusted for the optimizer's parameters only where the two
     readings agree: here the optimizer's watch is older than the forest's."""
@@ -253,6 +254,8 @@ def test_readings_that_disagree_prove_nothing(change: str) -> None:
         p.data = p.data.double()
     elif change == "a grad dropped":
         p.grad = None
+    elif change == "a grad resized in place":  # NB: the same grad, read with another header
+        p.grad.resize_(p.grad.numel())
     else:
         p.grad = p.grad.clone()
     ctx = Ctx(torch, 10_000)
@@ -297,3 +300,26 @@ def test_moved_grads_are_not_taken_where_the_readings_disagree() -> None:
     ctx.proven = _tensor_list.remember(ctx, params)
     ctx.moved = {a: id(p.grad) for a, p in zip(old, params, strict=True)}
     assert watch.check(ctx, ns["opt"]) is False
+
+
+def test_a_training_step_moves_only_the_parameters_own_grads() -> None:
+    """After a step every parameter's grad is new; an old grad that another tensor still holds
+    (a trap attribute given the same grad, optimizer state kept pointing at it) stays at its
+    storage in the records, as a fresh walk reads it."""
+    ns = namespace()
+    model, opt = ns["model"], ns["opt"]
+    w = model[0].weight
+    extra = torch.zeros(w.shape, requires_grad=True)
+    extra.grad = w.grad
+    model[0].__dict__["extra"] = extra
+    opt.state[w]["last_grad"] = w.grad
+    live = _named(ns)
+    old = id(w.grad)
+    for p in model.parameters():
+        p.grad = p.grad.clone()  # NB: new grads with the very same headers
+    update = live.update(ns)
+    assert update.changed == {"model", "opt"}
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    held = [t for o in update.snapshot.objects for t in o.tensors
+            if t.path.endswith(("extra.grad", "['last_grad']"))]
+    assert len(held) == 2 and {t.storage for t in held} == {old}
