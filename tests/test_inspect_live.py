@@ -177,9 +177,13 @@ class Cells(RuleBasedStateMachine):
         ms = self.objects(nn.Module)
         if ms:
             m = data.draw(st.sampled_from(ms))
-            kind = data.draw(st.sampled_from(["tensor", "list", "module_in_list", "scalar"]))
+            kind = data.draw(st.sampled_from(["tensor", "list", "module_in_list", "scalar",
+                                              "tuple", "tuple_tensor", "tuple_list"]))
+            # NB: tuples too: of numbers (proven by the very object), or of what can change
             m.__dict__["cache"] = {"tensor": torch.ones(2), "list": [torch.ones(1)],
-                                   "module_in_list": [nn.Linear(1, 1)], "scalar": 1.0}[kind]
+                                   "module_in_list": [nn.Linear(1, 1)], "scalar": 1.0,
+                                   "tuple": (3, 3), "tuple_tensor": (torch.ones(2), 1),
+                                   "tuple_list": ([torch.ones(1)], "x")}[kind]
 
     @rule(data=st.data())
     def leaf_flip(self, data: Any) -> None:
@@ -246,10 +250,12 @@ class Cells(RuleBasedStateMachine):
     @rule(data=st.data())
     def edit_trap(self, data: Any) -> None:
         """A module's extra attribute changed in place: a list that grows, a tensor whose dtype
-        is swapped."""
+        is swapped (either inside a tuple too)."""
         ms = [m for m in self.objects(nn.Module) if "cache" in m.__dict__]
         if ms:
             cache = data.draw(st.sampled_from(ms)).__dict__["cache"]
+            if type(cache) is tuple and cache and type(cache[0]) in (list, torch.Tensor):
+                cache = cache[0]
             if type(cache) is list:
                 cache.append(torch.zeros(1, dtype=torch.float64))
             elif type(cache) is torch.Tensor:
@@ -391,7 +397,8 @@ class ModelCells(Cells):
         head(torch.zeros(2, 1)).sum().backward()
         adam.step()
         self.ns.update(model=model, head=head, norm=nn.BatchNorm1d(2),
-                       opt=torch.optim.SGD(model.parameters()), adam=adam)
+                       opt=torch.optim.SGD(model.parameters()), adam=adam,
+                       conv=nn.Conv1d(1, 2, 3))  # NB: tuples of numbers among its attributes
 
 
 ModelCells.TestCase.settings = settings(Cells.TestCase.settings, max_examples=30)

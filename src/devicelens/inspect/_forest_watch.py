@@ -71,7 +71,8 @@ class _Seen(NamedTuple):
     odd_tok: list[Any]
     odd_pins: list[Any]
     # NB: which of them are no tuple of plain scalars, and their own token: while every dict is
-    # unchanged (versions), a tuple bound there is the very tuple, so its token is too
+    # unchanged (versions), a tuple bound there is the very tuple, so its token is too. That
+    # token reads the same values as ``odd_tok``: what its ids need kept alive, odd_pins keeps
     odd_live: list[int]
     odd_live_tok: list[Any]
     modules_lens: list[int]
