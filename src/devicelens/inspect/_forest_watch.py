@@ -8,8 +8,10 @@ against the last push, each with the cheapest read that proves it: modules by we
 same keys and values), or, where a version changed, their keys as one string and the extra
 (non-standard) values' types; the parameters' and grads' types, ids and headers
 (:mod:`._tensor_list`). Extra values that a walk looks into (tensors, containers) are tokened
-again as the walk reads them. Grads replaced by equal ones (a training step) are told apart
-from a change: the caller moves them in its records instead of walking the trees again.
+again as the walk reads them, but for tuples of plain scalars while every dict's version is
+unchanged (the very same immutable object tokens the same). Grads replaced by equal ones (a
+training step) are told apart from a change: the caller moves them in its records instead of
+walking the trees again.
 
 NB: tensors are never weakly referenced: ``torch.utils.swap_tensors`` (``Module.to`` under
 ``swap_module_params_on_conversion``, ``load_state_dict(assign=True)``) refuses a tensor that
