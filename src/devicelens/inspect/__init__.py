@@ -6,6 +6,7 @@ runs user code and never imports torch until a snapshot is taken.
 
 from __future__ import annotations
 
+from ._gc import gc_paused
 from .records import (
     DeviceInfo,
     DeviceTotal,
@@ -28,4 +29,4 @@ from .units import human_bytes
 
 __all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_WIDTH", "DeviceInfo", "DeviceTotal", "ModuleRecord",
            "ObjectRecord", "Snapshot", "TensorRecord", "available_devices", "candidates",
-           "device_key", "human_bytes", "take_snapshot", "user_namespace"]
+           "device_key", "gc_paused", "human_bytes", "take_snapshot", "user_namespace"]

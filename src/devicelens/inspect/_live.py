@@ -15,7 +15,6 @@ weak references to modules, and the types and keys a token pins.
 
 from __future__ import annotations
 
-import gc
 from itertools import compress, repeat
 from operator import is_, itemgetter, not_
 from typing import Any, NamedTuple
@@ -23,6 +22,7 @@ from typing import Any, NamedTuple
 from . import _types
 from ._columns import changed_names, compact_rows, shown
 from ._forest_watch import ForestWatch
+from ._gc import gc_paused
 from ._headers import Sweep
 from ._objects import walk_object
 from ._optimizer_watch import OptimizerWatch, checked, watch_of
@@ -114,17 +114,12 @@ class Live:
         self.guarded = not live
         import torch
 
-        gc_was_on = gc.isenabled()
-        gc.disable()  # NB: as in take_snapshot: collecting mid-walk only costs time
         try:
-            with torch._C.DisableTorchFunction():
+            with gc_paused(), torch._C.DisableTorchFunction():  # NB: as in take_snapshot
                 return self._update(torch, namespace)
         except BaseException:
             self.__init__()  # type: ignore[misc]  # NB: never trust a half-applied update
             raise
-        finally:
-            if gc_was_on:
-                gc.enable()
 
     def _update(self, torch: Any, ns: dict[str, Any]) -> Update:
         keys = list(ns)

@@ -8,10 +8,10 @@ everything else is walked by :mod:`._objects`, which never runs user code.
 
 from __future__ import annotations
 
-import gc
 import sys
 from typing import Any
 
+from ._gc import gc_paused
 from ._objects import walk_object
 from ._types import info
 from ._walk import MAX_DEPTH, MAX_WIDTH, Ctx
@@ -62,20 +62,14 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
         namespace = user_namespace()
     import torch
 
-    gc_was_on = gc.isenabled()
-    gc.disable()  # NB: records are acyclic; collecting mid-walk only costs time (superlinear)
-    try:
-        with torch._C.DisableTorchFunction():
-            public = names is None
-            # NB: a caller on another thread than the cells passes a copy (namespace_copy)
-            items = dict.items(namespace) if public else candidates(namespace, names)
-            loose, ts, rest = read_loose(torch, namespace, items, max_nodes, public)
-            ctx = Ctx(torch, max_nodes - len(ts))
-            ctx.truncated = len(ts) == max_nodes
-            walked, skipped = walk_rest(ctx, rest)
-    finally:
-        if gc_was_on:
-            gc.enable()
+    with gc_paused(), torch._C.DisableTorchFunction():  # NB: records are acyclic
+        public = names is None
+        # NB: a caller on another thread than the cells passes a copy (namespace_copy)
+        items = dict.items(namespace) if public else candidates(namespace, names)
+        loose, ts, rest = read_loose(torch, namespace, items, max_nodes, public)
+        ctx = Ctx(torch, max_nodes - len(ts))
+        ctx.truncated = len(ts) == max_nodes
+        walked, skipped = walk_rest(ctx, rest)
     loose.ids = list(map(id, ts))
     kinds, full = assemble(len(ts) + len(rest), rest, walked)
     return Snapshot(kinds, full, loose, available_devices(torch), ctx.exhausted or ctx.truncated,

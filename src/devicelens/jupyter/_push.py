@@ -6,12 +6,9 @@ NB: pure: no comm, no IPython, no locks. :mod:`devicelens.jupyter.comm` does the
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.encoder import (  # type: ignore[attr-defined]
     c_make_encoder,
@@ -19,6 +16,7 @@ from json.encoder import (  # type: ignore[attr-defined]
 )
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..inspect import gc_paused
 from ._protocol import (
     MAX_PAYLOAD_BYTES,
     ExpandResult,
@@ -173,7 +171,7 @@ def build_frame(namespace: dict[str, Any], *, live: bool = False) -> Frame:
     if "torch" not in sys.modules:
         return empty_frame()
     ns = namespace_copy(namespace)
-    with _FRAMES_LOCK, _gc_paused():
+    with _FRAMES_LOCK, gc_paused():
         frames = _FRAMES.get(id(namespace))
         if frames is None:
             if len(_FRAMES) >= 4:
@@ -294,19 +292,6 @@ class Frames:
             sizes.append(hit[2])
         self.wired = wired
         return out, list_size(sizes)
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while a frame is built: it allocates many small acyclic records, and
-    the collections they trigger (each walking the whole heap) doubled the cost of a push."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _base(snap: Snapshot) -> dict[str, Any]:

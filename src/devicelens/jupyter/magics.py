@@ -36,7 +36,7 @@ class DeviceMagics(Magics):
             print(NO_TORCH)
             return None
         from ..analysis import diagnose
-        from ..inspect import take_snapshot
+        from ..inspect import gc_paused, take_snapshot
         from ..render import DevicesView
 
         ns = self.shell.user_ns if self.shell is not None else {}
@@ -52,18 +52,21 @@ class DeviceMagics(Magics):
 
             if args.widget or prefer_widget(self.shell):
                 return devices_widget(ns, names=names, show_all=args.all)
-        snap = take_snapshot(ns, names=names)
-        findings = diagnose(snap)
-        if args.json:
-            from ._protocol import finding_to_wire, snapshot_to_wire
+        with gc_paused():  # NB: the walk's records are many small acyclic objects
+            snap = take_snapshot(ns, names=names)
+            findings = diagnose(snap)
+            if args.json:
+                from ._protocol import finding_to_wire, snapshot_to_wire
 
-            return {**snapshot_to_wire(snap, all_tensors=args.all),
-                    "findings": [finding_to_wire(f) for f in findings]}
-        view = DevicesView(snap, findings, show_all=args.all)
-        if args.text:
-            print(repr(view))  # NB: a returned str would show quoted, with literal \n escapes
-            return None
-        return view
+                return {**snapshot_to_wire(snap, all_tensors=args.all),
+                        "findings": [finding_to_wire(f) for f in findings]}
+            view = DevicesView(snap, findings, show_all=args.all)
+            if not args.text:
+                return view
+            text = repr(view)
+            del snap, findings, view  # NB: freed while paused: no collection ever scans them
+        print(text)  # NB: a returned str would show quoted, with literal \n escapes
+        return None
 
 
 def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:

@@ -8,12 +8,11 @@ points never raise for what they find: every failure is a report with ``ok=False
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..inspect import gc_paused
 from . import _report as out
 from ._device import parse_device, shown
 from ._report import MoveReport
@@ -50,18 +49,6 @@ def _names(ns: dict[str, Any], names: Iterable[str] | None) -> list[str]:
 
 # --- planning ------------------------------------------------------------------------------
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """NB: plans are acyclic; a collection mid-walk only costs time (3x at 18k tensors)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
               names: Iterable[str] | None = None) -> Plan:
     """The plan for :func:`move_all`; apply it with :func:`apply_plan`. Changes nothing;
@@ -77,7 +64,7 @@ def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
     selected = _names(ns, names)
     w = Walker(torch, ns)
     target = Target(device=dev)
-    with torch._C.DisableTorchFunctionSubclass(), _no_gc():
+    with torch._C.DisableTorchFunctionSubclass(), gc_paused():
         plain = (torch.Tensor, torch.nn.Parameter)
         for n in sorted(selected, key=lambda n: _order(torch, dict.get(ns, n))):
             obj = dict.get(ns, n)
@@ -111,7 +98,7 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
     w = Walker(torch, ns)
     anchors: list[tuple[dict[str, Any], str, Any]] = []
     wanted: dict[Target, tuple[set[int], set[str]]] = {}  # target -> (ids, names walked)
-    with torch._C.DisableTorchFunctionSubclass(), _no_gc():
+    with torch._C.DisableTorchFunctionSubclass(), gc_paused():
         failure = _walk_findings(torch, w, ns, findings, anchors, wanted)
         aliases = [n for n, _ in _candidates(ns)]
         for target, (want, walked) in wanted.items():
@@ -269,7 +256,7 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
     result: tuple[Any, bool, str, bool] | None = None
     interrupted = False
     try:
-        with _no_gc():
+        with gc_paused():
             side = allocate(torch, plan, progress)
             commit(torch, plan, side, deferred)
             del side

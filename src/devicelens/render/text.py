@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import add, mul
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
@@ -15,11 +17,7 @@ if TYPE_CHECKING:
 
 _ICONS = {"error": "✖", "warning": "▲", "info": "●"}
 _HEAD = ("name", "kind", "device", "dtype", "shape", "memory")
-
-
-def _cells(r: Row) -> tuple[str, ...]:
-    return ("  " * r.level + r.name + (" !" if r.flagged else ""), r.kind, ", ".join(r.devices),
-            ", ".join(r.dtypes), r.shape, human_bytes(r.nbytes))
+_FLAG = {True: " !", False: ""}
 
 
 def totals_line(snap: Snapshot) -> str:
@@ -29,9 +27,18 @@ def totals_line(snap: Snapshot) -> str:
 
 
 def table(rs: list[Row]) -> list[str]:
-    cells = [_HEAD, *(_cells(r) for r in rs)]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(_HEAD))]
-    return ["  ".join(c[i].ljust(widths[i]) for i in range(len(_HEAD))).rstrip() for c in cells]
+    """The rows as aligned lines. NB: column by column, at C speed: 60 models make a thousand
+    rows, and a Python step per cell was most of ``%devices --text``'s rendering."""
+    if not rs:
+        return ["  ".join(_HEAD)]
+    levels, names, kinds, devices, dtypes, shapes, nbytes, flagged = zip(*rs, strict=True)
+    first = map(add, map(add, map(mul, repeat("  "), levels), names),
+                map(_FLAG.__getitem__, flagged))
+    cols = [[head, *col] for head, col in zip(_HEAD, (
+        first, kinds, map(", ".join, devices), map(", ".join, dtypes), shapes,
+        map(human_bytes, nbytes)), strict=True)]
+    line = "  ".join(f"{{:<{max(map(len, col))}}}" for col in cols)
+    return list(map(str.rstrip, map(line.format, *cols)))
 
 
 def findings_text(findings: list[Finding]) -> list[str]:
