@@ -8,6 +8,7 @@ from operator import attrgetter, not_
 from typing import Any
 
 from . import _types
+from ._model_columns import read_model
 from ._tree import Ref, display_for, step
 from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
 from .records import ObjectRecord, TensorRecord
@@ -29,7 +30,8 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
     root = (step("name", name),)
     if info.what == "module":
         kind = "module"
-        w.module(obj, name, root, 0, False)
+        if not read_model(w, obj, name, root):  # NB: a plain model, read in columns
+            w.module(obj, name, root, 0, False)
     elif info.what == "optimizer":
         kind = "optimizer"
         _optimizer(w, obj, name)
