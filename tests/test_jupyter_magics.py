@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
@@ -46,6 +47,39 @@ def test_devices_text_in_a_cell_prints_real_lines(ip, capsys):
     assert result.result is None
     assert out.splitlines()[0] == "devicelens — 1 object · cpu: 1 object, 32 B"
     assert "\\n" not in out and "Out[" not in out
+
+
+def test_devices_text_frees_its_records_before_the_collector_runs_again(ip, capsys):
+    """The walk's records are many small objects: ``--text`` drops them while the collector is
+    paused, so no collection has to scan them; the collector is as the user left it."""
+    from devicelens.inspect import TensorRecord
+
+    ip.run_cell("import torch\nfrom torch import nn\n"
+                "models = [nn.Sequential(*[nn.Linear(4, 4) for _ in range(20)])"
+                " for _ in range(10)]", store_history=False)
+    ip.run_line_magic("devices", "--text")  # NB: its first call imports what it needs
+    scanned: list[int] = []
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":  # NB: what this collection is about to scan
+            young = gc.get_objects(generation=0)
+            scanned.append(sum(type(o) is TensorRecord for o in young))
+
+    gc.collect()
+    gc.callbacks.append(watch)
+    try:
+        for _ in range(3):
+            ip.run_line_magic("devices", "--text")
+    finally:
+        gc.callbacks.remove(watch)
+    assert "models" in capsys.readouterr().out and gc.isenabled()
+    assert sum(scanned) == 0, scanned
+    gc.disable()
+    try:
+        ip.run_line_magic("devices", "--text")
+        assert not gc.isenabled()  # NB: a pause of the user's own is kept
+    finally:
+        gc.enable()
 
 
 def test_devices_json(ip):
