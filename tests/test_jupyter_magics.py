@@ -20,7 +20,9 @@ def setup_ns(ip):
 def test_devices_returns_a_rich_view(ip):
     setup_ns(ip)
     view = ip.run_line_magic("devices", "")
+    assert {type(v) for v in vars(view).values()} == {dict}  # NB: Out[] keeps text, no records
     bundle = view._repr_mimebundle_()
+    assert set(map(type, bundle.values())) == {str}
     assert set(bundle) == {"text/plain", "text/html"}
     assert bundle["text/plain"].splitlines()[0] == (
         "devicelens — 2 objects · cpu: 2 objects, 192 B · meta: 1 object, 72 B")
@@ -49,9 +51,10 @@ def test_devices_text_in_a_cell_prints_real_lines(ip, capsys):
     assert "\\n" not in out and "Out[" not in out
 
 
-def test_devices_text_frees_its_records_before_the_collector_runs_again(ip, capsys):
-    """The walk's records are many small objects: ``--text`` drops them while the collector is
-    paused, so no collection has to scan them; the collector is as the user left it."""
+def test_devices_frees_its_records_before_the_collector_runs_again(ip, capsys):
+    """The walk's records are many small objects: ``%devices`` renders and drops them while the
+    collector is paused, so no collection has to scan them; the collector is as the user left
+    it."""
     from devicelens.inspect import TensorRecord
 
     ip.run_cell("import torch\nfrom torch import nn\n"
@@ -70,6 +73,7 @@ def test_devices_text_frees_its_records_before_the_collector_runs_again(ip, caps
     try:
         for _ in range(3):
             ip.run_line_magic("devices", "--text")
+            ip.run_line_magic("devices", "")  # NB: rendered before it is returned
     finally:
         gc.callbacks.remove(watch)
     assert "models" in capsys.readouterr().out and gc.isenabled()

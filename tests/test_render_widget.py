@@ -14,7 +14,7 @@ from torch import nn
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.jupyter._frontends import prefer_widget
-from devicelens.render import DevicesView
+from devicelens.render import DevicesView, RenderedView
 from devicelens.render._rows import device_colour
 from devicelens.render.html import chip
 from devicelens.render.text import snapshot_text
@@ -213,7 +213,7 @@ def test_terminal_ipython_gets_text(ip, broken):
     assert isinstance(view, DevicesView)
     assert "opt state left behind" in repr(view)
     default = ip.run_line_magic("devices", "")
-    assert isinstance(default, DevicesView)
+    assert isinstance(default, RenderedView) and repr(default) == repr(view)
 
 
 def test_default_view_rule(monkeypatch):

@@ -61,12 +61,12 @@ class DeviceMagics(Magics):
                 return {**snapshot_to_wire(snap, all_tensors=args.all),
                         "findings": [finding_to_wire(f) for f in findings]}
             view = DevicesView(snap, findings, show_all=args.all)
-            if not args.text:
-                return view
-            text = repr(view)
+            shown = view.rendered() if not args.text else repr(view)
             del snap, findings, view  # NB: freed while paused: no collection ever scans them
-        print(text)  # NB: a returned str would show quoted, with literal \n escapes
-        return None
+        if isinstance(shown, str):
+            print(shown)  # NB: a returned str would show quoted, with literal \n escapes
+            return None
+        return shown
 
 
 def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:

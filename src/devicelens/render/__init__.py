@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..inspect import Snapshot
     from ..moves import MoveReport
 
-__all__ = ["DevicesView", "mimebundle", "report_mimebundle"]
+__all__ = ["DevicesView", "RenderedView", "mimebundle", "report_mimebundle"]
 
 
 def mimebundle(snap: Snapshot | None, findings: list[Finding] | None, *,
@@ -47,3 +47,21 @@ class DevicesView:
 
     def __repr__(self) -> str:
         return snapshot_text(self.snapshot, self.findings, show_all=self.show_all)
+
+    def rendered(self) -> RenderedView:
+        """This view as its two strings, rendered now: what ``%devices`` hands back, so that
+        the output history keeps text instead of the snapshot's thousands of records."""
+        return RenderedView(self._repr_mimebundle_())
+
+
+class RenderedView:
+    """A :class:`DevicesView` already rendered: displays the same, holds only strings."""
+
+    def __init__(self, bundle: dict[str, str]) -> None:
+        self.bundle = bundle
+
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
+        return dict(self.bundle)
+
+    def __repr__(self) -> str:
+        return self.bundle["text/plain"]

@@ -100,14 +100,16 @@ def _module_rows(o: ObjectRecord, under: set[str]) -> list[Row]:
     by_path: dict[str, ModuleRecord] = {}  # NB: the first module of each path, as a scan finds
     for p in o.modules:
         by_path.setdefault(p.path, p)
+    base = o.name.count(".")
     for m in o.modules[1:]:
-        top = m.depth == 1 or (m.trapped and not any(
-            p.trapped and m.path.startswith(p.path + ".") for p in o.modules if p is not m))
+        path, _ref, type_name, devices, dtypes, _n, nbytes, depth, trapped, _hf = m
+        top = depth == 1 or (trapped and not any(
+            p.trapped and path.startswith(p.path + ".") for p in o.modules if p is not m))
         if not top:  # NB: only then does the parent matter
-            parent_rec = by_path.get(m.path.rsplit(".", 1)[0] if "." in m.path else o.name)
+            parent_rec = by_path.get(path.rsplit(".", 1)[0] if "." in path else o.name)
         if top or (parent_rec is not None and _split(parent_rec)):
-            out.append(Row(m.path.count(".") - o.name.count("."), m.path, m.type_name,
-                           m.devices, m.dtypes, "", m.nbytes, m.path in under))
+            out.append(_new(Row, (path.count(".") - base, path, type_name, devices, dtypes, "",
+                                  nbytes, path in under)))
     return out
 
 
@@ -128,6 +130,7 @@ def _optimizer_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
 
 
 _PATH, _NBYTES = attrgetter("path"), attrgetter("nbytes")
+_new = tuple.__new__
 
 
 def _summary_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
