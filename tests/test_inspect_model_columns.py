@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from devicelens.inspect import _objects, take_snapshot
+from devicelens.inspect import MAX_WIDTH, _objects, take_snapshot
 from devicelens.inspect._model_columns import read_model
 from devicelens.inspect._walk import Ctx, Walker
 
@@ -88,7 +88,7 @@ def test_what_the_columns_do_not_take_is_walked_as_before():
     hidden = nn.Linear(2, 2)
     hidden._pos = torch.zeros(2)  # NB: private, but a tensor: the walker reads it
     listed = nn.Linear(2, 2)
-    listed.sizes = [1, 2]  # NB: a list the walker walks
+    listed.cache = [1, {"x": torch.ones(1)}]  # NB: a tensor inside plain containers
     sub = nn.Linear(2, 2)
     sub.weight = nn.parameter.UninitializedParameter()  # NB: a tensor subclass
     sparse = nn.Module()
@@ -97,9 +97,17 @@ def test_what_the_columns_do_not_take_is_walked_as_before():
     nested.register_buffer("n", torch.nested.nested_tensor([torch.ones(2), torch.ones(3)]))
     subgrad = nn.Linear(2, 2)
     subgrad.weight.grad = nn.Parameter(torch.ones(2, 2))  # NB: a grad that is a Parameter
-    for model in (trap, hidden, listed, sub, sparse, nested, subgrad):
+    looped = nn.Linear(2, 2)
+    looped.loop = [1]
+    looped.loop.append(looped.loop)  # NB: the walker skips the inner one; the columns refuse
+    deep = nn.Linear(2, 2)
+    deep.nest = [[[[[[1]]]]]]  # NB: past the walker's depth: it marks the record truncated
+    wide = nn.Linear(2, 2)
+    wide.sizes = list(range(MAX_WIDTH + 1))  # NB: past the walker's width: truncated too
+    for model in (trap, hidden, listed, sub, sparse, nested, subgrad, looped, deep, wide):
         taken, got, want = walk_both(model)
         assert not taken and got == want
+    assert walk_both(deep)[1][3] and walk_both(wide)[1][3]  # NB: both truncated
 
 
 def test_a_non_leaf_grad_is_read_only_where_retained_and_never_warns():
@@ -115,6 +123,23 @@ def test_a_non_leaf_grad_is_read_only_where_retained_and_never_warns():
         taken, got, want = walk_both(model)
     assert taken and got == want
     assert [t.path for t in got[0]] == ["m.kept", "m.kept.grad", "m.dropped"]
+
+
+class Config:
+    """An object that is no container (a model's ``config``): never walked."""
+
+    def __init__(self) -> None:
+        self.hidden = torch.ones(1)
+
+
+def test_plain_values_and_containers_of_them_are_taken():
+    model = nn.Linear(2, 2)
+    model.warnings_issued = {}  # NB: as every transformers model has
+    model.sizes = [3, (3, 3), {"pad": 1, "mode": "zeros", "more": [None, 2.5]}]
+    model.config = Config()
+    taken, got, want = walk_both(model)
+    assert taken and got == want
+    assert 10_000 - got[6] == 1 + 2 + 1 + 4  # NB: the module, two tensors, four containers
 
 
 def test_a_budget_too_small_is_left_to_the_walker():
@@ -147,8 +172,9 @@ def test_an_optimizer_after_a_columns_walk_labels_the_same_records():
 
 LEAF = st.sampled_from(range(len(leaves())))
 EDITS = st.sampled_from(["grad", "frozen", "meta", "half", "tie", "reuse", "view", "number",
-                         "text", "sizes", "trap", "hidden", "list", "subclass"])
-TAKES_NOT = {"trap", "hidden", "list", "subclass"}  # NB: what sends a model to the walker
+                         "text", "sizes", "config", "trap", "hidden", "list", "loop",
+                         "subclass"])
+TAKES_NOT = {"trap", "hidden", "list", "loop", "subclass"}  # NB: what sends a model to the walker
 
 
 def build(shape, edits, rng):
@@ -186,12 +212,18 @@ def build(shape, edits, rng):
             m.label, m.kernel = "name", (3, 3)
         elif edit == "sizes":
             m.sizes = (1, 2.0, None, "x")
+        elif edit == "config":
+            m.warnings_issued, m.config = {}, Config()
+            m.table = {"k": [1, (2, 3)], "n": None}
         elif edit == "trap":
             m.pos = torch.zeros(2)
         elif edit == "hidden":
             m._pos = torch.zeros(2)
         elif edit == "list":
-            m.cache = [torch.ones(1)]
+            m.cache = [1, {"x": torch.ones(1)}]
+        elif edit == "loop":
+            m.loop = [1]
+            m.loop.append(m.loop)
         elif edit == "subclass":
             m.register_buffer("odd", torch.ones(1).as_subclass(Marked))
     return model

@@ -3,11 +3,11 @@ their paths, then each field of every record is computed for all of them at once
 
 The records equal :meth:`._walk.Walker.module`'s, which stays the reference and the fallback:
 a model holding anything this reader does not take (a tensor subclass, a nested or sparse
-tensor, a tensor bound as a plain attribute, a container of more than plain values, a grad that
-is not a plain dense tensor, too small a node budget) is refused here (False) and walked as
-before, from scratch. NB: nothing is written to the walker or its context until every read has
-succeeded; a model's modules cost the walker's steps still (most of what is left), its tensors
-a few C-speed passes.
+tensor, a tensor bound as a plain attribute, an attribute container holding more than plain
+values or nested past the walker's bounds, a grad that is not a plain dense tensor, too small a
+node budget) is refused here (False) and walked as before, from scratch. NB: nothing is
+written to the walker or its context until every read has succeeded; a model's modules cost
+the walker's steps still (most of what is left), its tensors a few C-speed passes.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from . import _tree, _types
 from ._tensor import _META
 from ._tree import _ATTR_STEPS, Ref, attr_step
-from ._walk import _FLOATS, _GRAD, MAX_WIDTH, STD_KEYS, Walker, _shared, module_record
+from ._walk import _FLOATS, _GRAD, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Walker, _shared, module_record
 from .records import (
     _DEVICE_NAMES,
     _DTYPE_INFO,
@@ -134,9 +134,10 @@ class _Plan:
             if what == "tensor":
                 return False
             if name[:1] != "_" and what and what not in ("module", "optimizer"):
-                if tp is not tuple or not _plain_tuple(v):
+                nodes = _plain_nodes(v, 1)
+                if nodes < 0:
                     return False
-                self.nodes += 1
+                self.nodes += nodes
         return True
 
 
@@ -149,15 +150,34 @@ def _instance_dict(get: Any, m: Any) -> dict[str, Any]:
     return d if type(d) is dict else {}
 
 
-def _plain_tuple(v: tuple[Any, ...]) -> bool:
-    """A tuple the walker reads no record from: a few values that are no container or tensor."""
-    if len(v) > MAX_WIDTH:
-        return False
-    for x in v:
+def _plain_nodes(v: Any, depth: int) -> int:
+    """The nodes the walker spends on a tuple, list or dict (exactly those types) holding no
+    tensor, module or other container, nested ones included (a config's ``{"sizes": [3, 3]}``,
+    an empty ``warnings_issued``): it reads no record from them. -1 where it could."""
+    tp = type(v)
+    if tp is dict:
+        items = list(dict.values(v))  # NB: the base type's method, in one C call
+    elif tp is tuple or tp is list:
+        items = list(v)
+    else:
+        return -1
+    if len(items) > MAX_WIDTH:
+        return -1  # NB: the walker marks the record truncated
+    nodes = 1
+    for x in items:
         tx = type(x)
-        if not (tx is int or tx is float or tx is bool or _types.info(tx).what == ""):
-            return False
-    return True
+        if tx is int or tx is float or tx is bool or tx is str or x is None:
+            continue
+        what = _types.info(tx).what
+        if not what:
+            continue
+        if depth + 1 >= MAX_DEPTH:
+            return -1  # NB: too deep: the walker marks it truncated (or a cycle: it skips it)
+        inner = _plain_nodes(x, depth + 1)
+        if inner < 0:
+            return -1
+        nodes += inner
+    return nodes
 
 
 class Columns:
