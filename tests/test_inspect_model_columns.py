@@ -17,6 +17,7 @@ from torch import nn
 
 from devicelens.inspect import MAX_WIDTH, _objects, take_snapshot
 from devicelens.inspect._model_columns import read_model
+from devicelens.inspect._tree import resolve
 from devicelens.inspect._walk import Ctx, Walker
 
 
@@ -245,3 +246,33 @@ def test_random_models_read_alike(shape, edits, rng, budget):
     assert got == want
     needed = 10_000 - walk_both(model)[2][6]  # NB: the nodes an unbounded walk spends
     assert taken == (budget >= needed and not TAKES_NOT & set(edits))
+
+
+def test_every_record_states_its_tensor_as_torch_does():
+    """Each record's fields against torch's own answers for the tensor its ref leads to: in a
+    model read in columns, in one the walker reads, in an optimizer's state and in a list."""
+    model = nn.Sequential(nn.Linear(3, 2), nn.Linear(2, 2).half())
+    for name, t in (("q", torch.quantize_per_tensor(torch.ones(4), 0.1, 0, torch.qint8)),
+                    ("i", torch.arange(5)), ("b", torch.zeros(2, 0, dtype=torch.bool)),
+                    ("c", torch.ones(3, dtype=torch.complex64)), ("s", torch.tensor(2.0)),
+                    ("m", torch.ones(2, 3, device="meta")), ("v", torch.arange(8.0)[2:6])):
+        model.register_buffer(name, t)
+    walked = nn.Linear(2, 2)
+    walked.pos = torch.ones(3, dtype=torch.float64)  # NB: sends it to the walker
+    opt = torch.optim.Adam(model[0].parameters())
+    for p in model[0].parameters():
+        p.grad = torch.ones_like(p)
+    opt.step()
+    ns = {"model": model, "walked": walked, "opt": opt, "held": [torch.ones(2, dtype=torch.int8)]}
+    snap = take_snapshot(ns)
+    seen = 0
+    for o in snap.objects:
+        for rec in o.tensors:
+            t = resolve(ns, rec.ref)
+            assert (rec.device, rec.dtype, rec.shape, rec.numel, rec.nbytes) == (
+                str(t.device), str(t.dtype).removeprefix("torch."), tuple(t.shape), t.numel(),
+                t.numel() * t.element_size()), rec.path
+            assert rec.flavor == ("quantized" if t.is_quantized else "dense"), rec.path
+            seen += 1
+    assert seen == 27 and snap["model"].tensors[0].path == "model.q"  # NB: its own tables first
+    assert walk_both(model)[0] and not walk_both(walked)[0]  # NB: both readers checked

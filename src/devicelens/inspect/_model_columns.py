@@ -14,33 +14,38 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import accumulate, chain, compress, filterfalse, repeat
-from math import prod
-from operator import and_, attrgetter, gt, is_not, itemgetter, mul
+from operator import and_, attrgetter, gt, is_not, itemgetter
 from typing import Any
 
 from . import _tree, _types
 from ._tensor import _META
 from ._tree import _ATTR_STEPS, Ref, attr_step
-from ._walk import _FLOATS, _GRAD, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Walker, _shared, module_record
+from ._walk import (
+    _FLOATS,
+    _GRAD,
+    _HEADS,
+    MAX_DEPTH,
+    MAX_WIDTH,
+    STD_KEYS,
+    Walker,
+    _shared,
+    header,
+    module_record,
+)
 from .records import (
-    _DEVICE_NAMES,
-    _DTYPE_INFO,
     ModuleRecord,
     TensorRecord,
-    device_name,
-    dtype_info,
 )
 
 _new = tuple.__new__
 _PLAIN_STEPS = _ATTR_STEPS.setdefault("", {})  # NB: shared with attr_step's own cache
-_DEV, _DT, _SHAPE, _LAYOUT = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
+_KEY, _LAYOUT = itemgetter(slice(0, 3)), itemgetter(3)  # NB: of a header (``_META``)
 _RG, _LEAF, _BASE = itemgetter(4), itemgetter(5), itemgetter(6)
-_NAME, _ITEMSIZE, _QUANT = itemgetter(0), itemgetter(1), itemgetter(2)
+_H0, _H1, _H2, _H3, _H4, _H5 = map(itemgetter, range(6))  # NB: of a :func:`._walk.header`
 _GRAD_OF, _RETAINS = attrgetter("grad"), attrgetter("retains_grad")
 _DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
 _STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")
 _ROLE = {True: "parameter", False: "buffer"}.__getitem__
-_FLAVOR = {False: "dense", True: "quantized"}.__getitem__
 _NONE_ID = id(None)
 
 
@@ -194,29 +199,22 @@ class Columns:
             return
         self.ok = True
         self.metas = metas
-        devs: list[Any] = list(map(_DEVICE_NAMES.get, map(_DEV, metas)))
-        if None in devs:
-            devs = list(map(device_name, map(_DEV, metas)))
-        infos: list[Any] = list(map(_DTYPE_INFO.get, map(_DT, metas)))
-        if None in infos:
-            infos = list(map(dtype_info, map(_DT, metas)))
-        shapes = list(map(_SHAPE, metas))
-        self.devices = devs
-        self.shapes: list[Any] = list(map(w.ctx.shape, shapes, shapes))
-        self.numels: list[int] = list(map(prod, self.shapes))
-        self.infos = infos
+        keys = list(map(_KEY, metas))
+        heads: list[Any] = list(map(_HEADS.get, keys))
+        if None in heads:
+            heads = [h or header(k) for h, k in zip(heads, keys, strict=True)]
+        self.heads = heads
         bases = list(map(id, map(_BASE, metas)))
         ids = list(map(id, ts))
         self.storages = (ids if bases.count(_NONE_ID) == len(bases)
                          else [i if b == _NONE_ID else b for i, b in zip(ids, bases, strict=True)])
 
     def records(self, paths: Any, refs: Any, roles: Any, owners: Any) -> list[TensorRecord]:
-        metas, infos = self.metas, self.infos
-        nbytes = map(mul, self.numels, map(_ITEMSIZE, infos))
+        metas, heads = self.metas, self.heads
         return list(map(_new, repeat(TensorRecord), zip(
-            paths, refs, roles, owners, self.devices, map(_NAME, infos), self.shapes,
-            self.numels, nbytes, map(_RG, metas), map(_LEAF, metas), repeat("strided"),
-            map(_FLAVOR, map(_QUANT, infos)), self.storages)))
+            paths, refs, roles, owners, map(_H0, heads), map(_H1, heads), map(_H2, heads),
+            map(_H3, heads), map(_H4, heads), map(_RG, metas), map(_LEAF, metas),
+            repeat("strided"), map(_H5, heads), self.storages)))
 
 
 def read_model(w: Walker, m: Any, path: str, ref: Ref) -> bool:

@@ -8,7 +8,6 @@ order, to tell whether a walk would give the same records again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import compress, filterfalse, repeat
 from math import prod
 from operator import attrgetter, ne
@@ -207,7 +206,7 @@ class Walker:
                 if ctx.budget < 0:
                     ctx.exhausted = self.truncated = True
                     continue
-                rec = _dense(t, m, tpath, tref, role, path, ctx.shape)
+                rec = _dense(t, m, tpath, tref, role, path)
                 out.append(rec)
                 grec = None
                 # NB: a leaf that requires grad (or a retain_grad()): only these keep a .grad
@@ -237,7 +236,7 @@ class Walker:
         if ctx.budget < 0:
             ctx.exhausted = self.truncated = True
             return
-        self.tensors.append(_dense(t, m, path, ref, role, owner, ctx.shape))
+        self.tensors.append(_dense(t, m, path, ref, role, owner))
         if role != "state" and m[4] and (m[5] or t.retains_grad):
             g = t.grad
             if g is not None:
@@ -264,26 +263,39 @@ class Walker:
         if type(g) is reader.exact[0]:
             gm = _META(g)
             if gm[3] is reader.strided:
-                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path,
-                                          self.ctx.shape))
+                self.tensors.append(_dense(g, gm, gpath, gref, "grad", path))
                 return
         self.tensors.append(reader.record(g, read_meta(reader, g), gpath, gref, "grad", path))
 
 
-def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str, owner: str,
-           intern: Callable[[Any, Any], Any]) -> TensorRecord:
+def _dense(t: Any, m: tuple[Any, ...], path: str, ref: Ref, role: str,
+           owner: str) -> TensorRecord:
     """The record of an exact ``Tensor``/``Parameter`` whose header ``m`` (from ``_META``, its
-    base not yet an id) says strided; ``intern``: :attr:`Ctx.shape`."""
-    dev = _DEVICES.get(m[0]) or device_name(m[0])
-    dtname, itemsize, quantized = _DTYPES.get(m[1]) or dtype_info(m[1])
-    shape = m[2]
-    shape = intern(shape, shape)
-    numel = prod(shape)
+    base not yet an id) says strided."""
+    head = _HEADS.get(m[:3]) or header(m[:3])
     base = m[6]
-    return _new(TensorRecord, (path, ref, role, owner, dev, dtname, shape, numel,
-                               numel * itemsize, m[4], m[5], "strided",
-                               "quantized" if quantized else "dense",
+    return _new(TensorRecord, (path, ref, role, owner, head[0], head[1], head[2], head[3],
+                               head[4], m[4], m[5], "strided", head[5],
                                id(t) if base is None else id(base)))
+
+
+#: (device, dtype, shape) -> what they decide of a dense record: device name, dtype name, the
+#: shared shape, numel, bytes and flavour. NB: one lookup instead of four (and a product) per
+#: tensor: a model repeats a few of them; equal shapes also share one ``torch.Size``, so a
+#: snapshot keeps fewer objects for the garbage collector to scan
+_HEADS: dict[tuple[Any, Any, Any], tuple[str, str, Any, int, int, str]] = {}
+
+
+def header(key: tuple[Any, Any, Any]) -> tuple[str, str, Any, int, int, str]:
+    """:data:`_HEADS`'s entry for ``key`` (a header's first three fields), made on first use."""
+    if len(_HEADS) > 10_000:
+        _HEADS.clear()
+    dtname, itemsize, quantized = _DTYPES.get(key[1]) or dtype_info(key[1])
+    shape = key[2]
+    numel = prod(shape)
+    got = _HEADS[key] = (_DEVICES.get(key[0]) or device_name(key[0]), dtname, shape, numel,
+                         numel * itemsize, "quantized" if quantized else "dense")
+    return got
 
 
 def read_meta(reader: TensorReader, t: Any) -> Any:
