@@ -55,10 +55,6 @@ class Ctx:
         # NB: parameter id -> (the parameter, its record, its grad's record or None), from a
         # module walk: an optimizer relabels these instead of reading the header again
         self.param_records: dict[int, tuple[Any, TensorRecord, TensorRecord | None]] = {}
-        # NB: equal shapes share one ``torch.Size``: a model repeats a few shapes, and every
-        # object a snapshot keeps is one more for the garbage collector to scan
-        shapes: dict[Any, Any] = {}
-        self.shape = shapes.setdefault
 
     def spend(self) -> bool:
         self.budget -= 1
