@@ -21,9 +21,14 @@ from . import _tree, _types
 from ._tensor import _META
 from ._tree import _ATTR_STEPS, Ref, attr_step
 from ._walk import (
+    _DEVICE,
+    _DTYPE,
     _FLOATS,
     _GRAD,
     _HEADS,
+    _NBYTES,
+    _PLAIN_STEPS,
+    _STORAGE,
     MAX_DEPTH,
     MAX_WIDTH,
     STD_KEYS,
@@ -32,19 +37,13 @@ from ._walk import (
     header,
     module_record,
 )
-from .records import (
-    ModuleRecord,
-    TensorRecord,
-)
+from .records import ModuleRecord, TensorRecord
 
 _new = tuple.__new__
-_PLAIN_STEPS = _ATTR_STEPS.setdefault("", {})  # NB: shared with attr_step's own cache
 _KEY, _LAYOUT = itemgetter(slice(0, 3)), itemgetter(3)  # NB: of a header (``_META``)
 _RG, _LEAF, _BASE = itemgetter(4), itemgetter(5), itemgetter(6)
 _H0, _H1, _H2, _H3, _H4, _H5 = map(itemgetter, range(6))  # NB: of a :func:`._walk.header`
 _GRAD_OF, _RETAINS = attrgetter("grad"), attrgetter("retains_grad")
-_DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
-_STORAGE, _NBYTES = attrgetter("storage"), attrgetter("nbytes")
 _ROLE = {True: "parameter", False: "buffer"}.__getitem__
 _NONE_ID = id(None)
 
@@ -75,7 +74,7 @@ class _Plan:
         self.seen.add(mid)
         self.nodes += 1
         info = _types.info(type(m))
-        d = _instance_dict(info.dict_get, m)
+        d = _types.instance_dict(m) or {}
         mods = self.mods
         at, start = len(mods), len(self.ts)
         mods.append(None)
@@ -126,8 +125,9 @@ class _Plan:
         return list(chain.from_iterable(map(repeat, values, map(itemgetter(0), runs))))
 
     def _attributes(self, d: dict[str, Any]) -> bool:
-        """A module's own attributes: numbers and strings are never walked; a tuple of plain
-        values costs the walker one node and gives no record; anything else is not taken."""
+        """A module's own attributes: numbers, strings and other plain objects are never
+        walked; containers of plain values (:func:`_plain_nodes`) cost the walker nodes and
+        give no record; anything else is not taken."""
         for name in list(filterfalse(STD_KEYS.__contains__, d)):
             if type(name) is not str:
                 continue
@@ -144,15 +144,6 @@ class _Plan:
                     return False
                 self.nodes += nodes
         return True
-
-
-def _instance_dict(get: Any, m: Any) -> dict[str, Any]:
-    """:func:`._types.instance_dict`, its type's getter already looked up."""
-    try:
-        d = get(m) if get is not None else None
-    except Exception:
-        return {}
-    return d if type(d) is dict else {}
 
 
 def _plain_nodes(v: Any, depth: int) -> int:
@@ -185,7 +176,7 @@ def _plain_nodes(v: Any, depth: int) -> int:
     return nodes
 
 
-class Columns:
+class _Columns:
     """Every field of a list of plain dense tensors' records, computed column by column."""
 
     def __init__(self, w: Walker, ts: list[Any]) -> None:
@@ -224,14 +215,14 @@ def read_model(w: Walker, m: Any, path: str, ref: Ref) -> bool:
     if not plan.module(m, path, ref, 0):
         return False
     ts = plan.ts
-    cols = Columns(w, ts)
+    cols = _Columns(w, ts)
     if not cols.ok:
         return False
     grads = _grads(w, ts, cols.metas)
     if grads is None:
         return False
     has, gts = grads
-    gcols = Columns(w, gts)
+    gcols = _Columns(w, gts)
     if not gcols.ok:
         return False
     ctx = w.ctx
