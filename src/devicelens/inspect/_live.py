@@ -74,6 +74,10 @@ class Update(NamedTuple):
     changed: frozenset[str] | None  # names whose record is new or different; None: unknown
     removed: frozenset[str]
     records: dict[str, ObjectRecord]  # the records of the changed names
+    # NB: changed names whose record differs from the last only in its grads' storages (a
+    # training step's new grads, :func:`.records.grads_moved`): whatever is derived from a
+    # record without reading storages (a panel row) is as it was
+    regraded: frozenset[str] = frozenset()
 
 
 class Live:
@@ -106,6 +110,7 @@ class Live:
         self.watch = ForestWatch()  # proves the forest unchanged without its token
         self.shares: dict[str, Share] = {}  # what each name adds to the totals
         self.totals = RunningTotals()
+        self.regraded: set[str] = set()  # this update's names whose grads only moved
 
     def update(self, namespace: dict[str, Any], live: bool = False) -> Update:
         """The namespace's snapshot now, and which names changed since the last update.
@@ -174,6 +179,7 @@ class Live:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
         ctx.guarded = self.guarded
+        self.regraded = set()
         walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact,
                                                    same_types)
         if ctx.exhausted:
@@ -224,7 +230,8 @@ class Live:
         first = prev is None
         self.snap, self.names = snap, names
         return Update(snap, None if first else frozenset(changed) & names,
-                      frozenset() if first else removed, records)
+                      frozenset() if first else removed, records,
+                      frozenset() if first else frozenset(self.regraded - loose_changed) & names)
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
                    types: list[type], exact: list[bool], compact: list[bool],
@@ -304,6 +311,7 @@ class Live:
             if record is not e.record:
                 entries[name] = e._replace(record=record, tok=None)
                 changed.add(name)
+                self.regraded.add(name)
         self.forest = _RETIRED
         return _kept(entries, list(entries))
 
@@ -355,6 +363,8 @@ class Live:
                 moved, watch_now = verdict
                 record = grads_moved(old.record, moved) if old.record is not None else None
                 entry = old._replace(record=record, watch=watch_now)
+                if record is not old.record:
+                    self.regraded.add(name)
                 return self._kept_entry(ctx, entry), record is not old.record
         watch = watch_of(ctx, obj)
         tok: Token | None = None

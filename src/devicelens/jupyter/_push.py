@@ -202,6 +202,16 @@ class Frames:
         self.row_size = RowSizes()
 
     def build(self, ns: dict[str, Any], live: bool = False) -> Frame:
+        """The next frame. NB: when anything fails after the live snapshot moved on, every
+        memory goes: the next frame is built afresh, never diffed against a frame the live
+        snapshot has left behind (its changes since then would be lost)."""
+        try:
+            return self._build(ns, live)
+        except BaseException:
+            self.__init__()  # type: ignore[misc]
+            raise
+
+    def _build(self, ns: dict[str, Any], live: bool) -> Frame:
         from ..analysis import diagnose
 
         update = self._update(ns, live)
@@ -237,14 +247,19 @@ class Frames:
         """The last rows with the changed ones replaced, and the names whose row did change.
         NB: a record can change where its row does not (a training step's new grads have new
         storages, and the same bytes): the very old row is kept, so nothing is sent for it,
-        and the panel does not redraw a model's row after every training cell."""
+        and the panel does not redraw a model's row after every training cell. Where the live
+        snapshot says that only grads' storages moved (``Update.regraded``) the row is not even
+        encoded again."""
         assert update.changed is not None
         rows = dict(last)
         for name in update.removed:
             rows.pop(name, None)
+        regraded = update.regraded
         for name in update.changed:
-            row = object_to_wire(update.records[name])
             old = last.get(name)
+            if old is not None and name in regraded:
+                continue  # NB: only grads' storages moved, and a row carries no storage
+            row = object_to_wire(update.records[name])
             rows[name] = old if old is not None and old == row else row
         changed = frozenset(n for n in update.changed if rows[n] is not last.get(n))
         if not changed and not update.removed:
@@ -265,9 +280,9 @@ class Frames:
             names = frozenset(again.snapshot.names())
             changed = (update.changed | again.changed) & names
             records = {**update.records, **again.records}
-            update = again._replace(
+            update = again._replace(  # NB: regraded since which update? Not kept
                 changed=changed, removed=(update.removed | again.removed) - names,
-                records={k: records[k] for k in changed})
+                records={k: records[k] for k in changed}, regraded=frozenset())
         return update
 
     def _wire(self, findings: list[Finding], base: dict[str, Any],

@@ -1,0 +1,115 @@
+"""The panel's frames, each built from the last (:class:`devicelens.jupyter._push.Frames`).
+
+A training step gives the model's and the optimizer's records new grad storages and nothing
+else: their rows, which carry no storage, are kept without being encoded again. A frame that
+fails half-way leaves no memory behind: the next one is built afresh, never diffed against a
+frame the live snapshot has moved past.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from devicelens import analysis
+from devicelens.analysis import diagnose
+from devicelens.inspect import take_snapshot
+from devicelens.jupyter import _push
+from devicelens.jupyter._protocol import finding_to_wire, object_to_wire
+
+
+def namespace() -> dict[str, Any]:
+    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 3))
+    ns = {"model": model, "opt": torch.optim.Adam(model.parameters()), "x": torch.zeros(4, 2)}
+    step(ns)
+    return ns
+
+
+def step(ns: dict[str, Any]) -> None:
+    ns["opt"].zero_grad()
+    ns["model"](ns["x"]).sum().backward()
+    ns["opt"].step()
+
+
+def fresh_rows(ns: dict[str, Any]) -> dict[str, Any]:
+    return {o.name: object_to_wire(o) for o in take_snapshot(ns).objects}
+
+
+def _encoded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    names: list[str] = []
+    real = _push.object_to_wire
+
+    def counted(o: Any, **kw: Any) -> Any:
+        names.append(o.name)
+        return real(o, **kw)
+
+    monkeypatch.setattr(_push, "object_to_wire", counted)
+    return names
+
+
+def test_a_row_never_reads_a_storage() -> None:
+    """What the shortcut rests on: the records before and after a training step differ (their
+    grads' storages), their rows, every tensor's included, do not."""
+    ns = namespace()
+    before = take_snapshot(ns)
+    step(ns)
+    after = take_snapshot(ns)
+    for name in ("model", "opt"):
+        assert before[name] != after[name]
+        assert (object_to_wire(before[name], children=True)
+                == object_to_wire(after[name], children=True))
+
+
+def test_after_a_training_step_no_row_is_encoded_again(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    ns = namespace()
+    frames = _push.Frames()
+    frames.build(ns)
+    last = frames.build(ns)
+    encoded = _encoded(monkeypatch)
+    step(ns)
+    frame = frames.build(ns)
+    assert encoded == []
+    assert frame.rows is last.rows and frame.changed == frozenset()
+    assert frame.rows == fresh_rows(ns)
+    assert frame.snapshot.objects == take_snapshot(ns).objects  # NB: the new storages
+
+
+def test_a_step_that_changes_a_row_is_encoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a mere regrad (a grad of another dtype): the model's row is encoded and sent."""
+    ns = namespace()
+    frames = _push.Frames()
+    frames.build(ns)
+    frames.build(ns)
+    encoded = _encoded(monkeypatch)
+    w = ns["model"][0].weight
+    w.data = w.data.double()
+    w.grad = torch.zeros(w.shape, dtype=torch.float64)
+    frame = frames.build(ns)
+    assert "model" in encoded and "model" in (frame.changed or ())
+    assert frame.rows == fresh_rows(ns)
+
+
+def test_a_frame_that_fails_leaves_nothing_to_diff_against(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The live snapshot took in a change, then the diagnosis failed: the next frame must still
+    show that change, though the live snapshot has nothing new to report."""
+    ns = namespace()
+    frames = _push.Frames()
+    frames.build(ns)
+    ns["x"] = ns["x"].double()
+
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("a bug of ours")
+
+    monkeypatch.setattr(analysis, "diagnose", broken)
+    with pytest.raises(RuntimeError, match="a bug of ours"):
+        frames.build(ns)
+    monkeypatch.undo()
+    frame = frames.build(ns)
+    assert frame.rows == fresh_rows(ns)
+    assert frame.rows["x"]["dtypes"] == ["float64"]
+    assert frame.findings == [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
