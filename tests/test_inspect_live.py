@@ -362,6 +362,29 @@ class Cells(RuleBasedStateMachine):
         names = {k: data.draw(st.sampled_from(NAMES)) for k in ("m", "m2", "x", "y")}
         self.ns.setdefault("In", [""]).append(template.format(**names))
 
+    @rule(data=st.data(), then=st.sampled_from(["state", "module_to", "data_swap", "bias",
+                                                 "requires_grad", "trap", "cell"]))
+    def step_and_more(self, data: Any, then: str) -> None:
+        """A training step and another change in the same cell: the push sees both at once
+        (a step alone only moves grads, which the live snapshot and the panel's memo take as
+        no change to judge again)."""
+        self.opt_step(data)
+        if then == "state":
+            self.opt_edit(data, data.draw(st.sampled_from(["state dtype", "state data", "lr",
+                                                           "group", "forget", "zero_grad"])))
+        elif then == "module_to":
+            self.module_to(data)
+        elif then == "data_swap":
+            self.data_swap(data)
+        elif then == "bias":
+            self.bias_toggle(data)
+        elif then == "requires_grad":
+            self.requires_grad(data)
+        elif then == "trap":
+            self.trap_attribute(data)
+        else:
+            self.cell_text(data, data.draw(st.sampled_from(CELLS)))
+
     @precondition(lambda self: True)
     @invariant()
     def live_equals_fresh(self) -> None:

@@ -61,7 +61,7 @@ def test_a_training_step_moves_the_grads_without_a_walk(monkeypatch: pytest.Monk
     assert not before & {p.grad for p in ns["model"].parameters()}  # NB: every grad is new
     update = live.update(ns)
     assert walks == []
-    assert update.changed == update.regraded == {"model", "opt"}
+    assert update.changed == set(update.regraded) == {"model", "opt"}
     assert update.snapshot.objects == take_snapshot(ns).objects  # NB: storages included
     assert update.snapshot.totals == take_snapshot(ns).totals
     again = live.update(ns)
@@ -88,7 +88,7 @@ def test_grads_replaced_in_other_ways_equal_a_fresh_snapshot(change: str) -> Non
     live = _ready(ns)
     REGRADS[change](ns)
     update = live.update(ns)
-    assert update.regraded and update.regraded <= {"model", "opt"}  # NB: never a loose name
+    assert update.regraded and set(update.regraded) <= {"model", "opt"}  # NB: never a loose name
     assert update.snapshot.objects == take_snapshot(ns).objects
     assert update.snapshot.totals == take_snapshot(ns).totals
 

@@ -113,3 +113,76 @@ def test_a_frame_that_fails_leaves_nothing_to_diff_against(monkeypatch: pytest.M
     assert frame.rows == fresh_rows(ns)
     assert frame.rows["x"]["dtypes"] == ["float64"]
     assert frame.findings == [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
+
+
+def _judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the modules and optimizers whose rules run."""
+    from devicelens.analysis import _diagnose
+
+    names: list[str] = []
+    for rule in ("_module_rules", "_optimizer"):
+        real = getattr(_diagnose, rule)
+
+        def counted(o: Any, ctx: Any, real: Any = real) -> Any:
+            names.append(o.name)
+            return real(o, ctx)
+
+        monkeypatch.setattr(_diagnose, rule, counted)
+    return names
+
+
+def fresh_findings(ns: dict[str, Any]) -> list[Any]:
+    return [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
+
+
+def test_training_steps_run_no_rule_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grads' storages are all a training step changes, and no rule reads them: the findings
+    of the records before stand, step after step, a cell between them or not."""
+    ns = namespace()
+    ns["stray"] = torch.zeros(2, dtype=torch.float64)  # NB: a finding to keep
+    ns["In"] = ["stray @ model[0].weight"]
+    frames = _push.Frames()
+    frames.build(ns)
+    frames.build(ns)  # NB: the watches that tell a training step are set from the second on
+    judged = _judged(monkeypatch)
+    for cell in ("step", "step", "noop", "step"):
+        if cell == "step":
+            step(ns)
+        ns["In"].append(cell)
+        frame = frames.build(ns)
+        assert judged == []
+        assert frame.findings == fresh_findings(ns) != []
+        judged.clear()  # NB: the fresh diagnosis runs every rule
+
+
+def test_a_step_and_another_change_in_one_cell_are_judged_again() -> None:
+    """The same cell steps and leaves a state tensor on another device: the optimizer's record
+    changed beyond its grads, and its finding must show."""
+    ns = namespace()
+    frames = _push.Frames()
+    frames.build(ns)
+    step(ns)
+    frames.build(ns)
+    step(ns)
+    state = ns["opt"].state[ns["model"][0].weight]
+    state["exp_avg"] = state["exp_avg"].to("meta")
+    frame = frames.build(ns)
+    assert "optimizer_state" in {f["kind"] for f in frame.findings}
+    assert frame.findings == fresh_findings(ns)
+    assert frame.rows == fresh_rows(ns)
+
+
+def test_a_model_changed_between_steps_is_judged_again() -> None:
+    """A step, then a cell that moves a layer (no mere regrad), then steps again: each frame's
+    findings are a fresh diagnosis's."""
+    ns = namespace()
+    frames = _push.Frames()
+    frames.build(ns)
+    step(ns)
+    frames.build(ns)
+    ns["model"][2].to(torch.float64)
+    assert frames.build(ns).findings == fresh_findings(ns) != []
+    ns["model"][2].to(torch.float32)
+    assert frames.build(ns).findings == fresh_findings(ns)
+    step(ns)
+    assert frames.build(ns).findings == fresh_findings(ns)

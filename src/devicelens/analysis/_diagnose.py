@@ -5,6 +5,8 @@ move engine can apply (never code: the kernel never executes strings). Intention
 (accelerate dispatch, DTensor, the optimizer ``step`` counter, 0-dim CPU tensors, integer
 counters) are never flagged. The rules live in :mod:`._rules_modules` (one module),
 :mod:`._rules_multi` (modules used together), :mod:`._rules_optim` and :mod:`._rules_data`.
+NB: no rule reads a grad's storage (parameters' storages only): after a training step, which
+only gives grads new storages, the panel's memo keeps the findings it had (:meth:`Memo.alias`).
 """
 
 from __future__ import annotations

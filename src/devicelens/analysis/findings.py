@@ -256,6 +256,7 @@ class Memo:
         self.last: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
         self.now: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
         self.shared: dict[str, Any] = {}  # the last diagnosis' context objects, by kind
+        self.aliases: dict[int, tuple[Any, Any]] = {}  # id of a record -> (it, its twins)
 
     def get(self, o: Any, rule: str, context: Any, fn: Callable[[Any, Any], T]) -> T:
         key = (id(o), rule)
@@ -267,12 +268,32 @@ class Memo:
 
     def same(self, kind: str, value: V) -> V:
         """``value``, or the equal one the last diagnosis used: contexts built from it then
-        compare by identity (cheap), and equal contexts mean equal findings."""
+        compare by identity (cheap), and equal contexts mean equal findings. A tuple of
+        records also counts as equal where it differs only by records :meth:`alias` names."""
         old = self.shared.get(kind)
-        if old is not None and old == value:
+        if old is not None and (old == value or self._aliased(old, value)):
             value = old
         self.shared[kind] = value
         return value
+
+    def alias(self, pairs: list[tuple[Any, tuple[Any, ...]]]) -> None:
+        """For the next diagnosis: each record differs from its twins only in its grads'
+        storages (a training step's new grads), which no rule reads (rules read parameters'
+        storages only), so a twin's findings are the record's. NB: replaces any earlier
+        pairs; every record is held, so their ids are never reused meanwhile."""
+        self.aliases = {id(new): (new, twins) for new, twins in pairs}
+
+    def _aliased(self, old: Any, value: Any) -> bool:
+        aliases = self.aliases
+        if (not aliases or type(old) is not tuple or type(value) is not tuple
+                or len(old) != len(value)):
+            return False
+        for a, b in zip(old, value, strict=True):
+            if a is not b:
+                hit = aliases.get(id(b))
+                if hit is None or hit[0] is not b or not any(t is a for t in hit[1]):
+                    return False
+        return True
 
     def keep(self, keys: list[tuple[int, str]]) -> None:
         """Carry these entries of the last diagnosis into this one, as :meth:`get` would."""
@@ -285,6 +306,7 @@ class Memo:
     def roll(self) -> None:
         """Keep only what this diagnosis used."""
         self.last, self.now = self.now, {}
+        self.aliases = {}
 
 
 def model_names(ms: Iterable[Model]) -> set[str]:

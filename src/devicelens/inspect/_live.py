@@ -15,8 +15,10 @@ weak references to modules, and the types and keys a token pins.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import compress, repeat
 from operator import is_, itemgetter, not_
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from . import _types
@@ -75,9 +77,10 @@ class Update(NamedTuple):
     removed: frozenset[str]
     records: dict[str, ObjectRecord]  # the records of the changed names
     # NB: changed names whose record differs from the last only in its grads' storages (a
-    # training step's new grads, :func:`.records.grads_moved`): whatever is derived from a
-    # record without reading storages (a panel row) is as it was
-    regraded: frozenset[str] = frozenset()
+    # training step's new grads, :func:`.records.grads_moved`), each with the record it
+    # replaced: whatever is derived from a record without reading grads' storages (a panel
+    # row, the findings) is as it was
+    regraded: Mapping[str, ObjectRecord] = MappingProxyType({})
 
 
 class Live:
@@ -110,7 +113,8 @@ class Live:
         self.watch = ForestWatch()  # proves the forest unchanged without its token
         self.shares: dict[str, Share] = {}  # what each name adds to the totals
         self.totals = RunningTotals()
-        self.regraded: set[str] = set()  # this update's names whose grads only moved
+        self.regraded: dict[str, ObjectRecord] = {}  # this update's names whose grads only
+        # moved, and the records they had
 
     def update(self, namespace: dict[str, Any], live: bool = False) -> Update:
         """The namespace's snapshot now, and which names changed since the last update.
@@ -179,7 +183,7 @@ class Live:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
         ctx.guarded = self.guarded
-        self.regraded = set()
+        self.regraded = {}
         walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact,
                                                    same_types)
         if ctx.exhausted:
@@ -231,7 +235,8 @@ class Live:
         self.snap, self.names = snap, names
         return Update(snap, None if first else frozenset(changed) & names,
                       frozenset() if first else removed, records,
-                      frozenset() if first else frozenset(self.regraded - loose_changed) & names)
+                      {} if first else {k: old for k, old in self.regraded.items()
+                                        if k in names and k not in loose_changed})
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
                    types: list[type], exact: list[bool], compact: list[bool],
@@ -307,11 +312,13 @@ class Live:
         the old grads' ids, which new grads may take again: they are dropped, never compared."""
         entries = dict(kept.entries)
         for name, e in kept.entries.items():
-            record = grads_moved(e.record, moved) if e.record is not None else None
+            if e.record is None:
+                continue
+            record = grads_moved(e.record, moved)
             if record is not e.record:
                 entries[name] = e._replace(record=record, tok=None)
                 changed.add(name)
-                self.regraded.add(name)
+                self.regraded[name] = e.record
         self.forest = _RETIRED
         return _kept(entries, list(entries))
 
@@ -363,8 +370,8 @@ class Live:
                 moved, watch_now = verdict
                 record = grads_moved(old.record, moved) if old.record is not None else None
                 entry = old._replace(record=record, watch=watch_now)
-                if record is not old.record:
-                    self.regraded.add(name)
+                if record is not None and old.record is not None and record is not old.record:
+                    self.regraded[name] = old.record
                 return self._kept_entry(ctx, entry), record is not old.record
         watch = watch_of(ctx, obj)
         tok: Token | None = None

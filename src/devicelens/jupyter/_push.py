@@ -200,6 +200,8 @@ class Frames:
         self.last: Frame | None = None
         self.wired: dict[int, tuple[Finding, WireFinding, int]] = {}
         self.row_size = RowSizes()
+        # NB: name -> (its record now, the record the memo judged for it), see _twins
+        self.twins: dict[str, tuple[ObjectRecord, ObjectRecord]] = {}
 
     def build(self, ns: dict[str, Any], live: bool = False) -> Frame:
         """The next frame. NB: when anything fails after the live snapshot moved on, every
@@ -219,7 +221,9 @@ class Frames:
         if last is not None and update.snapshot is last.snapshot:
             return last
         snap = update.snapshot
-        # NB: every frame: findings depend on the cells too; the memo makes that cheap
+        # NB: every frame: findings depend on the cells too; the memo makes that cheap, and
+        # judges a record whose grads only moved as the one it stands for (:meth:`_twins`)
+        self.memo.alias(self._twins(update))
         findings = diagnose(snap, memo=self.memo)
         changed = update.changed
         if last is None or changed is None:
@@ -240,6 +244,31 @@ class Frames:
                       row_size=self.row_size, findings_bytes=wire_bytes)
         self.last = frame
         return frame
+
+    def _twins(self, update: Update) -> list[tuple[ObjectRecord, tuple[ObjectRecord, ...]]]:
+        """(record, its twins) for each name whose grads only moved: the record it replaced,
+        and the one the memo may have judged for that name instead, however many training
+        steps ago (each step's record differs from the one before only in grads' storages, so
+        from the first one too). NB: a name changed in any other way, or gone, has no twin
+        any more."""
+        twins = self.twins
+        if update.changed is None:
+            twins.clear()
+            return []
+        for name in update.removed:
+            twins.pop(name, None)
+        pairs: list[tuple[ObjectRecord, tuple[ObjectRecord, ...]]] = []
+        for name in update.changed:
+            old = update.regraded.get(name)
+            if old is None:
+                twins.pop(name, None)
+                continue
+            held = twins.get(name)
+            twin = held[1] if held is not None and held[0] is old else old
+            new = update.records[name]
+            twins[name] = (new, twin)
+            pairs.append((new, (old, twin)))
+        return pairs
 
     @staticmethod
     def _rows(last: dict[str, WireObject], update: Update
@@ -275,14 +304,14 @@ class Frames:
                 break
             again = self.live.update(ns, live)
             if update.changed is None or again.changed is None:
-                update = again._replace(changed=None)
+                update = again._replace(changed=None, regraded={})
                 continue
             names = frozenset(again.snapshot.names())
             changed = (update.changed | again.changed) & names
             records = {**update.records, **again.records}
             update = again._replace(  # NB: regraded since which update? Not kept
                 changed=changed, removed=(update.removed | again.removed) - names,
-                records={k: records[k] for k in changed}, regraded=frozenset())
+                records={k: records[k] for k in changed}, regraded={})
         return update
 
     def _wire(self, findings: list[Finding], base: dict[str, Any],
