@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from devicelens.inspect._totals import RunningTotals, Share
-from devicelens.inspect.records import DeviceTotal
+from devicelens.inspect._totals import RunningTotals, Share, entries, share_of
+from devicelens.inspect.records import DeviceTotal, ObjectRecord, TensorRecord
 
 DEVICES = ("cpu", "cuda:0", "meta")
 #: a storage always lives on one device; several objects may reach it, at several extents.
@@ -27,10 +27,10 @@ STORAGES = {s: DEVICES[s % 3] for s in range(400)}
 def fresh(shares: list[Share]) -> tuple[DeviceTotal, ...]:
     """The totals counted from scratch: each storage once, at its largest extent."""
     objs: Counter[str] = Counter(d for s in shares for d in s.devices)
-    count: Counter[str] = Counter(dev for s in shares for dev, _st, _n in s.tensors)
+    count: Counter[str] = Counter(dev for s in shares for dev, _st, _n in entries(s))
     extent: dict[int, int] = {}
     for s in shares:
-        for _dev, storage, n in s.tensors:
+        for _dev, storage, n in entries(s):
             extent[storage] = max(extent.get(storage, 0), n)
     nbytes: Counter[str] = Counter()
     for storage, n in extent.items():
@@ -79,19 +79,42 @@ CHANGES = {"replace": moved, "rename": renamed, "rename2": renamed, "swap": swap
            "swap2": swapped}
 
 
+def _record(dev: str, storage: int, n: int) -> TensorRecord:
+    return TensorRecord(f"m.t{storage}", (), "grad", "m", dev, "float32", (n // 4,), n // 4, n,
+                        False, True, "strided", "dense", storage)
+
+
+def backed(share: Share, old: Share | None = None, rewalk: bool = False) -> Share:
+    """``share`` as a walked object's: its records (from :func:`share_of`). Where ``old`` is
+    one, its records are kept, as the very objects, wherever the entry is the same (a
+    training step's records: only the grads' are new); ``rewalk``: every record new."""
+    ts = list(map(_record, *zip(*share.tensors, strict=True))) if share.tensors else []
+    if old is not None and old.records and not rewalk:
+        olds = old.tensors
+        ts = [olds[i] if i < len(olds) and (olds[i].device, olds[i].storage, olds[i].nbytes)
+              == entry else t for i, (t, entry) in enumerate(zip(ts, share.tensors,
+                                                                 strict=True))]
+    got = share_of(ObjectRecord("m", "module", "M", tuple(ts), (), share.devices))
+    assert got.records and list(entries(got)) == list(share.tensors)
+    return got
+
+
 @settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.tuples(st.sampled_from(["add", "remove", *CHANGES]),
                           shares(), st.integers(0, 10), st.integers(1, 399),
-                          st.integers(1, 3)),
+                          st.integers(1, 3), st.sampled_from(["entries", "records", "rewalk"])),
                 max_size=25))
-def test_running_totals_equal_a_fresh_count(steps: list[tuple[str, Share, int, int, int]]
-                                            ) -> None:
+def test_running_totals_equal_a_fresh_count(
+        steps: list[tuple[str, Share, int, int, int, str]]) -> None:
     """``rename2``/``swap2``: two objects changed at once (a model's grads and its optimizer's
-    view of them; two names rebound)."""
+    view of them; two names rebound). Shares as entries (a compact row's) or as records (a
+    walked object's: after a change, its unchanged records the very same objects, or, after a
+    ``rewalk``, every one new), mixed."""
     totals = RunningTotals()
     present: list[Share] = []
-    for op, share, pick, shift, every in steps:
+    for op, share, pick, shift, every, kind in steps:
         if op == "add" or not present:
+            share = share if kind == "entries" else backed(share)
             totals.add(share)
             present.append(share)
         elif op == "remove":
@@ -100,7 +123,12 @@ def test_running_totals_equal_a_fresh_count(steps: list[tuple[str, Share, int, i
             picks = sorted({pick % len(present), (pick + 1) % len(present)}
                            if op.endswith("2") else {pick % len(present)})
             change = CHANGES[op]
-            pairs = [(present[i], change(present[i], shift, every)) for i in picks]
+            pairs = []
+            for i in picks:
+                old = present[i]
+                new = change(Share(old.devices, tuple(entries(old))), shift, every)
+                pairs.append((old, new if kind == "entries" else backed(
+                    new, old, rewalk=kind == "rewalk")))
             totals.replace(pairs)
             for i, (_old, new) in zip(picks, pairs, strict=True):
                 present[i] = new

@@ -8,31 +8,68 @@ removing an object's contribution gives exactly the totals of a fresh count.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import compress
-from operator import itemgetter, ne
-from typing import NamedTuple
+from collections.abc import Iterable
+from itertools import compress, repeat
+from operator import attrgetter, is_not, itemgetter, ne
+from typing import Any, NamedTuple
 
-from .records import DeviceTotal, ObjectRecord, device_key
+from .records import DeviceTotal, ObjectRecord, TensorRecord, device_key
 
 _DEVICE, _STORAGE, _BYTES = itemgetter(0), itemgetter(1), itemgetter(2)
+#: a TensorRecord's (device, storage, bytes): what a record-backed share's tensors count
+_ENTRY = itemgetter(*map(TensorRecord._fields.index, ("device", "storage", "nbytes")))
+_ROLE = attrgetter("role")
+
+Entry = tuple[str, int, int]  # (device, storage, bytes)
 
 
 class Share(NamedTuple):
-    """What one object adds to the totals."""
+    """What one object adds to the totals: its devices, and a (device, storage, bytes) per
+    tensor, optimizer params aside. NB: a walked object's share holds its records themselves
+    (``records``), read through :data:`_ENTRY`: a model's share then costs no tuple per
+    tensor, and its records after a training step (only grads replaced, the other records
+    the very same objects) differ where their identities do."""
 
     devices: tuple[str, ...]
-    tensors: tuple[tuple[str, int, int], ...]  # (device, storage, bytes), optimizer params aside
+    tensors: tuple[Any, ...]  # Entry each, or TensorRecord each where ``records``
+    records: bool = False
 
 
 def share_of(o: ObjectRecord) -> Share:
-    return Share(o.devices, tuple((t.device, t.storage, t.nbytes) for t in o.tensors
-                                  if t.role != "opt_param"))
+    ts = o.tensors
+    if "opt_param" in map(_ROLE, ts):
+        ts = tuple(compress(ts, map(ne, map(_ROLE, ts), repeat("opt_param"))))
+    return Share(o.devices, ts, True)
 
 
 def loose_share(o: ObjectRecord) -> Share:
-    """:func:`share_of` a compact row's record (one tensor, never an optimizer's)."""
+    """:func:`share_of` a compact row's record (one tensor, never an optimizer's), as one
+    entry: a big namespace keeps thousands of them, and no record."""
     t = o.tensors[0]
     return Share(o.devices, ((t.device, t.storage, t.nbytes),))
+
+
+def entries(s: Share) -> Iterable[Entry]:
+    return map(_ENTRY, s.tensors) if s.records else s.tensors
+
+
+def _at(s: Share, idx: list[int]) -> list[Entry]:
+    got = map(s.tensors.__getitem__, idx)
+    return list(map(_ENTRY, got) if s.records else got)
+
+
+def _diff(old: Share, new: Share) -> tuple[list[Entry], list[Entry]]:
+    """The entries that differ between two shares of as many tensors, place by place: the
+    old ones and the new. NB: between two record-backed shares only where the records are
+    not the very same objects (C speed)."""
+    a, b = old.tensors, new.tensors
+    if old.records and new.records:
+        maybe = list(compress(range(len(a)), map(is_not, a, b)))
+        ga, gb = _at(old, maybe), _at(new, maybe)
+    else:
+        ga, gb = list(entries(old)), list(entries(new))
+    keep = list(map(ne, ga, gb))
+    return list(compress(ga, keep)), list(compress(gb, keep))
 
 
 class RunningTotals:
@@ -49,7 +86,7 @@ class RunningTotals:
         objs = self.objs
         for dev in s.devices:
             objs[dev] = objs.get(dev, 0) + sign
-        for dev, storage, n in s.tensors:
+        for dev, storage, n in entries(s):
             self._one(dev, storage, n, sign)
 
     def remove(self, s: Share) -> None:
@@ -61,36 +98,33 @@ class RunningTotals:
         grads were replaced). NB: every removal first: a storage shared by several objects can
         move to another device in place (``Module.to``), and its home is taken when it is seen
         anew, never while an old sighting of it is left."""
-        differs: list[list[int] | None] = []
+        diffs: list[tuple[list[Entry], list[Entry]] | None] = []
         for old, new in pairs:
-            a, b = old.tensors, new.tensors
-            lined_up = old.devices == new.devices and len(a) == len(b)
-            differs.append(list(compress(range(len(a)), map(ne, a, b))) if lined_up else None)
-        if None not in differs:
-            gone: list[tuple[str, int, int]] = []
-            came: list[tuple[str, int, int]] = []
-            for (old, new), changed in zip(pairs, differs, strict=True):
-                gone += map(old.tensors.__getitem__, changed or ())
-                came += map(new.tensors.__getitem__, changed or ())
+            lined_up = old.devices == new.devices and len(old.tensors) == len(new.tensors)
+            diffs.append(_diff(old, new) if lined_up else None)
+        if None not in diffs:
+            gone: list[Entry] = []
+            came: list[Entry] = []
+            for d in diffs:
+                assert d is not None
+                gone += d[0]
+                came += d[1]
             if self._renamed(gone, came):
                 return
-        for (old, _new), changed in zip(pairs, differs, strict=True):
-            if changed is None:
+        for (old, _new), d in zip(pairs, diffs, strict=True):
+            if d is None:
                 self.remove(old)
                 continue
-            a = old.tensors
-            for i in changed:
-                self._one(*a[i], -1)
-        for (_old, new), changed in zip(pairs, differs, strict=True):
-            if changed is None:
+            for dev, storage, n in d[0]:
+                self._one(dev, storage, n, -1)
+        for (_old, new), d in zip(pairs, diffs, strict=True):
+            if d is None:
                 self.add(new)
                 continue
-            b = new.tensors
-            for i in changed:
-                self._one(*b[i], 1)
+            for dev, storage, n in d[1]:
+                self._one(dev, storage, n, 1)
 
-    def _renamed(self, gone: list[tuple[str, int, int]], came: list[tuple[str, int, int]]
-                 ) -> bool:
+    def _renamed(self, gone: list[Entry], came: list[Entry]) -> bool:
         """Where the sightings ``gone`` and ``came`` differ only in their storages, one to one,
         every sighting of each old storage goes, and each new storage is seen nowhere else:
         each storage's entry moves to its new key and the totals stay (a training step's new
