@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from itertools import compress, repeat
+from operator import attrgetter, eq, itemgetter
 from typing import Any
 
 from ..inspect.records import ObjectRecord, Snapshot
@@ -45,6 +47,7 @@ __all__ = ["DEVICE_KINDS", "DTYPE_KINDS", "Action", "Finding", "Memo", "Severity
            "is_float", "majority", "module_tensors"]
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+_RECORD, _KIND = itemgetter(1), attrgetter("kind")
 
 
 def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
@@ -94,8 +97,9 @@ def _composites(m: Memo, snap: Snapshot
     last: tuple[Any, ...] | None = m.shared.get("composites")
     if last is not None and last[0] is src:
         return last[1], last[2]
-    comps = m.same("comps", tuple(o for _p, o in src))
-    modules = m.same("modules", tuple(o for o in comps if o.kind == "module"))
+    comps = m.same("comps", tuple(map(_RECORD, src)))
+    modules = m.same("modules", tuple(compress(comps, map(eq, map(_KIND, comps),
+                                                          repeat("module")))))
     m.shared["composites"] = (src, comps, modules)
     return comps, modules
 

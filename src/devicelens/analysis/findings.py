@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, eq
+from operator import attrgetter, eq, is_not
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..inspect._tree import Ref
@@ -296,12 +296,10 @@ class Memo:
         return True
 
     def keep(self, keys: list[tuple[int, str]]) -> None:
-        """Carry these entries of the last diagnosis into this one, as :meth:`get` would."""
-        last, now = self.last, self.now
-        for key in keys:
-            hit = last.get(key)
-            if hit is not None:
-                now[key] = hit
+        """Carry these entries of the last diagnosis into this one, as :meth:`get` would.
+        NB: at C speed: a thousand models' entries after every cell that rebinds a tensor."""
+        hits: list[Any] = list(map(self.last.get, keys))  # NB: None where there is none
+        self.now.update(compress(zip(keys, hits, strict=True), map(is_not, hits, repeat(None))))
 
     def roll(self) -> None:
         """Keep only what this diagnosis used."""
