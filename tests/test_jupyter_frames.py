@@ -1,9 +1,10 @@
 """The panel's frames, each built from the last (:class:`devicelens.jupyter._push.Frames`).
 
 A training step gives the model's and the optimizer's records new grad storages and nothing
-else: their rows, which carry no storage, are kept without being encoded again. A frame that
-fails half-way leaves no memory behind: the next one is built afresh, never diffed against a
-frame the live snapshot has moved past.
+else: their rows, which carry no storage, are kept without being encoded again, and their
+findings stand (no rule reads a grad's storage), so no rule runs again; a cell that steps and
+changes anything else is judged afresh. A frame that fails half-way leaves no memory behind:
+the next one is built afresh, never diffed against a frame the live snapshot has moved past.
 """
 
 from __future__ import annotations
