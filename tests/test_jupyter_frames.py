@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 import torch
-from torch import nn
 
 from devicelens import analysis
 from devicelens.analysis import diagnose
@@ -21,22 +20,15 @@ from devicelens.inspect import take_snapshot
 from devicelens.jupyter import _push
 from devicelens.jupyter._protocol import finding_to_wire, object_to_wire
 
-
-def namespace() -> dict[str, Any]:
-    model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 3))
-    ns = {"model": model, "opt": torch.optim.Adam(model.parameters()), "x": torch.zeros(4, 2)}
-    step(ns)
-    return ns
-
-
-def step(ns: dict[str, Any]) -> None:
-    ns["opt"].zero_grad()
-    ns["model"](ns["x"]).sum().backward()
-    ns["opt"].step()
+from .test_inspect_regrad import namespace, step
 
 
 def fresh_rows(ns: dict[str, Any]) -> dict[str, Any]:
     return {o.name: object_to_wire(o) for o in take_snapshot(ns).objects}
+
+
+def fresh_findings(ns: dict[str, Any]) -> list[Any]:
+    return [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
 
 
 def _encoded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -113,7 +105,7 @@ def test_a_frame_that_fails_leaves_nothing_to_diff_against(monkeypatch: pytest.M
     frame = frames.build(ns)
     assert frame.rows == fresh_rows(ns)
     assert frame.rows["x"]["dtypes"] == ["float64"]
-    assert frame.findings == [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
+    assert frame.findings == fresh_findings(ns)
 
 
 def _judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -130,10 +122,6 @@ def _judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         monkeypatch.setattr(_diagnose, rule, counted)
     return names
-
-
-def fresh_findings(ns: dict[str, Any]) -> list[Any]:
-    return [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
 
 
 def test_training_steps_run_no_rule_again(monkeypatch: pytest.MonkeyPatch) -> None:
