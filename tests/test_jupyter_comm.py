@@ -136,7 +136,7 @@ def test_refresh_replies_with_a_full_snapshot_even_when_unchanged(ns: dict[str, 
 
 
 def test_pushes_over_the_cap_are_split_into_consecutive_messages() -> None:
-    ns = {f"tensor_with_a_long_name_{i:05d}": torch.zeros(1, 2) for i in range(7000)}
+    ns = {f"tensor_with_a_long_name_{i:05d}": torch.zeros(1, 2) for i in range(12000)}
     _, comm = opened(ns)
     msgs = comm.take()[1:]
     assert len(msgs) >= 3

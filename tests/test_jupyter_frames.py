@@ -18,13 +18,13 @@ from devicelens import analysis
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.jupyter import _push
-from devicelens.jupyter._protocol import finding_to_wire, object_to_wire
+from devicelens.jupyter._protocol import finding_to_wire, object_to_wire, row_to_wire
 
 from .test_inspect_regrad import namespace, step
 
 
 def fresh_rows(ns: dict[str, Any]) -> dict[str, Any]:
-    return {o.name: object_to_wire(o) for o in take_snapshot(ns).objects}
+    return {o.name: row_to_wire(o) for o in take_snapshot(ns).objects}
 
 
 def fresh_findings(ns: dict[str, Any]) -> list[Any]:
@@ -33,13 +33,13 @@ def fresh_findings(ns: dict[str, Any]) -> list[Any]:
 
 def _encoded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
-    real = _push.object_to_wire
+    real = _push.row_to_wire
 
     def counted(o: Any, **kw: Any) -> Any:
         names.append(o.name)
         return real(o, **kw)
 
-    monkeypatch.setattr(_push, "object_to_wire", counted)
+    monkeypatch.setattr(_push, "row_to_wire", counted)
     return names
 
 

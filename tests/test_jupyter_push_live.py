@@ -19,7 +19,7 @@ from devicelens.inspect import take_snapshot
 from devicelens.jupyter._protocol import (
     PROTOCOL_VERSION,
     finding_to_wire,
-    object_to_wire,
+    row_to_wire,
     snapshot_to_wire,
 )
 from devicelens.jupyter.comm import Bridge
@@ -58,7 +58,7 @@ def fresh(ns: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], list[Any]
     snap = take_snapshot(ns)
     base = dict(snapshot_to_wire(snap, objects=False))
     del base["objects"]
-    rows = {o.name: object_to_wire(o) for o in snap.objects}
+    rows = {o.name: row_to_wire(o) for o in snap.objects}
     return rows, base, [finding_to_wire(f) for f in diagnose(snap)]
 
 

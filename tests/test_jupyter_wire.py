@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 import torch
 
-from devicelens.jupyter._protocol import PROTOCOL_VERSION
+from devicelens.inspect import take_snapshot
+from devicelens.jupyter._protocol import PROTOCOL_VERSION, object_to_wire, row_to_wire
 from devicelens.jupyter.comm import Bridge
 
 from ._comm_fake import FakeComm
@@ -39,13 +40,15 @@ def test_a_jagged_nested_tensor_is_pushed_refreshed_and_expanded(jagged: torch.T
     rows = {o["name"]: o for o in snap["snapshot"]["objects"]}
     assert set(rows) == {"nt", "batch", "x"}
     assert rows["nt"]["shape"] == [] and rows["nt"]["devices"] == ["cpu"]
-    assert rows["nt"]["children"][0]["shape"] == []
+    assert rows["nt"]["children"] == []  # NB: a lone tensor's row is that tensor
     [reply] = comm.request("refresh", rid="r-refresh")
     assert (reply["type"], reply["request_id"]) == ("snapshot", "r-refresh")
     [page] = comm.request("expand", {"name": "batch"}, rid="r-expand")
     assert (page["type"], page["request_id"]) == ("result", "r-expand")
     assert {c["path"] for c in page["result"]["object"]["children"]} == {
         "batch['nt']", "batch['x']"}
+    [page] = comm.request("expand", {"name": "nt"}, rid="r-nt")
+    assert [(c["path"], c["shape"]) for c in page["result"]["object"]["children"]] == [("nt", [])]
 
 
 class RefusesSnapshots(FakeComm):
@@ -55,6 +58,33 @@ class RefusesSnapshots(FakeComm):
         if data.get("type") == "snapshot":
             raise TypeError("Object of type SymInt is not JSON serializable")
         super().send(data, metadata, buffers)
+
+
+def test_a_lone_tensors_row_is_its_tensor_and_loses_nothing(jagged: torch.Tensor) -> None:
+    """The panel's row of a name bound to one tensor has no child: everything the child said
+    but its requires_grad (the panel never draws it) is in the row. Any other row is
+    ``object_to_wire``'s, children and all."""
+    leaf = torch.ones(3, requires_grad=True)
+    leaf.grad = torch.zeros(3)
+    ns = {"plain": torch.zeros(2, 3), "scalar": torch.tensor(1.5, dtype=torch.float64),
+          "view": torch.arange(6.0)[1:4], "leaf": leaf, "nt": jagged,
+          "q": torch.quantize_per_tensor(torch.ones(4), 0.1, 0, torch.qint8),
+          "sparse": torch.eye(3).to_sparse(), "empty": torch.empty(0, device="meta"),
+          "model": torch.nn.Linear(2, 2), "pair": [torch.ones(1)]}
+    snap = take_snapshot(ns)
+    lone = set()
+    for o in snap.objects:
+        row, full = row_to_wire(o), object_to_wire(o)
+        if o.kind != "tensor" or len(o.tensors) != 1:
+            assert row == full, o.name
+            continue
+        lone.add(o.name)
+        assert row == {**full, "children": []}
+        [child] = full["children"] or []
+        assert (child["path"], child["role"], child["owner"], [child["device"]],
+                [child["dtype"]], child["shape"], child["bytes"]) == (
+            row["name"], "tensor", "", row["devices"], row["dtypes"], row["shape"], row["bytes"])
+    assert lone == {"plain", "scalar", "view", "nt", "q", "sparse", "empty"}
 
 
 def test_a_request_whose_reply_cannot_be_sent_gets_an_error_reply() -> None:

@@ -74,6 +74,10 @@ export interface WireObject {
   truncated: boolean;
   expandable: boolean;
   modules: WireModule[];
+  /**
+   * null until expanded (lazy), except for small objects; [] in the row of a name bound to one
+   * tensor: the row is that tensor (never expandable, so no child repeats it).
+   */
   children: WireTensor[] | null;
 }
 

@@ -123,6 +123,7 @@ function mod(path: string, type: string, devices: string[], depth: number, tenso
   };
 }
 
+/** A name bound to one tensor, as the kernel sends it: the row is the tensor (no child). */
 export function batch(name = 'batch', device = 'cpu', bytes = 128): WireObject {
   return {
     name,
@@ -136,7 +137,7 @@ export function batch(name = 'batch', device = 'cpu', bytes = 128): WireObject {
     truncated: false,
     expandable: false,
     modules: [],
-    children: [tensor(name, device, '', 'tensor')]
+    children: []
   };
 }
 

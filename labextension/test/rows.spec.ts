@@ -66,6 +66,24 @@ describe('tableRows', () => {
     ]);
   });
 
+  it('draws a tensor row alike whether or not the kernel repeats its tensor as a child', () => {
+    const repeated = (): IView => ({
+      ...view(),
+      objects: view().objects.map(o =>
+        o.kind === 'tensor'
+          ? { ...o, children: [tensor(o.name, o.devices[0], '', 'tensor')] }
+          : o
+      )
+    });
+    for (const filter of ['', 'meta', 'batch', 'float32', 'tensor', 'nothing']) {
+      for (const open of [[], ['batch', 'z_meta', 'model']]) {
+        const o = opts(open, { filter, sortKey: 'bytes' });
+        expect(tableRows(view(), o)).toEqual(tableRows(repeated(), o));
+      }
+    }
+    expect(tableRows(view(), opts()).rows.map(r => r.name)).toEqual(['batch', 'model', 'z_meta']);
+  });
+
   it('filters every row the same way: optimizer state, submodules, and keeps their ancestors', () => {
     const opt = {
       ...batch('opt', 'cpu', 256),

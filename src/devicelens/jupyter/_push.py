@@ -26,6 +26,7 @@ from ._protocol import (
     finding_to_wire,
     module_to_wire,
     object_to_wire,
+    row_to_wire,
     snapshot_to_wire,
     tensor_to_wire,
 )
@@ -227,7 +228,7 @@ class Frames:
         findings = diagnose(snap, memo=self.memo)
         changed = update.changed
         if last is None or changed is None:
-            rows = {o.name: object_to_wire(o) for o in snap.objects}
+            rows = {o.name: row_to_wire(o) for o in snap.objects}
         elif not changed and not update.removed:
             rows = last.rows  # NB: no row changed (a new cell's text, say): the very same rows
         else:
@@ -288,7 +289,7 @@ class Frames:
             old = last.get(name)
             if old is not None and name in regraded:
                 continue  # NB: only grads' storages moved, and a row carries no storage
-            row = object_to_wire(update.records[name])
+            row = row_to_wire(update.records[name])
             rows[name] = old if old is not None and old == row else row
         changed = frozenset(n for n in update.changed if rows[n] is not last.get(n))
         if not changed and not update.removed:
