@@ -7,7 +7,6 @@ whose models all agree is judged, never a tensor against an arbitrary one of sev
 
 from __future__ import annotations
 
-from dataclasses import replace
 from operator import itemgetter
 
 from ..inspect._tree import Step, code_for, has_code
@@ -98,8 +97,11 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
 def _not_yet(f: Finding) -> Finding:
     if f.severity == "info":
         return f
-    return replace(f, severity="info", action=None,
-                   message=f"{f.message} (Your cells have not used it with a model yet.)")
+    # NB: built directly, not with ``dataclasses.replace`` (several times dearer: one per
+    # loose tensor of a namespace no cell has used yet)
+    return Finding(f.id, f.kind, "info", f.title,
+                   f"{f.message} (Your cells have not used it with a model yet.)", f.fix,
+                   f.paths, f.objects, f.devices, f.dtypes, None)
 
 
 def _cpu_required(o: ObjectRecord, wrong: list[TensorRecord]) -> list[Finding]:
