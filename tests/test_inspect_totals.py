@@ -133,6 +133,36 @@ def test_running_totals_equal_a_fresh_count(
             for i, (_old, new) in zip(picks, pairs, strict=True):
                 present[i] = new
         assert totals.result() == fresh(present)
+    at_once = RunningTotals()  # NB: a first snapshot's shares, added all at once
+    at_once.add_all(present)
+    assert at_once.result() == fresh(present)
+
+
+def test_compact_rows_shares_read_from_the_columns_are_their_records_shares() -> None:
+    """A first update takes the compact rows' shares from the columns, without their records."""
+    import torch
+
+    from devicelens.inspect import take_snapshot
+    from devicelens.inspect._totals import loose_share, loose_shares
+
+    x = torch.zeros(3, 2)
+    ns = {"x": x, "alias": x, "scalar": torch.tensor(2.5, dtype=torch.float64),
+          "flags": torch.ones(5, dtype=torch.bool), "z": torch.zeros(2, dtype=torch.complex64),
+          "half": torch.ones(7, dtype=torch.bfloat16), "empty": torch.empty(0, 4),
+          "big": torch.empty(2**20, 3, device="meta"), "ids": torch.arange(9),
+          "q": torch.quantize_per_tensor(torch.ones(4), 0.1, 0, torch.qint8)}
+    loose = take_snapshot(ns)._loose
+    assert {"x", "alias", "scalar", "big", "q"} <= set(loose.names)
+    got = loose_shares(loose)
+    assert got == [loose_share(loose.record(i)) for i in range(len(loose))]
+    assert got[loose.names.index("big")].tensors == (("meta", id(ns["big"]), 2**20 * 3 * 4),)
+    at_once, one_by_one = RunningTotals(), RunningTotals()
+    at_once.add_all(got)
+    for share in got:
+        one_by_one.add(share)
+    assert at_once.result() == one_by_one.result()
+    assert [(t.device, t.objects, t.tensors) for t in at_once.result()] == [
+        ("cpu", 9, 9), ("meta", 1, 1)]
 
 
 def test_storages_renamed_in_two_objects_move_their_entries_and_keep_the_totals() -> None:

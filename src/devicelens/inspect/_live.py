@@ -29,7 +29,7 @@ from ._headers import Sweep
 from ._objects import walk_object
 from ._optimizer_watch import OptimizerWatch, checked, watch_of
 from ._token import Token, forest_token, token
-from ._totals import RunningTotals, Share, loose_share, share_of
+from ._totals import RunningTotals, Share, loose_share, loose_shares, share_of
 from ._walk import Ctx
 from .records import FULL, LOOSE, Loose, LooseIndex, ObjectRecord, Snapshot, grads_moved
 from .snapshot import MAX_NODES, available_devices, recent_cells, take_snapshot
@@ -75,7 +75,9 @@ class Update(NamedTuple):
     snapshot: Snapshot
     changed: frozenset[str] | None  # names whose record is new or different; None: unknown
     removed: frozenset[str]
-    records: dict[str, ObjectRecord]  # the records of the changed names
+    # the records of the changed names; where ``changed`` is None (a first update), only the
+    # walked ones: a compact row's record is read from the snapshot
+    records: dict[str, ObjectRecord]
     # NB: changed names whose record differs from the last only in its grads' storages (a
     # training step's new grads, :func:`.records.grads_moved`), each with the record it
     # replaced: whatever is derived from a record without reading grads' storages (a panel
@@ -207,13 +209,18 @@ class Live:
             names = set(loose.names)
             names.update(walked)
             removed = frozenset(self.names - names)
-        records = {k: walked[k] if k in walked else loose.record(where[k])
-                   for k in changed if k in walked or k in where}
+        first = prev is None
         shares, totals = self.shares, self.totals
-        for k in (changed | removed) - records.keys():
-            old = shares.pop(k, None)
-            if old is not None:
-                totals.remove(old)
+        if first:  # NB: no row to compare, nobody reads the records (see Update): the compact
+            # rows' shares come from the columns, and their records are never built here
+            records = {k: walked[k] for k in changed if k in walked}
+        else:
+            records = {k: walked[k] if k in walked else loose.record(where[k])
+                       for k in changed if k in walked or k in where}
+            for k in (changed | removed) - records.keys():
+                old = shares.pop(k, None)
+                if old is not None:
+                    totals.remove(old)
         pairs: list[tuple[Share, Share]] = []
         fresh: list[Share] = []
         for k, rec in records.items():
@@ -224,14 +231,16 @@ class Live:
             else:
                 pairs.append((old, share))
             shares[k] = share
+        if first:
+            rows = loose_shares(loose)
+            shares.update(zip(loose.names, rows, strict=True))
+            fresh += rows
         totals.replace(pairs)  # NB: every old sighting goes before any new one comes
-        for share in fresh:
-            totals.add(share)
+        totals.add_all(fresh)
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
         if index is not None:
             snap.set_loose_index(index)
-        first = prev is None
         self.snap, self.names = snap, names
         return Update(snap, None if first else frozenset(changed) & names,
                       frozenset() if first else removed, records,

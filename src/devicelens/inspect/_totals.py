@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from itertools import compress, repeat
-from operator import attrgetter, is_not, itemgetter, ne
+from itertools import chain, compress, repeat
+from math import prod
+from operator import attrgetter, is_not, itemgetter, mul, ne
 from typing import Any, NamedTuple
 
-from .records import DeviceTotal, ObjectRecord, TensorRecord, device_key
+from ._names import device_name, dtype_info
+from .records import DeviceTotal, Loose, ObjectRecord, TensorRecord, device_key
 
 _DEVICE, _STORAGE, _BYTES = itemgetter(0), itemgetter(1), itemgetter(2)
 #: a TensorRecord's (device, storage, bytes): what a record-backed share's tensors count
 _ENTRY = itemgetter(*map(TensorRecord._fields.index, ("device", "storage", "nbytes")))
 _ROLE = attrgetter("role")
+_DEVICES = itemgetter(0)  # of a Share
 
 Entry = tuple[str, int, int]  # (device, storage, bytes)
 _new = tuple.__new__  # NB: several times cheaper than a NamedTuple's generated __new__
@@ -48,6 +51,19 @@ def loose_share(o: ObjectRecord) -> Share:
     entry: a big namespace keeps thousands of them, and no record."""
     t = o.tensors[0]
     return _new(Share, (o.devices, ((t.device, t.storage, t.nbytes),), False))
+
+
+def loose_shares(loose: Loose) -> list[Share]:
+    """:func:`loose_share` of every compact row, from the columns: no record is built (a
+    panel's first snapshot of 10k loose tensors reads no record of them). NB: at C speed."""
+    names = list(map(device_name, loose.devices))
+    nbytes = list(map(mul, map(prod, loose.shapes), map(_ITEMSIZE, map(dtype_info, loose.dtypes))))
+    tensors = zip(zip(names, loose.ids, nbytes, strict=True))  # NB: one entry each
+    return list(map(_new, repeat(Share), zip(zip(names), tensors, [False] * len(names),
+                                               strict=True)))
+
+
+_ITEMSIZE = itemgetter(1)  # of a dtype's info: its bytes per element
 
 
 def entries(s: Share) -> Iterable[Entry]:
@@ -88,6 +104,13 @@ class RunningTotals:
         for dev in s.devices:
             objs[dev] = objs.get(dev, 0) + sign
         self._many(entries(s), sign)
+
+    def add_all(self, shares: list[Share]) -> None:
+        """:meth:`add` of each share: one pass over their devices, one loop over their entries."""
+        objs = self.objs
+        for dev, n in Counter(chain.from_iterable(map(_DEVICES, shares))).items():
+            objs[dev] = objs.get(dev, 0) + n
+        self._many(chain.from_iterable(map(entries, shares)), 1)
 
     def remove(self, s: Share) -> None:
         self.add(s, -1)
