@@ -13,7 +13,12 @@ import pytest
 import torch
 
 from devicelens.inspect import take_snapshot
-from devicelens.jupyter._protocol import PROTOCOL_VERSION, object_to_wire, row_to_wire
+from devicelens.jupyter._protocol import (
+    PROTOCOL_VERSION,
+    object_to_wire,
+    row_to_wire,
+    rows_to_wire,
+)
 from devicelens.jupyter.comm import Bridge
 
 from ._comm_fake import FakeComm
@@ -85,6 +90,24 @@ def test_a_lone_tensors_row_is_its_tensor_and_loses_nothing(jagged: torch.Tensor
                 [child["dtype"]], child["shape"], child["bytes"]) == (
             row["name"], "tensor", "", row["devices"], row["dtypes"], row["shape"], row["bytes"])
     assert lone == {"plain", "scalar", "view", "nt", "q", "sparse", "empty"}
+
+
+def test_a_first_frames_rows_built_from_the_columns_are_every_records_row(
+        jagged: torch.Tensor) -> None:
+    """A panel's first rows: a compact row's straight from the snapshot's columns, every other
+    from its record, in namespace order, equal to ``row_to_wire`` of each record."""
+    x = torch.zeros(3, 2)
+    ns = {"x": x, "model": torch.nn.Linear(2, 2), "alias": x, "nt": jagged,
+          "scalar": torch.tensor(2.5, dtype=torch.float64), "view": torch.arange(6.0)[1:],
+          "big": torch.empty(2**20, 3, device="meta"), "q": torch.quantize_per_tensor(
+              torch.ones(4), 0.1, 0, torch.qint8), "flags": torch.ones(5, dtype=torch.bool),
+          "pair": [torch.ones(1)], "half": torch.ones(7, dtype=torch.bfloat16)}
+    snap = take_snapshot(ns)
+    assert {"x", "alias", "scalar", "big", "flags", "half"} <= set(snap._loose.names)
+    got = rows_to_wire(snap)
+    assert list(got.items()) == [(o.name, row_to_wire(o)) for o in snap.objects]
+    assert got["big"]["bytes"] == 2**20 * 3 * 4 and got["q"]["dtypes"] == ["qint8"]
+    assert list(got) == list(ns)
 
 
 def test_a_request_whose_reply_cannot_be_sent_gets_an_error_reply() -> None:

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from itertools import chain, compress, repeat
-from math import prod
-from operator import attrgetter, is_not, itemgetter, mul, ne
+from operator import attrgetter, is_not, itemgetter, ne
 from typing import Any, NamedTuple
 
-from ._names import device_name, dtype_info
 from .records import DeviceTotal, Loose, ObjectRecord, TensorRecord, device_key
 
 _DEVICE, _STORAGE, _BYTES = itemgetter(0), itemgetter(1), itemgetter(2)
@@ -54,16 +52,17 @@ def loose_share(o: ObjectRecord) -> Share:
 
 
 def loose_shares(loose: Loose) -> list[Share]:
-    """:func:`loose_share` of every compact row, from the columns: no record is built (a
+    """:func:`loose_share` of every compact row, from its header: no record is built (a
     panel's first snapshot of 10k loose tensors reads no record of them). NB: at C speed."""
-    names = list(map(device_name, loose.devices))
-    nbytes = list(map(mul, map(prod, loose.shapes), map(_ITEMSIZE, map(dtype_info, loose.dtypes))))
-    tensors = zip(zip(names, loose.ids, nbytes, strict=True))  # NB: one entry each
-    return list(map(_new, repeat(Share), zip(zip(names), tensors, [False] * len(names),
+    heads = loose.headers()
+    devices = list(map(_HEAD_DEVICE, heads))
+    tensors = zip(zip(devices, map(_HEAD_STORAGE, heads), map(_HEAD_BYTES, heads), strict=True))
+    return list(map(_new, repeat(Share), zip(zip(devices), tensors, [False] * len(devices),
                                                strict=True)))
 
 
-_ITEMSIZE = itemgetter(1)  # of a dtype's info: its bytes per element
+_HEAD_DEVICE, _HEAD_STORAGE = attrgetter("device"), attrgetter("storage")  # of a LooseHeader
+_HEAD_BYTES = attrgetter("nbytes")
 
 
 def entries(s: Share) -> Iterable[Entry]:

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
 from math import prod
-from operator import eq, is_, not_
+from operator import eq, is_, itemgetter, mul, not_
 from typing import Any, NamedTuple
 
 from ._count import Totals
@@ -104,6 +104,20 @@ class DeviceInfo(NamedTuple):
 
 # --- compact rows ---------------------------------------------------------------------------
 
+class LooseHeader(NamedTuple):
+    """What a compact row's record says, without the record (:meth:`Loose.headers`)."""
+
+    name: str
+    device: str
+    dtype: str
+    shape: Any  # a torch.Size
+    nbytes: int
+    storage: int
+
+
+_INFO_NAME, _INFO_SIZE = itemgetter(0), itemgetter(1)  # of a dtype's info (name, size, quantized)
+
+
 class Loose:
     """Names bound directly to a plain dense tensor (exactly ``torch.Tensor``, strided, no
     autograd, not a view), kept as columns: the bulk of a big namespace.
@@ -126,6 +140,14 @@ class Loose:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def headers(self) -> list[LooseHeader]:
+        """Every row's header as its record spells it, for readers that need no record (a
+        panel's first rows, the totals' first shares). NB: at C speed, no record built."""
+        infos = list(map(dtype_info, self.dtypes))
+        return list(map(_new, repeat(LooseHeader), zip(
+            self.names, map(device_name, self.devices), map(_INFO_NAME, infos), self.shapes,
+            map(mul, map(prod, self.shapes), map(_INFO_SIZE, infos)), self.ids, strict=True)))
 
     def record(self, i: int) -> ObjectRecord:
         """The ObjectRecord of row ``i``: exactly what the full walk records for that tensor."""
@@ -282,6 +304,13 @@ class Snapshot:
                 i += 1
             else:
                 yield next(full)
+
+    def in_order(self) -> Iterator[ObjectRecord | LooseHeader]:
+        """Every object in namespace order: a walked one's record, a compact row's header; for
+        readers that need no record of a compact row (a panel's first rows)."""
+        full, loose = iter(self._full), iter(self._loose.headers())
+        for kind in self._kinds:
+            yield next(loose) if kind == LOOSE else next(full)
 
     def __len__(self) -> int:
         return len(self._kinds)

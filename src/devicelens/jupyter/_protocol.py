@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
+from ..inspect.records import LooseHeader
+
 if TYPE_CHECKING:
     from ..analysis import Finding
     from ..inspect import DeviceInfo, ModuleRecord, ObjectRecord, Snapshot, TensorRecord
@@ -336,6 +338,23 @@ def row_to_wire(o: ObjectRecord) -> WireObject:
         name=o.name, kind="tensor", type=o.type_name, devices=list(o.devices),
         dtypes=list(o.dtypes), shape=plain_shape(ts[0].shape), bytes=o.nbytes, tensors=1,
         truncated=o.truncated, expandable=False, modules=[], children=[])
+
+
+def rows_to_wire(s: Snapshot) -> dict[str, WireObject]:
+    """The panel's row of every object, by name in namespace order: :func:`row_to_wire` of
+    each, a compact row's built from its header (a panel's first frame of 10k loose tensors
+    builds no record of them)."""
+    out: dict[str, WireObject] = {}
+    for o in s.in_order():
+        if not isinstance(o, LooseHeader):
+            out[o.name] = row_to_wire(o)
+            continue
+        name, device, dtype, shape, nbytes, _storage = o
+        out[name] = WireObject(
+            name=name, kind="tensor", type="Tensor", devices=[device], dtypes=[dtype],
+            shape=plain_shape(shape), bytes=nbytes, tensors=1, truncated=False,
+            expandable=False, modules=[], children=[])
+    return out
 
 
 def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False,

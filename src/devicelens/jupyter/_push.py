@@ -27,6 +27,7 @@ from ._protocol import (
     module_to_wire,
     object_to_wire,
     row_to_wire,
+    rows_to_wire,
     snapshot_to_wire,
     tensor_to_wire,
 )
@@ -228,7 +229,7 @@ class Frames:
         findings = diagnose(snap, memo=self.memo)
         changed = update.changed
         if last is None or changed is None:
-            rows = {o.name: row_to_wire(o) for o in snap.objects}
+            rows = rows_to_wire(snap)
         elif not changed and not update.removed:
             rows = last.rows  # NB: no row changed (a new cell's text, say): the very same rows
         else:
