@@ -318,3 +318,37 @@ def test_deque_userlist_chainmap_simplenamespace_and_odd_module_keys_are_walked(
     assert [ns["dq"][0].device.type, ns["ul"][0].device.type, ns["cm"]["a"].device.type,
             ns["cm"]["b"].device.type, ns["sn"].a.device.type] == ["meta"] * 5
     assert ns["cm"].maps[1]["a"] == 0  # the shadowed entry is untouched
+
+
+@pytest.mark.parametrize("with_nested", [False, True])
+def test_compact_rows_and_walked_names_keep_the_namespace_order(with_nested):
+    """The compact rows are picked in one pass and read column by column; a nested tensor
+    (whose shape raises) makes the pass run again, one shape at a time. Either way every name
+    keeps its place, and each row reads exactly as the full walk reads it."""
+    from devicelens.inspect.records import FULL, Loose, Snapshot
+
+    base = torch.zeros(6)
+    ns = {"a": torch.zeros(3), "view": base[1:], "b": torch.zeros(2, 2, dtype=torch.int8),
+          "grad": torch.ones(2, requires_grad=True), "_hidden": torch.zeros(1),
+          "sparse": torch.eye(2).to_sparse(), "c": torch.zeros(5, device="meta"),
+          "param": nn.Parameter(torch.ones(2)), "base": base, "d": torch.zeros((), device="meta"),
+          "In": torch.zeros(1), "e": torch.zeros(3, dtype=torch.float16)}
+    if with_nested:
+        ns = {"strided_nt": torch.nested.nested_tensor([torch.ones(2), torch.ones(3)]), **ns,
+              "jagged": torch.nested.nested_tensor([torch.ones(2), torch.ones(3)],
+                                                   layout=torch.jagged)}
+    snap = take_snapshot(ns)
+    shown = [k for k in ns if k not in ("_hidden", "In")]
+    assert [o.name for o in snap.objects] == shown
+    walked = {o.name for _, o in snap.composites()}
+    assert walked == {"view", "grad", "sparse", "param"} | (
+        {"strided_nt", "jagged"} if with_nested else set())
+    full = Snapshot(bytes([FULL]) * len(snap), list(snap.objects), Loose(), snap.devices)
+    assert full.objects == snap.objects and full.totals == snap.totals
+    rows = {o.name: (o.devices, o.dtypes, o.tensors[0].shape, o.nbytes) for o in snap.objects}
+    assert rows["c"] == (("meta",), ("float32",), (5,), 20)
+    assert rows["d"] == (("meta",), ("float32",), (), 4)
+    assert rows["b"] == (("cpu",), ("int8",), (2, 2), 4)
+    assert rows["e"] == (("cpu",), ("float16",), (3,), 6)
+    # NB: one device object per device, however many rows: a row's bytes stay a few dozen
+    assert len(set(map(id, snap._loose.devices))) == 2 == len(set(snap._loose.devices))

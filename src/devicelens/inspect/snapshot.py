@@ -9,6 +9,7 @@ everything else is walked by :mod:`._objects`, which never runs user code.
 from __future__ import annotations
 
 import sys
+from operator import attrgetter
 from typing import Any
 
 from ._gc import gc_paused
@@ -98,16 +99,38 @@ def read_loose(torch: Any, namespace: dict[str, Any], items: Any, budget: int,
     walk. ``public``: skip private names and ``In``/``Out``.
 
     NB: only exactly ``torch.Tensor``, strided, not a view and without autograd gets a compact
-    row (its getters are torch's C code); a nested tensor, whose ``shape`` raises, is walked.
+    row (its getters are torch's C code). The pass picks the rows; their shapes, dtypes and
+    devices are then read column by column, at C speed. A nested tensor, whose ``shape`` raises,
+    is walked: where one is found, the pass runs again, reading each row's shape as it goes.
     """
-    Tensor, strided, cpu = torch.Tensor, torch.strided, torch.device("cpu")
-    loose = Loose()
-    add_name, add_dev = loose.names.append, loose.devices.append
-    add_dtype, add_shape = loose.dtypes.append, loose.shapes.append
-    shapes: dict[Any, Any] = {}
-    intern = shapes.setdefault
+    names, ts, rest, shapes = _split(torch, items, public, careful=False)
+    try:
+        shapes = list(map(_SHAPE, ts))
+    except RuntimeError:
+        names, ts, rest, shapes = _split(torch, items, public, careful=True)
+    interned: dict[Any, Any] = {}
+    loose = Loose(names, _devices(torch, ts), list(map(_DTYPE, ts)),
+                  list(map(interned.setdefault, shapes, shapes)))
+    if public and (type(dict.get(namespace, "In")) is torch.Tensor
+                   or type(dict.get(namespace, "Out")) is torch.Tensor):
+        _hide(loose, ts, rest)
+    if len(ts) > budget:
+        _cut(loose, ts, rest, budget)
+    return loose, ts, rest
+
+
+_SHAPE, _DTYPE, _DEVICE, _IS_CPU = (attrgetter(n) for n in ("shape", "dtype", "device", "is_cpu"))
+
+
+def _split(torch: Any, items: Any, public: bool, careful: bool
+           ) -> tuple[list[str], list[Any], list[tuple[int, str, Any]], list[Any]]:
+    """The compact rows' names and tensors, the ``rest`` entries, and (``careful``) the rows'
+    shapes, read one by one so that a nested tensor, whose ``shape`` raises, goes to ``rest``."""
+    Tensor, strided = torch.Tensor, torch.strided
+    names: list[str] = []
     ts: list[Any] = []
-    add_t = ts.append
+    shapes: list[Any] = []
+    add_name, add_t, add_shape = names.append, ts.append, shapes.append
     rest: list[tuple[int, str, Any]] = []
     for k, v in items:
         if type(v) is Tensor:
@@ -115,11 +138,8 @@ def read_loose(torch: Any, namespace: dict[str, Any], items: Any, budget: int,
                 continue
             try:
                 if v.layout is strided and v._base is None and v.requires_grad is False:
-                    s = v.shape  # NB: first: it raises for a nested tensor, before any append
-                    # NB: is_cpu first: a retained torch.device costs more than the read
-                    add_dev(cpu if v.is_cpu else v.device)
-                    add_shape(intern(s, s))
-                    add_dtype(v.dtype)
+                    if careful:
+                        add_shape(v.shape)  # NB: first: it raises before any other append
                     add_name(k)
                     add_t(v)
                     continue
@@ -128,12 +148,19 @@ def read_loose(torch: Any, namespace: dict[str, Any], items: Any, budget: int,
         elif public and (type(k) is not str or k[:1] == "_" or k in HIDDEN):
             continue
         rest.append((len(ts) + len(rest), k, v))
-    if public and (type(dict.get(namespace, "In")) is Tensor
-                   or type(dict.get(namespace, "Out")) is Tensor):
-        _hide(loose, ts, rest)
-    if len(ts) > budget:
-        _cut(loose, ts, rest, budget)
-    return loose, ts, rest
+    return names, ts, rest, shapes
+
+
+def _devices(torch: Any, ts: list[Any]) -> list[Any]:
+    """Each tensor's device, one shared object per device (a retained ``torch.device`` per
+    tensor would cost more memory than the rest of its row). NB: on the CPU without creating
+    one: ``is_cpu`` costs less than ``device``."""
+    cpu = torch.device("cpu")
+    n = len(ts)
+    if list(map(_IS_CPU, ts)).count(True) == n:
+        return [cpu] * n
+    devs = list(map(_DEVICE, ts))
+    return list(map({cpu: cpu}.setdefault, devs, devs))
 
 
 def _hide(loose: Loose, ts: list[Any], rest: list[tuple[int, str, Any]]) -> None:
