@@ -51,29 +51,44 @@ UNSEEN: dict[str, Callable[[torch.Tensor], object]] = {
 }
 
 
-def _guarded(n: int = 3) -> tuple[list[torch.Tensor], _headers.Guard]:
+def _guarded(n: int = 3, leaf: bool = True) -> tuple[list[torch.Tensor], _headers.Guard]:
     ts = [torch.zeros(2, 3) for _ in range(n)]
-    g = _headers.guard(ts, leaf=True)
+    g = _headers.guard(ts, leaf=leaf)
     assert g is not None
     return ts, g
 
 
+@pytest.mark.parametrize("leaf", [True, False])
 @pytest.mark.parametrize("change", sorted(SEEN))
-def test_every_change_a_header_shows_fails_the_proof(change: str) -> None:
-    ts, g = _guarded()
+def test_every_change_a_header_shows_fails_the_proof(change: str, leaf: bool) -> None:
+    """Both kinds of guard: of parameters (leaves: ``is_leaf`` read too) and of loose tensors."""
+    ts, g = _guarded(leaf=leaf)
     before = _META(ts[1])
     SEEN[change](ts[1])
     assert _META(ts[1]) != before  # NB: the change is real: the header reads differently
     assert not _headers.holds(g, ts)
 
 
+@pytest.mark.parametrize("leaf", [True, False])
 @pytest.mark.parametrize("change", sorted(UNSEEN))
-def test_a_change_no_header_shows_keeps_the_proof(change: str) -> None:
-    ts, g = _guarded()
+def test_a_change_no_header_shows_keeps_the_proof(change: str, leaf: bool) -> None:
+    ts, g = _guarded(leaf=leaf)
     before = _META(ts[1])
     UNSEEN[change](ts[1])
     assert _META(ts[1]) == before
     assert _headers.holds(g, ts)
+
+
+def test_a_guard_of_leaves_fails_when_one_becomes_a_non_leaf_with_the_same_header() -> None:
+    """Parameters' guards: a non-leaf that requires grad has the very header the guard checks
+    (``requires_grad`` included); only ``is_leaf``, read beside it, tells them apart."""
+    leaves = [torch.zeros(2, 3, requires_grad=True) for _ in range(3)]
+    g = _headers.guard(leaves, leaf=True)
+    assert g is not None and _headers.holds(g, leaves)
+    w = torch.zeros(2, 3, requires_grad=True)
+    _swap(leaves[1], w * 1)
+    assert leaves[1].requires_grad and not leaves[1].is_leaf
+    assert not _headers.holds(g, leaves)
 
 
 def test_no_guard_where_it_cannot_prove() -> None:
@@ -99,6 +114,10 @@ def test_a_nested_tensor_swapped_in_never_aborts_the_process() -> None:
         torch.utils.swap_tensors(ns["t5"], csr)
         assert ns["t300"].is_nested
         assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+        leaves = [torch.zeros(2, 3, requires_grad=True) for _ in range(3)]
+        g = _headers.guard(leaves, leaf=True)  # NB: as of parameters
+        torch.utils.swap_tensors(leaves[1], torch.nested.nested_tensor([torch.zeros(2)]))
+        assert not _headers.holds(g, leaves)
         print("alive")
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
