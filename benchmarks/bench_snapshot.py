@@ -37,27 +37,30 @@ def bytes_per_tensor(ns: dict[str, Any], n: int) -> float:
 def scaling() -> None:
     print("loose tensors only (torch.zeros(2) each), first snapshot, gc enabled")
     print(f"{'tensors':>10}{'bare ms':>10}{'snapshot ms':>13}{'x bare':>8}{'us/tensor':>11}"
-          f"{'x 1k':>7}{'B/tensor':>10}{'diagnose ms':>13}{'x bare':>8}")
-    first = 0.0
+          f"{'x 1k':>7}{'bare x 1k':>11}{'B/tensor':>10}{'diagnose ms':>13}{'x bare':>8}")
+    first: tuple[float, float] | None = None
     for n in SIZES:
         per = scaling_row(n, first)
         first = first or per
         gc.collect()
 
 
-def scaling_row(n: int, first: float) -> float:
-    """One size: prints its row, returns the snapshot's microseconds per tensor."""
+def scaling_row(n: int, first: tuple[float, float] | None) -> tuple[float, float]:
+    """One size: prints its row, returns the snapshot's and the bare loop's microseconds per
+    tensor. NB: "x 1k" is the snapshot's per-tensor cost against its own at 1k (linearity);
+    "bare x 1k" the bare loop's, beside it: memory far from the cache slows both at size."""
     ns = loose(n)
     repeat = 7 if n <= 10_000 else 3
     snap = take_snapshot(ns)
     t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
                      "diag": lambda: diagnose(snap)}, repeat)
-    per = t["snap"] / n * 1e6
+    per, bare = t["snap"] / n * 1e6, t["bare"] / n * 1e6
+    snap1k, bare1k = first or (per, bare)
     print(f"{n:>10,}{t['bare'] * 1e3:>10.1f}{t['snap'] * 1e3:>13.1f}"
-          f"{t['snap'] / t['bare']:>8.2f}{per:>11.3f}{per / (first or per):>7.2f}"
+          f"{t['snap'] / t['bare']:>8.2f}{per:>11.3f}{per / snap1k:>7.2f}{bare / bare1k:>11.2f}"
           f"{bytes_per_tensor(ns, n):>10.0f}{t['diag'] * 1e3:>13.1f}"
           f"{t['diag'] / t['bare']:>8.2f}")
-    return per
+    return per, bare
 
 
 def workload() -> None:
