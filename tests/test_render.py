@@ -154,8 +154,99 @@ def test_optimizer_state_collapses_to_one_row_per_kind_and_place():
 def test_a_submodule_is_marked_only_when_a_flagged_path_lies_under_it():
     from devicelens.render._rows import rows
 
-    m = nn.Sequential(*[nn.Linear(2, 2, device="cpu" if i == 10 else "meta") for i in range(11)])
+    # NB: layers of two sizes in turn, so no run of alike siblings folds them into one row
+    m = nn.Sequential(*[nn.Linear(2, 2 + i % 2, device="cpu" if i == 10 else "meta")
+                        for i in range(11)])
     snap = take_snapshot({"m": m})
     marked = {r.name: r.flagged for r in rows(snap, diagnose(snap)) if r.name.count(".") == 1}
     assert marked["m.10"] is True and marked["m.1"] is False  # NB: "m.1" prefixes "m.10."
     assert sum(marked.values()) == 1 and len(marked) == 11
+
+
+
+def test_numbered_siblings_alike_fold_into_one_row_as_torch_prints_a_module_list():
+    m = nn.Sequential(*[nn.Linear(2, 2) for _ in range(6)], nn.Linear(2, 3), nn.ReLU(),
+                      nn.ReLU(), nn.Sequential(*[nn.Linear(2, 2) for _ in range(3)]))
+    m[2].double()  # cast alone: it breaks the run and shows by itself
+    m[9][2].double()  # m.9 is mixed: it opens below, where its alike children fold too
+    lines = repr(view({"m": m})).splitlines()
+    assert lines[1:13] == [
+        "name         kind        device  dtype             shape  memory",
+        "m !          Sequential  cpu     float32, float64         300 B",
+        "  m.0-1      Linear ×2   cpu     float32                  48 B",
+        "  m.2 !      Linear      cpu     float64                  48 B",
+        "  m.3-5      Linear ×3   cpu     float32                  72 B",
+        "  m.6        Linear      cpu     float32                  36 B",
+        "  m.7-8      ReLU ×2                                      0 B",
+        "  m.9 !      Sequential  cpu     float32, float64         96 B",
+        "    m.9.0-1  Linear ×2   cpu     float32                  48 B",
+        "    m.9.2 !  Linear      cpu     float64                  48 B",
+        "",
+        "1 finding:",
+    ]
+    everything = repr(view({"m": m}, show_all=True))  # NB: --all: every tensor, nothing folds
+    assert "0-1" not in everything and "  m.1.weight " in everything
+
+
+def test_flagged_siblings_fold_only_with_flagged_ones():
+    m = nn.Sequential(*[nn.Linear(2, 2) for _ in range(4)])
+    m[2].to("meta")
+    assert repr(view({"m": m})).splitlines()[1:6] == [
+        "name       kind        device     dtype    shape  memory",
+        "m !        Sequential  cpu, meta  float32         96 B",
+        "  m.0-1 !  Linear ×2   cpu        float32         48 B",
+        "  m.2      Linear      meta       float32         24 B",
+        "  m.3 !    Linear      cpu        float32         24 B",
+    ]
+
+
+def test_only_consecutive_indices_under_one_parent_fold():
+    from devicelens.render._rows import rows
+
+    # NB: "04" and the non-ASCII digits are names, not indices torch makes
+    d = nn.ModuleDict({k: nn.Linear(2, 2) for k in ("0", "2", "3", "04", "5", "²", "٣", "a")})
+    snap = take_snapshot({"d": d})
+    assert [(r.name, r.kind, r.nbytes) for r in rows(snap, diagnose(snap))] == [
+        ("d", "ModuleDict", 192), ("d.0", "Linear", 24), ("d.2-3", "Linear ×2", 48),
+        ("d.04", "Linear", 24), ("d.5", "Linear", 24), ("d.²", "Linear", 24),
+        ("d.٣", "Linear", 24), ("d.a", "Linear", 24)]
+
+
+def test_a_run_needs_rows_alike_in_every_column():
+    from devicelens.render._rows import Row, _runs
+
+    def row(i: int, flagged: bool = False) -> Row:
+        return Row(1, f"m.{i}", "Linear", ("cpu",), ("float32",), "", 24, flagged)
+
+    rs = [row(0), row(1), row(2, flagged=True), row(3, flagged=True), row(4)]
+    assert [(r.name, r.kind, r.nbytes, r.flagged) for r in _runs(rs)] == [
+        ("m.0-1", "Linear ×2", 48, False), ("m.2-3", "Linear ×2", 48, True),
+        ("m.4", "Linear", 24, False)]
+
+
+def test_a_model_dispatched_across_devices_reads_as_one_run_per_device():
+    class Block(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.attn, self.mlp = nn.Linear(4, 4), nn.Linear(4, 4)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Embedding(10, 4)
+            self.layers = nn.ModuleList([Block() for _ in range(12)])
+            self.head = nn.Linear(4, 2)
+
+    model = Net()
+    for block in model.layers[6:]:
+        block.to("meta")
+    model.head.to("meta")
+    model.hf_device_map = {"embed": 0, "layers.0": 0, "layers.6": 1, "head": 1}  # NB: accelerate
+    assert repr(view({"model": model})).splitlines()[1:7] == [
+        "name                   kind        device     dtype    shape  memory",
+        "model                  Net         cpu, meta  float32         2.1 KiB",
+        "  model.embed          Embedding   cpu        float32         160 B",
+        "  model.layers         ModuleList  cpu, meta  float32         1.9 KiB",
+        "    model.layers.0-5   Block ×6    cpu        float32         960 B",
+        "    model.layers.6-11  Block ×6    meta       float32         960 B",
+    ]

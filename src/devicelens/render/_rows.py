@@ -2,6 +2,8 @@
 
 Modules collapse to one row per top-level submodule, and open deeper only where a subtree is
 split across devices or dtypes, so a 200-layer model stays readable and its split stays visible.
+Numbered siblings alike in every column show as one row (``model.0-63``, ``Linear ×64``), as
+torch prints a ``ModuleList``; one that differs (moved, cast, flagged, split) shows alone.
 """
 
 from __future__ import annotations
@@ -110,6 +112,35 @@ def _module_rows(o: ObjectRecord, under: set[str]) -> list[Row]:
         if top or (parent_rec is not None and _split(parent_rec)):
             out.append(_new(Row, (path.count(".") - base, path, type_name, devices, dtypes, "",
                                   nbytes, path in under)))
+    return _runs(out) if len(out) > 1 else out
+
+
+def _runs(rs: list[Row]) -> list[Row]:
+    """``rs`` with each run of numbered siblings (``m.0``, ``m.1``...) that agree in level,
+    kind, device, dtype, memory and flag as one row: ``m.0-63``, ``Linear ×64``, their memory
+    summed.
+
+    NB: consecutive rows only, named exactly ``parent.k``, ``parent.k+1``...: a row whose
+    subtree opens below it is followed by deeper rows, which end its run."""
+    out: list[Row] = []
+    i, n = 0, len(rs)
+    while i < n:
+        r = rs[i]
+        j = i + 1
+        parent, _, first = r[1].rpartition(".")
+        # NB: ASCII digits only ("²" is a digit int() refuses); "07" is no index torch makes
+        if first.isascii() and first.isdigit() and first == str(int(first)):
+            k = int(first)
+            same = r[:1], r[2:5], r[6:]
+            while (j < n and (rs[j][:1], rs[j][2:5], rs[j][6:]) == same
+                   and rs[j][1] == f"{parent}.{k + j - i}"):
+                j += 1
+        if j - i > 1:
+            out.append(_new(Row, (r[0], f"{parent}.{first}-{k + j - i - 1}",
+                                  f"{r[2]} ×{j - i}", r[3], r[4], "", r[6] * (j - i), r[7])))
+        else:
+            out.append(r)
+        i = j
     return out
 
 
