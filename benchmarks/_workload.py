@@ -3,13 +3,16 @@
 Floor: a bare loop that only reads ``.device/.dtype/.shape`` of every tensor a snapshot would
 record (loose tensors, module parameters, optimizer state). Timer: CPU seconds of this process
 (``time.process_time``), best of interleaved runs, so other processes on a shared machine
-inflate neither side of a ratio.
+inflate neither side of a ratio; a ratio to the bare loop is read round by round
+(:func:`paired_ratio`) where a benchmark says so.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from operator import truediv
+from statistics import median
 from typing import Any
 
 import torch
@@ -99,8 +102,21 @@ def cpu_time(fn: Callable[[], object]) -> float:
 
 def interleaved(variants: dict[str, Callable[[], object]], repeat: int = 5) -> dict[str, float]:
     """Best CPU time of each variant; runs interleaved so drift hits every variant alike."""
+    return {k: min(v) for k, v in rounds(variants, repeat).items()}
+
+
+def rounds(variants: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
+    """Every CPU time of each variant, round by round: one run of each variant per round."""
     times: dict[str, list[float]] = {k: [] for k in variants}
     for _ in range(repeat):
         for k, fn in variants.items():
             times[k].append(cpu_time(fn))
-    return {k: min(v) for k, v in times.items()}
+    return times
+
+
+def paired_ratio(top: list[float], bottom: list[float]) -> float:
+    """The median over rounds of ``top / bottom`` within a round. NB: the runs of one round
+    are next to each other in time, so where a shared machine drifts between faster and
+    slower spells both sides of a ratio see the same spell; the best of each side can come
+    from different spells (one of three runs of 100k tensors read 3.0x, the next 1.5x)."""
+    return median(map(truediv, top, bottom))

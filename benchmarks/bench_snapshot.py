@@ -3,7 +3,8 @@
 Targets: a first ``snapshot()`` within 2.0x the bare loop at 1k, 10k, 100k and 1M loose tensors
 with gc enabled (as in a kernel), linear (per-tensor cost at 1M within 1.2x of that at 1k) and
 at most 200 bytes per tensor; ``diagnose()`` within 0.5x; ``%devices`` on 60 models + 30
-optimizers within 50 ms. CPU time of this process, best of interleaved runs (see _workload).
+optimizers within 50 ms. CPU time of this process: ms is the best of interleaved runs, "x bare"
+the median over rounds of each round's ratio (``paired_ratio``, see _workload).
 Run: .venv/bin/python benchmarks/bench_snapshot.py
 """
 
@@ -13,9 +14,10 @@ import contextlib
 import gc
 import io
 import tracemalloc
+from operator import add
 from typing import Any
 
-from _workload import bare_loop, interleaved, loose, namespace, zoo
+from _workload import bare_loop, loose, namespace, paired_ratio, rounds, zoo
 
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
@@ -50,31 +52,36 @@ def scaling_row(n: int, first: tuple[float, float] | None) -> tuple[float, float
     tensor. NB: "x 1k" is the snapshot's per-tensor cost against its own at 1k (linearity);
     "bare x 1k" the bare loop's, beside it: memory far from the cache slows both at size."""
     ns = loose(n)
-    repeat = 7 if n <= 10_000 else 3
+    # NB: best of more runs where a run is short: on a shared machine one of three runs at
+    # 100k could all fall in a slow spell (3.0x one run, 2.0x the next)
+    repeat = {1_000: 25, 10_000: 15, 100_000: 9}.get(n, 5)
     snap = take_snapshot(ns)
-    t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
-                     "diag": lambda: diagnose(snap)}, repeat)
+    r = rounds({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
+                "diag": lambda: diagnose(snap)}, repeat)
+    t = {k: min(v) for k, v in r.items()}
     per, bare = t["snap"] / n * 1e6, t["bare"] / n * 1e6
     snap1k, bare1k = first or (per, bare)
     print(f"{n:>10,}{t['bare'] * 1e3:>10.1f}{t['snap'] * 1e3:>13.1f}"
-          f"{t['snap'] / t['bare']:>8.2f}{per:>11.3f}{per / snap1k:>7.2f}{bare / bare1k:>11.2f}"
+          f"{paired_ratio(r['snap'], r['bare']):>8.2f}{per:>11.3f}{per / snap1k:>7.2f}"
+          f"{bare / bare1k:>11.2f}"
           f"{bytes_per_tensor(ns, n):>10.0f}{t['diag'] * 1e3:>13.1f}"
-          f"{t['diag'] / t['bare']:>8.2f}")
+          f"{paired_ratio(r['diag'], r['bare']):>8.2f}")
     return per, bare
 
 
 def workload() -> None:
     ns = namespace(10_000)
     snap = take_snapshot(ns)
-    t = interleaved({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
-                     "diag": lambda: diagnose(snap)}, 7)
+    r = rounds({"bare": lambda: bare_loop(ns), "snap": lambda: take_snapshot(ns),
+                "diag": lambda: diagnose(snap)}, 11)
+    r["both"] = list(map(add, r["snap"], r["diag"]))
+    t = {k: min(v) for k, v in r.items()}
     print(f"\nREADME workload: 10k loose tensors + 2k-parameter model + Adam state "
           f"({len(snap.tensors())} tensor records)")
     print(f"{'what':<36}{'ms':>8}{'x bare loop':>14}")
-    for name, v in (("bare loop (.device/.dtype/.shape)", t["bare"]),
-                    ("snapshot(), first", t["snap"]), ("diagnose()", t["diag"]),
-                    ("snapshot() + diagnose()", t["snap"] + t["diag"])):
-        print(f"{name:<36}{v * 1e3:>8.1f}{v / t['bare']:>14.2f}")
+    for name, k in (("bare loop (.device/.dtype/.shape)", "bare"), ("snapshot(), first", "snap"),
+                    ("diagnose()", "diag"), ("snapshot() + diagnose()", "both")):
+        print(f"{name:<36}{t[k] * 1e3:>8.1f}{paired_ratio(r[k], r['bare']):>14.2f}")
 
 
 def magic() -> None:
@@ -94,12 +101,17 @@ def magic() -> None:
         view = shell.run_line_magic("devices", "")
         return view._repr_mimebundle_() if hasattr(view, "_repr_mimebundle_") else view
 
-    t = interleaved({"bare": lambda: bare_loop(ns), "text": devices, "both": rendered}, 7)
+    r = rounds({"bare": lambda: bare_loop(ns), "text": devices, "both": rendered}, 11)
+    t = {k: min(v) for k, v in r.items()}
     print(f"\n%devices on 60 models + 30 optimizers ({n_params:,} parameters); target <= 50 ms")
     print(f"{'what':<44}{'ms':>8}{'x bare loop':>14}")
-    for name, v in (("bare loop", t["bare"]), ("%devices --text", t["text"]),
-                    ("%devices (text/plain + text/html rendered)", t["both"])):
-        print(f"{name:<44}{v * 1e3:>8.1f}{v / t['bare']:>14.2f}")
+    for name, k in (("bare loop", "bare"), ("%devices --text", "text"),
+                    ("%devices (text/plain + text/html rendered)", "both")):
+        print(f"{name:<44}{t[k] * 1e3:>8.1f}{paired_ratio(r[k], r['bare']):>14.2f}")
+    shown = rendered()
+    assert isinstance(shown, dict)
+    print(f"what it shows: {shown['text/plain'].count(chr(10)) + 1:,} lines of text, "
+          f"{len(shown['text/html'].encode()) / 1e3:.0f} kB of HTML (kept in the notebook)")
 
 
 def main() -> None:
