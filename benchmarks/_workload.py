@@ -119,4 +119,4 @@ def paired_ratio(top: list[float], bottom: list[float]) -> float:
     are next to each other in time, so where a shared machine drifts between faster and
     slower spells both sides of a ratio see the same spell; the best of each side can come
     from different spells (one of three runs of 100k tensors read 3.0x, the next 1.5x)."""
-    return median(map(truediv, top, bottom))
+    return float(median(map(truediv, top, bottom)))
