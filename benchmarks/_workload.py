@@ -118,5 +118,5 @@ def paired_ratio(top: list[float], bottom: list[float]) -> float:
     """The median over rounds of ``top / bottom`` within a round. NB: the runs of one round
     are next to each other in time, so where a shared machine drifts between faster and
     slower spells both sides of a ratio see the same spell; the best of each side can come
-    from different spells (one of three runs of 100k tensors read 3.0x, the next 1.5x)."""
+    from different spells (one run of 100k tensors read 3.0x, another 1.5x)."""
     return float(median(map(truediv, top, bottom)))
