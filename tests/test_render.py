@@ -203,13 +203,17 @@ def test_flagged_siblings_fold_only_with_flagged_ones():
 def test_only_consecutive_indices_under_one_parent_fold():
     from devicelens.render._rows import rows
 
-    # NB: "04" and the non-ASCII digits are names, not indices torch makes
-    d = nn.ModuleDict({k: nn.Linear(2, 2) for k in ("0", "2", "3", "04", "5", "²", "٣", "a")})
+    # NB: "04", the non-ASCII digits and 5,000 digits (more than int() reads) are names, not
+    # indices torch makes
+    huge = "9" * 5000
+    d = nn.ModuleDict({k: nn.Linear(2, 2)
+                       for k in ("0", "2", "3", "04", "5", "²", "٣", "a", huge, "7")})
     snap = take_snapshot({"d": d})
     assert [(r.name, r.kind, r.nbytes) for r in rows(snap, diagnose(snap))] == [
-        ("d", "ModuleDict", 192), ("d.0", "Linear", 24), ("d.2-3", "Linear ×2", 48),
+        ("d", "ModuleDict", 240), ("d.0", "Linear", 24), ("d.2-3", "Linear ×2", 48),
         ("d.04", "Linear", 24), ("d.5", "Linear", 24), ("d.²", "Linear", 24),
-        ("d.٣", "Linear", 24), ("d.a", "Linear", 24)]
+        ("d.٣", "Linear", 24), ("d.a", "Linear", 24), (f"d.{huge}", "Linear", 24),
+        ("d.7", "Linear", 24)]
 
 
 def test_a_run_needs_rows_alike_in_every_column():

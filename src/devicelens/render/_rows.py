@@ -115,6 +115,9 @@ def _module_rows(o: ObjectRecord, under: set[str]) -> list[Row]:
     return _runs(out) if len(out) > 1 else out
 
 
+_MAX_DIGITS = 10
+
+
 def _runs(rs: list[Row]) -> list[Row]:
     """``rs`` with each run of numbered siblings (``m.0``, ``m.1``...) that agree in level,
     kind, device, dtype, memory and flag as one row: ``m.0-63``, ``Linear ×64``, their memory
@@ -128,8 +131,10 @@ def _runs(rs: list[Row]) -> list[Row]:
         r = rs[i]
         j = i + 1
         parent, _, first = r[1].rpartition(".")
-        # NB: ASCII digits only ("²" is a digit int() refuses); "07" is no index torch makes
-        if first.isascii() and first.isdigit() and first == str(int(first)):
+        # NB: ASCII digits only ("²" is a digit int() refuses), few of them (int() refuses
+        # thousands: a module may be named so); "07" is no index torch makes
+        if (len(first) < _MAX_DIGITS and first.isascii() and first.isdigit()
+                and first == str(int(first))):
             k = int(first)
             same = r[:1], r[2:5], r[6:]
             while (j < n and (rs[j][:1], rs[j][2:5], rs[j][6:]) == same
