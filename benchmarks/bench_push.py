@@ -173,7 +173,7 @@ def training(shell: InteractiveShell) -> None:
         times.append(cpu_time(hub.flush))
         parts.append(cpu_time(lambda: bare_loop(part)))
         rests.append(cpu_time(lambda: bare_loop(rest)))
-    allowed = [2 * p + r for p, r in zip(parts, rests, strict=True)]
+    allowed = [2 * p + q for p, q in zip(parts, rests, strict=True)]
     print(f"\nREADME workload (10k loose tensors + 2k-parameter model + Adam): first open "
           f"{opened * 1e3:.1f} ms; bare {min(r['bare']) * 1e3:.2f} ms; no-op push "
           f"{min(r['noop']) * 1e3:.2f} ms ({paired_ratio(r['noop'], r['bare']):.2f}x); push "
