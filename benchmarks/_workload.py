@@ -2,9 +2,9 @@
 
 Floor: a bare loop that only reads ``.device/.dtype/.shape`` of every tensor a snapshot would
 record (loose tensors, module parameters, optimizer state). Timer: CPU seconds of this process
-(``time.process_time``), best of interleaved runs, so other processes on a shared machine
-inflate neither side of a ratio; a ratio to the bare loop is read round by round
-(:func:`paired_ratio`) where a benchmark says so.
+(``time.process_time``), the best of interleaved runs (:func:`rounds`), so other processes on a
+shared machine inflate neither side of a ratio; a ratio is read round by round
+(:func:`paired_ratio`).
 """
 
 from __future__ import annotations
@@ -100,13 +100,9 @@ def cpu_time(fn: Callable[[], object]) -> float:
     return time.process_time() - t0
 
 
-def interleaved(variants: dict[str, Callable[[], object]], repeat: int = 5) -> dict[str, float]:
-    """Best CPU time of each variant; runs interleaved so drift hits every variant alike."""
-    return {k: min(v) for k, v in rounds(variants, repeat).items()}
-
-
 def rounds(variants: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
-    """Every CPU time of each variant, round by round: one run of each variant per round."""
+    """Every CPU time of each variant, round by round: one run of each variant per round, so
+    drift hits every variant alike."""
     times: dict[str, list[float]] = {k: [] for k in variants}
     for _ in range(repeat):
         for k, fn in variants.items():
