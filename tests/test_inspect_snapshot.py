@@ -352,3 +352,25 @@ def test_compact_rows_and_walked_names_keep_the_namespace_order(with_nested):
     assert rows["e"] == (("cpu",), ("float16",), (3,), 6)
     # NB: one device object per device, however many rows: a row's bytes stay a few dozen
     assert len(set(map(id, snap._loose.devices))) == 2 == len(set(snap._loose.devices))
+
+
+def test_summary_of_the_names_left_out_equals_their_records():
+    base = torch.zeros(4, 4)
+    ns = {"a": torch.zeros(3), "m": nn.Linear(2, 2).to(torch.float16), "b": torch.zeros(
+        2, dtype=torch.int64, device="meta"), "view": base[1], "base": base,
+        "box": {"h": torch.zeros(5, dtype=torch.bfloat16)}, "c": torch.zeros((), device="meta"),
+        "meta_model": nn.Linear(3, 1).to("meta"), "d": torch.zeros(2, 2, dtype=torch.float64)}
+    snap = take_snapshot(ns)
+    assert len(snap) == len(ns)
+    objects = snap.objects
+    order = {"cpu": 0, "meta": 1}
+    skips = [(), *((p,) for p in range(len(ns))), (0, 2), (1, 3, 5, 7), tuple(range(len(ns)))]
+    for skip in skips:
+        rest = [o for p, o in enumerate(objects) if p not in skip]
+        want = (tuple(sorted({d for o in rest for d in o.devices}, key=order.__getitem__)),
+                tuple(sorted({t for o in rest for t in o.dtypes})),
+                sum(o.nbytes for o in rest))
+        assert snap.summary(skip) == want, skip
+    assert snap.summary(()) == (("cpu", "meta"), ("bfloat16", "float16", "float32", "float64",
+                                                  "int64"),
+                                12 + 12 + 16 + 16 + 64 + 10 + 4 + 16 + 32)

@@ -10,7 +10,7 @@ from devicelens.inspect import human_bytes, take_snapshot
 from devicelens.moves import Move, MoveReport
 from devicelens.render import DevicesView, report_mimebundle
 from devicelens.render._report import headline, plural
-from devicelens.render._rows import device_colour, shape_str
+from devicelens.render._rows import MAX_FINDINGS, MAX_NAMES, device_colour, shape_str
 from devicelens.render.html import esc
 
 
@@ -254,3 +254,86 @@ def test_a_model_dispatched_across_devices_reads_as_one_run_per_device():
         "    model.layers.0-5   Block ×6    cpu        float32         960 B",
         "    model.layers.6-11  Block ×6    meta       float32         960 B",
     ]
+
+
+def long_namespace() -> dict[str, object]:
+    """150 names: a float32 model, 148 small tensors (one float64: flagged; one int64 deep in
+    the tail) and a list holding an int8 tensor, last."""
+    ns: dict[str, object] = {"model": nn.Linear(2, 2)}
+    for i in range(148):
+        ns[f"t{i}"] = torch.zeros(i % 3 + 1)
+    ns["t140"] = torch.zeros(4, dtype=torch.float64)
+    ns["t130"] = torch.zeros(5, dtype=torch.int64)
+    ns["lst"] = [torch.zeros(6, dtype=torch.int8)]
+    return ns
+
+
+def test_a_long_namespace_shows_the_first_names_flagged_first_and_one_row_for_the_rest():
+    ns = long_namespace()
+    snap = take_snapshot(ns)
+    found = diagnose(snap)
+    assert [f.objects for f in found] == [("t140",)]
+    text = repr(DevicesView(snap, found))
+    lines = text.splitlines()
+    names = [line.split()[0] for line in lines[2:2 + MAX_NAMES]]
+    assert names == ["model", *(f"t{i}" for i in range(MAX_NAMES - 2)), "t140"]
+    shown = set(names)
+    hidden = [o for o in snap.objects if o.name not in shown]
+    assert len(hidden) == 150 - MAX_NAMES
+    assert sum(o.nbytes for o in hidden) == 4 * sum(
+        i % 3 + 1 for i in range(MAX_NAMES - 2, 148) if i not in (130, 140)) + 40 + 6
+    assert lines[2 + MAX_NAMES].split() == [
+        "…", "50", "more", "names", "cpu", "float32,", "int64,", "int8",
+        *human_bytes(sum(o.nbytes for o in hidden)).split()]
+    assert lines[3 + MAX_NAMES] == (
+        f"({MAX_NAMES} of 150 names shown, flagged ones first: %devices --all lists every "
+        "one, %devices NAME … only those.)")
+    assert lines[1 + MAX_NAMES].startswith("t140 !")
+    html = DevicesView(snap, found)._repr_mimebundle_()["text/html"]
+    assert html.count("<tr") == 1 + MAX_NAMES + 1
+    assert "<code>… 50 more names</code>" in html and f"{MAX_NAMES} of 150 names shown" in html
+    assert "<code>t140</code>" in html and "<code>t130</code>" not in html
+
+
+def test_every_name_with_all_and_none_left_out_at_the_limit():
+    ns = long_namespace()
+    text = repr(view(ns, show_all=True))
+    assert [line.split()[0] for line in text.splitlines()[2:]
+            if line[:1] not in (" ", "")][:150] == list(ns)
+    assert "names shown" not in text and "more names" not in text
+    at_limit = dict(list(ns.items())[:MAX_NAMES])
+    text = repr(view(at_limit))
+    assert "names shown" not in text and "more names" not in text
+    assert len(text.splitlines()) == 2 + MAX_NAMES + 2
+
+
+def test_flagged_names_past_the_limit_flag_the_row_that_stands_for_them():
+    ns: dict[str, object] = {"model": nn.Linear(2, 2)}
+    ns.update({f"d{i}": torch.zeros(2, dtype=torch.float64) for i in range(MAX_NAMES + 5)})
+    snap = take_snapshot(ns)
+    text = repr(DevicesView(snap, diagnose(snap)))
+    lines = text.splitlines()
+    assert [line.split()[0] for line in lines[2:2 + MAX_NAMES]] == [
+        f"d{i}" for i in range(MAX_NAMES)]
+    assert lines[2 + MAX_NAMES].split()[:8] == ["…", "6", "more", "names", "!", "cpu",
+                                                "float32,", "float64"]
+    assert "<tr class=\"dl-bad\"><td><code>… 6 more names" in (
+        DevicesView(snap, diagnose(snap))._repr_mimebundle_()["text/html"])
+
+
+def test_many_findings_show_the_first_and_count_the_rest():
+    ns: dict[str, object] = {"model": nn.Linear(2, 2)}
+    ns.update({f"d{i}": torch.zeros(2, dtype=torch.float64) for i in range(MAX_FINDINGS + 5)})
+    text = repr(view(ns))
+    assert f"{MAX_FINDINGS + 5} findings:" in text
+    assert text.count("▲ warning: d") == MAX_FINDINGS
+    assert text.endswith("… and 5 more findings (5 warnings): %devices --all lists every one.")
+    assert f"▲ warning: d{MAX_FINDINGS - 1} is float64" in text
+    assert f"d{MAX_FINDINGS} is float64" not in text
+    html = view(ns)._repr_mimebundle_()["text/html"]
+    assert html.count('<div class="dl-f"') == MAX_FINDINGS
+    assert "… and 5 more findings (5 warnings)" in html
+    every = repr(view(ns, show_all=True))
+    assert every.count("▲ warning: d") == MAX_FINDINGS + 5 and "more findings" not in every
+    assert view(ns, show_all=True)._repr_mimebundle_()["text/html"].count(
+        '<div class="dl-f"') == MAX_FINDINGS + 5

@@ -15,7 +15,7 @@ from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.jupyter._frontends import prefer_widget
 from devicelens.render import DevicesView, RenderedView
-from devicelens.render._rows import device_colour
+from devicelens.render._rows import MAX_FINDINGS, device_colour
 from devicelens.render.html import chip
 from devicelens.render.text import snapshot_text
 from devicelens.render.widget import DevicesWidget, devices_widget, table_html
@@ -250,3 +250,21 @@ def test_refresh_closes_the_widgets_it_replaces(broken):
     assert all(b.comm is None for b in first)  # closed, not leaked
     assert len(_instances) == live  # the new rows replace the old, layouts and styles too
     assert all(b.comm is not None for b in view.apply_buttons.values())
+
+
+def test_many_findings_show_the_first_cards_and_a_line_for_the_rest():
+    from ipywidgets.widgets.widget import _instances
+
+    ns: dict[str, Any] = {"model": nn.Linear(2, 2)}
+    ns.update({f"d{i}": torch.zeros(2, dtype=torch.float64) for i in range(MAX_FINDINGS + 7)})
+    view = DevicesWidget(ns)
+    assert len(view.findings) == MAX_FINDINGS + 7
+    *cards, note = view.findings_box.children
+    assert len(cards) == MAX_FINDINGS == len(view.apply_buttons)
+    assert [f.id for f in view.findings[:MAX_FINDINGS]] == list(view.apply_buttons)
+    assert "… and 7 more findings (7 warnings): %devices --all lists every one." in (
+        note.children[0].value)
+    live = len(_instances)
+    view.refresh_button.click()  # the note is closed with the cards it came with
+    assert len(_instances) == live
+    assert len(DevicesWidget(ns, show_all=True).findings_box.children) == MAX_FINDINGS + 7

@@ -8,7 +8,7 @@ bulk of a big namespace) as a compact row and builds its :class:`ObjectRecord` o
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from math import prod
 from operator import eq, is_, itemgetter, mul, not_
@@ -406,6 +406,29 @@ class Snapshot:
         kinds = self._kinds
         positions = compress(range(len(kinds)), map(eq, kinds, repeat(LOOSE)))
         return list(compress(positions, map(names.__contains__, self._loose.names)))
+
+    def summary(self, skip: Iterable[int]) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+        """The devices (in device order), dtypes (by name) and bytes of every object but those
+        at positions ``skip``: what a view's one row for the names it leaves out says.
+        NB: the compact rows' at C speed, no header or record built (100k names)."""
+        kinds = self._kinds
+        keep = [True] * len(kinds)
+        for p in skip:
+            keep[p] = False
+        loose, full = self._loose, self._full
+        mask = list(compress(keep, map(eq, kinds, repeat(LOOSE))))
+        devs = dict.fromkeys(compress(loose.devices, mask))
+        types = dict.fromkeys(compress(loose.dtypes, mask))
+        sizes = dict(zip(types, map(_INFO_SIZE, map(dtype_info, types)), strict=True))
+        nbytes = sum(map(mul, map(prod, compress(loose.shapes, mask)),
+                         map(sizes.__getitem__, compress(loose.dtypes, mask))))
+        devices = set(map(device_name, devs))
+        dtypes = {dtype_info(t)[0] for t in types}
+        for o in compress(full, compress(keep, kinds)):
+            devices.update(o.devices)
+            dtypes.update(o.dtypes)
+            nbytes += o.nbytes
+        return tuple(sorted(devices, key=device_key)), tuple(sorted(dtypes)), nbytes
 
     def same_records(self, other: Snapshot) -> bool:
         """Whether ``other`` holds the very same records, in the same order (compact rows: the

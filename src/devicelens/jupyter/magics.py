@@ -16,7 +16,8 @@ NO_TORCH = "devicelens: torch is not imported in this kernel yet; run `import to
 class DeviceMagics(Magics):
     @magic_arguments()
     @argument("names", nargs="*", help="only these namespace names (default: all)")
-    @argument("--all", action="store_true", help="one row per tensor, modules fully expanded")
+    @argument("--all", action="store_true",
+              help="every name, tensor and finding: one row per tensor, modules fully expanded")
     @argument("--json", action="store_true", help="return the machine-readable form (a dict)")
     @argument("--to", metavar="DEVICE", help="move everything (or NAMES) to DEVICE")
     @argument("--fix", action="store_true", help="apply every suggested fix")

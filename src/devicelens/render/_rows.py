@@ -4,10 +4,13 @@ Modules collapse to one row per top-level submodule, and open deeper only where 
 split across devices or dtypes, so a 200-layer model stays readable and its split stays visible.
 Numbered siblings alike in every column show as one row (``model.0-63``, ``Linear ×64``), as
 torch prints a ``ModuleList``; one that differs (moved, cast, flagged, split) shows alone.
+A namespace of more than :data:`MAX_NAMES` names shows that many, flagged ones first, and one
+row for the rest, as pandas shows a long frame: ``--all`` lists every one.
 """
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -59,11 +62,45 @@ def _flagged_paths(findings: list[Finding]) -> set[str]:
     return {p for f in findings if f.severity != "info" for p in (*f.paths, *f.objects)}
 
 
+#: names a table shows (the rest: one row); NB: the %devices benchmark's 60 models and 30
+#: optimizers all show. 100k loose tensors made 100k lines and 19 MB of HTML kept in the notebook
+MAX_NAMES = 100
+#: findings a view shows in full (the rest: one line that counts them), errors first
+MAX_FINDINGS = 20
+
+
+def omitted(snap: Snapshot, show_all: bool = False) -> int:
+    """How many names :func:`rows` leaves out of the table (one summary row stands for them)."""
+    return 0 if show_all else max(0, len(snap) - MAX_NAMES)
+
+
+def more_findings(rest: list[Finding]) -> str:
+    """The line that stands for the findings a view leaves out: ``… and 980 more findings
+    (980 warnings): %devices --all lists every one.``"""
+    counts: dict[str, int] = {}
+    for f in rest:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    kinds = ", ".join(f"{n:,} {sev}{'s' * (n != 1 and sev != 'info')}"
+                      for sev, n in counts.items())
+    return (f"… and {len(rest):,} more finding{'s' * (len(rest) != 1)} ({kinds}): "
+            "%devices --all lists every one.")
+
+
+def omitted_line(snap: Snapshot, show_all: bool = False) -> str | None:
+    """The note under a table that leaves names out (:func:`omitted`), else None."""
+    if not omitted(snap, show_all):
+        return None
+    return (f"({MAX_NAMES} of {len(snap):,} names shown, flagged ones first: %devices --all "
+            "lists every one, %devices NAME … only those.)")
+
+
 def rows(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> list[Row]:
     flagged = _flagged_paths(findings)
     under: set[str] | None = None
     out: list[Row] = []
-    for o in snap.objects:
+    shown, rest = ((snap.objects, None) if not omitted(snap, show_all)
+                   else _pick(snap, flagged))
+    for o in shown:
         shape = shape_str(o.tensors[0].shape) if o.kind == "tensor" else ""
         out.append(Row(0, o.name, o.type_name if o.kind != "tensor" else "Tensor", o.devices,
                        o.dtypes, shape, o.nbytes, o.name in flagged))
@@ -78,7 +115,27 @@ def rows(snap: Snapshot, findings: list[Finding], *, show_all: bool = False) -> 
             out += _optimizer_rows(o, flagged)
         elif o.kind != "tensor":
             out += _summary_rows(o, flagged)
+    if rest is not None:
+        out.append(rest)
     return out
+
+
+def _pick(snap: Snapshot, flagged: set[str]) -> tuple[list[ObjectRecord], Row]:
+    """The records of the :data:`MAX_NAMES` names a long table shows (flagged names first,
+    then the first others, all in namespace order) and the one row of every other name.
+    NB: records are built for the shown names only; the rest are summed from the columns."""
+    names = snap.names()
+    marked = list(compress(range(len(names)), map(flagged.__contains__, names)))
+    keep = dict.fromkeys(marked[:MAX_NAMES])
+    p = 0
+    while len(keep) < MAX_NAMES:
+        keep.setdefault(p)
+        p += 1
+    devices, dtypes, nbytes = snap.summary(keep)
+    n = len(names) - MAX_NAMES
+    return (snap.records_at(sorted(keep)),
+            Row(0, f"… {n:,} more name{'s' * (n != 1)}", "", devices, dtypes, "", nbytes,
+                len(marked) > MAX_NAMES))
 
 
 def _split(m: ModuleRecord) -> bool:

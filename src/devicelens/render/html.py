@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
 from ._report import headline, plural, row_detail
-from ._rows import Row, device_colour, rows
+from ._rows import MAX_FINDINGS, Row, device_colour, more_findings, omitted_line, rows
 
 if TYPE_CHECKING:
     from ..analysis import Finding
@@ -79,18 +79,22 @@ def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = Fals
     if rs is None:
         rs = rows(snap, findings, show_all=show_all)
     body = "".join(map(_row, rs))
+    more = omitted_line(snap, show_all)
+    more = f"<div>{esc(more)}</div>" if more else ""
     skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
-    return (f"{_CSS}<div><b>devicelens</b> — {plural(len(snap.objects), 'object')} {totals}</div>"
+    return (f"{_CSS}<div><b>devicelens</b> — {plural(len(snap), 'object')} {totals}</div>"
             '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
             f"<th>dtype</th><th>shape</th><th>memory</th></tr></thead><tbody>{body}</tbody>"
-            f"</table>{skipped}")
+            f"</table>{more}{skipped}")
 
 
 def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
                   show_all: bool = False, rs: list[Row] | None = None) -> str:
     out = [_CSS if snap is None else table_html(snap, findings, show_all=show_all, rs=rs)]
     if findings:
-        out += [finding_html(f) for f in findings]
+        out += [finding_html(f) for f in (findings if show_all else findings[:MAX_FINDINGS])]
+        if not show_all and len(findings) > MAX_FINDINGS:
+            out.append(f"<div>{esc(more_findings(findings[MAX_FINDINGS:]))}</div>")
     else:
         out.append("<div>No device or dtype problems found.</div>")
     return "".join(out)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
 from ._report import headline, row_line
-from ._rows import Row, rows
+from ._rows import MAX_FINDINGS, Row, more_findings, omitted_line, rows
 
 if TYPE_CHECKING:
     from ..analysis import Finding
@@ -41,17 +41,20 @@ def table(rs: list[Row]) -> list[str]:
     return list(map(str.rstrip, map(line.format, *cols)))
 
 
-def findings_text(findings: list[Finding]) -> list[str]:
+def findings_text(findings: list[Finding], *, show_all: bool = True) -> list[str]:
+    """``show_all`` False: the first :data:`MAX_FINDINGS` (errors first), then one line."""
     if not findings:
         return ["No device or dtype problems found."]
     n = len(findings)
     out = [f"{n} finding{'s' * (n != 1)}:"]
-    for f in findings:
+    for f in findings if show_all else findings[:MAX_FINDINGS]:
         out.append(f"{_ICONS[f.severity]} {f.severity}: {f.title}")
         out.append(f"  {f.message}")
         if f.fix:
             out.append("  fix:")
             out += [f"    {line}" for line in f.fix.splitlines()]
+    if not show_all and n > MAX_FINDINGS:
+        out.append(more_findings(findings[MAX_FINDINGS:]))
     return out
 
 
@@ -60,16 +63,19 @@ def snapshot_text(snap: Snapshot | None, findings: list[Finding], *,
     """``rs``: the rows, where a caller already has them (the HTML view of the same bundle)."""
     out: list[str] = []
     if snap is not None:
-        n = len(snap.objects)
+        n = len(snap)  # NB: no record built to count (a compact row's is built on demand)
         out.append(f"devicelens — {n} object{'s' * (n != 1)} · {totals_line(snap)}")
-        if snap.objects:
+        if n:
             out += table(rows(snap, findings, show_all=show_all) if rs is None else rs)
+            more = omitted_line(snap, show_all)
+            if more:
+                out.append(more)
         if snap.truncated:
             out.append("(truncated: some containers were too large or too deep to list fully)")
         if snap.skipped:
             out.append(f"(skipped, could not be inspected: {', '.join(snap.skipped)})")
         out.append("")
-    out += findings_text(findings)
+    out += findings_text(findings, show_all=show_all)
     return "\n".join(out)
 
 

@@ -18,6 +18,7 @@ from ..analysis import diagnose
 from ..inspect import take_snapshot
 from ..inspect.units import human_bytes
 from ..render import DevicesView, mimebundle
+from ._rows import MAX_FINDINGS, more_findings
 from .html import esc, finding_html, report_html, table_html
 from .text import findings_text
 
@@ -136,7 +137,10 @@ class DevicesWidget:
         self.table.value = table_html(snap, self.findings, show_all=self.show_all)
         old = [r for r in self.findings_box.children if r is not self._no_findings]
         self.apply_buttons = {}
-        self.findings_box.children = tuple(self._finding_row(f) for f in self.findings) or (
+        shown = self.findings if self.show_all else self.findings[:MAX_FINDINGS]
+        more = ([self._note(more_findings(self.findings[MAX_FINDINGS:]))]
+                if len(shown) < len(self.findings) else [])
+        self.findings_box.children = (*map(self._finding_row, shown), *more) or (
             self._no_findings,)
         for row in old:  # NB: close the replaced widgets, or every refresh leaks comms
             for child in (*row.children, row):
@@ -208,6 +212,13 @@ class DevicesWidget:
             if ok:
                 self.status.value = ""
                 self.refresh()
+
+    @staticmethod
+    def _note(text: str) -> Any:
+        """A line among the finding cards (a VBox, as each card is: closed the same way)."""
+        import ipywidgets as w
+
+        return w.VBox([w.HTML(f"<div>{esc(text)}</div>")])
 
     def _finding_row(self, f: Finding) -> Any:
         import ipywidgets as w
