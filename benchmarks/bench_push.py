@@ -7,8 +7,9 @@ Targets: after a cell that changes nothing, <= 1.0x the bare loop at 10k objects
 at 100; after a cell that rebinds k names, <= 2x the bare loop over those names + 1x over the
 rest. Also the README workload (a model with Adam state): a cell that changes nothing, and a
 training step, whose allowance counts the model and optimizer as the names it changed; and
-a cell that changes nothing among 60 models of five kinds with their optimizers. Also the
-first push when a panel first opens in the kernel (no frame kept from an earlier panel).
+a cell that changes nothing among 60 models of five kinds with their optimizers, and among 10k
+loose tensors and nothing else. Also the first push when a panel first opens in the kernel (no
+frame kept from an earlier panel).
 CPU time: ms is the best of interleaved runs, a ratio (x) the median over rounds of each
 round's ratio (``paired_ratio``, see _workload). The no-op pushes are timed after
 :data:`WARM` untimed ones: the first pushes after a panel opens cost more (at 100 objects
@@ -25,7 +26,7 @@ import time
 from typing import Any
 
 import torch
-from _workload import bare_loop, cpu_time, namespace, objects, paired_ratio, rounds, zoo
+from _workload import bare_loop, cpu_time, loose, namespace, objects, paired_ratio, rounds, zoo
 from IPython.core.interactiveshell import InteractiveShell
 
 from devicelens.jupyter import _push
@@ -201,6 +202,23 @@ def models(shell: InteractiveShell) -> None:
     fake.close_cb({})
 
 
+def loose_only(shell: InteractiveShell, n: int = 10_000) -> None:
+    """A cell that changes nothing among ``n`` loose tensors and nothing else. NB: the rows
+    above hold one small module in ten, whose bare loop (``.parameters()``) costs more per
+    tensor than a loose tensor's: against loose tensors alone the push reads higher."""
+    ns = shell.user_ns
+    for k in [k for k in ns if k.startswith(("obj", "t", "model", "opt")) and k != "torch"]:
+        del ns[k]
+    ns.update(loose(n))
+    hub = dl_comm._HUBS[id(shell)]
+    fake = open_panel()
+    warm(ns, hub)
+    r = rounds({"bare": lambda: bare_loop(ns), "noop": lambda: noop(ns, hub)}, 9)
+    print(f"{n:,} loose tensors only: bare {min(r['bare']) * 1e3:.2f} ms; no-op push "
+          f"{min(r['noop']) * 1e3:.2f} ms ({paired_ratio(r['noop'], r['bare']):.2f}x)")
+    fake.close_cb({})
+
+
 def main() -> None:
     shell = InteractiveShell.instance()
     shell.user_ns["torch"] = torch
@@ -227,6 +245,7 @@ def main() -> None:
           "panel first opens in the kernel (messages of at most 1 MB; best of 3).")
     training(shell)
     models(shell)
+    loose_only(shell)
 
 
 if __name__ == "__main__":
