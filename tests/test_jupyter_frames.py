@@ -175,3 +175,49 @@ def test_a_model_changed_between_steps_is_judged_again() -> None:
     assert frames.build(ns).findings == fresh_findings(ns)
     step(ns)
     assert frames.build(ns).findings == fresh_findings(ns)
+
+
+def test_standing_mismatches_are_not_judged_again_after_an_unrelated_cell(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loose tensors that mismatch the model and stay as they are keep their findings, the very
+    objects, through cells that change something else: their records are rebuilt from the
+    columns at every read, so the memo keys them by value. A row that does change is judged
+    again, and every frame equals a fresh diagnosis."""
+    from devicelens.analysis import _rules_data
+
+    ns: dict[str, Any] = {"model": torch.nn.Linear(2, 2), "In": ["model"]}
+    ns.update({f"d{i}": torch.zeros(3, dtype=torch.float64) for i in range(40)})
+    ns.update({f"x{i}": torch.zeros(3) for i in range(40)})
+    frames = _push.Frames()
+    first = frames.build(ns)
+    judged: list[str] = []
+    real = _rules_data._loose_object
+
+    def counted(o: Any, ctx: Any) -> Any:
+        judged.append(o.name)
+        return real(o, ctx)
+
+    monkeypatch.setattr(_rules_data, "_loose_object", counted)
+    ns["x3"] = torch.zeros(5)  # NB: unrelated: a float32 tensor rebound
+    ns["In"].append("x3 = torch.zeros(5)")
+    second = frames.build(ns)
+    assert second.changed == frozenset({"x3"})
+    assert judged == []  # NB: x3 agrees with the model: not even a candidate
+    assert len(second.raw_findings) == 40
+    assert all(map(lambda a, b: a is b, first.raw_findings, second.raw_findings))
+    assert second.findings is first.findings  # NB: nothing to encode again either
+    assert second.findings == fresh_findings(ns)
+    judged.clear()
+    ns["d7"] = torch.zeros(3, dtype=torch.float16)  # NB: a standing one changes
+    ns["In"].append("d7 = d7.half()")
+    third = frames.build(ns)
+    assert judged == ["d7"]
+    assert third.findings == fresh_findings(ns)
+    d7 = [f for f in third.raw_findings if "d7" in f.objects]
+    assert [f.title for f in d7] == ["d7 is float16"]
+    assert sum(f is g for f in third.raw_findings for g in second.raw_findings) == 39
+    ns["In"].append("model(d5)")  # NB: the cells' usage changes: every standing one is judged
+    judged.clear()
+    fourth = frames.build(ns)
+    assert sorted(judged) == sorted(f"d{i}" for i in range(40))
+    assert fourth.findings == fresh_findings(ns) != third.findings

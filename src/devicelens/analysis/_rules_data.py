@@ -22,8 +22,12 @@ def _loose(snap: Snapshot, idx: ModelIndex, usage: Usage,
     out: list[Finding] = []
     ctx = (idx, usage)
     for _p, o in _candidates(snap, idx, usage):
-        out += memo.get(o, "loose", ctx, _loose_object) if memo is not None \
-            else _loose_object(o, ctx)
+        if memo is None:
+            out += _loose_object(o, ctx)
+        elif o.kind == "tensor":  # NB: a compact row's record is new at every read
+            out += memo.get_equal(o, "loose", ctx, _loose_object)
+        else:
+            out += memo.get(o, "loose", ctx, _loose_object)
     return out
 
 

@@ -255,6 +255,9 @@ class Memo:
     def __init__(self) -> None:
         self.last: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
         self.now: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
+        # NB: entries keyed by the record's value (see get_equal), rolled with the others
+        self.last_eq: dict[tuple[Any, str], tuple[Any, Any]] = {}
+        self.now_eq: dict[tuple[Any, str], tuple[Any, Any]] = {}
         self.shared: dict[str, Any] = {}  # the last diagnosis' context objects, by kind
         self.aliases: dict[int, tuple[Any, Any]] = {}  # id of a record -> (it, its twins)
 
@@ -265,6 +268,21 @@ class Memo:
             hit = (o, context, fn(o, context))
         self.now[key] = hit
         return hit[2]
+
+    def get_equal(self, o: Any, rule: str, context: Any, fn: Callable[[Any, Any], T]) -> T:
+        """:meth:`get` keyed by the record's value: for a loose tensor's record, which a
+        snapshot builds anew from its columns whenever it is read (a compact row's), so that
+        its identity never repeats. NB: exact: records are immutable values, and a rule's
+        findings are a function of the record and its context; the findings kept are the very
+        objects of the last diagnosis, so what a caller keeps by their identity stays valid
+        (a thousand standing mismatches are not judged, built and encoded again after every
+        cell)."""
+        key = (o, rule)
+        hit = self.last_eq.get(key)
+        if hit is None or hit[0] != context:
+            hit = (context, fn(o, context))
+        self.now_eq[key] = hit
+        return hit[1]
 
     def same(self, kind: str, value: V) -> V:
         """``value``, or the equal one the last diagnosis used: contexts built from it then
@@ -304,6 +322,7 @@ class Memo:
     def roll(self) -> None:
         """Keep only what this diagnosis used."""
         self.last, self.now = self.now, {}
+        self.last_eq, self.now_eq = self.now_eq, {}
         self.aliases = {}
 
 
