@@ -189,33 +189,33 @@ def models(shell: InteractiveShell) -> None:
     batch norm, transformer encoders, LSTMs, deep stacks; 30 Adam optimizers with state): a
     cell that changes nothing. Real layers hold None in their tables (``bias=False``,
     attention's unused projections), which the README workload's plain Linears do not."""
-    ns = shell.user_ns
-    for k in [k for k in ns if k.startswith(("obj", "t", "model", "opt"))
-              and k != "torch"]:
-        del ns[k]
-    ns.update(zoo())
-    hub = dl_comm._HUBS[id(shell)]
-    fake = open_panel()
-    warm(ns, hub)
-    r = rounds({"bare": lambda: bare_loop(ns), "noop": lambda: noop(ns, hub)}, 7)
-    print(f"60 models of five kinds + 30 Adam optimizers: bare {min(r['bare']) * 1e3:.2f} ms; "
-          f"no-op push {min(r['noop']) * 1e3:.2f} ms ({paired_ratio(r['noop'], r['bare']):.2f}x)")
-    fake.close_cb({})
+    noop_line(shell, zoo(), "60 models of five kinds + 30 Adam optimizers", 7)
 
 
 def loose_only(shell: InteractiveShell, n: int = 10_000) -> None:
     """A cell that changes nothing among ``n`` loose tensors and nothing else. NB: the rows
     above hold one small module in ten, whose bare loop (``.parameters()``) costs more per
     tensor than a loose tensor's: against loose tensors alone the push reads higher."""
+    noop_line(shell, loose(n), f"{n:,} loose tensors only", 9)
+
+
+def replace_workload(shell: InteractiveShell, fresh: dict[str, Any]) -> dict[str, Any]:
+    """The shell's namespace with the last benchmark's objects gone and ``fresh`` bound."""
     ns = shell.user_ns
     for k in [k for k in ns if k.startswith(("obj", "t", "model", "opt")) and k != "torch"]:
         del ns[k]
-    ns.update(loose(n))
+    ns.update(fresh)
+    return ns
+
+
+def noop_line(shell: InteractiveShell, fresh: dict[str, Any], label: str, repeat: int) -> None:
+    """One panel open on ``fresh``: the push after a cell that changes nothing, printed."""
+    ns = replace_workload(shell, fresh)
     hub = dl_comm._HUBS[id(shell)]
     fake = open_panel()
     warm(ns, hub)
-    r = rounds({"bare": lambda: bare_loop(ns), "noop": lambda: noop(ns, hub)}, 9)
-    print(f"{n:,} loose tensors only: bare {min(r['bare']) * 1e3:.2f} ms; no-op push "
+    r = rounds({"bare": lambda: bare_loop(ns), "noop": lambda: noop(ns, hub)}, repeat)
+    print(f"{label}: bare {min(r['bare']) * 1e3:.2f} ms; no-op push "
           f"{min(r['noop']) * 1e3:.2f} ms ({paired_ratio(r['noop'], r['bare']):.2f}x)")
     fake.close_cb({})
 
@@ -224,10 +224,7 @@ def standing(shell: InteractiveShell, n: int = 10_000, wrong: int = 1_000) -> No
     """``n`` objects of which ``wrong`` tensors are float64 beside the float32 models (a finding
     each, standing from cell to cell): the push after a cell that rebinds one other name, to
     its allowance. NB: those findings are the last frame's, not judged again."""
-    ns = shell.user_ns
-    for k in [k for k in ns if k.startswith(("obj", "t", "model", "opt")) and k != "torch"]:
-        del ns[k]
-    ns.update(objects(n))
+    ns = replace_workload(shell, objects(n))
     tensors = [k for k in ns if k.startswith("obj") and type(ns[k]) is torch.Tensor]
     for k in tensors[:wrong]:
         ns[k] = ns[k].double()
