@@ -226,3 +226,67 @@ def test_a_tensor_whose_metadata_raises_becomes_an_opaque_row():
     assert (rec.flavor, rec.device, rec.dtype) == ("opaque", "cpu", "?")
     assert CALLED == []
     assert snap.skipped == () and snap["ok"].tensors[0].flavor == "dense"
+
+
+class EqualsAnything(type):
+    """A metaclass whose classes claim to equal (and hash like) any class: ``type(x) == dict``
+    or ``type(x) in {...}`` would run it."""
+
+    def __eq__(cls, other):
+        CALLED.append(f"metaclass eq:{cls.__name__}")
+        return True
+
+    def __hash__(cls):
+        CALLED.append(f"metaclass hash:{cls.__name__}")
+        return hash(dict)
+
+
+class Claims(metaclass=EqualsAnything):
+    pass
+
+
+class EqualBase(torch.Tensor):
+    """A tensor subclass equal to anything, even ``None``: an exact tensor can be a view of it."""
+
+    def __eq__(self, other):
+        CALLED.append("tensor eq")
+        return True
+
+    __hash__ = torch.Tensor.__hash__
+
+
+def test_user_classes_and_tensor_bases_are_compared_by_identity_only():
+    """``list.count`` and ``in`` compare with ``==``: on a class that runs its metaclass, on a
+    view's base the base's ``__eq__``. The snapshot and the panel's updates compare both by
+    identity, and their rows equal a fresh snapshot's after a change."""
+    from devicelens.inspect._live import Live
+
+    base = torch.Tensor._make_subclass(EqualBase, torch.zeros(4))
+    with torch._C.DisableTorchFunction():
+        view = base.view(2, 2)  # NB: an exact tensor whose ``_base`` is an EqualBase
+    assert type(view) is torch.Tensor and type(view._base) is EqualBase
+    model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+    model[0].note = Claims()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    opt.state[model[0].weight]["extra"] = Claims()
+    opt.param_groups[0]["tag"] = Claims()
+    ns = {"view": view, "x": torch.zeros(3), "model": model, "opt": opt,
+          "table": {"a": torch.zeros(1), "b": Claims()}, "row": [torch.zeros(1), Claims()],
+          "pair": (Claims(), torch.zeros(2)), "keyed": {Claims(): torch.zeros(1)}}
+    names = [f"t{i}" for i in range(300)]  # NB: more than one guarded chunk of loose tensors
+    ns.update((k, torch.zeros(1)) for k in names)
+    ns["late"] = base.view(4).as_subclass(torch.Tensor)  # NB: last, in the final short chunk
+    live = Live()
+    CALLED.clear()
+    live.update(ns)
+    live.update(ns)
+    model[0].weight.data = model[0].weight.data.double()
+    ns["x"] = torch.zeros(3, dtype=torch.float16)
+    got = live.update(ns).snapshot
+    fresh = take_snapshot(ns)
+    assert CALLED == []
+    assert [(t.path, t.dtype) for t in got.tensors()] == [
+        (t.path, t.dtype) for t in fresh.tensors()]
+    storage = {t.path: t.storage for t in fresh.tensors()}
+    assert storage["view"] == storage["late"] == id(base)  # NB: read as views of ``base``
+    assert {t.path: t.dtype for t in fresh.tensors()}["model.0.weight"] == "float64"

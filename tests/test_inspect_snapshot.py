@@ -7,6 +7,8 @@ from collections import namedtuple
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from torch import nn
 
 from devicelens.inspect import MAX_WIDTH, take_snapshot
@@ -153,6 +155,11 @@ def test_node_budget_bounds_the_whole_walk():
 def test_ignores_private_and_ipython_names():
     ns = {"_": torch.ones(1), "_i3": torch.ones(1), "Out": {1: torch.ones(1)}, "x": torch.ones(1)}
     assert [o.name for o in take_snapshot(ns).objects] == ["x"]
+    # NB: whatever ``In``/``Out`` hold, as the panel's updates read them (``_columns.shown``)
+    for held in (torch.ones(1), torch.ones(1, requires_grad=True), nn.Parameter(torch.ones(1))):
+        ns = {"In": held, "x": torch.ones(1), "Out": held, "y": nn.Linear(1, 1)}
+        assert [o.name for o in take_snapshot(ns).objects] == ["x", "y"]
+        assert [o.name for o in Live().update(ns).snapshot.objects] == ["x", "y"]
 
 
 def test_names_filter_and_no_tensors():
@@ -374,3 +381,11 @@ def test_summary_of_the_names_left_out_equals_their_records():
     assert snap.summary(()) == (("cpu", "meta"), ("bfloat16", "float16", "float32", "float64",
                                                   "int64"),
                                 12 + 12 + 16 + 16 + 64 + 10 + 4 + 16 + 32)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.text(alphabet="a_\0", max_size=4), max_size=10))
+def test_private_keys_are_found_at_c_speed(keys):
+    from devicelens.inspect._columns import private_positions
+
+    assert private_positions(keys) == [i for i, k in enumerate(keys) if k.startswith("_")]

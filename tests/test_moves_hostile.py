@@ -286,6 +286,39 @@ def test_scalars_beside_tensors_are_skipped_and_tensors_still_found() -> None:
     assert ns["mixed"][1003][1] == 3
 
 
+class EqualsAnything(type):
+    """A metaclass whose classes claim to equal, and hash like, any class."""
+
+    def __eq__(cls, other: object) -> bool:
+        CALLS.append("metaclass eq")
+        return True
+
+    def __hash__(cls) -> int:
+        CALLS.append("metaclass hash")
+        return hash(int)
+
+
+class Claims(metaclass=EqualsAnything):
+    pass
+
+
+def test_classes_are_matched_by_identity_so_no_metaclass_runs() -> None:
+    """``type(v) in {int, ...}`` or ``deque in mro`` would run the metaclass, and as it answers
+    yes, take ``Claims()`` for a scalar or a deque."""
+    claims = Claims()
+    model = nn.Linear(1, 1)
+    model.tag = claims  # NB: a plain module attribute
+    ns = {"row": [1, claims, torch.ones(1)], "table": {claims: torch.ones(2), "c": claims},
+          "t": torch.ones(1), "model": model}
+    CALLS.clear()
+    report = moves.move_all("meta", ns)
+    assert CALLS == []
+    assert report.ok and sorted(m.path for m in report.moved) == ["model", "row", "t", "table"]
+    assert ns["row"][1] is claims and ns["row"][2].device.type == "meta"
+    assert ns["table"][claims].device.type == "meta" and ns["t"].device.type == "meta"
+    assert model.weight.device.type == "meta" and model.tag is claims
+
+
 # --- Ctrl-C ----------------------------------------------------------------------------------
 
 def lines_in_commit(ns_factory: Any) -> int:

@@ -314,7 +314,7 @@ def _key(sc: Scope, node: ast.expr) -> str | int | None:
         return node.value
     if isinstance(node, ast.Name):
         v = sc.values.get(node.id)
-        return v if type(v) in (str, int) else None
+        return v if type(v) is str or type(v) is int else None
     return None
 
 

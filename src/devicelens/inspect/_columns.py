@@ -6,13 +6,30 @@ NB: ``map``/``compress`` over the lists, never a Python step per name in the usu
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import and_, is_, itemgetter, ne, not_, or_
+from itertools import accumulate, compress, repeat
+from operator import add, and_, is_, itemgetter, ne, or_
 from typing import Any
 
-from .snapshot import HIDDEN
+from ._types import count_exact
 
 _LAYOUT, _RG, _BASE = itemgetter(3), itemgetter(4), itemgetter(5)  # of a sweep's header
+HIDDEN = ("In", "Out")  # IPython's input/output history
+
+
+def private_positions(keys: list[str]) -> list[int]:
+    """Where the keys that start with ``_`` are, for keys that are all ``str``. NB: at C speed:
+    the keys joined by NUL (one scan finds every ``"\\0_"``, and NUL counts turn those places into
+    positions), one by one only where a key itself holds a NUL."""
+    joined = "\0" + "\0".join(keys)
+    if joined.count("\0") != len(keys):
+        return list(compress(range(len(keys)), map(str.startswith, keys, repeat("_"))))
+    pieces = joined.split("\0_")
+    if len(pieces) == 1:  # NB: the usual case: no private key at all
+        return []
+    # NB: the key after the j-th split follows as many NULs as there are in the pieces before it,
+    # plus the j split NULs themselves
+    nuls = accumulate(map(str.count, pieces[:-1], repeat("\0")))
+    return list(map(add, nuls, range(len(pieces) - 1)))
 
 
 def compact_rows(metas: list[tuple[Any, ...]], strided: Any) -> list[bool]:
@@ -39,9 +56,11 @@ def changed_names(old_names: list[str], old_ids: list[int], old_metas: list[tupl
 def shown(keys: list[Any]) -> list[bool]:
     """Which namespace keys are shown: strings, not private, not ``In``/``Out``. NB: at C speed
     when every key is a ``str`` (a namespace's usual case), else one by one, types first."""
-    if list(map(type, keys)).count(str) != len(keys):
+    if count_exact(list(map(type, keys)), str) != len(keys):
         return [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
-    public = list(map(not_, map(str.startswith, keys, repeat("_"))))
+    public = [True] * len(keys)
+    for i in private_positions(keys):
+        public[i] = False
     for hidden in HIDDEN:
         if hidden in keys:
             public[keys.index(hidden)] = False

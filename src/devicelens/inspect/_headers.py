@@ -18,13 +18,12 @@ object nested; a sparse compressed one it reads safely).
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter, itemgetter
+from itertools import repeat
+from operator import attrgetter, is_, itemgetter
 from typing import Any, NamedTuple
 
-_NESTED = attrgetter("is_nested")
 #: what :func:`holds` asks of each tensor besides the guard: not nested, no base (and a leaf)
-_PLAIN, _IS_PLAIN = attrgetter("is_nested", "_base"), (False, None)
-_PLAIN_LEAF, _IS_PLAIN_LEAF = attrgetter("is_nested", "_base", "is_leaf"), (False, None, True)
+_NESTED, _BASE, _LEAF = attrgetter("is_nested"), attrgetter("_base"), attrgetter("is_leaf")
 #: a plain tensor's header as the sweep reads it; NB: ``_base`` is checked before any compare
 SWEEP = attrgetter("device", "dtype", "shape", "layout", "requires_grad", "_base")
 _M_BASE, _M_LAYOUT = itemgetter(5), itemgetter(3)
@@ -69,12 +68,12 @@ def guard(tensors: list[Any], leaf: bool = False) -> Guard | None:
 def holds(g: Guard, tensors: list[Any]) -> bool:
     """Whether every header reads as when ``g`` was built (the same tensors, in order)."""
     n = len(tensors)
-    # NB: before the guard, which would abort on a nested tensor; the fields read together, in
-    # one pass over the tensors (one pass per field cost twice the guard's own check)
-    if g.leaf:
-        if list(map(_PLAIN_LEAF, tensors)).count(_IS_PLAIN_LEAF) != n:
-            return False
-    elif list(map(_PLAIN, tensors)).count(_IS_PLAIN) != n:
+    # NB: before the guard, which would abort on a nested tensor. ``_base`` by identity: a
+    # count would call the base's ``__eq__``, which a tensor subclass may define (an exact
+    # tensor can be a view of one)
+    if (list(map(_NESTED, tensors)).count(False) != n
+            or list(map(is_, map(_BASE, tensors), repeat(None))).count(True) != n
+            or (g.leaf and list(map(_LEAF, tensors)).count(True) != n)):
         return False
     try:
         return _tls() == g.tls and g.check.check(*tensors) is True
@@ -159,7 +158,7 @@ class Sweep:
                 got = sweep(part)
                 metas += got
                 plain = (list(map(_M_LAYOUT, got)).count(torch.strided) == len(got)
-                         and list(map(_M_BASE, got)).count(None) == len(got))
+                         and list(map(_M_BASE, got)).count(None) == len(got))  # NB: ids now
                 g = guard(part) if guarded and plain else None
             guards.append(g)
         self.ids, self.metas, self.guards = ids, metas, guards
@@ -173,7 +172,7 @@ def sweep(tensors: list[Any]) -> list[tuple[Any, ...]]:
         metas = list(map(SWEEP, tensors))
     except RuntimeError:
         return [_one(t) for t in tensors]
-    if list(map(_M_BASE, metas)).count(None) != len(metas):
+    if list(map(is_, map(_M_BASE, metas), repeat(None))).count(True) != len(metas):
         metas = [m if m[5] is None else (*m[:5], id(m[5])) for m in metas]
     return metas
 

@@ -121,14 +121,14 @@ def _read(opt: Any, dict_get: Any) -> _Reading | None:
         return None
     groups: Any = dict.get(d, "param_groups")
     state: Any = dict.get(d, "state")
-    if (type(groups) is not list or list(map(type, groups)).count(dict) != len(groups)
+    if (type(groups) is not list or _types.count_exact(list(map(type, groups)), dict) != len(groups)
             or not issubclass(type(state), dict)):
         return None
     lists: list[Any] = list(map(dict.get, groups, repeat("params")))
-    if list(map(type, lists)).count(list) != len(lists):
+    if _types.count_exact(list(map(type, lists)), list) != len(lists):
         return None
     states = list(dict.values(state))
-    if list(map(type, states)).count(dict) != len(states):
+    if _types.count_exact(list(map(type, states)), dict) != len(states):
         return None
     versions = [version(d), version(state), *map(version, groups), *map(version, states)]
     return _Reading(versions, list(map(len, lists)), list(chain.from_iterable(lists)),

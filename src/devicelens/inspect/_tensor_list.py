@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ._headers import Guard, guard, holds
 from ._token_tree import _plain_metas
+from ._types import count_exact
 from ._walk import _META, Ctx
 
 _GRAD = attrgetter("grad")
@@ -39,7 +40,7 @@ def remember(ctx: Ctx, values: list[Any]) -> Tensors | None:
     """``values`` as read now, or None where they are not all plain."""
     exact0, exact1 = ctx.reader.exact
     types = list(map(type, values))
-    if types.count(exact0) + types.count(exact1) != len(values):
+    if count_exact(types, exact0, exact1) != len(values):
         return None  # NB: a None entry or a subclass: the token reads those
     metas = _plain_metas(values, ctx.reader)
     if metas is None:
@@ -96,7 +97,7 @@ def check(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bo
         return True
     if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
         present = list(compress(grads, map(is_not, grads, repeat(None))))
-        if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
+        if count_exact(list(map(type, present)), ctx.reader.exact[0]) != len(present):
             return False
         return holds(seen.grad_guard, present)
     return _grad_metas(ctx, grads) == seen.grad_metas
@@ -166,6 +167,6 @@ def _grad_metas(ctx: Ctx, grads: list[Any]) -> list[tuple[Any, ...]] | None:
     present = list(compress(grads, map(is_not, grads, repeat(None))))
     if not present:
         return []
-    if list(map(type, present)).count(ctx.reader.exact[0]) != len(present):
+    if count_exact(list(map(type, present)), ctx.reader.exact[0]) != len(present):
         return None
     return _plain_metas(present, ctx.reader)

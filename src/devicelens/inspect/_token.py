@@ -11,8 +11,8 @@ the token holds beside the id (a reused id then means equal records all the same
 
 from __future__ import annotations
 
-from itertools import filterfalse
-from operator import itemgetter
+from itertools import filterfalse, repeat
+from operator import is_, itemgetter
 from typing import Any
 
 from . import _tree, _types
@@ -162,7 +162,7 @@ class Tokenizer:
                     self.module(v, depth + 1, trapped)
             return
         exact = self.reader.exact
-        if types.count(exact[0]) + types.count(exact[1]) == len(types) and all(
+        if _types.count_exact(types, *exact) == len(types) and all(
                 map(_IS_STR, keys)):
             self._exact(values)
             return
@@ -178,7 +178,7 @@ class Tokenizer:
         except RuntimeError:  # NB: a nested tensor: one by one, as the walk does
             metas = []
         n = len(tensors)
-        if (len(metas) != n or list(map(_BASE, metas)).count(None) != n
+        if (len(metas) != n or list(map(is_, map(_BASE, metas), repeat(None))).count(True) != n
                 or list(map(_LAYOUT, metas)).count(self.reader.strided) != n):
             for t in tensors:
                 self.tensor(t)

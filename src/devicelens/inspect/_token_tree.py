@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import chain, compress, filterfalse, repeat
-from operator import and_, attrgetter, is_not, itemgetter, methodcaller, not_
+from operator import and_, attrgetter, is_, is_not, itemgetter, methodcaller, not_
 from typing import Any
 
 from . import _types
@@ -83,7 +83,7 @@ def _levels(roots: list[Any], dicts: list[dict[str, Any]], tables: list[list[dic
         if len(gets) != 1 or any(i.what != "module" for i in getters.values()) or None in gets:
             break
         ds = list(map(gets.pop(), level))
-        if list(map(type, ds)).count(dict) != len(ds):
+        if _types.count_exact(list(map(type, ds)), dict) != len(ds):
             break
         # NB: exact dicts (checked above), so ``dict.get`` is their own ``get``, 4x cheaper here
         ts: list[list[Any]] = [list(map(dict.get, ds, repeat(k))) for k in _TABLE_KEYS]
@@ -110,9 +110,9 @@ def _plain_tables(col: list[Any]) -> bool:
     """Whether every table is a dict or absent (then read as empty, in place).
     NB: types only: no ``==`` on a user object."""
     types = list(map(type, col))
-    if types.count(dict) == len(col):
+    if _types.count_exact(types, dict) == len(col):
         return True
-    if types.count(dict) + types.count(type(None)) != len(col):
+    if _types.count_exact(types, dict, type(None)) != len(col):
         return False
     col[:] = [_EMPTY if t is None else t for t in col]
     return True
@@ -159,13 +159,13 @@ def _table(tok: list[Any], pins: list[Any], table: list[dict[Any, Any]], reader:
     vtypes = list(map(type, values))
     tok.append((*map(len, table), *map(id, keys), *map(id, values), *map(id, vtypes)))
     pins += (keys, vtypes)
-    if list(map(type, keys)).count(str) != len(keys):
+    if _types.count_exact(list(map(type, keys)), str) != len(keys):
         return False
     if not tensors:
         return True
     present = list(compress(values, map(is_not, values, repeat(None))))
     exact0, exact1 = reader.exact
-    if vtypes.count(exact0) + vtypes.count(exact1) != len(present):
+    if _types.count_exact(vtypes, exact0, exact1) != len(present):
         return False
     return _headers(tok, present, reader)
 
@@ -178,8 +178,8 @@ def _plain_metas(tensors: list[Any], reader: Any) -> list[Any] | None:
     except RuntimeError:
         return None
     n = len(metas)
-    if list(map(_BASE, metas)).count(None) != n or list(map(_LAYOUT, metas)).count(
-            reader.strided) != n:
+    if (list(map(is_, map(_BASE, metas), repeat(None))).count(True) != n
+            or list(map(_LAYOUT, metas)).count(reader.strided) != n):
         return None
     return metas
 
@@ -198,7 +198,7 @@ def _headers(tok: list[Any], tensors: list[Any], reader: Any) -> bool:
     present = list(compress(grads, map(is_not, grads, repeat(None))))
     if present:
         gtypes = list(map(type, present))
-        if gtypes.count(reader.exact[0]) != len(present):
+        if _types.count_exact(gtypes, reader.exact[0]) != len(present):
             return False
         gmetas = _plain_metas(present, reader)
         if gmetas is None:
@@ -211,25 +211,25 @@ def optimizer_token(tok: list[Any], pins: list[Any], groups: Any, by_id: dict[in
                     paths: dict[int, str], reader: Any) -> bool:
     """An optimizer's token column by column (as :meth:`._token.Tokenizer.optimizer` reads it
     one parameter at a time); False where it is not plain (then nothing was appended)."""
-    if type(groups) is not list or list(map(type, groups)).count(dict) != len(groups):
+    if type(groups) is not list or _types.count_exact(list(map(type, groups)), dict) != len(groups):
         return False
     lists = list(map(methodcaller("get", "params"), groups))
-    if list(map(type, lists)).count(list) != len(lists):
+    if _types.count_exact(list(map(type, lists)), list) != len(lists):
         return False
     params = list(chain.from_iterable(lists))
     ids = list(map(id, params))
     exact0, exact1 = reader.exact
     ptypes = list(map(type, params))
-    if ptypes.count(exact0) + ptypes.count(exact1) != len(params):
+    if _types.count_exact(ptypes, exact0, exact1) != len(params):
         return False
     states: list[Any] = list(map(by_id.get, ids))
-    if list(map(type, states)).count(dict) != len(states):
+    if _types.count_exact(list(map(type, states)), dict) != len(states):
         return False  # NB: a parameter without state yet: one by one
     keys = list(chain.from_iterable(states))
     values = list(chain.from_iterable(map(dict.values, states)))
     vtypes = list(map(type, values))
-    if (list(map(type, keys)).count(str) != len(keys)
-            or vtypes.count(exact0) + vtypes.count(exact1) != len(values)):
+    if (_types.count_exact(list(map(type, keys)), str) != len(keys)
+            or _types.count_exact(vtypes, exact0, exact1) != len(values)):
         return False
     start, n_pins = len(tok), len(pins)
     tok.append((len(by_id), *map(len, lists), *ids, *map(id, ptypes), *map(paths.get, ids),

@@ -14,6 +14,8 @@ import collections
 import dataclasses
 import sys
 import types
+from itertools import repeat
+from operator import is_
 from typing import Any, NamedTuple
 
 _MRO = type.__dict__["__mro__"].__get__
@@ -169,3 +171,15 @@ def container_kind(obj: Any) -> str | None:
     """What kind of walkable container ``obj`` is, judged from ``type(obj)`` only."""
     what = info(type(obj)).what
     return what if what and what not in ("tensor", "module", "optimizer") else None
+
+
+def count_exact(types_: list[Any], *classes: type) -> int:
+    """How many of ``types_`` are one of ``classes`` itself. NB: by identity: ``list.count``
+    would compare with ``==``, and a class's ``==`` runs its metaclass's ``__eq__``."""
+    return sum(list(map(is_, types_, repeat(c))).count(True) for c in classes)
+
+
+def one_of(tp: type, classes: tuple[type, ...]) -> bool:
+    """Whether ``tp`` is one of ``classes`` itself. NB: never ``tp in classes`` (``==``, a
+    metaclass's ``__eq__``) nor a set of classes (``hash``, its ``__hash__``)."""
+    return True in map(is_, repeat(tp), classes)

@@ -13,9 +13,12 @@ from typing import Any, NamedTuple
 
 from ..inspect import _tree
 from ..inspect._tree import Step
+from ..inspect._types import one_of
 
+# NB: matched by identity (:func:`one_of`): ``in`` on classes runs a metaclass's ``__eq__``
 _SCALAR_KEYS = (str, int, bool, type(None))
-_SCALARS = frozenset((str, int, bool, float, complex, type(None), bytes))
+_SCALARS = (str, int, bool, float, complex, type(None), bytes)
+_SCALAR_IDS = frozenset(map(id, _SCALARS))  # NB: ids of live types: a set of the types hashes
 
 
 class Slot(NamedTuple):
@@ -49,17 +52,17 @@ def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, 
         if d is None or not issubclass(type(d), dict):
             return out
         for i, (k, v) in enumerate(list(dict.items(d))):
-            if type(v) in _SCALARS:
+            if one_of(type(v), _SCALARS):
                 continue
-            step = Step("item", k) if type(k) in _SCALAR_KEYS else Step("pos", i)
+            step = Step("item", k) if one_of(type(k), _SCALAR_KEYS) else Step("pos", i)
             out.append((Slot("map", d, k), step, v))
     elif kind == "list":
         out = [(Slot("list", obj, i), Step("item", i), v)
-               for i, v in enumerate(list(list.__iter__(obj))) if type(v) not in _SCALARS]
+               for i, v in enumerate(list(list.__iter__(obj))) if not one_of(type(v), _SCALARS)]
     elif kind in ("tuple", "namedtuple"):
         fields = _tree._type_dict_lookup(type(obj), "_fields") if kind == "namedtuple" else ()
         for i, v in enumerate(tuple.__iter__(obj)):
-            if type(v) in _SCALARS:
+            if one_of(type(v), _SCALARS):
                 continue
             name = fields[i] if i < len(fields) else None
             step = Step("attr", name, "field") if type(name) is str else Step("item", i)
@@ -68,7 +71,7 @@ def _children(obj: Any, kind: str, node: Node | None) -> list[tuple[Slot, Step, 
         frozen = issubclass(type(obj), frozenset)
         items = list(frozenset.__iter__(obj) if frozen else set.__iter__(obj))
         out = [(Slot("node", node, i) if node is not None else Slot("set", obj, None),
-                Step("pos", i), v) for i, v in enumerate(items) if type(v) not in _SCALARS]
+                Step("pos", i), v) for i, v in enumerate(items) if not one_of(type(v), _SCALARS)]
     elif kind in _MORE:
         out = _MORE[kind](obj)
     elif kind == "dataclass":
@@ -94,7 +97,7 @@ def move_kind(obj: Any) -> str | None:
     metaclass (``issubclass`` on an ABC would run ``__subclasshook__``s)."""
     mro = type.__getattribute__(type(obj), "__mro__")
     for base, kind in _MORE_KINDS:
-        if base in mro:
+        if one_of(base, mro):  # NB: ``in`` would compare with ``==``: a metaclass's code
             return kind
     return _tree.container_kind(obj)
 
@@ -118,12 +121,13 @@ def _only_scalars(obj: Any, kind: str) -> bool:
         items = collections.deque.__iter__(obj)
     else:
         return False
-    return set(map(type, items)) <= _SCALARS
+    return set(map(id, map(type, items))) <= _SCALAR_IDS
 
 
 def _deque_children(obj: Any) -> list[tuple[Slot, Step, Any]]:
     return [(Slot("deque", obj, i), Step("item", i), v)
-            for i, v in enumerate(list(collections.deque.__iter__(obj))) if type(v) not in _SCALARS]
+            for i, v in enumerate(list(collections.deque.__iter__(obj)))
+            if not one_of(type(v), _SCALARS)]
 
 
 def _userlist_children(obj: Any) -> list[tuple[Slot, Step, Any]]:
@@ -131,7 +135,7 @@ def _userlist_children(obj: Any) -> list[tuple[Slot, Step, Any]]:
     if data is None or not issubclass(type(data), list):
         return []
     return [(Slot("list", data, i), Step("item", i), v)
-            for i, v in enumerate(list(list.__iter__(data))) if type(v) not in _SCALARS]
+            for i, v in enumerate(list(list.__iter__(data))) if not one_of(type(v), _SCALARS)]
 
 
 def _chainmap_children(obj: Any) -> list[tuple[Slot, Step, Any]]:
@@ -140,19 +144,19 @@ def _chainmap_children(obj: Any) -> list[tuple[Slot, Step, Any]]:
     for j, m in enumerate(maps if type(maps) is list else ()):
         if issubclass(type(m), dict):
             out += [(Slot("map", m, k), _chain_step(j, k), v) for k, v in list(dict.items(m))
-                    if type(v) not in _SCALARS]
+                    if not one_of(type(v), _SCALARS)]
     return out
 
 
 def _chain_step(j: int, key: Any) -> Step:
     """``cm[key]`` for the first map; deeper maps may be shadowed, so only their position."""
-    return Step("item", key) if j == 0 and type(key) in _SCALAR_KEYS else Step("pos", j)
+    return Step("item", key) if j == 0 and one_of(type(key), _SCALAR_KEYS) else Step("pos", j)
 
 
 def _namespace_children(obj: Any) -> list[tuple[Slot, Step, Any]]:
     d = _tree.instance_dict(obj) or {}
     return [(Slot("map", d, k), Step("attr", k), v) for k, v in list(dict.items(d))
-            if type(k) is str and type(v) not in _SCALARS]
+            if type(k) is str and not one_of(type(v), _SCALARS)]
 
 
 _MORE = {"deque": _deque_children, "userlist": _userlist_children,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..inspect._types import one_of
+
 # NB: torch's own spelling: a lower-case type, then an optional index without leading zeros
 _SPELLING = re.compile(r"([a-z][a-z0-9_]*)(?::(-?(?:0|[1-9][0-9]*)))?")
 _MAX_INDEX = 127  # the largest index every torch build can address
@@ -19,7 +21,7 @@ _HINT = "(try 'cpu', 'cuda:0', 'mps' or 'meta')"
 
 def shown(device: Any) -> str:
     """``device`` for an error message. NB: ``repr`` only of types whose repr runs no user code."""
-    if type(device) in (str, int, float, bool, type(None)):
+    if one_of(type(device), (str, int, float, bool, type(None))):
         return repr(device)
     import torch
 

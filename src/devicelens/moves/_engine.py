@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..inspect import gc_paused
+from ..inspect._types import one_of
 from . import _report as out
 from ._device import parse_device, shown
 from ._report import MoveReport
@@ -68,7 +69,7 @@ def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
         plain = (torch.Tensor, torch.nn.Parameter)
         for n in sorted(selected, key=lambda n: _order(torch, dict.get(ns, n))):
             obj = dict.get(ns, n)
-            if type(obj) in plain:
+            if one_of(type(obj), plain):
                 w.loose(n, obj, target)
             else:
                 w.unit(n, n, target)

@@ -12,14 +12,15 @@ def is_fake(obj: Any) -> bool:
     return type_name(type(obj)) == "FakeTensor"
 
 
-_PLAIN_KEYS = frozenset((str, int, float, bool, complex, bytes, type(None)))
+# NB: the ids of live builtin types: a set of the types would hash them (a metaclass's code)
+_PLAIN_KEYS = frozenset(map(id, (str, int, float, bool, complex, bytes, type(None))))
 
 
 def plain_key(key: Any, depth: int = 0) -> bool:
     """Whether hashing and comparing ``key`` (to rebind a value under it) runs no user code:
     builtin scalars, tuples of them, identity-hashed objects, C types, torch's own classes."""
     tp = type(key)
-    if tp in _PLAIN_KEYS:
+    if id(tp) in _PLAIN_KEYS:
         return True
     if tp is tuple or tp is frozenset:
         return depth < 8 and all(plain_key(k, depth + 1) for k in tp.__iter__(key))

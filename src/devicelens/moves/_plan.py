@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
 from ..inspect._trust import Trust, type_name
+from ..inspect._types import one_of
 from ._containers import (
     _SCALARS,
     Node,
@@ -220,7 +221,7 @@ class Walker:
               scope: Target | None, depth: int, note: str) -> None:
         """A plain module attribute: a trap when it holds tensors or modules ``.to()`` misses."""
         tp = type(v)
-        if tp in _SCALARS:
+        if one_of(tp, _SCALARS):
             return
         scope = self._scope(v, scope)
         if issubclass(tp, self.Tensor):

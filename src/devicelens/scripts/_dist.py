@@ -158,7 +158,7 @@ def _collective(device_type: str, frames: list[Frame], ns: dict[str, Any],
     namer = Namer(ns, frames, is_cell)
     found: dict[int, Operand] = {}
     for k, v in frame_locals(fr.frame).items():
-        for t in (v if type(v) in (list, tuple) else [v]):
+        for t in (v if type(v) is list or type(v) is tuple else [v]):
             if is_tensor(t) and t.device.type == device_type:
                 found.setdefault(id(t), describe_tensor(t, f"`{k}` in {op}", namer.tensor(t)))
     culprits = list(found.values())
