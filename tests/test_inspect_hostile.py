@@ -127,9 +127,10 @@ def fingerprint(obj, depth=0, seen=None):
     if id(obj) in seen or depth > 8:
         return ("seen", id(obj))
     seen.add(id(obj))
-    if type(obj) in (list, tuple, set, frozenset):
+    tp = type(obj)  # NB: compared by identity: ``in`` would run a metaclass's ``__eq__``
+    if tp is list or tp is tuple or tp is set or tp is frozenset:
         return (id(obj), len(obj), [fingerprint(x, depth + 1, seen) for x in list(obj)[:50]])
-    if type(obj) in (dict, OrderedDict):
+    if tp is dict or tp is OrderedDict:
         values = list(obj.values())[:50]
         return (id(obj), len(obj), [fingerprint(v, depth + 1, seen) for v in values])
     if isinstance(obj, nn.Module):
@@ -186,7 +187,8 @@ EXOTIC = exotic_tensors()
 # NB: hypothesis holds factories, not the objects: describing a hostile object would trip it.
 FACTORIES = [*(lambda k=k: EXOTIC[k] for k in EXOTIC), RaisingProps, AnswersAnything,
              lambda: HostileDict(k=torch.ones(1)), lambda: HostileList([1]),
-             lambda: torch.ones(2), lambda: None, lambda: 3, lambda: "s", HostileModule]
+             lambda: torch.ones(2), lambda: None, lambda: 3, lambda: "s", HostileModule,
+             lambda: Claims(), lambda: equal_base_view()]
 leaves = st.sampled_from(range(len(FACTORIES))).map(lambda i: FACTORIES[i]())
 trees = st.recursive(
     leaves,
@@ -255,16 +257,21 @@ class EqualBase(torch.Tensor):
     __hash__ = torch.Tensor.__hash__
 
 
+def equal_base_view() -> torch.Tensor:
+    base = torch.Tensor._make_subclass(EqualBase, torch.zeros(4))
+    with torch._C.DisableTorchFunction():
+        return base.view(2, 2)  # NB: an exact tensor whose ``_base`` is an EqualBase
+
+
 def test_user_classes_and_tensor_bases_are_compared_by_identity_only():
     """``list.count`` and ``in`` compare with ``==``: on a class that runs its metaclass, on a
     view's base the base's ``__eq__``. The snapshot and the panel's updates compare both by
     identity, and their rows equal a fresh snapshot's after a change."""
     from devicelens.inspect._live import Live
 
-    base = torch.Tensor._make_subclass(EqualBase, torch.zeros(4))
-    with torch._C.DisableTorchFunction():
-        view = base.view(2, 2)  # NB: an exact tensor whose ``_base`` is an EqualBase
-    assert type(view) is torch.Tensor and type(view._base) is EqualBase
+    view = equal_base_view()
+    base = view._base
+    assert type(view) is torch.Tensor and type(base) is EqualBase
     model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
     model[0].note = Claims()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
