@@ -383,6 +383,35 @@ def test_summary_of_the_names_left_out_equals_their_records():
                                 12 + 12 + 16 + 16 + 64 + 10 + 4 + 16 + 32)
 
 
+_BASE = torch.zeros(6)
+_VALUES = {  # NB: factories: each draw binds a new object where the namespace would
+    "plain": lambda: torch.zeros(2), "meta": lambda: torch.zeros(3, device="meta"),
+    "half": lambda: torch.zeros(1, dtype=torch.float16), "view": lambda: _BASE[1:],
+    "grad": lambda: torch.ones(2, requires_grad=True), "param": lambda: nn.Parameter(
+        torch.ones(1)), "sparse": lambda: torch.eye(2).to_sparse(), "int": lambda: 3,
+    "list": lambda: [torch.zeros(1), 2], "module": lambda: nn.Linear(1, 1), "none": lambda: None}
+_KEYS = st.one_of(st.sampled_from(["In", "Out", "_", "__", "_i3", "_7", "x", "y", ""]),
+                  st.text(alphabet="ab_\0", max_size=3), st.integers(0, 3))
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.tuples(_KEYS, st.sampled_from(sorted(_VALUES))), max_size=12))
+def test_the_shown_names_split_the_same_in_one_comprehension_and_one_by_one(entries):
+    """``_split_shown`` (names filtered at C speed, one comprehension) against the loop it
+    stands for: private names, ``In``/``Out`` bound to anything, keys that are not ``str`` or
+    hold NULs, views, autograd, parameters, sparse tensors, anything else."""
+    from devicelens.inspect import snapshot
+
+    ns = {k: _VALUES[v]() for k, v in entries}
+    names, ts, rest = snapshot._split_shown(torch, ns)
+    one_by_one = snapshot._split(torch, dict.items(ns), True, careful=False)
+    assert names == one_by_one[0] and list(map(id, ts)) == list(map(id, one_by_one[1]))
+    assert [(p, k, id(v)) for p, k, v in rest] == [(p, k, id(v)) for p, k, v in one_by_one[2]]
+    shown = [k for k in ns if type(k) is str and k[:1] != "_" and k not in ("In", "Out")]
+    assert [o.name for o in take_snapshot(ns).objects] == [
+        k for k in shown if take_snapshot({k: ns[k]}).objects]
+
+
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.text(alphabet="a_\0", max_size=4), max_size=10))
 def test_private_keys_are_found_at_c_speed(keys):

@@ -10,7 +10,7 @@ from itertools import accumulate, compress, repeat
 from operator import add, and_, is_, itemgetter, ne, or_
 from typing import Any
 
-from ._types import count_exact
+from ._types import all_exact
 
 _LAYOUT, _RG, _BASE = itemgetter(3), itemgetter(4), itemgetter(5)  # of a sweep's header
 HIDDEN = ("In", "Out")  # IPython's input/output history
@@ -56,7 +56,7 @@ def changed_names(old_names: list[str], old_ids: list[int], old_metas: list[tupl
 def shown(keys: list[Any]) -> list[bool]:
     """Which namespace keys are shown: strings, not private, not ``In``/``Out``. NB: at C speed
     when every key is a ``str`` (a namespace's usual case), else one by one, types first."""
-    if count_exact(list(map(type, keys)), str) != len(keys):
+    if not all_exact(keys, str):
         return [type(k) is str and k[:1] != "_" and k not in HIDDEN for k in keys]
     public = [True] * len(keys)
     for i in private_positions(keys):

@@ -233,7 +233,7 @@ def _stamp(seen: _Seen, roots: list[Any]) -> _Stamp | None:
             or list(map(is_, roots, mods)).count(False)):
         return None
     dicts = list(map(seen.dict_get, mods))
-    if _types.count_exact(list(map(type, dicts)), dict) != len(dicts):
+    if not _types.all_exact(dicts, dict):
         return None
     tables: list[list[Any]] = [list(map(dict.get, dicts, repeat(k))) for k in _TABLE_KEYS]
     if not all(map(_plain_tables, tables)):  # NB: an absent table reads as empty
@@ -295,7 +295,7 @@ def _joined_plain(dicts: list[dict[Any, Any]]) -> str | None:
     """:func:`_joined` of keys that are all exact ``str`` (else None), and None too where a key
     holds a NUL (then equal text would not prove equal keys)."""
     keys = list(chain.from_iterable(dicts))
-    if _types.count_exact(list(map(type, keys)), str) != len(keys):
+    if not _types.all_exact(keys, str):
         return None  # NB: exact strings only: a str subclass could hash or compare in Python
     text = _SEP.join(keys)
     if text.count(_SEP) != max(len(keys) - 1, 0):

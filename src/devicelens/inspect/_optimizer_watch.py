@@ -121,14 +121,14 @@ def _read(opt: Any, dict_get: Any) -> _Reading | None:
         return None
     groups: Any = dict.get(d, "param_groups")
     state: Any = dict.get(d, "state")
-    if (type(groups) is not list or _types.count_exact(list(map(type, groups)), dict) != len(groups)
+    if (type(groups) is not list or not _types.all_exact(groups, dict)
             or not issubclass(type(state), dict)):
         return None
     lists: list[Any] = list(map(dict.get, groups, repeat("params")))
-    if _types.count_exact(list(map(type, lists)), list) != len(lists):
+    if not _types.all_exact(lists, list):
         return None
     states = list(dict.values(state))
-    if _types.count_exact(list(map(type, states)), dict) != len(states):
+    if not _types.all_exact(states, dict):
         return None
     versions = [version(d), version(state), *map(version, groups), *map(version, states)]
     return _Reading(versions, list(map(len, lists)), list(chain.from_iterable(lists)),

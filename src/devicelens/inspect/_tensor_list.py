@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ._headers import Guard, guard, holds
 from ._token_tree import _plain_metas
-from ._types import count_exact
+from ._types import all_exact, count_exact
 from ._walk import _META, Ctx
 
 _GRAD = attrgetter("grad")
@@ -97,7 +97,7 @@ def check(ctx: Ctx, values: list[Any], seen: Tensors, known: bool = False) -> bo
         return True
     if seen.grad_guard is not None and ctx.guarded:  # NB: equal ids: the same grads present
         present = list(compress(grads, map(is_not, grads, repeat(None))))
-        if count_exact(list(map(type, present)), ctx.reader.exact[0]) != len(present):
+        if not all_exact(present, ctx.reader.exact[0]):
             return False
         return holds(seen.grad_guard, present)
     return _grad_metas(ctx, grads) == seen.grad_metas
@@ -167,6 +167,6 @@ def _grad_metas(ctx: Ctx, grads: list[Any]) -> list[tuple[Any, ...]] | None:
     present = list(compress(grads, map(is_not, grads, repeat(None))))
     if not present:
         return []
-    if count_exact(list(map(type, present)), ctx.reader.exact[0]) != len(present):
+    if not all_exact(present, ctx.reader.exact[0]):
         return None
     return _plain_metas(present, ctx.reader)

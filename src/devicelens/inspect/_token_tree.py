@@ -83,7 +83,7 @@ def _levels(roots: list[Any], dicts: list[dict[str, Any]], tables: list[list[dic
         if len(gets) != 1 or any(i.what != "module" for i in getters.values()) or None in gets:
             break
         ds = list(map(gets.pop(), level))
-        if _types.count_exact(list(map(type, ds)), dict) != len(ds):
+        if not _types.all_exact(ds, dict):
             break
         # NB: exact dicts (checked above), so ``dict.get`` is their own ``get``, 4x cheaper here
         ts: list[list[Any]] = [list(map(dict.get, ds, repeat(k))) for k in _TABLE_KEYS]
@@ -159,7 +159,7 @@ def _table(tok: list[Any], pins: list[Any], table: list[dict[Any, Any]], reader:
     vtypes = list(map(type, values))
     tok.append((*map(len, table), *map(id, keys), *map(id, values), *map(id, vtypes)))
     pins += (keys, vtypes)
-    if _types.count_exact(list(map(type, keys)), str) != len(keys):
+    if not _types.all_exact(keys, str):
         return False
     if not tensors:
         return True
@@ -211,10 +211,10 @@ def optimizer_token(tok: list[Any], pins: list[Any], groups: Any, by_id: dict[in
                     paths: dict[int, str], reader: Any) -> bool:
     """An optimizer's token column by column (as :meth:`._token.Tokenizer.optimizer` reads it
     one parameter at a time); False where it is not plain (then nothing was appended)."""
-    if type(groups) is not list or _types.count_exact(list(map(type, groups)), dict) != len(groups):
+    if type(groups) is not list or not _types.all_exact(groups, dict):
         return False
     lists = list(map(methodcaller("get", "params"), groups))
-    if _types.count_exact(list(map(type, lists)), list) != len(lists):
+    if not _types.all_exact(lists, list):
         return False
     params = list(chain.from_iterable(lists))
     ids = list(map(id, params))
@@ -223,12 +223,12 @@ def optimizer_token(tok: list[Any], pins: list[Any], groups: Any, by_id: dict[in
     if _types.count_exact(ptypes, exact0, exact1) != len(params):
         return False
     states: list[Any] = list(map(by_id.get, ids))
-    if _types.count_exact(list(map(type, states)), dict) != len(states):
+    if not _types.all_exact(states, dict):
         return False  # NB: a parameter without state yet: one by one
     keys = list(chain.from_iterable(states))
     values = list(chain.from_iterable(map(dict.values, states)))
     vtypes = list(map(type, values))
-    if (_types.count_exact(list(map(type, keys)), str) != len(keys)
+    if (not _types.all_exact(keys, str)
             or _types.count_exact(vtypes, exact0, exact1) != len(values)):
         return False
     start, n_pins = len(tok), len(pins)

@@ -179,6 +179,11 @@ def count_exact(types_: list[Any], *classes: type) -> int:
     return sum(list(map(is_, types_, repeat(c))).count(True) for c in classes)
 
 
+def all_exact(values: list[Any], cls: type) -> bool:
+    """Whether every value is exactly a ``cls`` (by identity, as :func:`count_exact`)."""
+    return list(map(is_, map(type, values), repeat(cls))).count(True) == len(values)
+
+
 def one_of(tp: type, classes: tuple[type, ...]) -> bool:
     """Whether ``tp`` is one of ``classes`` itself. NB: never ``tp in classes`` (``==``, a
     metaclass's ``__eq__``) nor a set of classes (``hash``, its ``__hash__``)."""
