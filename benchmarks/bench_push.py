@@ -63,18 +63,27 @@ def open_panel() -> WireComm:
     return fake
 
 
+def record(ns: dict[str, Any], source: str) -> None:
+    """A cell's source, kept as IPython's history keeps it (``HistoryManager.store_inputs``):
+    appended to ``In``, rotated through ``_i``/``_ii``/``_iii``, and bound to ``_iN``, a new
+    name each cell. NB: so the namespace's keys change after every cell, as in a kernel."""
+    ns["In"].append(source)
+    ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), source
+    ns[f"_i{len(ns['In']) - 1}"] = source
+
+
 def rebind(ns: dict[str, Any], names: list[str]) -> None:
     """A cell that rebinds ``names``: each tensor flips dtype, so every row really changes;
-    its source lands in ``In`` as a kernel's would."""
+    its source is recorded as a kernel's would be."""
     for k in names:
         t = ns[k]
         ns[k] = t.double() if t.dtype == torch.float32 else t.float()
-    ns["In"].append(f"{names[0]} = {names[0]}.double()  # and {len(names) - 1} more")
+    record(ns, f"{names[0]} = {names[0]}.double()  # and {len(names) - 1} more")
 
 
 def noop(ns: dict[str, Any], hub: Any) -> None:
-    """A cell that changes nothing: only its source is new (``In``), then the push."""
-    ns["In"].append("pass")
+    """A cell that changes nothing: only its source is new (``In``, ``_iN``), then the push."""
+    record(ns, "pass")
     hub.flush()
 
 
@@ -164,7 +173,7 @@ def training(shell: InteractiveShell) -> None:
         for p in model.parameters():
             p.grad = torch.zeros_like(p)
         opt.step()
-        ns["In"].append("opt.zero_grad(); loss.backward(); opt.step()")
+        record(ns, "opt.zero_grad(); loss.backward(); opt.step()")
 
     r = rounds({"bare": lambda: bare_loop(ns), "noop": lambda: noop(ns, hub)}, 7)
     part = {"model": model, "opt": opt}
@@ -235,7 +244,7 @@ def standing(shell: InteractiveShell, n: int = 10_000, wrong: int = 1_000) -> No
     times, allowed = [], []
     for _ in range(9):
         ns[name] = torch.zeros(4, 8)
-        ns["In"].append(f"{name} = torch.zeros(4, 8)")
+        record(ns, f"{name} = torch.zeros(4, 8)")
         times.append(cpu_time(hub.flush))
         part = {name: ns[name]}
         rest = {k: v for k, v in ns.items() if k != name}
@@ -267,10 +276,11 @@ def main() -> None:
     print("  ".join(f"{h:>{w}}" for h, w in zip(head, widths, strict=True)))
     for n in (100, 1_000, 10_000):
         row(shell, n)
-    print("\nno-op: a cell that changes nothing but In (the snapshot is checked, nothing is sent); "
-          "k rebound: k tensors cast back to float32 / to float64 (each then also gains a "
-          "finding),\nms and x of each. open ms/msgs/open kB: the first push when a "
-          "panel first opens in the kernel (messages of at most 1 MB; best of 3).")
+    print("\nno-op: a cell that changes nothing but its history (In, _i, a new _iN: the snapshot "
+          "is checked, nothing is sent);\nk rebound: k tensors cast back to float32 / to "
+          "float64 (each then also gains a finding), ms and x of each.\nopen ms/msgs/open kB: "
+          "the first push when a panel first opens in the kernel (messages of at most 1 MB; "
+          "best of 3).")
     training(shell)
     models(shell)
     loose_only(shell)
