@@ -38,8 +38,8 @@ def _walk(obj: Any, path: str, depth: int, seen: set[int], out: list[Any]) -> No
     if tp is weakref.ref:  # NB: a weak reference is what it points to (a swap makes new ones)
         out.append((path, "weakref", id(obj())))
         return
-    out.append((path, id(obj), tp))
-    if id(obj) in seen or depth > 12 or tp in (int, str, float, bool, type(None)):
+    out.append((path, id(obj), id(tp)))  # NB: types by id: ``==`` may run a metaclass
+    if id(obj) in seen or depth > 12 or any(tp is s for s in (int, str, float, bool, type(None))):
         return
     seen.add(id(obj))
     if issubclass(tp, torch.Tensor):

@@ -154,6 +154,44 @@ class MetaHeld(metaclass=LoudMeta):
         self.t = t
 
 
+class LoudEqMeta(type):
+    """A metaclass whose classes claim to equal, and hash like, any class: ``type(x) in
+    (...)``, ``types.count(dict)`` or a set of types would run it."""
+
+    def __eq__(cls, other: object) -> bool:
+        CALLS.append("metaclass eq")
+        return True
+
+    def __hash__(cls) -> int:
+        CALLS.append("metaclass hash")
+        return hash(dict)
+
+
+class EqHeld(metaclass=LoudEqMeta):
+    """An object whose class claims to be every class it is compared with."""
+
+    def __init__(self, t: Any) -> None:
+        self.t = t
+
+
+class LoudEqTensor(torch.Tensor):
+    """A tensor subclass equal to anything, ``None`` included: an exact tensor can be a view of
+    one, and ``_base == None`` would then run it."""
+
+    def __eq__(self, other: object) -> Any:
+        CALLS.append("tensor eq")
+        return True
+
+    __hash__ = torch.Tensor.__hash__
+
+
+def view_of_loud_eq() -> torch.Tensor:
+    """An exact ``torch.Tensor`` whose ``_base`` is a :class:`LoudEqTensor`."""
+    base = torch.Tensor._make_subclass(LoudEqTensor, torch.ones(4))
+    with torch._C.DisableTorchFunction():
+        return base.view(2, 2)
+
+
 class LoudKey:
     def __hash__(self) -> int:
         CALLS.append("key hash")

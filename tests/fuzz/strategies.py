@@ -22,6 +22,7 @@ from .hostile import (
     BenignTensor,
     Box,
     ClassProp,
+    EqHeld,
     FrozenBox,
     GetAttribute,
     Holder,
@@ -34,6 +35,7 @@ from .hostile import (
     Pair,
     RaisingProps,
     Split,
+    view_of_loud_eq,
 )
 
 # --- leaves -------------------------------------------------------------------------------
@@ -141,6 +143,7 @@ LEAVES: dict[str, Callable[[], Any]] = {
     "class_prop": lambda: ClassProp(torch.ones(2)),
     "getattribute": lambda: GetAttribute(torch.ones(2)),
     "meta_getattribute": lambda: MetaHeld(torch.ones(2)), "loud_key": _loud_key,
+    "meta_eq": lambda: EqHeld(torch.ones(2)), "eq_base_view": view_of_loud_eq,
     # scalars
     "int": lambda: 3, "str": lambda: "s", "none": lambda: None, "float": lambda: 2.5,
     "ints": lambda: list(range(10_000)), "enum_key": lambda: {Split.TRAIN: torch.ones(1)},
@@ -186,8 +189,8 @@ def _hostile_dict(xs: list[Any]) -> HostileDict:
 def _hashable(xs: list[Any]) -> list[Any]:
     """Items a set can hold, chosen by type only (hashing a hostile object would run it)."""
     ok = (torch.Tensor, nn.Module, int, str, float, type(None))
-    return [x for x in xs if issubclass(type(x), ok) and type(x) not in (HostileTensor,
-                                                                          HostileModule)]
+    return [x for x in xs if issubclass(type(x), ok) and type(x) is not HostileTensor
+            and type(x) is not HostileModule]
 
 
 # --- recipes ------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
             else:
                 w.unit(n, n, target)
         anchors = [(ns, n, dict.get(ns, n)) for n in selected
-                   if type(dict.get(ns, n)) not in _SCALARS]  # NB: names whose change matters
+                   if not one_of(type(dict.get(ns, n)), _SCALARS)]  # NB: names whose change matters
         return finalize(torch, w, str(dev), anchors)
 
 
