@@ -54,11 +54,36 @@ def tensor(draw: Any) -> torch.Tensor:
     return t.to("meta") if draw(st.booleans()) and draw(st.booleans()) else t
 
 
+#: every call into :class:`EqualsAll`'s code: none may come from the snapshot or an update
+CALLED: list[str] = []
+
+
+class EqualsAll(type):
+    """A metaclass whose classes claim to equal, and hash like, any class."""
+
+    def __eq__(cls, other: object) -> bool:
+        CALLED.append("metaclass eq")
+        return True
+
+    def __hash__(cls) -> int:
+        CALLED.append("metaclass hash")
+        return hash(dict)
+
+
+class Holder(metaclass=EqualsAll):
+    """A user object holding a tensor, whose class claims to be ``list``, ``dict``, ..."""
+
+    def __init__(self, t: torch.Tensor) -> None:
+        self.t = t
+
+
 def value(draw: Any, ns: dict[str, Any]) -> Any:
     kind = draw(st.sampled_from(["tensor", "module", "container", "optimizer", "view", "other",
-                                 "alias", "param"]))
+                                 "alias", "param", "holder"]))
     if kind == "tensor":
         return tensor(draw)
+    if kind == "holder":
+        return Holder(tensor(draw))
     if kind == "module":
         shape = draw(st.sampled_from(["mlp", "no_bias", "tied", "buffer"]))
         if shape == "tied":  # NB: one layer reached twice
@@ -67,10 +92,14 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
         if shape == "buffer":
             return nn.BatchNorm1d(2)
         m = nn.Sequential(nn.Linear(2, 3, bias=shape != "no_bias"), nn.ReLU(), nn.Linear(3, 1))
+        if draw(st.booleans()):
+            m[0].note = Holder(tensor(draw))  # NB: an attribute beside the tables
         return m.double() if draw(st.booleans()) else m
     if kind == "container":
         box = draw(st.sampled_from(["list", "dict", "deque", "tuple"]))
-        items = [tensor(draw) for _ in range(draw(st.integers(0, 3)))]
+        items: list[Any] = [tensor(draw) for _ in range(draw(st.integers(0, 3)))]
+        if draw(st.booleans()):
+            items.append(Holder(tensor(draw)))
         return {"list": list, "tuple": tuple, "deque": collections.deque,
                 "dict": lambda xs: {f"k{i}": x for i, x in enumerate(xs)}}[box](items)
     modules = [v for v in ns.values() if isinstance(v, nn.Module)]
@@ -286,10 +315,11 @@ class Cells(RuleBasedStateMachine):
                     opt.step()
 
     @rule(data=st.data(), kind=st.sampled_from(["state dtype", "state data", "lr", "group",
-                                                "forget", "zero_grad"]))
+                                                "forget", "zero_grad", "note"]))
     def opt_edit(self, data: Any, kind: str) -> None:
         """An optimizer's groups or state edited in place (a scheduler's learning rate, a
-        state tensor cast or replaced, a group added, a parameter's state dropped)."""
+        state tensor cast or replaced, a group added, a parameter's state dropped, a user
+        object kept beside the state's tensors)."""
         opts = self.objects(torch.optim.Optimizer)
         if not opts:
             return
@@ -307,6 +337,8 @@ class Cells(RuleBasedStateMachine):
             key = data.draw(st.sampled_from(sorted(state)))
             if kind == "forget":
                 opt.state.pop(next(p for p, s in opt.state.items() if s is state))
+            elif kind == "note":
+                state["note"] = Holder(tensor(data.draw))
             elif type(state[key]) is torch.Tensor and kind == "state dtype":
                 state[key] = state[key].double()
             elif type(state[key]) is torch.Tensor:
@@ -329,7 +361,8 @@ class Cells(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def container_edit(self, data: Any) -> None:
-        boxes = [v for v in self.ns.values() if type(v) in (list, dict, collections.deque)]
+        boxes = [v for v in self.ns.values()  # NB: by identity: ``in`` would run EqualsAll
+                 if type(v) is list or type(v) is dict or type(v) is collections.deque]
         if boxes:
             box = data.draw(st.sampled_from(boxes))
             item = tensor(data.draw)
@@ -388,8 +421,10 @@ class Cells(RuleBasedStateMachine):
     @precondition(lambda self: True)
     @invariant()
     def live_equals_fresh(self) -> None:
+        CALLED.clear()
         update = self.live.update(self.ns)
         fresh = take_snapshot(self.ns)
+        assert CALLED == []
         assert canonical(update.snapshot) == canonical(fresh)
         assert findings(update.snapshot) == findings(fresh)
         # NB: the diagnosis the panel keeps (a memo across cells) equals a fresh one
