@@ -393,7 +393,19 @@ class Cells(RuleBasedStateMachine):
         """A cell's source lands in ``In`` (never run): which model each name is used with,
         autocast and CPU-only arguments change the findings, or (``pass``) nothing."""
         names = {k: data.draw(st.sampled_from(NAMES)) for k in ("m", "m2", "x", "y")}
-        self.ns.setdefault("In", [""]).append(template.format(**names))
+        source = template.format(**names)
+        history = self.ns.setdefault("In", [""])
+        history.append(source)
+        # NB: as IPython's history binds it: ``_i``/``_ii``/``_iii`` and a new name ``_iN``
+        # each cell (new private names come last), and a shown output as ``_`` and ``_N``
+        ns = self.ns
+        ns["_iii"], ns["_ii"], ns["_i"] = ns.get("_ii", ""), ns.get("_i", ""), source
+        ns[f"_i{len(history) - 1}"] = source
+        out = data.draw(st.sampled_from(["none", "tensor", "odd name"]))
+        if out == "tensor":
+            ns["_"] = ns[f"_{len(history) - 1}"] = tensor(data.draw)
+        elif out == "odd name":  # NB: a key with a NUL, public or private
+            ns[data.draw(st.sampled_from(["a\0_b", "_\0a", "\0"]))] = tensor(data.draw)
 
     @rule(data=st.data(), then=st.sampled_from(["state", "module_to", "data_swap", "bias",
                                                  "requires_grad", "trap", "cell"]))

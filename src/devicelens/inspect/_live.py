@@ -137,12 +137,18 @@ class Live:
         vals = list(dict.values(ns))
         if len(keys) > MAX_NODES // 2:
             return self._fresh(ns)
-        if keys != self.keys:
+        if keys == self.keys:  # NB: the same names: the public ones are the last update's
+            pkeys = self.order
+        elif (n := len(self.keys)) and len(keys) > n and keys[:n] == self.keys:
+            # NB: names added last, as every cell does (IPython binds its source to a new
+            # ``_iN``): only those are judged; none shown, and the public names are the last's
+            added = shown(keys[n:])
+            self.keys, self.public = keys, self.public + added
+            pkeys = list(compress(keys, self.public)) if True in added else self.order
+        else:
             self.keys = keys
             self.public = shown(keys)
             pkeys = list(compress(keys, self.public))
-        else:  # NB: the same names: the public ones are the last update's (its ``order``)
-            pkeys = self.order
         pvals = list(compress(vals, self.public))
         types = list(map(type, pvals))
         # NB: the same names bound to values of the very same types: the same tensor names
