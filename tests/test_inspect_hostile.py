@@ -15,6 +15,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from devicelens.analysis import diagnose
 from devicelens.inspect import MAX_WIDTH, take_snapshot
 from devicelens.render import DevicesView
+from tests.fuzz.hostile import CALLS as LOUD
+from tests.fuzz.hostile import EqHeld, LoudEqTensor, view_of_loud_eq
 
 CALLED: list[str] = []
 
@@ -188,7 +190,7 @@ EXOTIC = exotic_tensors()
 FACTORIES = [*(lambda k=k: EXOTIC[k] for k in EXOTIC), RaisingProps, AnswersAnything,
              lambda: HostileDict(k=torch.ones(1)), lambda: HostileList([1]),
              lambda: torch.ones(2), lambda: None, lambda: 3, lambda: "s", HostileModule,
-             lambda: Claims(), lambda: equal_base_view()]
+             lambda: EqHeld(None), view_of_loud_eq]
 leaves = st.sampled_from(range(len(FACTORIES))).map(lambda i: FACTORIES[i]())
 trees = st.recursive(
     leaves,
@@ -205,9 +207,10 @@ trees = st.recursive(
 def test_any_nesting_of_hostile_objects(ns):
     before = {k: fingerprint(v) for k, v in ns.items()}
     CALLED.clear()
+    LOUD.clear()
     snap = take_snapshot(ns)
     diagnose(snap)
-    assert CALLED == [], CALLED
+    assert CALLED == [] and LOUD == [], (CALLED, LOUD)
     assert {k: fingerprint(v) for k, v in ns.items()} == before
     assert all(o.name in ns for o in snap.objects)
 
@@ -230,68 +233,36 @@ def test_a_tensor_whose_metadata_raises_becomes_an_opaque_row():
     assert snap.skipped == () and snap["ok"].tensors[0].flavor == "dense"
 
 
-class EqualsAnything(type):
-    """A metaclass whose classes claim to equal (and hash like) any class: ``type(x) == dict``
-    or ``type(x) in {...}`` would run it."""
-
-    def __eq__(cls, other):
-        CALLED.append(f"metaclass eq:{cls.__name__}")
-        return True
-
-    def __hash__(cls):
-        CALLED.append(f"metaclass hash:{cls.__name__}")
-        return hash(dict)
-
-
-class Claims(metaclass=EqualsAnything):
-    pass
-
-
-class EqualBase(torch.Tensor):
-    """A tensor subclass equal to anything, even ``None``: an exact tensor can be a view of it."""
-
-    def __eq__(self, other):
-        CALLED.append("tensor eq")
-        return True
-
-    __hash__ = torch.Tensor.__hash__
-
-
-def equal_base_view() -> torch.Tensor:
-    base = torch.Tensor._make_subclass(EqualBase, torch.zeros(4))
-    with torch._C.DisableTorchFunction():
-        return base.view(2, 2)  # NB: an exact tensor whose ``_base`` is an EqualBase
-
-
 def test_user_classes_and_tensor_bases_are_compared_by_identity_only():
     """``list.count`` and ``in`` compare with ``==``: on a class that runs its metaclass, on a
     view's base the base's ``__eq__``. The snapshot and the panel's updates compare both by
     identity, and their rows equal a fresh snapshot's after a change."""
     from devicelens.inspect._live import Live
 
-    view = equal_base_view()
+    view = view_of_loud_eq()
     base = view._base
-    assert type(view) is torch.Tensor and type(base) is EqualBase
+    assert type(view) is torch.Tensor and type(base) is LoudEqTensor
     model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
-    model[0].note = Claims()
+    model[0].note = EqHeld(None)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    opt.state[model[0].weight]["extra"] = Claims()
-    opt.param_groups[0]["tag"] = Claims()
+    opt.state[model[0].weight]["extra"] = EqHeld(None)
+    opt.param_groups[0]["tag"] = EqHeld(None)
     ns = {"view": view, "x": torch.zeros(3), "model": model, "opt": opt,
-          "table": {"a": torch.zeros(1), "b": Claims()}, "row": [torch.zeros(1), Claims()],
-          "pair": (Claims(), torch.zeros(2)), "keyed": {Claims(): torch.zeros(1)}}
+          "table": {"a": torch.zeros(1), "b": EqHeld(None)}, "row": [torch.zeros(1), EqHeld(None)],
+          "pair": (EqHeld(None), torch.zeros(2)), "keyed": {EqHeld(None): torch.zeros(1)}}
     names = [f"t{i}" for i in range(300)]  # NB: more than one guarded chunk of loose tensors
     ns.update((k, torch.zeros(1)) for k in names)
     ns["late"] = base.view(4).as_subclass(torch.Tensor)  # NB: last, in the final short chunk
     live = Live()
     CALLED.clear()
+    LOUD.clear()
     live.update(ns)
     live.update(ns)
     model[0].weight.data = model[0].weight.data.double()
     ns["x"] = torch.zeros(3, dtype=torch.float16)
     got = live.update(ns).snapshot
     fresh = take_snapshot(ns)
-    assert CALLED == []
+    assert CALLED == [] and LOUD == []
     assert [(t.path, t.dtype) for t in got.tensors()] == [
         (t.path, t.dtype) for t in fresh.tensors()]
     storage = {t.path: t.storage for t in fresh.tensors()}

@@ -26,6 +26,7 @@ from devicelens.analysis import Memo, diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.inspect._live import Live
 from devicelens.inspect.records import LooseIndex
+from tests.fuzz.hostile import CALLS, EqHeld
 
 DTYPES = (torch.float32, torch.float64, torch.float16, torch.int64)
 NAMES = ("a", "b", "c", "d", "model", "head", "opt", "batch", "seq", "cfg", "loss", "view")
@@ -54,36 +55,13 @@ def tensor(draw: Any) -> torch.Tensor:
     return t.to("meta") if draw(st.booleans()) and draw(st.booleans()) else t
 
 
-#: every call into :class:`EqualsAll`'s code: none may come from the snapshot or an update
-CALLED: list[str] = []
-
-
-class EqualsAll(type):
-    """A metaclass whose classes claim to equal, and hash like, any class."""
-
-    def __eq__(cls, other: object) -> bool:
-        CALLED.append("metaclass eq")
-        return True
-
-    def __hash__(cls) -> int:
-        CALLED.append("metaclass hash")
-        return hash(dict)
-
-
-class Holder(metaclass=EqualsAll):
-    """A user object holding a tensor, whose class claims to be ``list``, ``dict``, ..."""
-
-    def __init__(self, t: torch.Tensor) -> None:
-        self.t = t
-
-
 def value(draw: Any, ns: dict[str, Any]) -> Any:
     kind = draw(st.sampled_from(["tensor", "module", "container", "optimizer", "view", "other",
                                  "alias", "param", "holder"]))
     if kind == "tensor":
         return tensor(draw)
     if kind == "holder":
-        return Holder(tensor(draw))
+        return EqHeld(tensor(draw))
     if kind == "module":
         shape = draw(st.sampled_from(["mlp", "no_bias", "tied", "buffer"]))
         if shape == "tied":  # NB: one layer reached twice
@@ -93,13 +71,13 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
             return nn.BatchNorm1d(2)
         m = nn.Sequential(nn.Linear(2, 3, bias=shape != "no_bias"), nn.ReLU(), nn.Linear(3, 1))
         if draw(st.booleans()):
-            m[0].note = Holder(tensor(draw))  # NB: an attribute beside the tables
+            m[0].note = EqHeld(tensor(draw))  # NB: an attribute beside the tables
         return m.double() if draw(st.booleans()) else m
     if kind == "container":
         box = draw(st.sampled_from(["list", "dict", "deque", "tuple"]))
         items: list[Any] = [tensor(draw) for _ in range(draw(st.integers(0, 3)))]
         if draw(st.booleans()):
-            items.append(Holder(tensor(draw)))
+            items.append(EqHeld(tensor(draw)))
         return {"list": list, "tuple": tuple, "deque": collections.deque,
                 "dict": lambda xs: {f"k{i}": x for i, x in enumerate(xs)}}[box](items)
     modules = [v for v in ns.values() if isinstance(v, nn.Module)]
@@ -338,7 +316,7 @@ class Cells(RuleBasedStateMachine):
             if kind == "forget":
                 opt.state.pop(next(p for p, s in opt.state.items() if s is state))
             elif kind == "note":
-                state["note"] = Holder(tensor(data.draw))
+                state["note"] = EqHeld(tensor(data.draw))
             elif type(state[key]) is torch.Tensor and kind == "state dtype":
                 state[key] = state[key].double()
             elif type(state[key]) is torch.Tensor:
@@ -361,7 +339,7 @@ class Cells(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def container_edit(self, data: Any) -> None:
-        boxes = [v for v in self.ns.values()  # NB: by identity: ``in`` would run EqualsAll
+        boxes = [v for v in self.ns.values()  # NB: by identity: ``in`` would run EqHeld's metaclass
                  if type(v) is list or type(v) is dict or type(v) is collections.deque]
         if boxes:
             box = data.draw(st.sampled_from(boxes))
@@ -433,10 +411,10 @@ class Cells(RuleBasedStateMachine):
     @precondition(lambda self: True)
     @invariant()
     def live_equals_fresh(self) -> None:
-        CALLED.clear()
+        CALLS.clear()  # NB: every call into EqHeld's metaclass lands there
         update = self.live.update(self.ns)
         fresh = take_snapshot(self.ns)
-        assert CALLED == []
+        assert CALLS == []
         assert canonical(update.snapshot) == canonical(fresh)
         assert findings(update.snapshot) == findings(fresh)
         # NB: the diagnosis the panel keeps (a memo across cells) equals a fresh one

@@ -17,6 +17,8 @@ from devicelens import moves
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
 from devicelens.moves._lasterror import last_error
+from tests.fuzz.hostile import CALLS as LOUD
+from tests.fuzz.hostile import EqHeld
 
 pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
 
@@ -286,33 +288,17 @@ def test_scalars_beside_tensors_are_skipped_and_tensors_still_found() -> None:
     assert ns["mixed"][1003][1] == 3
 
 
-class EqualsAnything(type):
-    """A metaclass whose classes claim to equal, and hash like, any class."""
-
-    def __eq__(cls, other: object) -> bool:
-        CALLS.append("metaclass eq")
-        return True
-
-    def __hash__(cls) -> int:
-        CALLS.append("metaclass hash")
-        return hash(int)
-
-
-class Claims(metaclass=EqualsAnything):
-    pass
-
-
 def test_classes_are_matched_by_identity_so_no_metaclass_runs() -> None:
     """``type(v) in {int, ...}`` or ``deque in mro`` would run the metaclass, and as it answers
-    yes, take ``Claims()`` for a scalar or a deque."""
-    claims = Claims()
+    yes, take ``EqHeld`` for a scalar or a deque."""
+    claims = EqHeld(None)
     model = nn.Linear(1, 1)
     model.tag = claims  # NB: a plain module attribute
     ns = {"row": [1, claims, torch.ones(1)], "table": {claims: torch.ones(2), "c": claims},
           "t": torch.ones(1), "model": model}
-    CALLS.clear()
+    LOUD.clear()
     report = moves.move_all("meta", ns)
-    assert CALLS == []
+    assert LOUD == []
     assert report.ok and sorted(m.path for m in report.moved) == ["model", "row", "t", "table"]
     assert ns["row"][1] is claims and ns["row"][2].device.type == "meta"
     assert ns["table"][claims].device.type == "meta" and ns["t"].device.type == "meta"
