@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from torch import nn
 
 from devicelens.inspect import _forest_watch, _live, take_snapshot
 from devicelens.inspect._live import Live
 from devicelens.inspect._walk import Ctx
+from devicelens.inspect.records import ObjectRecord, TensorRecord, grads_moved, owned_grads
 
 
 def namespace() -> dict[str, Any]:
@@ -66,6 +69,40 @@ def test_a_training_step_moves_the_grads_without_a_walk(monkeypatch: pytest.Monk
     assert update.snapshot.totals == take_snapshot(ns).totals
     again = live.update(ns)
     assert again.changed == frozenset() and walks == []
+
+
+def test_the_grads_places_are_found_once_across_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step's records have their grads where the last step's had them: where they are is
+    found once per name, and a name walked again (its layout changed) has them found anew."""
+    ns = namespace()
+    live = _ready(ns)
+    found: list[int] = []
+    real = _live.owned_grads
+
+    def counted(o: ObjectRecord) -> list[int]:
+        found.append(len(o.tensors))
+        return real(o)
+
+    monkeypatch.setattr(_live, "owned_grads", counted)
+    for _ in range(3):
+        step(ns)
+        update = live.update(ns)
+        assert update.changed == set(update.regraded) == {"model", "opt"}
+        assert update.snapshot.objects == take_snapshot(ns).objects
+        assert update.snapshot.totals == take_snapshot(ns).totals
+    assert found == [12, 30]  # NB: the model's and the optimizer's, at the first step only
+    ns["model"][1] = nn.Linear(3, 3)  # NB: a walk: the model's records have a new layout
+    ns["model"](ns["x"]).sum().backward()
+    live.update(ns)
+    for _ in range(2):
+        step(ns)
+        update = live.update(ns)
+        assert update.snapshot.objects == take_snapshot(ns).objects
+        assert update.snapshot.totals == take_snapshot(ns).totals
+    # NB: the model's 6 parameters and grads, the optimizer's 6 parameters, grads and 18
+    # states; then the model's again, now with the new layer's 2 parameters and grads (the
+    # optimizer's record read the same: its places stand)
+    assert found == [12, 30, 16]
 
 
 def _swap_grads(ns: dict[str, Any]) -> None:
@@ -166,3 +203,47 @@ def test_an_attribute_sharing_a_parameters_old_grad_keeps_it() -> None:
     update = live.update(ns)
     assert update.snapshot.objects == take_snapshot(ns).objects
     assert update.snapshot.totals == take_snapshot(ns).totals
+
+
+_ROLES = ("parameter", "buffer", "opt_param", "grad", "state", "attribute", "trapped")
+
+
+def _moved_by_rule(o: ObjectRecord, moved: dict[int, int]) -> ObjectRecord:
+    """What :func:`grads_moved` states, record by record: a grad whose storage moved, owned by a
+    parameter, buffer or optimizer parameter of ``o``, takes the new storage."""
+    owners = {t.path for t in o.tensors if t.role in ("parameter", "buffer", "opt_param")}
+    return o._replace(tensors=tuple(
+        t._replace(storage=moved[t.storage])
+        if t.role == "grad" and t.storage in moved and t.owner in owners else t
+        for t in o.tensors))
+
+
+@st.composite
+def _records(draw: st.DrawFn) -> tuple[ObjectRecord, dict[int, int]]:
+    paths = [f"m.{i}" for i in range(6)]
+    tensors = tuple(
+        TensorRecord(draw(st.sampled_from(paths)), (), draw(st.sampled_from(_ROLES)),
+                     draw(st.sampled_from([*paths, "", "elsewhere"])), "cpu", "float32", (2,), 2,
+                     8, False, True, "strided", "dense", draw(st.integers(0, 7)))
+        for _ in range(draw(st.integers(0, 12))))
+    moved = draw(st.dictionaries(st.integers(0, 9), st.integers(5, 12), max_size=6))
+    return ObjectRecord("m", "module", "Sequential", tensors), moved
+
+
+@settings(max_examples=400, deadline=None)
+@given(_records(), st.dictionaries(st.integers(0, 12), st.integers(0, 12), max_size=6))
+def test_grads_moved_moves_exactly_the_owned_grads(case: tuple[ObjectRecord, dict[int, int]],
+                                                   then: dict[int, int]) -> None:
+    """Against the rule written record by record, on records of every role, owners inside and
+    outside the object, and storages shared across roles; the very record comes back where
+    no grad's storage moved (the memo and the frame's caches key on it). A second step on the
+    moved record, given the places found in the first (as the live snapshot keeps them),
+    follows the rule too."""
+    o, moved = case
+    got = grads_moved(o, moved)
+    want = _moved_by_rule(o, moved)
+    assert got == want
+    assert [type(t) for t in got.tensors] == [TensorRecord] * len(o.tensors)
+    if not any(t.role == "grad" and t.storage in moved for t in o.tensors):
+        assert got is o
+    assert grads_moved(got, then, owned_grads(o)) == _moved_by_rule(want, then)

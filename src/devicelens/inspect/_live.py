@@ -31,7 +31,16 @@ from ._optimizer_watch import OptimizerWatch, checked, watch_of
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, loose_shares, share_of
 from ._walk import Ctx
-from .records import FULL, LOOSE, Loose, LooseIndex, ObjectRecord, Snapshot, grads_moved
+from .records import (
+    FULL,
+    LOOSE,
+    Loose,
+    LooseIndex,
+    ObjectRecord,
+    Snapshot,
+    grads_moved,
+    owned_grads,
+)
 from .snapshot import MAX_NODES, available_devices, recent_cells, take_snapshot
 
 _DEVICE, _DTYPE, _SHAPE = itemgetter(0), itemgetter(1), itemgetter(2)
@@ -117,6 +126,9 @@ class Live:
         self.totals = RunningTotals()
         self.regraded: dict[str, ObjectRecord] = {}  # this update's names whose grads only
         # moved, and the records they had
+        # NB: name -> (its record, where that record's grads are): found once, kept across
+        # training steps (each step's record has them at the same places)
+        self.grad_places: dict[str, tuple[ObjectRecord, list[int]]] = {}
 
     def update(self, namespace: dict[str, Any], live: bool = False) -> Update:
         """The namespace's snapshot now, and which names changed since the last update.
@@ -295,7 +307,10 @@ class Live:
             todo = todo[n_mods:]
             if not todo:  # NB: nothing else to read: the kept dicts themselves, never edited
                 if self.entries is not kept.entries:
-                    changed.update(self.entries.keys() - kept.entries.keys())
+                    gone = self.entries.keys() - kept.entries.keys()
+                    changed.update(gone)
+                    for name in gone:
+                        self.grad_places.pop(name, None)
                 self.entries = kept.entries
                 return kept.walked, changed, skipped
             ctx.param_paths.update(kept.regs)  # NB: modules come first: it was empty
@@ -318,6 +333,7 @@ class Live:
                 walked[name] = entry.record
         for name in self.entries.keys() - entries.keys():
             changed.add(name)
+            self.grad_places.pop(name, None)
         self.entries = entries
         return walked, changed, skipped
 
@@ -329,13 +345,22 @@ class Live:
         for name, e in kept.entries.items():
             if e.record is None:
                 continue
-            record = grads_moved(e.record, moved)
+            record = self._grads_moved(name, e.record, moved)
             if record is not e.record:
                 entries[name] = e._replace(record=record, tok=None)
                 changed.add(name)
                 self.regraded[name] = e.record
         self.forest = _RETIRED
         return _kept(entries, list(entries))
+
+    def _grads_moved(self, name: str, record: ObjectRecord, moved: dict[int, int]
+                     ) -> ObjectRecord:
+        """:func:`.records.grads_moved`, with the places of the record's grads kept by name."""
+        kept = self.grad_places.get(name)
+        at = kept[1] if kept is not None and kept[0] is record else owned_grads(record)
+        now = grads_moved(record, moved, at)
+        self.grad_places[name] = (now, at)
+        return now
 
     def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool | dict[int, int]:
         """Whether every module name reads exactly as last time, checked for all of them at
@@ -383,7 +408,8 @@ class Live:
                 return self._kept_entry(ctx, old), False  # NB: its token would be equal
             if verdict is not False:  # NB: grads replaced by equal ones: no walk
                 moved, watch_now = verdict
-                record = grads_moved(old.record, moved) if old.record is not None else None
+                record = (self._grads_moved(name, old.record, moved) if old.record is not None
+                          else None)
                 entry = old._replace(record=record, watch=watch_now)
                 if record is not None and old.record is not None and record is not old.record:
                     self.regraded[name] = old.record

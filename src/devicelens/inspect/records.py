@@ -77,19 +77,35 @@ class ObjectRecord(NamedTuple):
     frozen: bool = False  # immutable container (tuple, namedtuple, frozen dataclass)
 
 
-def grads_moved(o: ObjectRecord, moved: dict[int, int]) -> ObjectRecord:
+def owned_grads(o: ObjectRecord) -> list[int]:
+    """Where ``o``'s grads of its parameters, buffers and optimizer parameters are among its
+    tensors: the records :func:`grads_moved` may move. NB: the same places in every record
+    :func:`grads_moved` makes of ``o`` (only storages change), so a caller keeps them."""
+    ts = o.tensors
+    owners = {t.path for t in ts if t.role in _TABLE_ROLES}
+    return [i for i, t in enumerate(ts) if t.role == "grad" and t.owner in owners]
+
+
+def grads_moved(o: ObjectRecord, moved: dict[int, int],
+                at: list[int] | None = None) -> ObjectRecord:
     """``o`` with its parameters' grads at storages ``moved`` (old -> new) recorded at their new
     storages: what a walk gives after those grads were replaced by tensors with the very same
     headers (a plain grad's storage is its own identity). ``o`` itself where none moved.
     NB: only the grads of parameters and buffers (the tensors whose grads were compared): an
-    attribute's grad that is the old grad itself still is."""
+    attribute's grad that is the old grad itself still is. ``at``: :func:`owned_grads` of
+    ``o``, where the caller kept it: then only those records are read (after every training
+    step, a model of 2,000 parameters with Adam holds 14,000 records, 4,000 of them grads)."""
     ts = o.tensors
-    if not any(t.role == "grad" and t.storage in moved for t in ts):
+    if at is None:
+        at = owned_grads(o)
+    hits = [i for i in at if ts[i][-1] in moved]
+    if not hits:
         return o
-    owners = {t.path for t in ts if t.role in _TABLE_ROLES}
-    return o._replace(tensors=tuple(
-        _new(TensorRecord, (*t[:-1], moved[t.storage]))
-        if t.role == "grad" and t.storage in moved and t.owner in owners else t for t in ts))
+    out = list(ts)
+    for i in hits:
+        t = ts[i]
+        out[i] = _new(TensorRecord, (*t[:-1], moved[t[-1]]))
+    return o._replace(tensors=tuple(out))
 
 
 _TABLE_ROLES = frozenset({"parameter", "buffer", "opt_param"})
