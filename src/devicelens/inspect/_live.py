@@ -427,6 +427,8 @@ class Live:
         same = old is not None and old.record == record
         if same and old is not None:
             record = old.record  # NB: the very record: what is kept by identity stays valid
+        else:
+            self.grad_places.pop(name, None)  # NB: found in a record no longer kept
         return Entry(ident, tok, pins, record, regs, truncated, watch), not same
 
     @staticmethod
