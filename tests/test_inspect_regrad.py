@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from devicelens.inspect import _forest_watch, _live, take_snapshot
+from devicelens.inspect import _forest_watch, _live, _tensor_list, take_snapshot
 from devicelens.inspect._live import Live
 from devicelens.inspect._walk import Ctx
 from devicelens.inspect.records import ObjectRecord, TensorRecord, grads_moved, owned_grads
@@ -103,6 +103,58 @@ def test_the_grads_places_are_found_once_across_steps(monkeypatch: pytest.Monkey
     # states; then the model's again, now with the new layer's 2 parameters and grads (the
     # optimizer's record read the same: its places stand)
     assert found == [12, 30, 16]
+
+
+def _header_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many grads' headers are read whole, call by call."""
+    reads: list[int] = []
+    real = _tensor_list._grad_metas
+
+    def counted(ctx: Ctx, grads: list[Any]) -> Any:
+        reads.append(len(grads))
+        return real(ctx, grads)
+
+    monkeypatch.setattr(_tensor_list, "_grad_metas", counted)
+    return reads
+
+
+def test_a_steps_new_grads_are_proven_by_the_last_ones_guard(monkeypatch: pytest.MonkeyPatch,
+                                                            ) -> None:
+    """The guard compares values, not objects: the new grads, with the very headers of the old
+    ones, are proven by the old grads' guard, and no header is read."""
+    ns = namespace()
+    live = _ready(ns)
+    reads = _header_reads(monkeypatch)
+    for _ in range(2):
+        step(ns)
+        update = live.update(ns)
+        assert update.changed == set(update.regraded) == {"model", "opt"}
+        assert update.snapshot.objects == take_snapshot(ns).objects
+    assert reads == []
+
+
+def test_new_grads_with_other_strides_are_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grads of the same shape, dtype and device but other strides fail the guard (it compares
+    strides): their headers are read, which a record does not keep, so the grads only moved;
+    the next step's plain grads fail the new guard the same way, and every update equals a
+    fresh snapshot."""
+    ns = namespace()
+    live = _ready(ns)
+    reads = _header_reads(monkeypatch)
+    w = ns["model"][0].weight
+    assert w.shape == (3, 2)
+    w.grad = torch.empty_strided((3, 2), (1, 3))
+    assert w.grad.stride() != (2, 1) and w.grad._base is None
+    update = live.update(ns)
+    assert "model" in update.regraded
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert update.snapshot.totals == take_snapshot(ns).totals
+    assert reads == [6]  # NB: the model's grads, once: the optimizer's come from the forest
+    step(ns)
+    update = live.update(ns)
+    assert update.changed == set(update.regraded) == {"model", "opt"}
+    assert update.snapshot.objects == take_snapshot(ns).objects
+    assert reads == [6, 6]
 
 
 def _swap_grads(ns: dict[str, Any]) -> None:
