@@ -244,3 +244,17 @@ def test_what_is_no_plain_rename_is_counted_one_by_one(case: str) -> None:
     if case != "sightings on two devices":
         assert totals.result() == fresh(news)
 
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(shares(), max_size=8))
+def test_a_first_snapshots_totals_equal_a_fresh_count(present: list[Share]) -> None:
+    """The one-shot count of a first snapshot (:class:`devicelens.inspect._count.Totals`):
+    storages reached by several objects, at one extent or two (a view and its base), each
+    counted once at its largest."""
+    from devicelens.inspect._count import Totals
+
+    totals = Totals()
+    for share in present:
+        totals.add(share.devices, list(map(_record, *zip(*share.tensors, strict=True))))
+    assert totals.result() == fresh(present)

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import compress, repeat
 from math import prod
-from operator import attrgetter, eq, gt, ne
+from operator import attrgetter, eq, ne
 from typing import Any
 
 from ._names import DeviceTotal, device_key, device_name, dtype_info
@@ -27,10 +27,13 @@ class Totals:
         self.storages: list[int] = []
         self.sizes: list[int] = []
 
-    def add(self, devices: Iterable[str], tensors: Sequence[Any]) -> None:
-        """An object on ``devices`` holding the tensor records ``tensors``."""
+    def add(self, devices: Iterable[str], tensors: Sequence[Any], kind: str = "optimizer",
+            ) -> None:
+        """An object on ``devices`` holding the tensor records ``tensors``. NB: an optimizer's
+        parameters are its model's, counted there; only an optimizer (``kind``) holds them."""
         self.objs.update(devices)
-        ts = list(compress(tensors, map(ne, map(_ROLE, tensors), repeat("opt_param"))))
+        ts = (list(compress(tensors, map(ne, map(_ROLE, tensors), repeat("opt_param"))))
+              if kind == "optimizer" else tensors)
         self.devices += map(_DEVICE, ts)
         self.storages += map(_STORAGE, ts)
         self.sizes += map(_NBYTES, ts)
@@ -52,7 +55,7 @@ class Totals:
         storages, sizes = self.storages, self.sizes
         size = dict(zip(storages, sizes, strict=True))
         home: dict[int, str] = {}
-        if len(size) != len(storages) and not self._agree():
+        if len(size) != len(storages) and not self._agree(size):
             size, home = self._largest()
         elif len(count) > 1:
             home = dict(zip(storages, self.devices, strict=True))  # NB: same keys and order
@@ -64,14 +67,11 @@ class Totals:
         return tuple(DeviceTotal(d, self.objs.get(d, 0), count[d], nbytes[d])
                      for d in sorted(count, key=device_key))
 
-    def _agree(self) -> bool:
+    def _agree(self, size: dict[int, int]) -> bool:
         """Whether every storage reached more than once was seen with one extent only (the
-        same tensor under two names), checked over those storages alone."""
-        seen = Counter(self.storages)
-        twice = set(compress(seen.keys(), map(gt, seen.values(), repeat(1))))
-        mask = list(map(twice.__contains__, self.storages))
-        pairs = set(zip(compress(self.storages, mask), compress(self.sizes, mask), strict=True))
-        return len(pairs) == len(twice)
+        same tensor under two names). NB: ``size`` holds each storage's last extent, so they
+        agree exactly when every sighting's extent equals its storage's: one C-speed pass."""
+        return list(map(size.__getitem__, self.storages)) == self.sizes
 
     def _largest(self) -> tuple[dict[int, int], dict[int, str]]:
         """A view and its base: each storage's largest extent, and where it was seen first."""

@@ -462,7 +462,7 @@ class Snapshot:
         if totals is None:
             acc = Totals()
             for o in self._full:
-                acc.add(o.devices, o.tensors)
+                acc.add(o.devices, o.tensors, o.kind)
             loose = self._loose
             acc.add_loose(loose.devices, loose.dtypes, loose.shapes, loose.ids)
             totals = acc.result()
