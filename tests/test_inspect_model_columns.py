@@ -22,13 +22,14 @@ from devicelens.inspect._walk import Ctx, Walker
 
 
 def walk_both(model: nn.Module, budget: int = 10_000):
-    """(columns taken?, what the columns wrote, what the walker wrote), each as comparable data."""
+    """(columns taken?, what the columns wrote, what the walker wrote), each as comparable data,
+    the model's object record among it (from the columns' sums where taken)."""
     ctx = Ctx(torch, budget)
     w = Walker(ctx)
     w.regs = []
     root = (_objects.step("name", "m"),)
-    taken = read_model(w, model, "m", root)
-    if not taken:
+    sums = read_model(w, model, "m", root)
+    if sums is None:
         assert (w.tensors, w.modules, w.regs, ctx.param_paths, ctx.param_records,
                 ctx.budget) == ([], [], [], {}, {}, budget), "a refusal wrote something"
         w.module(model, "m", root, 0, False)
@@ -36,7 +37,9 @@ def walk_both(model: nn.Module, budget: int = 10_000):
     ref = Walker(ref_ctx)
     ref.regs = []
     ref.module(model, "m", root, 0, False)
-    return taken, state(w, ctx), state(ref, ref_ctx)
+    return (sums is not None, (*state(w, ctx), _objects._object_record(w, model, "m", "module",
+                                                                       sums)),
+            (*state(ref, ref_ctx), _objects._object_record(ref, model, "m", "module")))
 
 
 def state(w: Walker, ctx: Ctx):
@@ -161,7 +164,7 @@ def test_an_optimizer_after_a_columns_walk_labels_the_same_records():
     fast = take_snapshot(ns)
     reference = _objects.read_model
     try:
-        _objects.read_model = lambda *a: False  # NB: every model walked by the walker
+        _objects.read_model = lambda *a: None  # NB: every model walked by the walker
         slow = take_snapshot(ns)
     finally:
         _objects.read_model = reference

@@ -34,8 +34,11 @@ from ._walk import (
     STD_KEYS,
     Walker,
     _shared,
+    dedup_bytes,
+    devices_of,
     header,
     module_record,
+    uniq,
 )
 from .records import ModuleRecord, TensorRecord
 
@@ -65,16 +68,18 @@ class _Plan:
         self.mods: list[Any] = []
         self.nodes = 0  # the budget the walker would spend on modules and plain containers
 
-    def module(self, m: Any, path: str, ref: Ref, depth: int) -> bool:
+    def module(self, m: Any, path: str, ref: Ref, depth: int,
+               info: _types.TypeInfo | None = None) -> bool:
         """Gather ``m``'s subtree as :meth:`Walker.module` walks it; False where it holds
-        anything this reader does not take."""
+        anything this reader does not take. ``info``: ``m``'s type's, where a caller has it."""
         mid = id(m)
         if mid in self.seen:
             return True  # NB: a cycle: the walker skips it too
         self.seen.add(mid)
         self.nodes += 1
-        info = _types.info(type(m))
-        d = _types.instance_dict(m) or {}
+        if info is None:
+            info = _types.info(type(m))
+        d = _types.read_dict(info, m) or {}
         mods = self.mods
         at, start = len(mods), len(self.ts)
         mods.append(None)
@@ -88,11 +93,13 @@ class _Plan:
         if type(children) is not dict or children:
             hint = info.hint
             steps = _ATTR_STEPS.get(hint) or {}
+            kinfo = _types.info
             for name, child in _tree._table(children):
-                if (_types.info(type(child)).what == "module"
+                ci = kinfo(type(child))
+                if (ci.what == "module"
                         and not self.module(child, f"{path}.{name}",
                                             (*ref, steps.get(name) or attr_step(name, hint)),
-                                            depth + 1)):
+                                            depth + 1, ci)):
                     return False
         if not self._attributes(d):
             return False
@@ -208,27 +215,33 @@ class _Columns:
             repeat("strided"), map(_H5, heads), self.storages)))
 
 
-def read_model(w: Walker, m: Any, path: str, ref: Ref) -> bool:
+#: a model's devices (sorted), dtypes (in order of first use) and bytes (each storage once),
+#: over its parameters and buffers: what its :class:`ObjectRecord` states
+Sums = tuple[tuple[str, ...], tuple[str, ...], int]
+
+
+def read_model(w: Walker, m: Any, path: str, ref: Ref) -> Sums | None:
     """Walk the model ``m`` into ``w`` as ``w.module(m, path, ref, 0, False)`` would, in
-    columns; False (and nothing written) where it is not a plain model."""
+    columns, and give its :data:`Sums` (read off the columns: no pass over its records
+    again); None (and nothing written) where it is not a plain model."""
     plan = _Plan(w.reader.exact)
     if not plan.module(m, path, ref, 0):
-        return False
+        return None
     ts = plan.ts
     cols = _Columns(w, ts)
     if not cols.ok:
-        return False
+        return None
     grads = _grads(w, ts, cols.metas)
     if grads is None:
-        return False
+        return None
     has, gts = grads
     gcols = _Columns(w, gts)
     if not gcols.ok:
-        return False
+        return None
     ctx = w.ctx
     spent = plan.nodes + len(ts)  # NB: a grad costs the walker no node
     if ctx.budget < spent:
-        return False  # NB: the walker stops where the budget runs out, and says so
+        return None  # NB: the walker stops where the budget runs out, and says so
     ctx.budget -= spent
     recs = cols.records(plan.paths, plan.refs, plan.column(0), plan.column(1))
     owners = list(compress(plan.paths, has))
@@ -240,29 +253,32 @@ def read_model(w: Walker, m: Any, path: str, ref: Ref) -> bool:
     out = list(filter(None, chain.from_iterable(zip(recs, slots, strict=True)))) if grecs else recs
     _offer(w, plan, recs, slots)
     w.tensors += out
-    w.modules += _module_records(plan.mods, recs, out, has)
-    return True
+    mods, sums = _module_records(plan.mods, recs, out, has)
+    w.modules += mods
+    return sums
 
 
 def _module_records(mods: list[Any], recs: list[TensorRecord], out: list[TensorRecord],
-                    has: list[bool]) -> list[ModuleRecord]:
-    """Each module's aggregate over its subtree (grads aside): ``recs`` are the tensors without
-    their grads, ``out`` with them. NB: where every tensor shares one device and dtype and
-    none shares a storage (the usual model), each module's sums are differences of prefix
-    sums instead of a pass over its subtree."""
+                    has: list[bool]) -> tuple[list[ModuleRecord], Sums]:
+    """Each module's aggregate over its subtree (grads aside), and the model's :data:`Sums`:
+    ``recs`` are the tensors without their grads, ``out`` with them. NB: where every tensor
+    shares one device and dtype and none shares a storage (the usual model), each module's
+    sums are differences of prefix sums instead of a pass over its subtree."""
     devices, dtypes = set(map(_DEVICE, recs)), set(map(_DTYPE, recs))
     storages = list(map(_STORAGE, recs))
     if len(devices) > 1 or len(dtypes) > 1 or len(set(storages)) != len(storages):
         before = list(accumulate(has, initial=0))  # NB: grads among the tensors before each
-        return [module_record(p, r, tn, out[s + before[s]:e + before[e]], depth, False, hf)
-                for p, r, tn, depth, hf, s, e in mods]
+        return ([module_record(p, r, tn, out[s + before[s]:e + before[e]], depth, False, hf)
+                 for p, r, tn, depth, hf, s, e in mods],
+                (devices_of(devices), uniq(map(_DTYPE, recs)), dedup_bytes(recs)))
     empty = _shared(())
     devs = _shared(tuple(devices))
     floats = _shared(tuple(d for d in dtypes if d.startswith(_FLOATS)))
     total = list(accumulate(map(_NBYTES, recs), initial=0))
-    return [_new(ModuleRecord, (p, r, tn, devs if e > s else empty, floats if e > s else empty,
-                                e - s, total[e] - total[s], depth, False, hf))
-            for p, r, tn, depth, hf, s, e in mods]
+    return ([_new(ModuleRecord, (p, r, tn, devs if e > s else empty, floats if e > s else empty,
+                                 e - s, total[e] - total[s], depth, False, hf))
+             for p, r, tn, depth, hf, s, e in mods],
+            (devs, tuple(dtypes), total[-1]))
 
 
 def _grads(w: Walker, ts: list[Any], metas: list[Any]) -> tuple[list[bool], list[Any]] | None:

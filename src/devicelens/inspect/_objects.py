@@ -8,7 +8,7 @@ from operator import attrgetter, not_
 from typing import Any
 
 from . import _types
-from ._model_columns import read_model
+from ._model_columns import Sums, read_model
 from ._tree import Ref, display_for, step
 from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
 from .records import ObjectRecord, TensorRecord
@@ -28,9 +28,11 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
     if regs is not None:
         w.regs = regs
     root = (step("name", name),)
+    sums: Sums | None = None
     if info.what == "module":
         kind = "module"
-        if not read_model(w, obj, name, root):  # NB: a plain model, read in columns
+        sums = read_model(w, obj, name, root)  # NB: a plain model, read in columns
+        if sums is None:
             w.module(obj, name, root, 0, False)
     elif info.what == "optimizer":
         kind = "optimizer"
@@ -46,7 +48,7 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
             _optimizer(w, inner[0], name, inner[1])
     if not w.tensors and not w.modules:
         return None, w.truncated
-    return _object_record(w, obj, name, kind), w.truncated
+    return _object_record(w, obj, name, kind, sums), w.truncated
 
 
 def walk_tensor(ctx: Ctx, name: str, t: Any) -> tuple[ObjectRecord | None, bool]:
@@ -158,23 +160,35 @@ def _item_step(key: str) -> Any:
     return s
 
 
-def _object_record(w: Walker, obj: Any, name: str, kind: str) -> ObjectRecord:
+def _object_record(w: Walker, obj: Any, name: str, kind: str,
+                   sums: Sums | None = None) -> ObjectRecord:
+    """``sums``: a model's, from its columns (:func:`read_model`): its records are not read
+    again. NB: no record read in columns is a DTensor's (only exact tensors are)."""
     tensors = tuple(w.tensors)
-    # NB: an optimizer's 0-dim cpu counters (``step``) sit on the cpu by design: not its device
-    own = list(compress(tensors, map(not_, map(_NOT_OWN.__contains__, map(_ROLE, tensors)))))
-    if not all(map(_SHAPE, own)):  # NB: C-speed scans first; 0-dim tensors judged one by one
-        own = [t for t in own if not (t.role == "state" and t.shape == () and t.device == "cpu")]
+    own: list[TensorRecord] = []
+    if sums is None:
+        own = _own(tensors)
+        sums = devices_of(map(_DEVICE, own)), uniq(map(_DTYPE, own)), dedup_bytes(own)
     info = _types.info(type(obj))
     d = _types.instance_dict(obj) or {}
     wrapper = info.name if kind == "module" and info.name in _WRAPPERS else ""
     ids = d.get("device_ids") if wrapper else None
     out = d.get("output_device") if wrapper else None
     return _new(ObjectRecord, (
-        name, kind, info.name, tensors, tuple(w.modules), devices_of(map(_DEVICE, own)),
-        uniq(map(_DTYPE, own)), dedup_bytes(own), w.truncated, wrapper,
+        name, kind, info.name, tensors, tuple(w.modules), *sums, w.truncated, wrapper,
         tuple(i for i in list.__iter__(ids) if type(i) is int) if type(ids) is list else (),
         out if type(out) is int else None, _dispatch(d, w, own),
         info.what in ("tuple", "namedtuple") or (info.what == "dataclass" and info.frozen)))
+
+
+def _own(tensors: tuple[TensorRecord, ...]) -> list[TensorRecord]:
+    """The tensors that say where an object is: not grads, nor the parameters an optimizer
+    updates (their model's), nor an optimizer's 0-dim cpu counters (``step``: on the cpu by
+    design)."""
+    own = list(compress(tensors, map(not_, map(_NOT_OWN.__contains__, map(_ROLE, tensors)))))
+    if not all(map(_SHAPE, own)):  # NB: C-speed scans first; 0-dim tensors judged one by one
+        own = [t for t in own if not (t.role == "state" and t.shape == () and t.device == "cpu")]
+    return own
 
 
 def _dispatch(d: dict[str, Any], w: Walker, own: list[TensorRecord]) -> str:

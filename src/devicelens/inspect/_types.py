@@ -143,7 +143,12 @@ def is_frozen_dataclass(tp: type) -> bool:
 def instance_dict(obj: Any) -> dict[str, Any] | None:
     """``obj.__dict__`` without going through a user ``__getattribute__``/``__getattr__`` or a
     ``__dict__`` property."""
-    get = info(type(obj)).dict_get
+    return read_dict(info(type(obj)), obj)
+
+
+def read_dict(tinfo: TypeInfo, obj: Any) -> dict[str, Any] | None:
+    """:func:`instance_dict` of ``obj``, whose type's info a caller has already looked up."""
+    get = tinfo.dict_get
     if get is None:
         return None
     try:
