@@ -308,3 +308,26 @@ def test_usage_key_ignores_cells_that_tie_nothing_to_a_model() -> None:
     assert Usage(["out = model(x)", "pass", "y = y.double()"], ["model"]).key() == base.key()
     assert Usage(["out = model(x)", "z = model(y)"], ["model"]).key() != base.key()
     assert base.mentioned() == {"x", "out"} and base.inputs("model") == {"x"}
+
+
+def test_each_modules_own_tensors_are_found_once_per_diagnosis_and_not_kept_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several rules ask each module for its own tensors; one diagnosis finds them once per
+    module, and keeps none of its records once it returns (they would outlive the snapshot)."""
+    from devicelens.analysis import findings
+
+    scanned: list[str] = []
+
+    class Roles(frozenset):  # type: ignore[type-arg]
+        def __contains__(self, role: object) -> bool:
+            scanned.append(str(role))
+            return super().__contains__(role)
+
+    monkeypatch.setattr(findings, "_OWN_ROLES", Roles(findings._OWN_ROLES))
+    ns = three_models()
+    ns["head"] = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4))
+    snap = take_snapshot(ns)
+    fs = diagnose(snap)
+    assert [f.kind for f in fs if "a" in f.objects]  # NB: the rules did run on the models
+    assert len(scanned) == sum(len(o.tensors) for o in snap.objects if o.kind == "module") == 11
+    assert getattr(findings._KEPT, "own", None) is None

@@ -41,6 +41,7 @@ from .findings import (
     majority,
     models,
     module_tensors,
+    module_tensors_kept,
 )
 
 __all__ = ["DEVICE_KINDS", "DTYPE_KINDS", "Action", "Finding", "Memo", "Severity", "diagnose",
@@ -61,7 +62,11 @@ def diagnose(snap: Snapshot, cells: Sequence[str] | None = None,
     NB: modules and optimizers are read from ``snap.composites()``, a big namespace's loose
     tensors by group (:func:`._rules_data._candidates`): no record per loose tensor.
     """
-    m = memo if memo is not None else Memo()
+    with module_tensors_kept():
+        return _diagnose(snap, cells, memo if memo is not None else Memo())
+
+
+def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Finding]:
     comps, modules = _composites(m, snap)
     cached: tuple[tuple[ObjectRecord, ...], list[Model]] | None = m.shared.get("ms")
     if cached is not None and cached[0] is modules:  # NB: the very records: the same models

@@ -19,6 +19,8 @@ def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> 
     modules, usage = ctx
     ts = o.tensors
     ps = list(compress(ts, map(eq, map(_ROLE, ts), repeat("opt_param"))))  # NB: C speed
+    if (not ps or not modules or any(map(_OWNER, ps))) and _uniform(o):
+        return []  # NB: no orphan (see _orphan) and no state apart: the usual optimizer
     params = dict(zip(map(_KEY, map(_LAST, map(_REF, ps))), ps, strict=True))
     # NB: the optimizer itself, or one a plain wrapper holds (``optimizer.optimizer``)
     root: Ref = ps[0].ref[:-1] if ps else (Step("name", o.name),)
@@ -62,6 +64,7 @@ def _uniform(o: ObjectRecord) -> bool:
 
 _DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
 _ROLE, _REF, _KEY, _LAST = attrgetter("role"), attrgetter("ref"), attrgetter("key"), itemgetter(-1)
+_OWNER = attrgetter("owner")
 
 
 def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],

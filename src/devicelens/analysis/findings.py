@@ -7,7 +7,9 @@ move engine, which never executes strings.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import attrgetter, eq, is_not
@@ -96,20 +98,37 @@ def majority(tensors: Iterable[TensorRecord], attr: str = "device") -> str | Non
 
 
 def module_tensors(o: ObjectRecord) -> list[TensorRecord]:
-    """NB: the last answer is kept: several rules ask it of one record in a row (records are
-    immutable, and the kept one is held, so identity means the same record)."""
-    last = _LAST_OWN
-    if last and last[0] is o:
-        return list(last[1])
+    """NB: inside :func:`module_tensors_kept` every answer is kept: several rules ask it of
+    each module in one diagnosis (records are immutable, and the kept one is held, so
+    identity means the same record)."""
+    kept: dict[int, tuple[ObjectRecord, list[TensorRecord]]] | None = getattr(_KEPT, "own",
+                                                                                None)
+    if kept is not None:
+        hit = kept.get(id(o))
+        if hit is not None and hit[0] is o:
+            return list(hit[1])
     ts = o.tensors
     own = list(compress(ts, map(_OWN_ROLES.__contains__, map(_ROLE, ts))))
     if not all(map(_SHAPE, own)):  # NB: C-speed scans; a 0-dim one is rare, judged alone
         own = [t for t in own if t.shape != () or is_float(t.dtype)]
-    _LAST_OWN[:] = (o, own)
+    if kept is not None:
+        kept[id(o)] = (o, own)
     return list(own)
 
 
-_LAST_OWN: list[Any] = []
+@contextmanager
+def module_tensors_kept() -> Iterator[None]:
+    """Within (one diagnosis, in this thread): :func:`module_tensors` keeps its answers;
+    after, none is kept, so no record outlives its diagnosis here."""
+    outer = getattr(_KEPT, "own", None)
+    _KEPT.own = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _KEPT.own = outer
+
+
+_KEPT = threading.local()
 _OWN_ROLES = frozenset({"parameter", "buffer"})
 _ROLE, _SHAPE, _DEVICE = attrgetter("role"), attrgetter("shape"), attrgetter("device")
 _DTYPE, _NBYTES, _STORAGE = attrgetter("dtype"), attrgetter("nbytes"), attrgetter("storage")
