@@ -245,7 +245,6 @@ def test_what_is_no_plain_rename_is_counted_one_by_one(case: str) -> None:
         assert totals.result() == fresh(news)
 
 
-
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.lists(shares(), max_size=8))
 def test_a_first_snapshots_totals_equal_a_fresh_count(present: list[Share]) -> None:
