@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from devicelens import moves
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
 
@@ -100,6 +101,90 @@ def test_float64_data_for_a_float32_model():
     assert f.fix == "x = x.float()" and f.paths == ("x",)
     run_fix(ns, f)
     assert kinds(ns) == [] and ns["x"].dtype == torch.float32
+
+
+def freqs_cis(dim: int = 8, end: int = 16) -> torch.Tensor:
+    """Rotary embeddings as Meta's LLaMA computes them: complex64 (``torch.polar``)."""
+    freqs = 1.0 / (10000.0 ** (torch.arange(0, dim, 2).float() / dim))
+    angles = torch.outer(torch.arange(end).float(), freqs)
+    return torch.polar(torch.ones_like(angles), angles)
+
+
+class Rotary(nn.Module):
+    """An attention block that keeps its rotary table as a complex buffer (as torchtitan and
+    many LLaMA ports do) and applies it the reference way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wq = nn.Linear(8, 8)
+        self.wo = nn.Linear(8, 8)
+        self.register_buffer("freqs_cis", freqs_cis(), persistent=False)
+
+    def forward(self, x):
+        q = torch.view_as_complex(self.wq(x).float().reshape(*x.shape[:-1], -1, 2))
+        q = torch.view_as_real(q * self.freqs_cis[: x.shape[-2]]).flatten(-2).type_as(x)
+        return self.wo(q)
+
+
+def test_a_complex_rotary_table_is_no_dtype_mismatch():
+    # NB: before, a complex64 buffer made the module "mixed" and its fix model.to(torch.complex64)
+    # (the bigger dtype by bytes), or for a loose table freqs_cis.float(): both wreck RoPE
+    ns = {"model": Rotary(), "x": torch.randn(2, 4, 8)}
+    assert kinds(ns) == []
+    half = {"model": nn.Linear(8, 8).half(), "freqs_cis": freqs_cis()}
+    assert kinds(half) == []
+    # NB: a complex tensor is still judged for its device
+    moved = {"model": nn.Linear(8, 8).to("meta"), "freqs_cis": freqs_cis()}
+    assert kinds(moved) == ["loose_device"]
+    # NB: the model's dtype stays known beside a complex buffer: float64 data is still caught
+    ns["x"] = ns["x"].double()
+    assert only(ns, "loose_dtype").fix == "x = x.float()"
+
+
+def test_a_mixed_module_with_a_complex_buffer_is_fixed_without_casting_it():
+    model = Rotary()
+    model.wo.half()
+    table = model.freqs_cis.clone()
+    ns = {"model": model, "x": torch.randn(2, 4, 8)}
+    f = only(ns, "module_mixed_dtype")
+    # NB: model.to(torch.float32) would cast the complex table to float32 too
+    assert f.fix == "model.wo.to(torch.float32)"
+    assert f.paths == ("model.wo.weight", "model.wo.bias")
+    run_fix(ns, f)
+    assert kinds(ns) == [] and torch.equal(model.freqs_cis, table)
+    assert model(ns["x"]).shape == (2, 4, 8)  # the forward runs
+
+
+def test_a_stray_beside_a_complex_tensor_gets_no_code_that_would_cast_it():
+    model = Rotary()
+    model.weight = nn.Parameter(torch.zeros(8, dtype=torch.float64))  # beside freqs_cis
+    table = model.freqs_cis.clone()
+    ns = {"model": model}
+    f = only(ns, "module_mixed_dtype")
+    assert f.fix == "" and "would also cast its complex tensors" in f.message
+    # NB: the action casts real floating tensors only: the table keeps its imaginary part
+    assert f.action is not None and f.action.dtype == "float32"
+    assert moves.apply_fix(f, ns).ok
+    assert model.weight.dtype == torch.float32 and torch.equal(model.freqs_cis, table)
+    assert kinds(ns) == []
+
+
+def test_float32_buffers_beside_half_parameters_are_a_note_not_a_cast():
+    # NB: from_pretrained(torch_dtype=torch.bfloat16) keeps buffers in float32 (transformers
+    # #30709); casting a rotary inv_freq to bfloat16 degrades RoPE (transformers #29496)
+    model = Net()
+    model.register_buffer("inv_freq", 1.0 / 10000 ** (torch.arange(0, 4, 2).float() / 4),
+                          persistent=False)
+    model.enc.bfloat16()
+    model.dec.bfloat16()
+    f = only({"model": model}, "module_float32_buffers")
+    assert f.severity == "info" and f.fix == "" and f.action is None
+    assert f.paths == ("model.inv_freq",) and "deliberate" in f.message
+    assert [k for k in kinds({"model": model}) if k != "module_float32_buffers"] == []
+    # NB: a float32 *parameter* left behind is still a mixed module, with its cast
+    model.dec.float()
+    f = only({"model": model}, "module_mixed_dtype")
+    assert f.severity == "warning" and f.fix == "model.to(torch.bfloat16)"
 
 
 # --- traps -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from operator import itemgetter
 from ..inspect._tree import Step, code_for, has_code
 from ..inspect.records import ObjectRecord, Snapshot, TensorRecord
 from ._usage import Usage
-from .findings import Action, Finding, Memo, Model, ModelIndex, _finding, is_float, q
+from .findings import Action, Finding, Memo, Model, ModelIndex, _finding, is_real_float, q
 
 
 def _loose(snap: Snapshot, idx: ModelIndex, usage: Usage,
@@ -47,7 +47,7 @@ def _candidates(snap: Snapshot, idx: ModelIndex, usage: Usage,
     layouts = snap.loose_layouts() if dev_on or dt_on else ()
     wrong = {k for k in layouts if not (k[2] and k[0] == "cpu")
              and ((dev_on and k[0] not in dev_wants)
-                  or (dt_on and is_float(k[1]) and k[1] not in dt_wants))}
+                  or (dt_on and is_real_float(k[1]) and k[1] not in dt_wants))}
     named = usage.mentioned()
     named.update(usage.cpu_paths)
     positions = sorted(set(snap.loose_positions(wrong) if wrong else ())
@@ -91,7 +91,9 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
     ms = used or idx.ms
     found = _judge(o, loose, idx, ms, bool(used), "device")
     if not usage.amp(o.name):  # NB: autocast casts the inputs of the ops it covers
-        found += _judge(o, [t for t in loose if is_float(t.dtype)], idx, ms, bool(used),
+        # NB: complex ones are not judged: a complex ``freqs_cis`` beside a float32 model is
+        # how rotary embeddings work, and casting it would drop its imaginary part
+        found += _judge(o, [t for t in loose if is_real_float(t.dtype)], idx, ms, bool(used),
                         "dtype")
     if usage.history and not used:
         found = [_not_yet(f) for f in found]

@@ -14,7 +14,7 @@ from .findings import (
     Severity,
     _counts,
     _finding,
-    is_float,
+    is_real_float,
     majority,
     module_tensors,
     q,
@@ -127,21 +127,66 @@ def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
 
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:
+    """Real floating dtypes mixed in one module. NB: complex tensors are not judged (a complex
+    ``freqs_cis`` beside float weights is how rotary embeddings work), and the parameters
+    decide the module's dtype (a big buffer of another dtype does not make them the strays)."""
     own = module_tensors(o)
     # NB: the distinct dtypes at C speed first: most modules have one
-    if o.dispatch or sum(map(is_float, set(map(_DTYPE, own)))) < 2:
+    if o.dispatch or sum(map(is_real_float, set(map(_DTYPE, own)))) < 2:
         return []
-    own = [t for t in own if is_float(t.dtype)]
+    held = own
+    own = [t for t in own if is_real_float(t.dtype)]
     dtypes = {t.dtype for t in own}
-    target = majority(own, "dtype") or "float32"
+    target = (majority([t for t in own if t.role == "parameter"], "dtype")
+              or majority(own, "dtype") or "float32")
     strays = [t for t in own if t.dtype != target]
+    if target in _HALF and all(t.role == "buffer" and t.dtype == "float32" for t in strays):
+        return [_float32_buffers(o, strays, target)]
     root = o.tensors[0].ref[:1]
+    fix = _cast_fix(root, held, strays, target)
     msg = (f"{o.name} mixes floating dtypes {', '.join(sorted(dtypes))}: "
            f"{len(strays)} tensors are not {target}, and ops between them raise "
            f"\"expected scalar type\" errors.")
-    return [_finding("module_mixed_dtype", "warning", f"{o.name} mixes dtypes", msg,
-                     f"{code_for(root)}.to(torch.{target})", (t.path for t in strays), [o.name],
-                     dtypes=sorted(dtypes), action=Action("to_dtype", (root,), dtype=target))]
+    if not fix:
+        msg += (f" Cast them alone: .to() on their module would also cast its complex tensors "
+                f"to {target}, dropping their imaginary parts.")
+    return [_finding("module_mixed_dtype", "warning", f"{o.name} mixes dtypes", msg, fix,
+                     (t.path for t in strays), [o.name], dtypes=sorted(dtypes),
+                     action=Action("to_dtype", (root,), dtype=target))]
+
+
+_HALF = frozenset({"float16", "bfloat16"})
+
+
+def _cast_fix(root: Ref, held: list[TensorRecord], strays: list[TensorRecord],
+              target: str) -> str:
+    """``model.to(torch.X)``; where the module holds a complex tensor, which that would cast
+    to a real dtype too (dropping its imaginary part), the submodules holding the strays
+    instead, or no code where one of them holds a complex tensor itself (the action, which
+    casts real floating tensors only, still applies)."""
+    if not any(t.dtype.startswith("complex") for t in held):
+        return f"{code_for(root)}.to(torch.{target})"
+    owners = {_owner_ref(t): None for t in strays}
+    if any(t.dtype.startswith("complex") and _owner_ref(t) in owners for t in held):
+        return ""
+    return "\n".join(f"{code_for(r)}.to(torch.{target})" for r in owners)
+
+
+def _float32_buffers(o: ObjectRecord, strays: list[TensorRecord], target: str) -> Finding:
+    """float32 buffers beside half-precision parameters: a note. NB: usually deliberate
+    (rotary ``inv_freq``, running statistics; ``from_pretrained(torch_dtype=...)`` leaves
+    buffers in float32, and DeepSpeed and NeMo keep them so): casting them loses precision."""
+    n = len(strays)
+    shown = ", ".join(t.path for t in strays[:3]) + (f" and {n - 3} more" if n > 3 else "")
+    msg = (f"{shown} {'is a' if n == 1 else 'are'} float32 buffer{'' if n == 1 else 's'} "
+           f"beside {o.name}'s {target} parameters. That is often deliberate (rotary "
+           f"frequencies such as inv_freq and normalisation statistics are kept in float32 "
+           f"for precision), so devicelens does not cast {'it' if n == 1 else 'them'}. If your "
+           f"forward adds one to activations, they become float32 and the next {target} layer "
+           f"raises \"expected scalar type\": then cast that buffer alone.")
+    return _finding("module_float32_buffers", "info",
+                    f"{o.name} keeps {n} buffer{'' if n == 1 else 's'} in float32", msg, "",
+                    (t.path for t in strays), [o.name], dtypes=[target, "float32"])
 
 
 def _module_device_of(o: ObjectRecord, owner: str) -> str | None:

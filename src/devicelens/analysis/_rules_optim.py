@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from ..inspect._tree import Ref, Step, code_for
 from ..inspect.records import ObjectRecord, TensorRecord
 from ._usage import Usage
-from .findings import Action, Finding, _finding, is_float
+from .findings import Action, Finding, _finding, is_real_float
 
 
 def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> list[Finding]:
@@ -56,10 +56,10 @@ def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> 
 
 
 def _uniform(o: ObjectRecord) -> bool:
-    """One device and at most one floating dtype among all of ``o``'s tensors: no state can
-    differ from its parameter. NB: C-speed scans, no Python step per tensor."""
+    """One device and at most one real floating dtype among all of ``o``'s tensors: no state
+    can differ from its parameter. NB: C-speed scans, no Python step per tensor."""
     dtypes = set(map(_DTYPE, o.tensors))
-    return len(set(map(_DEVICE, o.tensors))) <= 1 and sum(map(is_float, dtypes)) <= 1
+    return len(set(map(_DEVICE, o.tensors))) <= 1 and sum(map(is_real_float, dtypes)) <= 1
 
 
 _DEVICE, _DTYPE = attrgetter("device"), attrgetter("dtype")
@@ -69,8 +69,9 @@ _OWNER = attrgetter("owner")
 
 def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],
                       ) -> tuple[list[TensorRecord], list[TensorRecord]]:
-    """State tensors on another device, and (else) of another floating dtype, than their
-    parameter. NB: ``step`` and 0-dim cpu scalars belong on the cpu."""
+    """State tensors on another device, and (else) of another real floating dtype, than their
+    parameter (what the fix casts: ``is_floating_point()``). NB: ``step`` and 0-dim cpu
+    scalars belong on the cpu."""
     bad_dev: list[TensorRecord] = []
     bad_dt: list[TensorRecord] = []
     for t in o.tensors:
@@ -81,7 +82,7 @@ def _mismatched_state(o: ObjectRecord, params: dict[Any, TensorRecord],
             continue
         if t.device != p.device:
             bad_dev.append(t)
-        elif is_float(t.dtype) and is_float(p.dtype) and t.dtype != p.dtype:
+        elif is_real_float(t.dtype) and is_real_float(p.dtype) and t.dtype != p.dtype:
             bad_dt.append(t)
     return bad_dev, bad_dt
 

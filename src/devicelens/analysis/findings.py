@@ -60,7 +60,8 @@ class Finding:
 DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module",
                 "optimizer_state", "optimizer_orphan", "dataparallel_device", "loose_device",
                 "meta_no_data", "model_left_behind", "cpu_required")
-DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype")
+DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype",
+               "module_float32_buffers")
 
 
 def _finding(kind: str, severity: Severity, title: str, message: str, fix: str,
@@ -81,6 +82,14 @@ def _cap(paths: tuple[str, ...]) -> tuple[str, ...]:
 
 def is_float(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
+
+
+def is_real_float(dtype: str) -> bool:
+    """A real floating dtype: what a model's dtype is, and what dtype mismatches are judged in.
+    NB: a complex tensor is no stray beside float weights: rotary embeddings keep ``freqs_cis``
+    complex64 in float32 and bfloat16 models on purpose, and casting it to a real dtype (which
+    ``Module.to(dtype)`` does) drops its imaginary part."""
+    return dtype.startswith(("float", "bfloat"))
 
 
 def _counts(t: TensorRecord) -> bool:
@@ -171,7 +180,7 @@ def model_layout(objects: Iterable[ObjectRecord]) -> Layout:
         return Layout(None, None, None, "")
     own = module_tensors(best)
     devices = {t.device for t in own}
-    dtypes = {d for d in {t.dtype for t in own} if is_float(d)}
+    dtypes = {d for d in {t.dtype for t in parameters(best)} if is_real_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if best.wrapper == "DataParallel" and best.device_ids:
         device = f"cuda:{best.device_ids[0]}"
@@ -233,9 +242,12 @@ def _model_entry(o: ObjectRecord, _context: object = None,
 
 
 def _model(o: ObjectRecord, params: list[TensorRecord]) -> Model:
+    """NB: its dtype is its parameters' (they meet the inputs in its matmuls): a buffer of
+    another dtype is the module rule's to judge (a float32 ``inv_freq`` in a bfloat16 model is
+    deliberate), and leaves the model's dtype known."""
     own = module_tensors(o)
     devices = set(map(_DEVICE, own))
-    dtypes = {d for d in set(map(_DTYPE, own)) if is_float(d)}
+    dtypes = {d for d in set(map(_DTYPE, params)) if is_real_float(d)}
     device = devices.pop() if len(devices) == 1 else None
     if o.wrapper == "DataParallel" and o.device_ids:
         device = f"cuda:{o.device_ids[0]}"
