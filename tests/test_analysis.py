@@ -276,6 +276,21 @@ def test_model_recreated_after_the_optimizer():
             for p, e in zip(model.parameters(), exp_avg, strict=True)] == [True] * 4
 
 
+def test_a_learning_rate_scheduler_is_not_a_second_optimizer():
+    # NB: a scheduler holds its optimizer to set its learning rate; read through it, every
+    # stale optimizer was reported twice (once as "sched updates stale parameters")
+    _, opt = trained()
+    model = Net()
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1)
+    plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt)
+    ns = {"model": model, "opt": opt, "sched": sched, "plateau": plateau}
+    f = only(ns, "optimizer_orphan")
+    assert f.objects == ("opt", "model")
+    assert [o.name for o in take_snapshot(ns).objects] == ["model", "opt"]
+    run_fix(ns, f)
+    assert kinds(ns) == [] and sched.optimizer is opt  # NB: it keeps stepping the same one
+
+
 # --- DataParallel ----------------------------------------------------------------------------
 
 def test_dataparallel_module_not_on_device_ids_0(fake_cuda):

@@ -3,7 +3,8 @@
 A hypothesis state machine plays cells against a namespace: rebinding, ``del``, ``.data`` swaps
 that change dtype or device without changing identity, ``resize_``, ``Module.to``, replaced
 submodules, new trap attributes, two names trading values, ``opt.step()``, ``requires_grad_``,
-in-place container edits, and changes made through an alias or a function the cell does not
+in-place container edits, changes made through an alias or a function the cell does not name,
+and optimizers held by a helper object or a learning-rate scheduler that change through their own
 name. After every cell the incremental snapshot must equal ``take_snapshot`` + ``diagnose`` of
 the same namespace, and a diagnosis kept across cells (a memo) a fresh one; cells also type text
 into ``In`` (read for which model each tensor is used with, never run).
@@ -57,7 +58,7 @@ def tensor(draw: Any) -> torch.Tensor:
 
 def value(draw: Any, ns: dict[str, Any]) -> Any:
     kind = draw(st.sampled_from(["tensor", "module", "container", "optimizer", "view", "other",
-                                 "alias", "param", "holder"]))
+                                 "alias", "param", "holder", "wrapper"]))
     if kind == "tensor":
         return tensor(draw)
     if kind == "holder":
@@ -86,6 +87,10 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
         with contextlib.suppress(ValueError):  # NB: a parameter made a non-leaf (leaf_flip)
             return torch.optim.Adam(draw(st.sampled_from(modules)).parameters())
         return None
+    opts = [v for v in ns.values() if isinstance(v, torch.optim.Optimizer)]
+    if kind == "wrapper" and opts:  # NB: the optimizer then changes through its own name
+        opt = draw(st.sampled_from(opts))
+        return Trainer(opt) if draw(st.booleans()) else torch.optim.lr_scheduler.StepLR(opt, 1)
     if kind == "view" and tensors:
         return draw(st.sampled_from(tensors)).view(-1)[:1]
     if kind == "alias" and ns:
@@ -93,6 +98,14 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
     if kind == "param" and modules:
         return next(draw(st.sampled_from(modules)).parameters())
     return draw(st.sampled_from([3, "text", None, [1, 2]]))
+
+
+class Trainer:
+    """A training-loop helper holding an optimizer (as Lightning Fabric's wrapper does): shown
+    as that optimizer, under its own name."""
+
+    def __init__(self, optimizer: torch.optim.Optimizer) -> None:
+        self.optimizer = optimizer
 
 
 class Stack(nn.Sequential):

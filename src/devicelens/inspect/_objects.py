@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import types
 from itertools import compress
 from operator import attrgetter, not_
@@ -42,10 +43,10 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
         w.container(obj, info.what, name, root, 0, "", "tensor")
     else:
         kind = "container"
-        inner = _wrapped_optimizer(obj, root)
+        inner = wrapped_optimizer(obj)
         if inner is not None:
             kind = "optimizer"
-            _optimizer(w, inner[0], name, inner[1])
+            _optimizer(w, inner[1], name, (*root, step("attr", inner[0])))
     if not w.tensors and not w.modules:
         return None, w.truncated
     return _object_record(w, obj, name, kind, sums), w.truncated
@@ -87,16 +88,27 @@ def optimizer_params(groups: Any, exact: tuple[type, type] | None = None,
     return out
 
 
-def _wrapped_optimizer(obj: Any, root: Ref) -> tuple[Any, Ref] | None:
-    """An optimizer a plain object wraps (Lightning Fabric, training-loop helpers), one level
-    down its instance ``__dict__``. NB: read through the dict, never through a property;
-    modules, classes and functions (``torch``, ``nn``) are never wrappers."""
-    if issubclass(type(obj), _NOT_WRAPPERS):
+def wrapped_optimizer(obj: Any) -> tuple[str, Any] | None:
+    """The optimizer a plain object wraps (Lightning Fabric, training-loop helpers), one level
+    down its instance ``__dict__``, and its key. NB: read through the dict, never through a
+    property; modules, classes and functions (``torch``, ``nn``) are never wrappers, nor are
+    learning-rate schedulers: one holds its optimizer to set its learning rate, and the
+    optimizer has its own name (``opt.step()`` is called on it), so read through the scheduler
+    it would be shown and judged twice. NB: what the record of a plain object depends on
+    (its token reads the same, :func:`._token.token`)."""
+    tp = type(obj)
+    if issubclass(tp, _NOT_WRAPPERS) or _is_scheduler(tp):
         return None
     for k, v in list(dict.items(_types.instance_dict(obj) or {})):
         if type(k) is str and _types.info(type(v)).what == "optimizer":
-            return v, (*root, step("attr", k))
+            return k, v
     return None
+
+
+def _is_scheduler(tp: type) -> bool:
+    sched = sys.modules.get("torch.optim.lr_scheduler")
+    base = getattr(sched, "LRScheduler", None)
+    return isinstance(base, type) and issubclass(tp, base)
 
 
 _NOT_WRAPPERS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,

@@ -16,7 +16,7 @@ from operator import is_, itemgetter
 from typing import Any
 
 from . import _tree, _types
-from ._objects import optimizer_params, optimizer_state
+from ._objects import optimizer_params, optimizer_state, wrapped_optimizer
 from ._token_tree import forest_token as _forest
 from ._token_tree import optimizer_token as _optimizer_columns
 from ._token_tree import tree_token
@@ -230,6 +230,12 @@ def token(ctx: Ctx, obj: Any) -> tuple[Token, list[Any]]:
         t.tensor(obj)
     elif info.what:
         t.container(obj, info.what, 0, "tensor")
+    else:  # NB: a plain object's record is the optimizer it wraps, if any: read as its walk is
+        inner = wrapped_optimizer(obj)
+        if inner is not None:
+            t.tok.append(inner[0])
+            t.ident(inner[1])
+            t.optimizer(inner[1])
     return t.tok, t.pins
 
 
