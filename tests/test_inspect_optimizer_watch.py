@@ -17,7 +17,7 @@ from torch import nn
 
 from devicelens.inspect import _live, _tensor_list, take_snapshot
 from devicelens.inspect._live import Live
-from devicelens.inspect._optimizer_watch import OptimizerWatch
+from devicelens.inspect._optimizer_watch import OptimizerWatch, WrappedWatch
 from devicelens.inspect._walk import Ctx
 
 
@@ -110,6 +110,66 @@ def test_every_change_is_seen(change: str) -> None:
     update = live.update(ns)
     assert update.snapshot.objects == take_snapshot(ns).objects
     assert "opt" in update.changed or "renamed" in update.changed
+    assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
+
+
+class Trainer:
+    """A training-loop helper holding the optimizer (as Lightning Fabric's wrapper does); the
+    optimizer has no name of its own."""
+
+    def __init__(self, optimizer: torch.optim.Optimizer) -> None:
+        self.optimizer = optimizer
+
+
+def wrapped() -> dict[str, Any]:
+    ns = namespace()
+    return {"model": ns["model"], "trainer": Trainer(ns.pop("opt"))}
+
+
+def _wrapped_state(ns: dict[str, Any]) -> dict[str, Any]:
+    return _state({"opt": ns["trainer"].optimizer})
+
+
+WRAPPED_CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "a state tensor's data swapped": lambda ns: setattr(
+        _wrapped_state(ns)["exp_avg"], "data", _wrapped_state(ns)["exp_avg"].data.double()),
+    "another optimizer at its key": lambda ns: setattr(
+        ns["trainer"], "optimizer", torch.optim.SGD(ns["model"].parameters())),
+    "its optimizer under another key": lambda ns: ns["trainer"].__dict__.update(
+        opt=ns["trainer"].__dict__.pop("optimizer")),
+    "Module.to": lambda ns: ns["model"].to(torch.float64),
+}
+
+
+def test_a_wrapped_optimizer_is_watched_through_its_wrapper(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ns = wrapped()
+    live = _named(ns)
+    assert isinstance(live.entries["trainer"].watch, WrappedWatch)
+    tokens: list[str] = []
+    real = _live.token
+
+    def counted(ctx: Ctx, obj: Any) -> Any:
+        tokens.append(type(obj).__name__)
+        return real(ctx, obj)
+
+    monkeypatch.setattr(_live, "token", counted)
+    ns["model"](torch.zeros(4, 2)).sum().backward()
+    ns["trainer"].optimizer.step()
+    update = live.update(ns)
+    assert update.changed == frozenset() and tokens == []
+    assert update.snapshot.objects == take_snapshot(ns).objects
+
+
+@pytest.mark.parametrize("change", sorted(WRAPPED_CHANGES))
+def test_every_change_to_a_wrapped_optimizer_is_seen(change: str) -> None:
+    ns = wrapped()
+    live = _named(ns)
+    assert live.entries["trainer"].watch is not None
+    WRAPPED_CHANGES[change](ns)
+    update = live.update(ns)
+    assert "trainer" in update.changed
+    assert update.snapshot.objects == take_snapshot(ns).objects
     assert live.update(ns).snapshot.objects == take_snapshot(ns).objects
 
 

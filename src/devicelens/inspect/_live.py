@@ -27,7 +27,7 @@ from ._forest_watch import ForestWatch
 from ._gc import gc_paused
 from ._headers import Sweep
 from ._objects import walk_object
-from ._optimizer_watch import OptimizerWatch, checked, watch_of
+from ._optimizer_watch import Watch, checked, watch_of
 from ._token import Token, forest_token, token
 from ._totals import RunningTotals, Share, loose_share, loose_shares, share_of
 from ._walk import Ctx
@@ -58,7 +58,8 @@ class Entry(NamedTuple):
     record: ObjectRecord | None
     regs: list[tuple[int, str]]  # parameter paths the walk registered (for optimizers)
     truncated: bool  # by width or depth (past the node budget, nothing is kept)
-    watch: OptimizerWatch | None = None  # proves an optimizer's token equal without it
+    watch: Watch | None = None  # proves an optimizer's token equal without it (or a
+    # wrapped one's)
 
 
 class Kept(NamedTuple):

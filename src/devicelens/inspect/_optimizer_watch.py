@@ -20,6 +20,7 @@ from itertools import chain, repeat
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
+from ._objects import wrapped_optimizer
 from ._tensor_list import Regrad, Tensors
 from ._versions import reader
 from ._walk import Ctx
@@ -135,18 +136,51 @@ def _read(opt: Any, dict_get: Any) -> _Reading | None:
                     list(chain.from_iterable(map(dict.values, states))))
 
 
-def watch_of(ctx: Ctx, obj: Any) -> OptimizerWatch | None:
-    """A watch of an optimizer (None for anything else, or where none can be kept)."""
-    if _types.info(type(obj)).what != "optimizer":
+class WrappedWatch:
+    """The watch of the optimizer a plain object wraps (:func:`._objects.wrapped_optimizer`),
+    under the key it was found at. NB: the optimizer is known by its id and type, never kept
+    alive: where another took its id, its dicts' versions (unique to each dict) differ."""
+
+    def __init__(self, key: str, ident: tuple[int, type], inner: OptimizerWatch) -> None:
+        self.key, self.ident, self.inner = key, ident, inner
+
+    def check(self, ctx: Ctx, obj: Any) -> bool | tuple[dict[int, int], WrappedWatch]:
+        """:meth:`OptimizerWatch.check` of the optimizer ``obj`` wraps, where it is the one
+        remembered under the same key."""
+        found = wrapped_optimizer(obj)
+        if (found is None or found[0] != self.key or id(found[1]) != self.ident[0]
+                or type(found[1]) is not self.ident[1]):
+            return False
+        verdict = self.inner.check(ctx, found[1])
+        if verdict is True or verdict is False:
+            return verdict
+        moved, now = verdict
+        return moved, WrappedWatch(self.key, self.ident, now)
+
+
+Watch = OptimizerWatch | WrappedWatch
+
+
+def watch_of(ctx: Ctx, obj: Any) -> Watch | None:
+    """A watch of an optimizer, or of the one a plain object wraps (None for anything else, or
+    where none can be kept)."""
+    what = _types.info(type(obj)).what
+    if what and what != "optimizer":
         return None
     try:
-        return OptimizerWatch.remember(ctx, obj)
+        if what:
+            return OptimizerWatch.remember(ctx, obj)
+        found = wrapped_optimizer(obj)
+        if found is None:
+            return None
+        inner = OptimizerWatch.remember(ctx, found[1])
+        return (WrappedWatch(found[0], (id(found[1]), type(found[1])), inner)
+                if inner is not None else None)
     except Exception:  # NB: a shortcut never costs the push
         return None
 
 
-def checked(watch: OptimizerWatch, ctx: Ctx, obj: Any
-            ) -> bool | tuple[dict[int, int], OptimizerWatch]:
+def checked(watch: Watch, ctx: Ctx, obj: Any) -> bool | tuple[dict[int, int], Watch]:
     try:
         return watch.check(ctx, obj)
     except Exception:  # NB: as in watch_of: read the token instead
