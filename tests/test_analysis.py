@@ -177,14 +177,52 @@ def test_float32_buffers_beside_half_parameters_are_a_note_not_a_cast():
                           persistent=False)
     model.enc.bfloat16()
     model.dec.bfloat16()
-    f = only({"model": model}, "module_float32_buffers")
+    f = only({"model": model}, "module_float32_kept")
     assert f.severity == "info" and f.fix == "" and f.action is None
     assert f.paths == ("model.inv_freq",) and "deliberate" in f.message
-    assert [k for k in kinds({"model": model}) if k != "module_float32_buffers"] == []
+    assert [k for k in kinds({"model": model}) if k != "module_float32_kept"] == []
     # NB: a float32 *parameter* left behind is still a mixed module, with its cast
     model.dec.float()
     f = only({"model": model}, "module_mixed_dtype")
     assert f.severity == "warning" and f.fix == "model.to(torch.bfloat16)"
+
+
+class LoraLinear(nn.Module):
+    """PEFT's LoRA layer, as its structure goes: the base layer beside ``lora_A``/``lora_B``
+    ModuleDicts per adapter; its forward casts the input to the adapter's dtype."""
+
+    def __init__(self, base: nn.Linear, r: int = 2) -> None:
+        super().__init__()
+        self.base_layer = base
+        self.lora_A = nn.ModuleDict({"default": nn.Linear(base.in_features, r, bias=False)})
+        self.lora_B = nn.ModuleDict({"default": nn.Linear(r, base.out_features, bias=False)})
+
+    def forward(self, x):
+        result = self.base_layer(x)
+        a, b = self.lora_A["default"], self.lora_B["default"]
+        return result + b(a(x.to(a.weight.dtype))).to(result.dtype)
+
+
+def test_peft_float32_adapters_beside_a_half_base_are_a_note():
+    # NB: PEFT upcasts LoRA weights to float32 over a float16/bfloat16 base (peft #1706) and
+    # discourages model.to(torch.bfloat16) after get_peft_model (peft #2421)
+    model = Net().bfloat16()
+    model.enc, model.dec = LoraLinear(model.enc), LoraLinear(model.dec)
+    for m in (model.enc, model.dec):
+        m.lora_A.float()
+        m.lora_B.float()
+    ns = {"model": model, "x": torch.randn(3, 4, dtype=torch.bfloat16)}
+    assert model(ns["x"]).dtype == torch.bfloat16  # NB: the forward runs as it is
+    f = only(ns, "module_float32_kept")
+    assert f.severity == "info" and f.fix == "" and f.action is None
+    assert "model.enc.lora_A.default.weight" in f.paths and "PEFT" in f.message
+    assert kinds(ns) == ["module_float32_kept"]
+    # NB: the model's dtype is its base's: float32 data is still caught
+    ns["x"] = ns["x"].float()
+    assert only(ns, "loose_dtype").fix == "x = x.bfloat16()"
+    # NB: a float32 base layer is no adapter: a mixed module, with its cast
+    model.dec.base_layer.float()
+    assert only(ns, "module_mixed_dtype").severity == "warning"
 
 
 # --- traps -----------------------------------------------------------------------------------

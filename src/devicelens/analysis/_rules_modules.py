@@ -14,6 +14,7 @@ from .findings import (
     Severity,
     _counts,
     _finding,
+    is_adapter,
     is_real_float,
     majority,
     module_tensors,
@@ -137,11 +138,12 @@ def _module_dtypes(o: ObjectRecord) -> list[Finding]:
     held = own
     own = [t for t in own if is_real_float(t.dtype)]
     dtypes = {t.dtype for t in own}
-    target = (majority([t for t in own if t.role == "parameter"], "dtype")
+    target = (majority([t for t in own if t.role == "parameter" and not is_adapter(t)], "dtype")
               or majority(own, "dtype") or "float32")
     strays = [t for t in own if t.dtype != target]
-    if target in _HALF and all(t.role == "buffer" and t.dtype == "float32" for t in strays):
-        return [_float32_buffers(o, strays, target)]
+    if target in _HALF and all(t.dtype == "float32" and (t.role == "buffer" or is_adapter(t))
+                               for t in strays):
+        return [_float32_kept(o, strays, target)]
     root = o.tensors[0].ref[:1]
     fix = _cast_fix(root, held, strays, target)
     msg = (f"{o.name} mixes floating dtypes {', '.join(sorted(dtypes))}: "
@@ -172,20 +174,30 @@ def _cast_fix(root: Ref, held: list[TensorRecord], strays: list[TensorRecord],
     return "\n".join(f"{code_for(r)}.to(torch.{target})" for r in owners)
 
 
-def _float32_buffers(o: ObjectRecord, strays: list[TensorRecord], target: str) -> Finding:
-    """float32 buffers beside half-precision parameters: a note. NB: usually deliberate
-    (rotary ``inv_freq``, running statistics; ``from_pretrained(torch_dtype=...)`` leaves
-    buffers in float32, and DeepSpeed and NeMo keep them so): casting them loses precision."""
+def _float32_kept(o: ObjectRecord, strays: list[TensorRecord], target: str) -> Finding:
+    """float32 buffers and PEFT adapters beside half-precision parameters: a note. NB: both
+    usually deliberate: a rotary ``inv_freq`` or running statistics (``from_pretrained
+    (torch_dtype=...)`` leaves buffers in float32, and DeepSpeed and NeMo keep them so), LoRA
+    weights that PEFT upcasts (its layers cast their inputs). Casting them loses precision."""
     n = len(strays)
+    adapters = [t for t in strays if is_adapter(t)]
     shown = ", ".join(t.path for t in strays[:3]) + (f" and {n - 3} more" if n > 3 else "")
-    msg = (f"{shown} {'is a' if n == 1 else 'are'} float32 buffer{'' if n == 1 else 's'} "
-           f"beside {o.name}'s {target} parameters. That is often deliberate (rotary "
-           f"frequencies such as inv_freq and normalisation statistics are kept in float32 "
-           f"for precision), so devicelens does not cast {'it' if n == 1 else 'them'}. If your "
-           f"forward adds one to activations, they become float32 and the next {target} layer "
-           f"raises \"expected scalar type\": then cast that buffer alone.")
-    return _finding("module_float32_buffers", "info",
-                    f"{o.name} keeps {n} buffer{'' if n == 1 else 's'} in float32", msg, "",
+    why = ([] if len(adapters) == n else
+           ["rotary frequencies such as inv_freq and normalisation statistics are kept in "
+            "float32 for precision"])
+    if adapters:
+        why.append("PEFT keeps LoRA adapters in float32 beside a half-precision base "
+                   "(autocast_adapter_dtype) and casts their inputs")
+    msg = (f"{o.name} keeps {shown} in float32 beside its {target} parameters. That is usually "
+           f"deliberate ({'; '.join(why)}), so devicelens does not cast "
+           f"{'it' if n == 1 else 'them'}: {o.name}.to(torch.{target}) would.")
+    if len(adapters) < n:
+        msg += (f" If your own forward adds a float32 buffer to activations, they become "
+                f"float32 and the next {target} layer raises \"expected scalar type\": then "
+                f"cast that buffer alone.")
+    title = (f"{o.name} keeps {n} {'tensor' if n == 1 else 'tensors'} in float32" if adapters
+             else f"{o.name} keeps {n} buffer{'' if n == 1 else 's'} in float32")
+    return _finding("module_float32_kept", "info", title, msg, "",
                     (t.path for t in strays), [o.name], dtypes=[target, "float32"])
 
 

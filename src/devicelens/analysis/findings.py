@@ -61,7 +61,7 @@ DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module"
                 "optimizer_state", "optimizer_orphan", "dataparallel_device", "loose_device",
                 "meta_no_data", "model_left_behind", "cpu_required")
 DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype",
-               "module_float32_buffers")
+               "module_float32_kept")
 
 
 def _finding(kind: str, severity: Severity, title: str, message: str, fix: str,
@@ -90,6 +90,18 @@ def is_real_float(dtype: str) -> bool:
     complex64 in float32 and bfloat16 models on purpose, and casting it to a real dtype (which
     ``Module.to(dtype)`` does) drops its imaginary part."""
     return dtype.startswith(("float", "bfloat"))
+
+
+#: the submodules PEFT keeps a LoRA adapter's weights in (``lora_A.default``, DoRA's magnitude)
+PEFT_ADAPTERS = frozenset({"lora_A", "lora_B", "lora_embedding_A", "lora_embedding_B",
+                           "lora_magnitude_vector"})
+
+
+def is_adapter(t: TensorRecord) -> bool:
+    """A PEFT LoRA adapter's weight. NB: PEFT (0.11 and later, ``autocast_adapter_dtype``)
+    keeps them in float32 beside a float16/bfloat16 base model on purpose, and its layers cast
+    their inputs to the adapter's dtype: they neither make the model "mixed" nor set its dtype."""
+    return not PEFT_ADAPTERS.isdisjoint(t.owner.split("."))
 
 
 def _counts(t: TensorRecord) -> bool:
@@ -248,6 +260,8 @@ def _model(o: ObjectRecord, params: list[TensorRecord]) -> Model:
     own = module_tensors(o)
     devices = set(map(_DEVICE, own))
     dtypes = {d for d in set(map(_DTYPE, params)) if is_real_float(d)}
+    if len(dtypes) > 1:  # NB: C-speed first; PEFT adapters (float32 on purpose) rarely
+        dtypes = {t.dtype for t in params if is_real_float(t.dtype) and not is_adapter(t)}
     device = devices.pop() if len(devices) == 1 else None
     if o.wrapper == "DataParallel" and o.device_ids:
         device = f"cuda:{o.device_ids[0]}"
