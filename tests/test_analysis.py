@@ -187,6 +187,17 @@ def test_float32_buffers_beside_half_parameters_are_a_note_not_a_cast():
     assert f.severity == "warning" and f.fix == "model.to(torch.bfloat16)"
 
 
+def test_float8_weights_beside_bfloat16_ones_are_no_mixed_model():
+    # NB: fp8 checkpoints keep quantised weights (and their float32 scales) beside bfloat16
+    # norms and embeddings; casting them to bfloat16 would undo the quantisation
+    model = Net().bfloat16()
+    model.enc.weight = nn.Parameter(model.enc.weight.detach().to(torch.float8_e4m3fn),
+                                    requires_grad=False)
+    assert kinds({"model": model}) == []
+    model.dec.float()  # NB: a real float32 layer still is
+    assert kinds({"model": model}) == ["module_mixed_dtype"]
+
+
 class LoraLinear(nn.Module):
     """PEFT's LoRA layer, as its structure goes: the base layer beside ``lora_A``/``lora_B``
     ModuleDicts per adapter; its forward casts the input to the adapter's dtype."""

@@ -85,11 +85,13 @@ def is_float(dtype: str) -> bool:
 
 
 def is_real_float(dtype: str) -> bool:
-    """A real floating dtype: what a model's dtype is, and what dtype mismatches are judged in.
-    NB: a complex tensor is no stray beside float weights: rotary embeddings keep ``freqs_cis``
-    complex64 in float32 and bfloat16 models on purpose, and casting it to a real dtype (which
-    ``Module.to(dtype)`` does) drops its imaginary part."""
-    return dtype.startswith(("float", "bfloat"))
+    """A real floating dtype a model computes in: what a model's dtype is, and what dtype
+    mismatches are judged in. NB: a complex tensor is no stray beside float weights: rotary
+    embeddings keep ``freqs_cis`` complex64 in float32 and bfloat16 models on purpose, and
+    casting it to a real dtype (which ``Module.to(dtype)`` does) drops its imaginary part. Nor
+    is an 8- or 4-bit float: weights stored so (with their scales) are used through scaled
+    matmuls, and casting them to the model's dtype undoes the quantisation."""
+    return dtype.startswith(("float", "bfloat")) and not dtype.startswith(("float8", "float4"))
 
 
 #: the submodules PEFT keeps a LoRA adapter's weights in (``lora_A.default``, DoRA's magnitude)
