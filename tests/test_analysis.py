@@ -340,6 +340,33 @@ def test_a_learning_rate_scheduler_is_not_a_second_optimizer():
     assert kinds(ns) == [] and sched.optimizer is opt  # NB: it keeps stepping the same one
 
 
+class Trainer:
+    """A notebook's training-loop helper holding the model and its optimizer."""
+
+    def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer) -> None:
+        self.model, self.optimizer = model, optimizer
+
+
+def test_an_optimizer_held_by_a_helper_and_named_is_judged_once_under_its_name():
+    model, opt = trained()
+    to_in_place(model, "meta")
+    ns = {"model": model, "opt": opt, "trainer": Trainer(model, opt)}
+    f = only(ns, "optimizer_state")
+    assert f.objects == ("opt",)
+    assert [o.name for o in take_snapshot(ns).objects] == ["model", "opt", "trainer"]
+    # NB: held by the helper alone, it is judged there
+    alone = {"model": model, "trainer": ns["trainer"]}
+    assert only(alone, "optimizer_state").objects == ("trainer",)
+    # NB: another optimizer over the same parameters (re-created) is no alias: both judged
+    twin = torch.optim.Adam(model.parameters())
+    twin.state.update({p: {k: v.clone() for k, v in s.items()} for p, s in opt.state.items()})
+    ns["trainer"] = Trainer(model, twin)
+    assert sorted(f.objects[0] for f in findings(ns) if f.kind == "optimizer_state") == [
+        "opt", "trainer"]
+    run_fix(ns, only({"model": model, "opt": opt}, "optimizer_state"))
+    assert [f.objects for f in findings(ns)] == [("trainer",)]
+
+
 # --- DataParallel ----------------------------------------------------------------------------
 
 def test_dataparallel_module_not_on_device_ids_0(fake_cuda):

@@ -129,8 +129,30 @@ def _per_object(m: Memo, comps: tuple[ObjectRecord, ...], modules: tuple[ObjectR
         elif o.kind == "optimizer":
             out += m.get(o, "optimizer", mctx, _optimizer)
             keys.append((id(o), "optimizer"))
+    twice = _held_twice(comps)
+    if twice:
+        out = [f for f in out if not (f.objects and f.objects[0] in twice)]
     m.shared["per_object"] = (comps, idx, usage, strays, out, keys)
     return list(out)
+
+
+def _held_twice(comps: tuple[ObjectRecord, ...]) -> frozenset[str]:
+    """The names that read, through a helper object (``trainer.optimizer``), an optimizer that
+    also has a name of its own: its findings are given once, under that name.
+    NB: told by its very state tensors (no two optimizers share one). One with no state yet
+    cannot be told from another over the same parameters (a re-created optimizer, say): both
+    keep their findings."""
+    held = [o for o in comps if o.kind == "optimizer" and o.tensors
+            and o.tensors[0].ref[1].kind == "attr"]
+    if not held:
+        return frozenset()
+    named = {_state_of(o) for o in comps if o.kind == "optimizer" and o.tensors
+             and o.tensors[0].ref[1].kind != "attr"}
+    return frozenset(o.name for o in held if (state := _state_of(o)) and state in named)
+
+
+def _state_of(o: ObjectRecord) -> frozenset[int]:
+    return frozenset(t.storage for t in o.tensors if t.role == "state")
 
 
 def _usage(m: Memo, cells: tuple[str, ...], modules: tuple[ObjectRecord, ...]) -> Usage:
