@@ -236,6 +236,37 @@ def test_peft_float32_adapters_beside_a_half_base_are_a_note():
     assert only(ns, "module_mixed_dtype").severity == "warning"
 
 
+def test_a_frozen_batchs_cast_leaves_its_labels_alone():
+    # NB: before, the fix cast every tensor of the tuple: the int64 labels became float
+    model = Net()
+    ns = {"model": model, "batch": (torch.randn(3, 4, dtype=torch.float64),
+                                    torch.tensor([0, 1, 1]))}
+    f = only(ns, "loose_dtype")
+    assert "_t.dtype in (torch.float64,)" in f.fix
+    run_fix(ns, f)
+    assert [t.dtype for t in ns["batch"]] == [torch.float32, torch.int64]
+    x, y = ns["batch"]
+    assert nn.functional.cross_entropy(model(x), y).dim() == 0  # NB: the step runs
+    assert kinds(ns) == []
+
+
+def test_a_packed_sequences_batch_sizes_stay_on_the_cpu():
+    # NB: PackedSequence keeps batch_sizes on the cpu by design (pytorch #7466); a tree_map
+    # over it moved them too, and an RNN then refuses the sequence
+    lstm = nn.LSTM(4, 8).to("meta")
+    packed = nn.utils.rnn.pack_padded_sequence(torch.randn(5, 3, 4), torch.tensor([5, 3, 4]),
+                                               enforce_sorted=False)
+    ns = {"lstm": lstm, "packed": packed}
+    f = only(ns, "loose_device")
+    assert f.paths == ("packed.data", "packed.sorted_indices", "packed.unsorted_indices")
+    assert f.fix == "packed = packed.to(next(lstm.parameters()).device)"
+    run_fix(ns, f)
+    assert ns["packed"].data.is_meta and ns["packed"].batch_sizes.device.type == "cpu"
+    assert kinds(ns) == []  # NB: a packed sequence where it belongs is no mismatch
+    out, _ = lstm(ns["packed"])
+    assert out.data.is_meta
+
+
 # --- traps -----------------------------------------------------------------------------------
 
 class PosNet(nn.Module):

@@ -81,7 +81,7 @@ def _wants(idx: ModelIndex, ms: list[Model], attr: str,
 def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Finding]:
     idx, usage = ctx
     loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
-             and not (t.shape == () and t.device == "cpu")]
+             and not (t.shape == () and t.device == "cpu") and t.ref[-1] != _BATCH_SIZES]
     cpu = [t for t in loose if t.path in usage.cpu_paths]
     loose = [t for t in loose if t.path not in usage.cpu_paths]
     out = _cpu_required(o, [t for t in cpu if t.device != "cpu"])
@@ -98,6 +98,12 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
     if usage.history and not used:
         found = [_not_yet(f) for f in found]
     return out + found
+
+
+#: a PackedSequence's ``batch_sizes``: always on the CPU, by design (``PackedSequence.to``
+#: keeps it there, and building one with it elsewhere raises "batch_sizes should always be on
+#: CPU"), and an int64 that no dtype judges
+_BATCH_SIZES = Step("attr", "batch_sizes", "field")
 
 
 def _not_yet(f: Finding) -> Finding:
@@ -193,9 +199,15 @@ def _loose_finding(o: ObjectRecord, wrong: list[TensorRecord], device: str | Non
                    dtype: str | None, target: str, model: str) -> Finding:
     call = f"to({target})" if device else _CASTS.get(dtype or "", f"to(torch.{dtype})")
     lines = [f"{code_for(t.ref)} = {code_for(t.ref)}.{call}" for t in wrong if has_code(t.ref)]
-    if o.frozen or len(lines) < len(wrong):
-        lines = [f"{o.name} = torch.utils._pytree.tree_map(lambda _t: _t.{call} if "
-                 f"torch.is_tensor(_t) else _t, {o.name})"]
+    if o.type_name == "PackedSequence" and device:
+        lines = [f"{o.name} = {o.name}.{call}"]  # NB: keeps its batch_sizes on the cpu
+    elif o.frozen or len(lines) < len(wrong):
+        # NB: a cast only of the tensors in a wrong dtype: never the labels beside the data
+        dts = [f"torch.{d}" for d in sorted({t.dtype for t in wrong})]
+        which = ("torch.is_tensor(_t)" if device else
+                 f"torch.is_tensor(_t) and _t.dtype in ({', '.join(dts)}{',' * (len(dts) == 1)})")
+        lines = [f"{o.name} = torch.utils._pytree.tree_map(lambda _t: _t.{call} if {which} "
+                 f"else _t, {o.name})"]
     if device:
         found = sorted({t.device for t in wrong})
         msg = (f"{_names(wrong)} {'is' if len(wrong) == 1 else 'are'} on {', '.join(found)} "
