@@ -3,6 +3,7 @@ fix code, run against the same namespace, makes the finding go away."""
 
 from __future__ import annotations
 
+import pytest
 import torch
 from torch import nn
 
@@ -291,6 +292,30 @@ def test_plain_tensor_attribute_left_behind():
 def test_plain_tensor_attribute_on_the_right_device_is_only_a_hint():
     f = only({"model": PosNet()}, "trap_latent")
     assert f.severity == "info" and f.action is None and f.paths == ("model.pos_emb",)
+
+
+@pytest.mark.parametrize("norm", ["weight_norm", "spectral_norm"])
+def test_a_weight_that_weight_norm_makes_before_each_forward_is_no_trap(norm):
+    # NB: torch.nn.utils.weight_norm/spectral_norm keep the weight a plain attribute, made from
+    # weight_g/weight_v (weight_orig) by a pre-hook; registered as a buffer, as the trap fix
+    # did, it would enter the state_dict and checkpoints would no longer load
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # NB: the legacy API is deprecated
+        layer = getattr(nn.utils, norm)(nn.Linear(4, 4))
+    layer(torch.randn(2, 4))
+    keys = set(layer.state_dict())
+    model = nn.Sequential(layer).to("meta")
+    ns = {"model": model}
+    f = only(ns, "norm_weight_stale")
+    assert f.severity == "info" and f.fix == "" and f.action is None
+    assert f.paths == ("model.0.weight",) and f"parametrizations.{norm}" in f.message
+    assert kinds(ns) == ["norm_weight_stale"]
+    assert model(torch.randn(2, 4, device="meta")).is_meta  # NB: the forward makes it anew
+    assert kinds(ns) == [] and set(layer.state_dict()) == keys
+    layer.pos = torch.zeros(4)  # NB: a plain attribute beside it still is a trap
+    assert kinds(ns) == ["trap_attribute"]
 
 
 class Heads(nn.Module):

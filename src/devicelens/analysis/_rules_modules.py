@@ -222,6 +222,11 @@ def _traps(o: ObjectRecord) -> list[Finding]:
             continue
         owner_code = code_for(_owner_ref(t))
         name = str(t.ref[-1].key)
+        hook = _norm_hook(o, t, name)
+        if hook:
+            if t.device != dev:
+                out.append(_stale_norm_weight(o, t, name, hook, dev))
+            continue
         fix = (f"_t = {code_for(t.ref)}\ndel {code_for(t.ref)}\n"
                f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}))")
         if t.device != dev:
@@ -236,6 +241,30 @@ def _traps(o: ObjectRecord) -> list[Finding]:
             out.append(_finding("trap_latent", "info", f"{t.path} is not a buffer", msg, fix,
                                 [t.path], [o.name], [t.device]))
     return out + _trapped_modules(o)
+
+
+def _norm_hook(o: ObjectRecord, t: TensorRecord, name: str) -> str:
+    """Which of ``torch.nn.utils.weight_norm``/``spectral_norm`` makes the attribute ``t``
+    (named ``name``) from its module's parameters (``name_g`` and ``name_v``, ``name_orig``)
+    before every forward, or "". NB: a plain attribute by their design, not a trap: made a
+    buffer, it would enter the state_dict, and checkpoints would no longer load."""
+    keys = {p.ref[-1].key for p in o.tensors if p.role == "parameter" and p.owner == t.owner}
+    if f"{name}_orig" in keys:
+        return "spectral_norm"
+    return "weight_norm" if f"{name}_g" in keys and f"{name}_v" in keys else ""
+
+
+def _stale_norm_weight(o: ObjectRecord, t: TensorRecord, name: str, hook: str,
+                       dev: str) -> Finding:
+    """The weight ``hook`` made before the module moved: a note. NB: calling the module makes it
+    again where the module is; only code that reads it without calling the module (pytorch
+    #48898) meets the stale one."""
+    msg = (f"{t.path} is on {t.device} while {t.owner} is on {dev}: {hook} makes it again from "
+           f"{t.owner}'s parameters before every forward, so calling {t.owner} works. Code that "
+           f"reads {t.path} without calling the module gets the stale one; "
+           f"torch.nn.utils.parametrizations.{hook} computes it on every read instead.")
+    return _finding("norm_weight_stale", "info", f"{t.path} is made again by {hook}", msg, "",
+                    [t.path], [o.name], [t.device, dev])
 
 
 def _trapped_modules(o: ObjectRecord) -> list[Finding]:
