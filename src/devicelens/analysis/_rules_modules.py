@@ -225,7 +225,7 @@ def _traps(o: ObjectRecord) -> list[Finding]:
         hook = _norm_hook(o, t, name)
         if hook:
             if t.device != dev:
-                out.append(_stale_norm_weight(o, t, name, hook, dev))
+                out.append(_stale_norm_weight(o, t, hook, dev))
             continue
         fix = (f"_t = {code_for(t.ref)}\ndel {code_for(t.ref)}\n"
                f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}))")
@@ -254,8 +254,7 @@ def _norm_hook(o: ObjectRecord, t: TensorRecord, name: str) -> str:
     return "weight_norm" if f"{name}_g" in keys and f"{name}_v" in keys else ""
 
 
-def _stale_norm_weight(o: ObjectRecord, t: TensorRecord, name: str, hook: str,
-                       dev: str) -> Finding:
+def _stale_norm_weight(o: ObjectRecord, t: TensorRecord, hook: str, dev: str) -> Finding:
     """The weight ``hook`` made before the module moved: a note. NB: calling the module makes it
     again where the module is; only code that reads it without calling the module (pytorch
     #48898) meets the stale one."""
