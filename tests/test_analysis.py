@@ -283,10 +283,24 @@ def test_plain_tensor_attribute_left_behind():
     ns = {"model": model}
     f = only(ns, "trap_attribute")
     assert f.paths == ("model.pos_emb",) and f.devices == ("cpu", "meta")
-    assert 'model.register_buffer("pos_emb", _t.to("meta"))' in f.fix
+    assert 'model.register_buffer("pos_emb", _t.to("meta"), persistent=False)' in f.fix
     run_fix(ns, f)
     assert "pos_emb" in model._buffers and model.pos_emb.device.type == "meta"
     assert kinds(ns) == []
+
+
+def test_the_trap_fix_leaves_the_state_dict_as_it_was():
+    # NB: a plain attribute was never saved: a persistent buffer would make every checkpoint
+    # saved before the fix fail to load ("Missing key(s) in state_dict: pos_emb")
+    saved = PosNet().state_dict()
+    model = PosNet()
+    ns = {"model": model}
+    run_fix(ns, only(ns, "trap_latent"))
+    assert "pos_emb" in model._buffers
+    assert list(model.state_dict()) == list(saved) == ["fc.weight", "fc.bias"]
+    model.load_state_dict(saved)  # strict: raises on a missing key
+    model.to("meta")
+    assert model.pos_emb.is_meta and kinds(ns) == []
 
 
 def test_plain_tensor_attribute_on_the_right_device_is_only_a_hint():

@@ -109,13 +109,14 @@ def test_positional_encoding_attribute_fake_cuda(ip, ns, fake_cuda):
                              "return x + self.pos_emb[: x.size(1)]")
     assert lines[1] == "cell line 3: out = model(x)"
     assert err.fix == ('_t = model.encoder.pos_emb\ndel model.encoder.pos_emb\n'
-                       'model.encoder.register_buffer("pos_emb", _t.to("cuda:0"))')
+                       'model.encoder.register_buffer("pos_emb", _t.to("cuda:0"), '
+                       'persistent=False)')
     (edit,) = err.report.edits  # and the code, so that the next model.to() moves it
     assert edit.where.endswith("line 8 (in PositionalEncoding.__init__)")
     assert edit.old == ("        self.pos_emb = torch.randn(16, d)   # a plain attribute: "
                         "Module.to() leaves it behind",)
-    assert edit.new == ('        self.register_buffer("pos_emb", torch.randn(16, d))   # a plain '
-                        "attribute: Module.to() leaves it behind",)
+    assert edit.new == ('        self.register_buffer("pos_emb", torch.randn(16, d), '
+                        'persistent=False)   # a plain attribute: Module.to() leaves it behind',)
 
 
 def test_rnn_hidden_state_without_device_fake_cuda(ip, ns, fake_cuda):

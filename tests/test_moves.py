@@ -202,7 +202,7 @@ def test_traps_are_moved_and_the_report_says_how_to_make_it_permanent() -> None:
     assert model.blocks[0].weight is block_w and block_w.device.type == "meta"
     assert opt.state[block_w]["exp_avg"].device.type == "meta"
     notes = "\n".join(report.notes)
-    assert 'model.register_buffer("scale", _t)' in notes
+    assert 'model.register_buffer("scale", _t, persistent=False)' in notes
     assert "model.blocks = torch.nn.ModuleList(model.blocks)" in notes
     train_step(model, opt, torch.randn(2, 4, device="meta"))
     # the suggested code really makes it permanent: afterwards Module.to() takes both along

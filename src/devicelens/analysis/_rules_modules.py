@@ -228,7 +228,7 @@ def _traps(o: ObjectRecord) -> list[Finding]:
                 out.append(_stale_norm_weight(o, t, hook, dev))
             continue
         fix = (f"_t = {code_for(t.ref)}\ndel {code_for(t.ref)}\n"
-               f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}))")
+               f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}), persistent=False)")
         if t.device != dev:
             msg = (f"{t.path} is a plain tensor attribute on {t.device} while {t.owner} is on "
                    f"{dev}: Module.to() never moves it; register it as a buffer.")

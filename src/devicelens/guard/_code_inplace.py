@@ -74,3 +74,37 @@ def _in_place_calls(tr: Tracer, sc: Scope, stmt: ast.stmt,
 def _is_int_tensor(t: Any) -> bool:
     m = meta(t)
     return m is not None and not m[1].startswith(("float", "bfloat", "complex"))
+
+
+def index_put_cast(tr: Tracer, sc: Scope) -> list[Origin]:
+    """``t[idx] = v`` where ``v`` has another floating dtype than ``t`` (fp16 scores written
+    into a float32 buffer under autocast): an index put never casts, so the write casts ``v``
+    to ``t``'s dtype. NB: ``t`` was made in its dtype on purpose; ``v``'s follows autocast."""
+    stmt = _source.statement_at(sc.code, sc.line)
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Subscript)):
+        return []
+    dest_node = stmt.targets[0].value
+    md, mv = meta(_live(tr, sc, dest_node)), meta(_live(tr, sc, stmt.value))
+    if md is None or mv is None or md[1] == mv[1] or not (_floating(md[1]) and _floating(mv[1])):
+        return []
+    value = _source.segment(sc.code, stmt.value)
+    if not isinstance(stmt.value, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+        value = f"({value})"
+    new = f"{value}.to({_source.segment(sc.code, dest_node)}.dtype)"
+    edit = _edits.replace(sc.code, [(stmt.value, new)])
+    if edit is None:
+        return []
+    what = (f"this line writes {mv[1]} values into a {md[1]} tensor, and an indexed write "
+            f"does not cast")
+    return [_origin(tr, sc, edit, what)]
+
+
+def _live(tr: Tracer, sc: Scope, node: ast.expr) -> Any:
+    if isinstance(node, ast.Name):
+        return sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
+    return tr.live(sc, node)
+
+
+def _floating(dtype: str) -> bool:
+    return dtype.startswith(("float", "bfloat")) and not dtype.startswith("float8")

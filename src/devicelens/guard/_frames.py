@@ -84,10 +84,12 @@ def stack_frames(start: FrameType | None) -> list[Frame]:
 
 
 def traceback_frames(tb: Any) -> list[Frame]:
-    """Frames of a traceback, innermost first."""
+    """Frames of a traceback, innermost first, skipping devicelens' own (the guard's, when the
+    op it let through fails: its locals are no names of the user's)."""
     out: list[Frame] = []
     while tb is not None:
-        out.append(Frame(tb.tb_frame, tb.tb_lineno))
+        if not tb.tb_frame.f_code.co_filename.startswith(_HERE):
+            out.append(Frame(tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
     return out[::-1][:MAX_FRAMES]
 

@@ -162,6 +162,12 @@ class DeviceGuard(TorchFunctionMode):
     def _slow(self, func: Any, args: Any, kwargs: Any) -> Any:
         __tracebackhide__ = True
         kwargs = kwargs or {}
+        if self.check_dtype and _indexed_write(func, args) and not _is_compiling():
+            # NB: exempt for devices (cpu indices are fine), but fails on dtypes, autocast or not
+            slots = tensor_slots((args[0], args[2]), {})
+            if _dtype_split(slots):
+                raise DeviceMismatchError(self.report("dtype", func, tensor_slots(args, kwargs),
+                                                      sys._getframe(), rule=_index_put_rule()))
         if _is_compiling() or _exempt(func, args, kwargs):
             return func(*args, **kwargs)
         slots = tensor_slots(args, kwargs)
@@ -178,7 +184,8 @@ class DeviceGuard(TorchFunctionMode):
                     s.where = "index="  # NB: the role the diagnosis reads
                 raise DeviceMismatchError(self.report("index_dtype", func, slots,
                                                       sys._getframe()))
-            if _dtype_split([s for s in slots if s not in index]):
+            # NB: autocast mixes dtypes by design; its ops cast, and the rest promote
+            if _dtype_split([s for s in slots if s not in index]) and not _autocast(slots):
                 raise DeviceMismatchError(self.report("dtype", func, slots, sys._getframe()))
         return func(*args, **kwargs)
 
@@ -287,6 +294,35 @@ class DtypeGuard(DeviceGuard):
             elif type(a) in _SEQ and a and isinstance(a[0], Tensor):
                 return self._slow(func, args, kwargs)
         return func(*args, **(kwargs or {}))
+
+
+_INDEX_PUT = frozenset({"index_put", "index_put_"})
+
+
+def _indexed_write(func: Any, args: Any) -> bool:
+    """``t[idx] = v`` with a tensor or list among the indices (PyTorch's index put, which
+    requires ``v`` in ``t``'s dtype), or ``index_put`` itself; ``t[0] = v`` copies, and casts."""
+    name = getattr(func, "__name__", "")
+    if len(args) < 3 or not (isinstance(args[0], Tensor) and isinstance(args[2], Tensor)):
+        return False
+    if name in _INDEX_PUT:
+        return True
+    if name != "__setitem__":
+        return False
+    idx = args[1] if type(args[1]) is tuple else (args[1],)
+    return any(isinstance(i, torch.Tensor | list) for i in idx)
+
+
+def _autocast(slots: list[Slot]) -> bool:
+    """Autocast is on for the device type of the op's tensors."""
+    types = {s.tensor.device.type for s in slots}
+    return any(torch.is_autocast_enabled(t) for t in types if t in ("cpu", "cuda", "xpu", "mps"))
+
+
+def _index_put_rule() -> Any:
+    from ._messages import RULES
+
+    return next(r for r in RULES if r.key == "index_put_dtype")
 
 
 def make_guard(namespace: dict[str, Any] | None = None, *, dtype: bool = False,

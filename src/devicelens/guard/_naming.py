@@ -53,6 +53,10 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         if loc is None and base is not None:
             loc = ctx.namer.local_at.get(id(base))
         origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
+        if not origins and failure.kind == "dtype":
+            from ._held_attr import attribute_origins
+
+            origins = attribute_origins(ctx, op, expected)
     return blames_from_origins(ctx, failure, expected, op, origins, want)
 
 
@@ -99,12 +103,13 @@ def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> lis
     from . import _code_inplace
 
     rule = failure.rule
-    if rule is None or rule.key not in ("cast", "out_dtype") or ctx.user < 0:
+    if rule is None or rule.key not in ("cast", "out_dtype", "index_put_dtype") or ctx.user < 0:
         return []
     sc = tracer.scope(ctx.user)
     if sc is None or sc.code.func is None:
         return []  # NB: at a cell's top level the data is the user's: cast it instead
-    found = _code_inplace.in_place(tracer, sc)
+    found = (_code_inplace.index_put_cast(tracer, sc) if rule.key == "index_put_dtype"
+             else _code_inplace.in_place(tracer, sc))
     if not found:
         return []
     keep = named.name if named.role not in ("local", "unnamed") else ""
@@ -188,7 +193,7 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
             continue
         fix = fix_line(ctx, o, failure, expected, want)
         edits = _buffer_edit(ctx, o) if o.role == "attribute" else ()
-        out.append(Blame(operand, (fix,), edits))
+        out.append(Blame(operand, (fix,), edits, (o.detail,) if o.detail else ()))
     return out
 
 
@@ -271,7 +276,10 @@ def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
         for node in _source.own_nodes(c):
             if _assigns_self_attr(node, attr):
                 value = _source.segment(c, node.value)  # type: ignore[attr-defined]
-                edit = _edits.replace(c, [(node, f'self.register_buffer("{attr}", {value})')])
+                # NB: not persistent: a plain attribute was never saved, so checkpoints
+                # saved before the edit still load
+                new = f'self.register_buffer("{attr}", {value}, persistent=False)'
+                edit = _edits.replace(c, [(node, new)])
                 return (edit,) if edit is not None else ()
     return ()
 

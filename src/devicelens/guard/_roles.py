@@ -351,11 +351,20 @@ def _index_put(ctx: Ctx, tracer: Any, sc: Any, stmt: ast.stmt | None,
     exp = _decide.expected_dtype([], [], mods) if mods else ""
     if dest is None:
         return exp, []
-    if not exp:
-        m = meta(dest)
-        return (m[1] if m else ""), []
+    m = meta(dest)
+    if not exp or (m is not None and m[1] == exp):
+        # NB: the tensor written into is right (or nothing says otherwise): the values are
+        # the culprit (fp16 outputs of autocast written into a float32 buffer)
+        value = _value(tracer, sc, stmt.value)
+        mv = meta(value)
+        if m is None or mv is None or mv[1] == m[1]:
+            return (m[1] if m else exp), []
+        return m[1], [_op(ctx, ops, value)]
+    return exp, [_op(ctx, ops, dest)] if m is None or m[1] != exp else []
+
+
+def _op(ctx: Ctx, ops: list[Op], t: Any) -> Op:
     from ._blame import describe_tensor
 
-    dest_op = next((o for o in ops if o.tensor is dest), None) or Op(
-        describe_tensor(dest, "", ctx.namer.tensor(dest)), dest)
-    return exp, [dest_op] if dest_op.operand.dtype != exp else []
+    return next((o for o in ops if o.tensor is t), None) or Op(
+        describe_tensor(t, "", ctx.namer.tensor(t)), t)

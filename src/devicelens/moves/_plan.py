@@ -318,7 +318,7 @@ def _trap_tensor_note(ref: Ref) -> str:
     owner, name = _tree.code_for(ref[:-1]), str(ref[-1].key)
     return (f"{_tree.display_for(ref)} is a plain tensor attribute, so the next {owner}.to() "
             f"will leave it behind again. Make it a buffer: _t = {owner}.{name}; "
-            f"del {owner}.{name}; {owner}.register_buffer(\"{name}\", _t)")
+            f"del {owner}.{name}; {owner}.register_buffer(\"{name}\", _t, persistent=False)")
 
 
 def _trap_container_note(ref: Ref, kind: str, holds_modules: bool) -> str:
