@@ -23,6 +23,10 @@ _NOT_COMPUTE = frozenset((
     "register_module", "add_module", "register_forward_hook", "register_forward_pre_hook",
     "register_full_backward_hook", "get_submodule", "get_parameter", "get_buffer",
 ))
+#: methods of any object that copy their argument into the receiver, onto the receiver's device
+#: (``optimizer.load_state_dict(ckpt["optimizer"])`` casts the state to its parameters'):
+#: the argument is no operand of the receiver
+_COPY_INTO = frozenset(("load_state_dict", "copy_"))
 _OPERATORS = (ast.BinOp, ast.Compare, ast.BoolOp)
 #: (position, keyword) of arguments PyTorch requires on the CPU, by function name
 _CPU_ARGS: dict[str, tuple[tuple[int, str], ...]] = {
@@ -290,6 +294,8 @@ class _Visitor:
             self._tie(origin - {model}, frozenset((model,)), direct=True)
             return frozenset((model,)), set()
         self._cpu_paths(e, None)
+        if method in _COPY_INTO and isinstance(func, ast.Attribute):
+            return self._walk(func.value)
         if isinstance(func, ast.Attribute):  # x.view(-1), out.sum(): the receiver is an operand
             o, f = self._walk(func.value)
             origin, free = origin | o, free | f
