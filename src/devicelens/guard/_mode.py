@@ -310,7 +310,7 @@ def _indexed_write(func: Any, args: Any) -> bool:
     if name != "__setitem__":
         return False
     idx = args[1] if type(args[1]) is tuple else (args[1],)
-    return any(isinstance(i, torch.Tensor | list) for i in idx)
+    return any(issubclass(type(i), Tensor | list) for i in idx)  # NB: no __class__ lookup
 
 
 def _autocast(slots: list[Slot]) -> bool:
