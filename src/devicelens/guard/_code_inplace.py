@@ -11,9 +11,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ..analysis.findings import is_real_float
 from . import _edits, _source
 from ._blame import meta
 from ._code_bugs import _origin
+from ._roles import _value
 
 if TYPE_CHECKING:
     from ._trace import Origin, Scope
@@ -85,8 +87,9 @@ def index_put_cast(tr: Tracer, sc: Scope) -> list[Origin]:
             and isinstance(stmt.targets[0], ast.Subscript)):
         return []
     dest_node = stmt.targets[0].value
-    md, mv = meta(_live(tr, sc, dest_node)), meta(_live(tr, sc, stmt.value))
-    if md is None or mv is None or md[1] == mv[1] or not (_floating(md[1]) and _floating(mv[1])):
+    md, mv = meta(_value(tr, sc, dest_node)), meta(_value(tr, sc, stmt.value))
+    if md is None or mv is None or md[1] == mv[1] or not (
+            is_real_float(md[1]) and is_real_float(mv[1])):
         return []
     value = _source.segment(sc.code, stmt.value)
     if not isinstance(stmt.value, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
@@ -98,13 +101,3 @@ def index_put_cast(tr: Tracer, sc: Scope) -> list[Origin]:
     what = (f"this line writes {mv[1]} values into a {md[1]} tensor, and an indexed write "
             f"does not cast")
     return [_origin(tr, sc, edit, what)]
-
-
-def _live(tr: Tracer, sc: Scope, node: ast.expr) -> Any:
-    if isinstance(node, ast.Name):
-        return sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
-    return tr.live(sc, node)
-
-
-def _floating(dtype: str) -> bool:
-    return dtype.startswith(("float", "bfloat")) and not dtype.startswith("float8")

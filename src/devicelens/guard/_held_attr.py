@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..analysis.findings import is_real_float
 from ..inspect import _tree
 from ._blame import meta
 from ._context import Ctx, Op
@@ -29,13 +30,13 @@ def attribute_origins(ctx: Ctx, op: Op, expected: str) -> list[Origin]:
     import torch
 
     wrong = op.operand.dtype
-    if not ctx.stack or not (_real_float(wrong) and _real_float(expected)) or wrong == expected:
+    if not ctx.stack or not (is_real_float(wrong) and is_real_float(expected)) or wrong == expected:
         return []
     found: list[Any] = []
     params: set[str] = set()
     for m in _tree.submodules(ctx.stack[-1], MAX_MODULES):
         parts = _tree.module_parts(m)
-        params.update(d for _k, p in parts.params if (d := _dtype(p)) and _real_float(d))
+        params.update(d for _k, p in parts.params if (d := _dtype(p)) and is_real_float(d))
         found += [v for k, v in parts.attrs if type(v) is torch.Tensor and k.isidentifier()
                   and _dtype(v) == wrong and _broadcasts(_shape(v), op.operand.shape)
                   and not any(v is f for f in found)]
@@ -68,7 +69,3 @@ def _broadcasts(a: tuple[int, ...] | None, b: tuple[int, ...]) -> bool:
     if a is None or not a or len(a) > len(b):
         return False
     return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(a), reversed(b), strict=False))
-
-
-def _real_float(dtype: str) -> bool:
-    return dtype.startswith(("float", "bfloat")) and not dtype.startswith("float8")

@@ -162,12 +162,12 @@ class DeviceGuard(TorchFunctionMode):
     def _slow(self, func: Any, args: Any, kwargs: Any) -> Any:
         __tracebackhide__ = True
         kwargs = kwargs or {}
-        if self.check_dtype and _indexed_write(func, args) and not _is_compiling():
-            # NB: exempt for devices (cpu indices are fine), but fails on dtypes, autocast or not
-            slots = tensor_slots((args[0], args[2]), {})
-            if _dtype_split(slots):
-                raise DeviceMismatchError(self.report("dtype", func, tensor_slots(args, kwargs),
-                                                      sys._getframe(), rule=_index_put_rule()))
+        # NB: an indexed write is exempt for devices (cpu indices are fine) but fails on the
+        # dtypes of the tensor written into and the values, autocast or not
+        if self.check_dtype and _indexed_write(func, args) and not _is_compiling() \
+                and _dtype_split(tensor_slots((args[0], args[2]), {})):
+            raise DeviceMismatchError(self.report("dtype", func, tensor_slots(args, kwargs),
+                                                  sys._getframe(), rule=_index_put_rule()))
         if _is_compiling() or _exempt(func, args, kwargs):
             return func(*args, **kwargs)
         slots = tensor_slots(args, kwargs)
