@@ -124,6 +124,27 @@ CASES = [
          "    for k in out:\n        out[k] /= n\n    return out\n"
          "states = [{'w': torch.ones(2), 'count': torch.tensor(3)}]\n",
          "avg = average(states, 2)\n", "average", edit=True),
+    # a sample taken from a dataset is a view of the dataset's tensor (held in a tuple): the
+    # sample is what the cell used, and ``ds.tensors[0] = ...`` could not even run
+    Case("dataset_sample_is_named_not_its_dataset", "fake",
+         "from torch.utils.data import TensorDataset\n"
+         "model = nn.Sequential(nn.Flatten(), nn.Linear(12, 2)).to('cuda:0')\n"
+         "ds = TensorDataset(torch.rand(5, 1, 3, 4), torch.randint(0, 2, (5,)))\n"
+         "x, y = ds[0][0], ds[0][1]\n",
+         "with torch.no_grad():\n    pred = model(x)\n", "x"),
+    # a model dispatched over two GPUs takes its inputs on the first; an index its own forward
+    # derives from one meets the last layer's output: that line is the fix, not the input
+    Case("index_derived_from_an_input_of_a_dispatched_model", "fake",
+         "class Scorer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.body, self.head = nn.Linear(4, 4), nn.Linear(4, 1)\n"
+         "    def forward(self, x, mask):\n        h = self.head(self.body(x).to('cuda:1'))\n"
+         "        ends = mask.sum(dim=1, keepdim=True) - 1\n"
+         "        return torch.gather(h.squeeze(-1), 1, ends)\n"
+         "scorer = Scorer()\nscorer.body.to('cuda:0')\nscorer.head.to('cuda:1')\n"
+         "scorer.hf_device_map = {'body': 0, 'head': 1}\n"
+         "x = torch.randn(2, 3, 4, device='cuda:0')\n"
+         "mask = torch.ones(2, 3, dtype=torch.long, device='cuda:0')\n",
+         "with torch.no_grad():\n    s = scorer(x, mask)\n", "scorer", edit=True),
     Case("tensor_attribute_registered_as_buffer", "fake",
          "class Pos(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
          "        self.fc = nn.Linear(4, 4)\n        self.table = torch.randn(8, 4)\n"
@@ -177,3 +198,28 @@ def test_cuda_safe_names_the_same_culprit(case: Case, ip, capsys, fake_cuda) -> 
     assert isinstance(err, DeviceMismatchError), repr(err)
     assert _named(str(err), case.culprit), str(err)
     assert bool(err.report.edits) == case.edit, str(err)
+
+
+LORA_AFTER_TO = (
+    "class LoRA(nn.Module):\n    def __init__(self, base):\n        super().__init__()\n"
+    "        self.base, self.down, self.up = base, nn.Linear(8, 2), nn.Linear(2, 8)\n"
+    "    def forward(self, x):\n        return self.base(x) + self.up(self.down(x))\n"
+    "net = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8), nn.Linear(8, 8)).to('meta')\n"
+    "net[0], net[2] = LoRA(net[0]), LoRA(net[2])\n"  # NB: added after .to(): on the cpu
+    "x = torch.randn(2, 8, device='meta')\n")
+
+
+def test_every_part_a_partial_move_left_behind_is_a_culprit(ip, capsys) -> None:
+    """Adapters added after ``net.to()``: the op meets the first one; all four are strays, each
+    named (not only in the note), and the one fix moves the whole model."""
+    assert _run(ip, IMPORTS + LORA_AFTER_TO, None) is None
+    capsys.readouterr()
+    assert _run(ip, "y = net(x)\n", None) is not None
+    text = _text("".join(capsys.readouterr()))
+    names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
+    assert names == ["net.0.down.weight", "net.0.down.bias", "net.0.up", "net.2.down",
+                     "net.2.up"], text
+    assert _fix_code(text) == 'net.to("meta")', text
+    err = _run(ip, "%%cuda_safe --no-preflight\ny = net(x)\n", None)
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    assert re.findall(r"^\s*culprit: (\S+) \(", str(err), re.M) == names, str(err)

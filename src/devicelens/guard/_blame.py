@@ -69,6 +69,7 @@ class Namer:
         self._keep: list[Any] = []  # NB: keeps every mapped object alive, so ids stay unique
         self._named: list[tuple[Any, Named]] = []  # NB: best name first
         self._shared: Any = None
+        self._views: dict[int, list[tuple[Any, Named]]] | None = None  # id(base) -> its views
         self.snapshot: Any = None
 
     def _build(self) -> dict[int, Named]:
@@ -140,9 +141,14 @@ class Namer:
         """The name of ``t``, or of the namespace tensor it is a view of."""
         known = self._build()
         base = _base(t)
-        for key in (id(t), id(base) if base is not None else None):
-            if key is not None and key in known:
-                return known[key]
+        if id(t) in known:
+            return known[id(t)]
+        held = known.get(id(base)) if base is not None else None
+        # NB: a module's or optimizer's own tensor keeps its name (moving it is the fix)
+        near = (self._same_view(t, base) if base is not None
+                and (held is None or held.role == "tensor") else None)
+        if near is not None or held is not None:
+            return near or held
         deep = self.deep([t] + ([base] if base is not None else []))
         for obj in (t, base):
             if obj is not None and id(obj) in deep:
@@ -156,6 +162,24 @@ class Namer:
             if obj is not None and id(obj) in self._locals:
                 return self._locals[id(obj)]
         return None
+
+    def _same_view(self, t: Any, base: Any) -> Named | None:
+        """The namespace view of ``base`` holding exactly ``t``'s elements, a nearer name than
+        the base: ``x`` for ``x.flatten()`` where ``x = dataset.tensors[0][0]`` (moving ``x``
+        is the fix; the dataset's whole tensor is not what the cell used)."""
+        from ._shared import region
+
+        if self._views is None:
+            self._views = {}
+            for obj, named in self._named:
+                b = _base(obj)
+                if b is not None:
+                    self._views.setdefault(id(b), []).append((obj, named))
+        views = self._views.get(id(base))
+        want = region(t) if views else None
+        if want is None:
+            return None
+        return next((named for obj, named in views or () if region(obj) == want), None)
 
     def same_data(self, t: Any) -> Named | None:
         """The namespace tensor whose data ``t`` is, seen the same way (``ema_v`` from

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
 from ._blame import iter_params, majority_device, meta
+from ._dispatched import derived_input
 from ._source import Code
 from ._trace import Origin, is_torch_namespace
 
@@ -46,7 +47,7 @@ def dropped_moves(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
 
 def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     """Bugs in ``sc``'s code, before its current line, that leave local ``name`` wrong."""
-    out = dropped_moves(tr, sc, name)
+    out = dropped_moves(tr, sc, name) or derived_input(tr, sc, name)
     if out:
         return out
     for stmt, value in _source.assignments(sc.code, name, sc.line):

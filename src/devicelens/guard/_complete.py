@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import linecache
 import re
+from typing import Any
 
 from . import _source
 from ._blame import Named, Operand, describe_tensor, is_tensor
@@ -83,9 +84,42 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
                     if not _covered(o, named) and o not in {_root(n) for n in named}]
         out += [Blame(op, (f.fix,), (), (f.message,)) for op in operands] or [
             Blame(None, (f.fix,), (), (f.message,))]
+        if f.kind == "module_split":
+            out += [Blame(op) for op in _split_strays(snap, f, named)]
         if len(out) >= 3:
             break
     return out, covered
+
+
+#: at most this many parts of a partly moved module get a culprit line each (the note lists
+#: them all by count)
+MAX_STRAY_PARTS = 6
+
+
+def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
+    """A culprit line for each submodule a partly moved module left behind, besides the one the
+    op met: LoRA layers added after ``unet.to()`` are all strays, not only the first one run."""
+    from ..inspect._tree import code_for, has_code
+
+    root = f.objects[0] if f.objects else ""
+    if root not in snap:
+        return []
+    rec = snap[root]
+    stray = set(f.paths)
+    owners = list(dict.fromkeys(t.owner for t in rec.tensors if t.path in stray))
+    mods = {m.path: m for m in rec.modules}
+    out: list[Operand] = []
+    for owner in owners:
+        m = mods.get(owner)
+        if m is None or owner == root or _covered(owner, named) or not has_code(m.ref):
+            continue
+        code = code_for(m.ref)
+        what = f"{m.type_name} on {', '.join(m.devices)}"
+        out.append(Operand("left behind", Named(owner, code, "object", root), m.devices[0], "",
+                           (), what))
+        if len(out) >= MAX_STRAY_PARTS:
+            break
+    return out
 
 
 def _line_names(ctx: Ctx) -> set[str]:

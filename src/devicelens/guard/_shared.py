@@ -29,6 +29,19 @@ def layout_key(t: Any) -> Key | None:
         return None
 
 
+def region(t: Any) -> tuple[int, int, str] | None:
+    """Which elements of its storage ``t`` sees, as (offset, count, dtype): two views of one
+    base with equal regions are the same elements reshaped. None when ``t`` refuses."""
+    import torch
+
+    base: Any = torch._C.TensorBase
+    try:
+        with torch._C.DisableTorchFunctionSubclass():
+            return (int(base.storage_offset(t)), int(base.numel(t)), str(base.dtype.__get__(t)))
+    except Exception:
+        return None
+
+
 class SharedIndex:
     """layout key -> the first object given for it (callers give the best name first)."""
 
