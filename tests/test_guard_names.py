@@ -31,6 +31,19 @@ class Case(NamedTuple):
     edit: bool = False  # the fix is an edit of the code
 
 
+# HiDDeN's discriminator: int labels make torch.full's targets int64, once per half
+BCE_TWO_TARGETS = (
+    "class Trainer:\n    def __init__(self):\n        self.disc = nn.Linear(4, 1)\n"
+    "        self.loss = nn.BCEWithLogitsLoss()\n"
+    "        self.real_label, self.fake_label = 1, 0\n"
+    "    def train_step(self, x):\n"
+    "        real = torch.full((x.shape[0], 1), self.real_label)\n"
+    "        l1 = self.loss(self.disc(x), real)\n"
+    "        fake = torch.full((x.shape[0], 1), self.fake_label)\n"
+    "        l2 = self.loss(self.disc(-x), fake)\n"
+    "        return l1 + l2\n"
+    "trainer = Trainer()\nx = torch.randn(3, 4)\n")
+
 CASES = [
     # --- item 1: the user's names
     Case("view_in_a_helper", "fake",
@@ -145,6 +158,22 @@ CASES = [
          "x = torch.randn(2, 3, 4, device='cuda:0')\n"
          "mask = torch.ones(2, 3, dtype=torch.long, device='cuda:0')\n",
          "with torch.no_grad():\n    s = scorer(x, mask)\n", "scorer", edit=True),
+    # an optimizer's own factors beside ``state`` (Shampoo's), restored from a CPU checkpoint:
+    # ``load_state_dict`` moves none of them, and the loop's `K` is one of them
+    Case("factors_an_optimizer_keeps_beside_its_state", "meta",
+         "class Shampoo(torch.optim.SGD):\n    def __init__(self, params):\n"
+         "        super().__init__(params, lr=0.1)\n"
+         "        self.factors = [torch.eye(p.shape[0], device=p.device)\n"
+         "                        for p in self.param_groups[0]['params']]\n"
+         "    @torch.no_grad()\n    def step(self):\n"
+         "        for p, K in zip(self.param_groups[0]['params'], self.factors):\n"
+         "            p.sub_(K @ p.grad.reshape(p.shape[0], -1).reshape(p.shape), alpha=0.1)\n"
+         "net = nn.Linear(4, 3).to('meta')\nopt = Shampoo(net.parameters())\n"
+         "opt.factors = [torch.eye(f.shape[0]) for f in opt.factors]  # a CPU checkpoint's\n"
+         "for p in net.parameters():\n    p.grad = torch.ones_like(p)\n",
+         "opt.step()\n", "opt.factors"),
+    Case("int_label_fills_two_targets_of_one_loss", "cpu", BCE_TWO_TARGETS,
+         "out = trainer.train_step(x)\n", "trainer.real_label", edit=True),
     Case("tensor_attribute_registered_as_buffer", "fake",
          "class Pos(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
          "        self.fc = nn.Linear(4, 4)\n        self.table = torch.randn(8, 4)\n"
@@ -223,3 +252,13 @@ def test_every_part_a_partial_move_left_behind_is_a_culprit(ip, capsys) -> None:
     err = _run(ip, "%%cuda_safe --no-preflight\ny = net(x)\n", None)
     assert isinstance(err, DeviceMismatchError), repr(err)
     assert re.findall(r"^\s*culprit: (\S+) \(", str(err), re.M) == names, str(err)
+
+
+def test_an_int64_loss_target_is_called_so_not_an_in_place_cast(ip, capsys) -> None:
+    assert _run(ip, IMPORTS + BCE_TWO_TARGETS, None) is None
+    capsys.readouterr()
+    assert _run(ip, "out = trainer.train_step(x)\n", None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert text.splitlines()[0] == (
+        "devicelens: the loss target must be floating point, like the input"), text
+    assert len(_edits(text)) == 2, text  # NB: both targets, so the step runs after one fix

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import _edits, _source
 from ._blame import iter_params, majority_device, meta
 from ._dispatched import derived_input
+from ._factory_twins import with_twins
 from ._source import Code
 from ._trace import Origin, is_torch_namespace
 
@@ -54,7 +55,7 @@ def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
         if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
             continue
         out += _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), name)
-    return out
+    return with_twins(tr, sc, name, out) if out else out
 
 
 def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:

@@ -67,11 +67,15 @@ def _plain(obj: Any) -> bool:
 
 
 def _passed_whole(ctx: Ctx, root: str) -> bool:
-    """The failing cell line hands ``root`` itself to something, not one of its parts."""
+    """The failing cell line hands ``root`` itself to something, not one of its parts, or
+    calls a method of it (``optimizer.step()`` reads every factor the optimizer keeps)."""
     _sc, stmt = ctx.statement(ctx.cell)
     if stmt is None:
         return False
-    parts = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute | ast.Subscript)}
+    methods = {id(n.func.value) for n in ast.walk(stmt)
+               if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    parts = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute | ast.Subscript)
+             and id(n.value) not in methods}
     return any(isinstance(n, ast.Name) and n.id == root and id(n) not in parts
                for n in ast.walk(stmt))
 

@@ -20,6 +20,10 @@ _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, 
          str, bytes, int, float, bool, complex, type(None))
 
 
+#: an optimizer's own attributes, walked above (``state``) or holding no stray of its own
+_OPTIMIZER_OWN = frozenset({"state", "param_groups", "defaults"})
+
+
 def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
     """id -> the shortest code path (``a.b[0]``) of each object in ``targets`` found; an
     optimizer's state tensor as ``opt.state[...]['exp_avg']`` (no code form of its own)."""
@@ -63,12 +67,18 @@ def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
                 yield child, _tree._apply_step_code(path, step)
         return
     if issubclass(tp, torch.optim.Optimizer):
-        state: Any = (_tree.instance_dict(obj) or {}).get("state")
+        own = _tree.instance_dict(obj) or {}
+        state: Any = own.get("state")
         if issubclass(type(state), dict):
             for per_param in dict.values(state):
                 if issubclass(type(per_param), dict):
                     for key, v in dict.items(per_param):
                         yield v, f"{path}.state[...][{key!r}]"
+        # NB: what an optimizer keeps beside ``state`` (Shampoo's Kronecker factors in
+        # ``self.preconditioner``): ``load_state_dict`` moves none of it
+        for name, v in dict.items(own):
+            if type(name) is str and not name.startswith("_") and name not in _OPTIMIZER_OWN:
+                yield v, _attr(path, name, "")
         return
     d = _tree.instance_dict(obj)
     if d is not None:

@@ -307,6 +307,9 @@ def titles(failure: Failure, ops: list[Op]) -> str:
     if role == "lengths":
         return "pack_padded_sequence() needs lengths as a 1D int64 tensor on the cpu"
     if rule.key == "cast":
+        # NB: a loss writes its result in the target's dtype: an int64 target, not an in-place op
+        if any(o.operand.where.startswith("`target` in ") for o in ops):
+            return "the loss target must be floating point, like the input"
         return "an in-place result cannot be written into a tensor of another dtype"
     if rule.key == "index_put_dtype":
         return "the values written and the tensor written into have different dtypes"

@@ -117,8 +117,10 @@ class Tracer:
         if assigned:
             stmt, value = assigned[-1]
             # NB: names in the value are those bound before that line (`x = x.view(-1)`)
+            if value is None:  # NB: a loop target: in a live frame, what it is bound to now
+                return self._named(sc.values.get(name), name) if sc.frame >= 0 else []
             at = sc._replace(line=stmt.lineno)
-            return self.expr(at, value, depth + 1) if value is not None else []
+            return self.expr(at, value, depth + 1)
         if name in sc.code.params() and name != "self":
             return self._param(sc, name, depth)
         obj = sc.values[name] if name in sc.values else sc.globals.get(name)
