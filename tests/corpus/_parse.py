@@ -17,6 +17,7 @@ _KWARG = re.compile(r"([(,]\s*)[A-Za-z_]\w*\s*=(?!=)")  # ``device=`` names no o
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 _OWNER = re.compile(r"^in `([^`]+)` \(")  # ``edit: in `model.encoder` (Encoder.init_hidden, ...``
 _IN_FUNCTION = re.compile(r"\(in ([\w.<>]+)\)")  # ``edit: cell In[3] line 17 (in move_to)``
+_OWNED_FUNCTION = re.compile(r"^in `[^`]+` \(([\w.<>]+), ")  # ``in `model` (Net.__init__, ...``
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def edit_locals(edit: Edit, source: str) -> set[str]:
     """The names local to the function an edit changes (its parameters and assignments), found
     in ``source``: in ``def move_to(sample, device)``, ``sample`` is the argument, not the
     namespace's ``sample``. Empty when the edit is not in a function of ``source``."""
-    m = _IN_FUNCTION.search(edit.where)
+    m = _IN_FUNCTION.search(edit.where) or _OWNED_FUNCTION.match(edit.where)
     if not m:
         return set()
     name = m.group(1).rsplit(".", 1)[-1]

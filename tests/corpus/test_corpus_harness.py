@@ -183,6 +183,10 @@ def test_an_edit_of_a_function_does_not_mention_the_names_its_own_locals_shadow(
     assert r["mentioned"] == ["x"] and r["precision"] == 1.0
     outside = _parse.edits(pm.replace(" (in move_to)", ""))[0]
     assert _parse.edit_locals(outside, case.setup) == set()
+    # NB: an edit of a method says whose it is first: ``in `obj` (Qual.name, where)``
+    owned = _parse.edits(pm.replace("cell In[1] line 3 (in move_to)",
+                                    "in `helper` (Helper.move_to, cell In[1] line 3)"))[0]
+    assert _parse.edit_locals(owned, case.setup) == {"sample", "device", "out"}
 
 
 def test_held_out_cases_are_read_from_their_list_and_scored_apart(tmp_path: pathlib.Path) -> None:

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
 from ._blame import iter_params, majority_device, meta
-from ._dispatched import derived_input
-from ._factory_twins import with_twins
 from ._source import Code
 from ._trace import Origin, is_torch_namespace
 
@@ -48,14 +46,14 @@ def dropped_moves(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
 
 def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     """Bugs in ``sc``'s code, before its current line, that leave local ``name`` wrong."""
-    out = dropped_moves(tr, sc, name) or derived_input(tr, sc, name)
+    out = dropped_moves(tr, sc, name)
     if out:
         return out
     for stmt, value in _source.assignments(sc.code, name, sc.line):
         if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
             continue
         out += _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), name)
-    return with_twins(tr, sc, name, out) if out else out
+    return out
 
 
 def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:

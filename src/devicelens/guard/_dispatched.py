@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
 from ._blame import is_tensor, meta
+from ._code_bugs import owner
 from ._trace import Origin
 
 if TYPE_CHECKING:
@@ -58,8 +59,6 @@ def derived_input(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     edit = _edits.replace(sc.code, [(value, f"{text}.to({anchor}.device)")])
     if edit is None:
         return []
-    from ._code_bugs import owner
-
     model = owner(tr, sc) or "the model"
     detail = (f"`{name}` is made from the input `{source}`, which stays on {tr.want.device} "
               f"where {model} takes its inputs, but meets `{anchor}` from its layers on "

@@ -17,6 +17,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
+from ._code_bugs import _anchor, _origin, _what
 from ._trace import Origin
 
 if TYPE_CHECKING:
@@ -30,16 +31,14 @@ _FILLED = {"full": 1, "tensor": 0, "as_tensor": 0}
 def with_twins(tr: Tracer, sc: Scope, name: str, found: list[Origin]) -> list[Origin]:
     """``found`` (the edit of the factory that made ``name``), its fill attribute named, and the
     same edit of each twin line."""
-    from ._code_bugs import _anchor, _origin, _what
-
     call = _factory_of(sc, name, sc.line)
     if call is None or tr.want.kind != "dtype" or not any(o.edit for o in found):
         return found
     fill = _int_attribute(sc, call)
     if fill and found[0].name and "." not in found[0].name:
-        found = [found[0]._replace(name=f"{found[0].name}.{fill}", detail=(
-            f"{found[0].detail}: torch.{_factory(call)} takes int64 from the int "
-            f"`self.{fill}`"))] + found[1:]
+        detail = (f"{found[0].detail}: torch.{_factory(call)} takes int64 from the int "
+                  f"`self.{fill}`")
+        found = [found[0]._replace(name=f"{found[0].name}.{fill}", detail=detail), *found[1:]]
     out = list(found)
     for twin in _twins(sc, name, call):
         twin_call = _factory_of(sc, twin, 1 << 30)

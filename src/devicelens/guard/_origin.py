@@ -17,7 +17,9 @@ from typing import Any
 from ..inspect import _tree
 from . import _code_bugs, _source
 from ._blame import Namer, is_tensor, meta
+from ._dispatched import derived_input
 from ._edits import MOVES
+from ._factory_twins import with_twins
 from ._frames import Frame, frame_locals
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace
@@ -110,9 +112,9 @@ class Tracer:
         return [o for c in children for o in self.expr(sc, c, depth + 1)]
 
     def name(self, sc: Scope, name: str, depth: int) -> list[Origin]:
-        bugs = _code_bugs.for_name(self, sc, name)
+        bugs = _code_bugs.for_name(self, sc, name) or derived_input(self, sc, name)
         if bugs:
-            return bugs
+            return with_twins(self, sc, name, bugs)
         assigned = _source.assignments(sc.code, name, sc.line)
         if assigned:
             stmt, value = assigned[-1]
