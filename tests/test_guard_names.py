@@ -174,6 +174,34 @@ CASES = [
          "opt.step()\n", "opt.factors"),
     Case("int_label_fills_two_targets_of_one_loss", "cpu", BCE_TWO_TARGETS,
          "out = trainer.train_step(x)\n", "trainer.real_label", edit=True),
+    # Prodigy keeps a tensor in each param group, which load_state_dict never moves
+    Case("tensor_kept_in_a_param_group", "fake",
+         "class Prodigy(torch.optim.SGD):\n    @torch.no_grad()\n    def step(self):\n"
+         "        for group in self.param_groups:\n            d = group['d_numerator']\n"
+         "            for p in group['params']:\n                d.add_(p.grad.sum().reshape(1))\n"
+         "net = nn.Linear(4, 2).to('cuda:0')\nopt = Prodigy(net.parameters(), lr=0.1)\n"
+         "opt.param_groups[0]['d_numerator'] = torch.zeros(1)  # restored on the cpu\n"
+         "for p in net.parameters():\n    p.grad = torch.ones_like(p)\n",
+         "with torch.no_grad():\n    opt.step()\n", "opt.param_groups[0]['d_numerator']"),
+    # LightGlue: two score buffers made in the default dtype, each filled with fp16 scores
+    Case("two_buffers_made_in_the_default_dtype_for_fp16_writes", "cpu",
+         "class Matcher(nn.Module):\n    def forward(self, x, i0, i1):\n"
+         "        s0, s1 = x.half(), (2 * x).half()\n"
+         "        b0 = torch.zeros((1, 6))\n        b1 = torch.zeros((1, 6))\n"
+         "        b0[:, i0] = s0\n        b1[:, i1] = s1\n        return b0, b1\n"
+         "matcher = Matcher()\nx = torch.rand(1, 3)\n"
+         "i0, i1 = torch.tensor([0, 2, 4]), torch.tensor([1, 3, 5])\n",
+         "out = matcher(x, i0, i1)\n", "matcher", edit=True),
+    # an index made by true division in a helper object the model builds and runs
+    Case("index_made_float_by_true_division", "cpu",
+         "class Search:\n    def __init__(self, k):\n        self.k = k\n"
+         "    def run(self, scores):\n        idx = scores.argsort(-1)[:, :self.k]\n"
+         "        beam = idx / scores.shape[-1]\n        return self.pick(scores, beam)\n"
+         "    def pick(self, scores, beam):\n        return torch.gather(scores, 1, beam)\n"
+         "class Captioner(nn.Module):\n    def search(self, scores):\n"
+         "        return Search(2).run(scores)\n"
+         "model = Captioner()\nscores = torch.rand(2, 5)\n",
+         "out = model.search(scores)\n", "model", edit=True),
     Case("tensor_attribute_registered_as_buffer", "fake",
          "class Pos(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
          "        self.fc = nn.Linear(4, 4)\n        self.table = torch.randn(8, 4)\n"
@@ -262,3 +290,23 @@ def test_an_int64_loss_target_is_called_so_not_an_in_place_cast(ip, capsys) -> N
     assert text.splitlines()[0] == (
         "devicelens: the loss target must be floating point, like the input"), text
     assert len(_edits(text)) == 2, text  # NB: both targets, so the step runs after one fix
+
+
+
+def test_a_module_s_own_buffers_left_behind_are_culprits_too(ip, capsys, fake_cuda) -> None:
+    """MFCC: its mel part's filter bank and its own ``dct`` buffer both stayed on the cpu."""
+    setup = ("class Mel(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+             "        self.register_buffer('fb', torch.rand(4, 3))\n"
+             "    def forward(self, x):\n        return x @ self.fb\n"
+             "class MFCC(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+             "        self.mel, self.lin = Mel(), nn.Linear(3, 3)\n"
+             "        self.register_buffer('dct', torch.rand(3, 2))\n"
+             "    def forward(self, x):\n        return self.lin(self.mel(x)) @ self.dct\n"
+             "mfcc = MFCC()\nmfcc.lin.to('cuda:0')\nx = torch.rand(2, 4, device='cuda:0')\n")
+    assert _run(ip, IMPORTS + setup, fake_cuda) is None
+    capsys.readouterr()
+    assert _run(ip, "with torch.no_grad():\n    y = mfcc(x)\n", fake_cuda) is not None
+    text = _text("".join(capsys.readouterr()))
+    names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
+    assert names == ["mfcc.mel.fb", "mfcc.dct"], text
+    assert _fix_code(text) == 'mfcc.to("cuda:0")', text

@@ -14,7 +14,8 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from . import _edits, _source
-from ._blame import iter_params, majority_device, meta
+from ._blame import is_tensor, iter_params, majority_device, meta
+from ._mismatch import is_float
 from ._source import Code
 from ._trace import Origin, is_torch_namespace
 
@@ -112,6 +113,10 @@ def _origins(tr: Tracer, sc: Scope, changes: list[Change], name: str) -> list[Or
     edit = _edits.replace(sc.code, real) if real else None
     if edit is None:
         return [Origin(owner(tr, sc), "", None, "code", None, _what(tr, name))]
+    if any(isinstance(n, ast.BinOp) for n, _t in real):
+        subject = f"`{name}`" if name else "the index"
+        return [_origin(tr, sc, edit, f"{subject} becomes {tr.want.dtype} by the true division "
+                        f"(`/`) of this line; `//` keeps an integer index an integer")]
     return [_origin(tr, sc, edit, _what(tr, name))]
 
 
@@ -142,9 +147,31 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
                 for a in node.args:
                     _walk(tr, sc, a, line, moved, out)
         return
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        change = _true_division(tr, sc, node)
+        if change is not None:
+            out.append(change)
+            return
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
             _walk(tr, sc, child, line, moved, out)
+
+
+def _true_division(tr: Tracer, sc: Scope, node: ast.BinOp) -> Change | None:
+    """``idx / n`` where an index is wanted: true division of integers is a float (since
+    PyTorch 1.5); ``//`` keeps the integer index."""
+    want = tr.want
+    if not (want.kind == "index_dtype" or want.fix == "int64") or not is_float(want.dtype):
+        return None
+    left = meta(tr.live(sc, node.left))
+    right = tr.live(sc, node.right)
+    right_meta = meta(right) if is_tensor(right) else None
+    # NB: the divisor may be unreadable here (``x.shape[-1]``): only a float one is refused
+    if left is None or is_float(left[1]) or (right_meta is not None and is_float(right_meta[1])) \
+            or type(right) is float:
+        return None
+    text = f"{_source.segment(sc.code, node.left)} // {_source.segment(sc.code, node.right)}"
+    return node, text
 
 
 def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
@@ -399,7 +426,7 @@ def owner(tr: Tracer, sc: Scope) -> str:
     """Whose code it is, in the user's names: ``head`` (a module), ``create_masks``, ..."""
     me = sc.self_obj
     if me is not None:
-        name = tr.namer.owner(me)
+        name = tr.namer.owner(me) or _outer_owner(tr, sc)
         if name:
             return name
     code: Code = sc.code
@@ -415,3 +442,18 @@ def owner(tr: Tracer, sc: Scope) -> str:
         fn_code = fn.__code__ if fn is not None else None
     found = function_name(tr.namer.ns, fn_code) if fn_code is not None else ""
     return found or code.qualname
+
+
+def _outer_owner(tr: Tracer, sc: Scope) -> str:
+    """The user's object whose method made the one running ``sc`` (not reachable itself): a
+    ``BeamSearch`` that ``model.beam_search`` builds and runs is ``model``'s."""
+    from ._frames import frame_locals
+
+    if sc.frame < 0:
+        return ""
+    for fr in tr.frames[sc.frame + 1:]:
+        other = frame_locals(fr.frame).get("self")
+        name = tr.namer.owner(other) if other is not None and other is not sc.self_obj else ""
+        if name:
+            return name
+    return ""

@@ -91,6 +91,9 @@ def index_put_cast(tr: Tracer, sc: Scope) -> list[Origin]:
     if md is None or mv is None or md[1] == mv[1] or not (
             is_real_float(md[1]) and is_real_float(mv[1])):
         return []
+    made = _buffers_made_here(tr, sc, stmt, mv[1])
+    if made:
+        return made
     value = _source.segment(sc.code, stmt.value)
     if not isinstance(stmt.value, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
         value = f"({value})"
@@ -101,3 +104,43 @@ def index_put_cast(tr: Tracer, sc: Scope) -> list[Origin]:
     what = (f"this line writes {mv[1]} values into a {md[1]} tensor, and an indexed write "
             f"does not cast")
     return [_origin(tr, sc, edit, what)]
+
+
+def _buffers_made_here(tr: Tracer, sc: Scope, stmt: ast.Assign, dtype: str) -> list[Origin]:
+    """The buffer written into was made a few lines up by a factory left to infer its dtype
+    (``mscores0_ = torch.zeros((b, m), device=mscores0.device)`` beside an fp16 ``mscores0``):
+    that factory takes the values' dtype, and so does each other buffer the function makes with
+    the same factory and fills the same way (LightGlue's ``mscores1_``), so the next write does
+    not fail in its turn. NB: only where the values are a name bound before the factory's line."""
+    from ._factory_twins import _factory_of
+
+    first = _write(stmt)
+    call = _factory_of(sc, first[0], stmt.lineno) if first else None
+    if call is None:
+        return []
+    factory = _source.segment(sc.code, call.func)
+    out: list[Origin] = []
+    for node in _source.own_nodes(sc.code):
+        if not isinstance(node, ast.Assign) or node.lineno < stmt.lineno:
+            continue
+        pair = _write(node)
+        made = _factory_of(sc, pair[0], node.lineno) if pair else None
+        if pair is None or made is None or _source.segment(sc.code, made.func) != factory:
+            continue
+        if not (pair[1] in sc.code.params() or _source.assignments(sc.code, pair[1], made.lineno)):
+            continue
+        text = _edits.set_dtype(sc.code, made, f"{pair[1]}.dtype")
+        edit = _edits.replace(sc.code, [(made, text)]) if text else None
+        if edit is not None and all(o.edit != edit for o in out):
+            out.append(_origin(tr, sc, edit, f"`{pair[0]}` is made in the default dtype by "
+                               f"this line, and the {dtype} values written into it are not cast"))
+    return out
+
+
+def _write(stmt: ast.Assign) -> tuple[str, str] | None:
+    """(buffer, values) of ``buffer[...] = values``, both plain names."""
+    target = stmt.targets[0] if len(stmt.targets) == 1 else None
+    if (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+            and isinstance(stmt.value, ast.Name)):
+        return target.value.id, stmt.value.id
+    return None

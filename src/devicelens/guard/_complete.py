@@ -110,8 +110,14 @@ def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
     mods = {m.path: m for m in rec.modules}
     out: list[Operand] = []
     for owner in owners:
+        if owner == root:  # NB: the module's own buffers (MFCC's dct_mat): each by itself
+            out += [Operand("left behind", Named(t.path, code_for(t.ref), t.role, root),
+                            t.device, t.dtype, t.shape) for t in rec.tensors
+                    if t.owner == root and t.path in stray and not _covered(t.path, named)
+                    and has_code(t.ref)]
+            continue
         m = mods.get(owner)
-        if m is None or owner == root or _covered(owner, named) or not has_code(m.ref):
+        if m is None or _covered(owner, named) or not has_code(m.ref):
             continue
         code = code_for(m.ref)
         what = f"{m.type_name} on {', '.join(m.devices)}"
@@ -119,7 +125,7 @@ def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
                            (), what))
         if len(out) >= MAX_STRAY_PARTS:
             break
-    return out
+    return out[:MAX_STRAY_PARTS]
 
 
 def _line_names(ctx: Ctx) -> set[str]:

@@ -74,6 +74,13 @@ def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
                 if issubclass(type(per_param), dict):
                     for key, v in dict.items(per_param):
                         yield v, f"{path}.state[...][{key!r}]"
+        groups: Any = own.get("param_groups")
+        if type(groups) is list:  # NB: Prodigy keeps tensors beside each group's params
+            for i, group in enumerate(groups):
+                if type(group) is dict:
+                    for key, v in dict.items(group):
+                        if key != "params":
+                            yield v, f"{path}.param_groups[{i}][{key!r}]"
         # NB: what an optimizer keeps beside ``state`` (Shampoo's Kronecker factors in
         # ``self.preconditioner``): ``load_state_dict`` moves none of it
         for name, v in dict.items(own):

@@ -126,7 +126,27 @@ class Tracer:
         if name in sc.code.params() and name != "self":
             return self._param(sc, name, depth)
         obj = sc.values[name] if name in sc.values else sc.globals.get(name)
-        return self._named(obj, name)
+        found = self._named(obj, name)
+        if not found and sc.frame >= 0 and is_tensor(obj) and depth < MAX_DEPTH:
+            found = self._bound_elsewhere(sc, obj, depth)
+        return found
+
+    def _bound_elsewhere(self, sc: Scope, obj: Any, depth: int) -> list[Origin]:
+        """``obj`` (a closure's free variable, say) as a local of another live user frame,
+        followed there: ``selected_beam`` of ``iter``, which the closure ``fn`` captured through
+        ``_expand_state``'s parameter, made by ``iter``'s own line."""
+        for j, fr in enumerate(self.frames):
+            if j == sc.frame or not self.is_user(fr.frame.f_code.co_filename):
+                continue
+            here = self.scope(j)
+            if here is None:
+                continue
+            for k, v in here.values.items():
+                if v is obj and k != "self":
+                    found = self.name(here, k, depth + 1)
+                    if found:
+                        return found
+        return []
 
     def _chain(self, sc: Scope, node: ast.Attribute | ast.Subscript, depth: int) -> list[Origin]:
         obj = self.live(sc, node)
