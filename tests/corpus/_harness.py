@@ -44,7 +44,7 @@ class Case:
     family: str
     setup: str
     cell: str
-    expect_error: str | None
+    expect_error: str | None  # NB: several messages joined by " | " (any one will do)
     culprits: tuple[str, ...]
     fix: str
     reference_fix: str | None
@@ -68,6 +68,18 @@ def _field(mod: Any, path: pathlib.Path, name: str, types: type | tuple[type, ..
     return value
 
 
+def _expected(value: str | tuple[str, ...] | None) -> str | None:
+    """EXPECT_ERROR as one string; a tuple lists the messages PyTorch may raise for the same
+    bug (which one depends on the CPU's kernels), kept joined by " | "."""
+    return " | ".join(value) if isinstance(value, tuple) else value
+
+
+def raised_expected(case: Case, error: str) -> bool:
+    """Whether ``error`` (a cell's "Type: message") is one ``case`` expects."""
+    return case.expect_error is not None and any(
+        e in error for e in case.expect_error.split(" | "))
+
+
 def load_case(path: str | os.PathLike[str]) -> Case:
     """Import one case file by path and validate its fields; ValueError names the file."""
     path = pathlib.Path(path)
@@ -83,7 +95,7 @@ def load_case(path: str | os.PathLike[str]) -> Case:
         name=path.stem, path=str(path), source=(mod.__doc__ or "").strip(),
         sim=_field(mod, path, "SIM", str), family=_field(mod, path, "FAMILY", str),
         setup=_field(mod, path, "SETUP", str), cell=_field(mod, path, "CELL", str),
-        expect_error=_field(mod, path, "EXPECT_ERROR", (str, type(None))),
+        expect_error=_expected(_field(mod, path, "EXPECT_ERROR", (str, tuple, type(None)))),
         culprits=tuple(_field(mod, path, "CULPRITS", list)),
         fix=_field(mod, path, "FIX", str),
         reference_fix=_field(mod, path, "REFERENCE_FIX", (str, type(None))),

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.corpus._harness import Case, by_name, load_cases, run_many
+from tests.corpus._harness import Case, by_name, load_cases, raised_expected, run_many
 
 # NB: the module fixture runs every case (two interpreters at a time) inside the first test's setup;
 # the project's per-test timeout is meant for single tests.
@@ -40,7 +40,7 @@ def test_case_reproduces_and_its_reference_fix_works(
         assert r["cell"] == "", f"a clean CELL must run; it raised {r['cell']}"
         return
     assert case.expect_error is not None
-    assert case.expect_error in r["cell"], f"CELL raised {r['cell']!r}"
+    assert raised_expected(case, r["cell"]), f"CELL raised {r['cell']!r}"
     assert r["reference"] == "", f"the reference fix raised {r['reference']}"
     assert r["after_fix"] == "", f"CELL still fails after the reference fix: {r['after_fix']}"
 
