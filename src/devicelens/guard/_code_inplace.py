@@ -15,6 +15,7 @@ from ..analysis.findings import is_real_float
 from . import _edits, _source
 from ._blame import meta
 from ._code_bugs import _origin
+from ._factory_twins import factory_of
 from ._roles import _value
 
 if TYPE_CHECKING:
@@ -112,10 +113,8 @@ def _buffers_made_here(tr: Tracer, sc: Scope, stmt: ast.Assign, dtype: str) -> l
     that factory takes the values' dtype, and so does each other buffer the function makes with
     the same factory and fills the same way (LightGlue's ``mscores1_``), so the next write does
     not fail in its turn. NB: only where the values are a name bound before the factory's line."""
-    from ._factory_twins import _factory_of
-
     first = _write(stmt)
-    call = _factory_of(sc, first[0], stmt.lineno) if first else None
+    call = factory_of(sc, first[0], stmt.lineno) if first else None
     if call is None:
         return []
     factory = _source.segment(sc.code, call.func)
@@ -124,7 +123,7 @@ def _buffers_made_here(tr: Tracer, sc: Scope, stmt: ast.Assign, dtype: str) -> l
         if not isinstance(node, ast.Assign) or node.lineno < stmt.lineno:
             continue
         pair = _write(node)
-        made = _factory_of(sc, pair[0], node.lineno) if pair else None
+        made = factory_of(sc, pair[0], node.lineno) if pair else None
         if pair is None or made is None or _source.segment(sc.code, made.func) != factory:
             continue
         if not (pair[1] in sc.code.params() or _source.assignments(sc.code, pair[1], made.lineno)):

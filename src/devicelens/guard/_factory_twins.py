@@ -31,7 +31,7 @@ _FILLED = {"full": 1, "tensor": 0, "as_tensor": 0}
 def with_twins(tr: Tracer, sc: Scope, name: str, found: list[Origin]) -> list[Origin]:
     """``found`` (the edit of the factory that made ``name``), its fill attribute named, and the
     same edit of each twin line."""
-    call = _factory_of(sc, name, sc.line)
+    call = factory_of(sc, name, sc.line)
     if call is None or tr.want.kind != "dtype" or not any(o.edit for o in found):
         return found
     fill = _int_attribute(sc, call)
@@ -41,7 +41,7 @@ def with_twins(tr: Tracer, sc: Scope, name: str, found: list[Origin]) -> list[Or
         found = [found[0]._replace(name=f"{found[0].name}.{fill}", detail=detail), *found[1:]]
     out = list(found)
     for twin in _twins(sc, name, call):
-        twin_call = _factory_of(sc, twin, 1 << 30)
+        twin_call = factory_of(sc, twin, 1 << 30)
         anchor = _anchor(tr, sc, twin_call.lineno, "dtype") if twin_call is not None else None
         text = _edits.set_dtype(sc.code, twin_call, anchor) if twin_call and anchor else None
         edit = _edits.replace(sc.code, [(twin_call, text)]) if twin_call and text else None
@@ -51,7 +51,7 @@ def with_twins(tr: Tracer, sc: Scope, name: str, found: list[Origin]) -> list[Or
     return out
 
 
-def _factory_of(sc: Scope, name: str, before: int) -> ast.Call | None:
+def factory_of(sc: Scope, name: str, before: int) -> ast.Call | None:
     """The torch factory call, left to infer its dtype, last bound to ``name``."""
     assigned = _source.assignments(sc.code, name, before)
     value = assigned[-1][1] if assigned else None
@@ -99,7 +99,7 @@ def _twins(sc: Scope, name: str, call: ast.Call) -> list[str]:
             arg = node.args[i] if len(node.args) > i else None
             if (isinstance(arg, ast.Name) and arg.id != name and arg.id not in out
                     and _source.segment(sc.code, node.func) == func):
-                twin = _factory_of(sc, arg.id, 1 << 30)
+                twin = factory_of(sc, arg.id, 1 << 30)
                 if twin is not None and _source.segment(sc.code, twin.func) == made_by:
                     out.append(arg.id)
     return out

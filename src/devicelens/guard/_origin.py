@@ -35,6 +35,7 @@ class Tracer:
     def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
         self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
         self._seen: set[tuple[int, int, str]] = set()
+        self._followed: set[tuple[int, str]] = set()  # (frame, local) followed from another
         self.item_key = ""  # the dict key the culprit sits under, when tracing a dict
 
     # -- entry points
@@ -142,7 +143,8 @@ class Tracer:
             if here is None:
                 continue
             for k, v in here.values.items():
-                if v is obj and k != "self":
+                if v is obj and k != "self" and (j, k) not in self._followed:
+                    self._followed.add((j, k))  # NB: each (frame, name) once: no ping-pong
                     found = self.name(here, k, depth + 1)
                     if found:
                         return found
