@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ..inspect._tree import instance_dict
 from . import _edits, _source
 from ._blame import is_tensor, meta
 from ._code_bugs import owner
@@ -27,10 +28,7 @@ if TYPE_CHECKING:
 
 def dispatched(m: Any) -> bool:
     """Whether ``m`` was dispatched over several devices (its ``hf_device_map`` says so)."""
-    try:
-        found = dict.get(object.__getattribute__(m, "__dict__"), "hf_device_map")
-    except (AttributeError, TypeError):
-        return False
+    found = (instance_dict(m) or {}).get("hf_device_map") if m is not None else None
     return type(found) is dict and len({str(v) for v in found.values()}) > 1
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ..inspect._tree import instance_dict
 from . import _edits, _source
-from ._code_bugs import _anchor, _origin, _what
+from ._code_bugs import _anchor, _is_factory, _origin, _what
 from ._trace import Origin
 
 if TYPE_CHECKING:
@@ -55,11 +56,9 @@ def factory_of(sc: Scope, name: str, before: int) -> ast.Call | None:
     """The torch factory call, left to infer its dtype, last bound to ``name``."""
     assigned = _source.assignments(sc.code, name, before)
     value = assigned[-1][1] if assigned else None
-    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+    if not isinstance(value, ast.Call) or not _is_factory(sc, value):
         return None
-    if value.func.attr not in _edits.FACTORIES or any(k.arg == "dtype" for k in value.keywords):
-        return None
-    return value
+    return None if any(k.arg == "dtype" for k in value.keywords) else value
 
 
 def _factory(call: ast.Call) -> str:
@@ -74,10 +73,7 @@ def _int_attribute(sc: Scope, call: ast.Call) -> str:
     if not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
             and arg.value.id == "self" and me is not None):
         return ""
-    try:
-        value: Any = dict.get(object.__getattribute__(me, "__dict__"), arg.attr)
-    except (AttributeError, TypeError):
-        return ""
+    value: Any = (instance_dict(me) or {}).get(arg.attr)
     return arg.attr if type(value) is int else ""
 
 

@@ -8,6 +8,7 @@ the same for cpu, meta and fake cuda tensors (their storages are distinct object
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 Key = tuple[int, int, tuple[int, ...], tuple[int, ...], str, str]
@@ -32,14 +33,8 @@ def layout_key(t: Any) -> Key | None:
 def region(t: Any) -> tuple[int, int, str] | None:
     """Which elements of its storage ``t`` sees, as (offset, count, dtype): two views of one
     base with equal regions are the same elements reshaped. None when ``t`` refuses."""
-    import torch
-
-    base: Any = torch._C.TensorBase
-    try:
-        with torch._C.DisableTorchFunctionSubclass():
-            return (int(base.storage_offset(t)), int(base.numel(t)), str(base.dtype.__get__(t)))
-    except Exception:
-        return None
+    key = layout_key(t)
+    return (key[1], math.prod(key[2]), key[4]) if key is not None else None
 
 
 class SharedIndex:
