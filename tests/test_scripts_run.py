@@ -18,6 +18,7 @@ import pytest
 
 from devicelens.scripts._args import RunOptions, parse
 from devicelens.scripts.run import main, run
+from tests._traces import ours_in
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN = ROOT / "tests" / "train"
@@ -48,7 +49,7 @@ def test_a_script_runs_exactly_as_with_python(args):
 def test_the_failing_scripts_traceback_is_pythons():
     ours = python("-m", "devicelens", "run", "train/probe.py", "raise")
     assert ours.stderr.startswith("Traceback (most recent call last):\n  File \"")
-    assert "devicelens" not in ours.stderr and "runpy" not in ours.stderr  # no frame of ours
+    assert ours_in(ours.stderr) == [] and "runpy" not in ours.stderr  # no frame of ours
     assert ours.stderr.rstrip().endswith("ValueError: boom")
     assert "The above exception was the direct cause" in ours.stderr
 
@@ -127,7 +128,7 @@ def test_a_device_mismatch_keeps_its_traceback_and_gets_the_diagnosis(in_process
     assert out.out == ""
     trace, _, diagnosis = out.err.partition("\n\ndevicelens: ")
     assert trace.startswith("Traceback (most recent call last):\n  File \"" + str(TRAIN))
-    assert "devicelens" not in trace  # python's traceback: no frame of the runner
+    assert ours_in(trace) == []  # python's traceback: no frame of the runner
     assert trace.endswith("RuntimeError: Tensor on device meta is not on the expected device cpu!")
     assert diagnosis == (
         "tensors on different devices: cpu, meta\n"
