@@ -20,3 +20,7 @@ def ours_in(trace: str) -> list[str]:
     """Each trace of devicelens in ``trace``: a frame in its package, or a line of its report."""
     found = [line for line in trace.splitlines() if PACKAGE_DIR in line]
     return found + [m.group(0) for m in _REPORT.finditer(trace)]
+
+
+#: the line a diagnosis ends with once its fix was rehearsed and the cell ran after it
+VERIFIED = "  verified: rehearsed on a copy of this kernel's state, the cell runs after this fix"

@@ -16,6 +16,8 @@ import re
 
 import pytest
 
+from tests._traces import VERIFIED
+
 from tests.test_guard_postmortem import diagnosis, run
 
 pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
@@ -60,8 +62,9 @@ def test_a_plain_float32_table_behind_an_untraced_local_is_named_and_cast(ip, ca
     assert "enc.spare" not in text  # NB: float32 too, but (3,) never met the (1, 6, 8) activations
     assert ("note: enc.pos2 is a plain tensor attribute in float32: .half() and .to(dtype) "
             "cast only parameters and buffers") in text
-    fix = text.split("fix:\n", 1)[1].strip()
+    fix, verdict = text.split("fix:\n", 1)[1].strip().split("\n", 1)
     assert fix == "enc.pos2 = enc.pos2.half()"  # NB: no edit: setattr has no line to change
+    assert verdict == VERIFIED
     ip.run_cell(fix, store_history=False)
     assert ip.run_cell("with torch.no_grad():\n    y = enc(x)\n",
                        store_history=False).error_in_exec is None

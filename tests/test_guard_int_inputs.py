@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from tests._traces import VERIFIED
+
 pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -64,4 +66,5 @@ def test_an_index_is_not_blamed_when_a_float_disagrees(ip, ns, capsys):
     culprits = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("culprit:")]
     assert culprits == ["culprit: x (float64[1, 30] on cpu), `input` in Linear.forward; "
                         "expected float32"]
-    assert text.rstrip().endswith("fix:\n      x = x.float()")
+    assert text.rstrip().endswith("fix:\n      x = x.float()"
+                                   + "\n" + VERIFIED)

@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from devicelens.guard import postmortem
-from tests._traces import ours_in
+from tests._traces import VERIFIED, ours_in
 
 pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -57,7 +57,8 @@ def test_device_family_labels_not_moved_fake_cuda(ip, ns, capsys, fake_cuda):
     assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, cuda:0"
     assert "culprit: labels (int64[2] on cpu), `target` in cross_entropy; expected cuda:0" in text
     assert "at: cell line 2: loss = F.cross_entropy(logits, labels)" in text
-    assert text.rstrip().endswith("fix:\n      labels = labels.to(logits.device)")
+    assert text.rstrip().endswith("fix:\n      labels = labels.to(logits.device)"
+                                   + "\n" + VERIFIED)
     assert ns["count"] == 1  # never re-executed
 
 
@@ -84,7 +85,8 @@ def test_device_family_on_meta_blames_the_input_not_the_model(ip, ns, capsys):
     text = diagnosis(out)
     assert "culprit: x (float32[3, 4] on cpu), `input` in Linear.forward; expected meta" in text
     assert "inside: model.0 (Linear)" in text
-    assert text.rstrip().endswith('fix:\n      x = x.to("meta")')
+    assert text.rstrip().endswith('fix:\n      x = x.to("meta")'
+                                   + "\n" + VERIFIED)
 
 
 def test_dataparallel_device_ids_family_fake_cuda(ip, ns, capsys, fake_cuda):
@@ -97,7 +99,10 @@ def test_dataparallel_device_ids_family_fake_cuda(ip, ns, capsys, fake_cuda):
     assert "culprit: dp.module.0.weight (float32[2, 4] on cuda:1)" in text
     assert "inside: dp (DataParallel)" in text
     assert "at: cell line 2: out = dp(x)" in text
-    assert text.rstrip().endswith('fix:\n      dp.module.to("cuda:0")')
+    # NB: simulated GPUs cannot replicate a module: the rehearsal says so rather than "verified"
+    assert text.rstrip().endswith('fix:\n      dp.module.to("cuda:0")\n  not verified: after '
+                                  "this fix the cell fails with AttributeError: 'DataParallel' "
+                                  "object has no attribute 'dim'")
 
 
 def test_optimizer_foreach_family_meta(ip, ns, capsys):
@@ -125,7 +130,8 @@ def test_dtype_family_mat1_mat2(ip, ns, capsys):
     assert "culprit: x64 (float64[2, 8] on cpu), `input` in Linear.forward; expected float32" \
         in text
     assert "inside: net.0 (Linear)" in text
-    assert text.rstrip().endswith("fix:\n      x64 = x64.float()")
+    assert text.rstrip().endswith("fix:\n      x64 = x64.float()"
+                                   + "\n" + VERIFIED)
 
 
 def test_index_dtype_family_float_labels(ip, ns, capsys):
@@ -134,7 +140,8 @@ def test_index_dtype_family_float_labels(ip, ns, capsys):
     assert "expected target dtype to be Long" in str(err)
     text = diagnosis(out)
     assert "culprit: labels (float32[3] on cpu), `target` in cross_entropy" in text
-    assert text.rstrip().endswith("fix:\n      labels = labels.long()")
+    assert text.rstrip().endswith("fix:\n      labels = labels.long()"
+                                   + "\n" + VERIFIED)
 
 
 def test_backward_error_is_explained(ip, ns, capsys):

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from tests._traces import VERIFIED
+
 pytestmark = pytest.mark.kernel
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -61,7 +63,7 @@ def test_failing_cell_gets_a_diagnosis_in_the_error_message(kc):
     assert text.index("RuntimeError: mat1 and mat2") < text.index("devicelens: ")
     assert "culprit: x64 (float64[2, 8] on cpu), `input` in Linear.forward" in text
     assert "at: cell line 1: out = net(x64)" in text
-    assert text.rstrip().endswith("x64 = x64.float()")
+    assert text.rstrip().endswith("x64 = x64.float()\n" + VERIFIED)
 
 
 def test_cuda_safe_in_a_kernel(kc):
@@ -74,5 +76,8 @@ def test_cuda_safe_in_a_kernel(kc):
     # NB: nothing can be copied out of meta: the line that made b there is the fix
     assert err["evalue"].endswith('edit: cell In[1] line 6\n'
                                   '      - a, b = torch.ones(2), torch.ones(2, device="meta")\n'
-                                  '      + a, b = torch.ones(2), torch.ones(2, device="cpu")')
-    assert "running" in "".join(m["content"].get("text", "") for m in msgs)
+                                  '      + a, b = torch.ones(2), torch.ones(2, device="cpu")\n'
+                                  + VERIFIED)
+    # NB: the rehearsal ran the cell again in a sandbox whose output goes nowhere
+    printed = "".join(m["content"].get("text", "") for m in msgs).splitlines()
+    assert printed.count("running") == 1

@@ -36,6 +36,12 @@ def diagnosis(text: str) -> str:
     return text[i:] if i >= 0 else ""
 
 
+def verdict(text: str) -> str:
+    """The rehearsal's verdict on a diagnosis' fix: ``verified...``, ``not verified: ...`` or ''."""
+    found = re.search(r"^  ((?:not )?verified\b.*)$", text, re.MULTILINE)
+    return found.group(1) if found else ""
+
+
 def preflight(out: str) -> str:
     """The ``%%cuda_safe pre-flight`` report at the top of a cell's output ('' when none)."""
     lines = ANSI.sub("", out).lstrip("\n").splitlines()

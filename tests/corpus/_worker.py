@@ -220,6 +220,9 @@ def _precision(case: Case, r: dict[str, Any], names: set[str]) -> None:
 
 
 def _fix(s: Session, case: Case, r: dict[str, Any]) -> None:
+    # NB: the verdict printed with the fix; "fix works" below is measured apart from it
+    r["verdict"] = _parse.verdict(r["pm_text"])
+    r["verified"] = r["verdict"].startswith("verified")
     code, eds = _parse.fix_code(r["pm_text"]), _parse.edits(r["pm_text"])
     r["fix_code"], r["edits"] = code, [[list(e.old), list(e.new)] for e in eds]
     if eds:

@@ -31,6 +31,8 @@ class Totals:
     precision: float  # NB: over the failing cases whose diagnosis mentions a namespace object
     precision_cases: int
     fix_works: float
+    verified: float  # the share of fixes printed as verified (rehearsed, the cell ran)
+    verified_right: float  # of those, the share whose fix, applied as printed, made the cell run
     clean_after_fix: float
     clean: int
     clean_flagged: int
@@ -52,6 +54,8 @@ def totals(results: Sequence[dict[str, Any]]) -> Totals:
         named_cs=_share(failing, "named_cs"), precision=_share(judged, "precision"),
         precision_cases=len(judged),
         fix_works=_share(failing, "fix_works"),
+        verified=_share(failing, "verified"),
+        verified_right=_share([r for r in failing if r.get("verified")], "fix_works"),
         clean_after_fix=_share(failing, "clean_after_fix"),
         clean=len(clean), clean_flagged=sum(1 for r in clean if not r.get("clean_ok")),
         crashed=sum(1 for r in results if r.get("crashed")))
@@ -66,7 +70,8 @@ def _yes(r: dict[str, Any], key: str) -> str:
 
 
 def case_rows(results: Sequence[dict[str, Any]]) -> list[str]:
-    out = [f"{'case':58} {'named':>5} {'pm':>3} {'cs':>3} {'prec':>5} {'fix':>4} {'clean':>5}"]
+    out = [f"{'case':58} {'named':>5} {'pm':>3} {'cs':>3} {'prec':>5} {'fix':>4} {'clean':>5} "
+           f"{'verified':>8}"]
     for r in results:
         name = r["case"][:58]
         if r.get("crashed"):
@@ -78,7 +83,7 @@ def case_rows(results: Sequence[dict[str, Any]]) -> list[str]:
             prec = " n/a" if r.get("precision_undefined") else _pct(r["precision"])
             out.append(f"{name:58} {_yes(r, 'named'):>5} {_yes(r, 'named_pm'):>3} "
                        f"{_yes(r, 'named_cs'):>3} {prec:>5} {_yes(r, 'fix_works'):>4} "
-                       f"{_yes(r, 'clean_after_fix'):>5}")
+                       f"{_yes(r, 'clean_after_fix'):>5} {_yes(r, 'verified'):>8}")
     return out
 
 
@@ -104,7 +109,8 @@ def family_rows(results: Sequence[dict[str, Any]]) -> list[str]:
 def summary(t: Totals) -> str:
     return (f"named {_pct(t.named)}% (post-mortem {_pct(t.named_pm)}%, %%cuda_safe "
             f"{_pct(t.named_cs)}%), precision {_pct(t.precision)}%, fix works "
-            f"{_pct(t.fix_works)}%, clean after fix {_pct(t.clean_after_fix)}%; "
+            f"{_pct(t.fix_works)}%, verified {_pct(t.verified)}% (of which fix works "
+            f"{_pct(t.verified_right)}%), clean after fix {_pct(t.clean_after_fix)}%; "
             f"{t.clean_flagged} of {t.clean} clean look-alikes flagged; {t.crashed} crashed")
 
 

@@ -31,6 +31,7 @@ class MismatchReport:
     notes: tuple[str, ...] = ()
     edits: tuple[Edit, ...] = ()
     title: str = ""  # the headline, when the message's family says more than "different ..."
+    verdict: str = ""  # "verified: ..." or "not verified: why" once the fix was rehearsed
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -63,6 +64,8 @@ class MismatchReport:
             lines += ["      " + ln for fix in self.fixes for ln in fix.splitlines()]
         for e in self.edits:
             lines += ["  " + ln for ln in e.lines()]
+        if self.verdict:
+            lines.append(f"  {self.verdict}")
         return "\n".join(lines)
 
     def text(self) -> str:

@@ -36,11 +36,55 @@ def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, file
                 return eval(compile(last, filename, "eval", flags=flags, dont_inherit=True),
                             namespace)
     except Exception as exc:
-        explained = _explained(exc, namespace, guard)
+        from ._mode import DeviceMismatchError
+
+        explained = exc if isinstance(exc, DeviceMismatchError) else _explained(
+            exc, namespace, guard)
         if explained is None:
+            raise
+        _rehearse(explained, namespace, guard, filename, tree.body[0].lineno if tree.body else 0)
+        if explained is exc:
             raise
         raise explained from exc
     return None
+
+
+def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: DeviceGuard,
+              filename: str, first: int) -> None:
+    """``err`` with its fix rehearsed (:mod:`.rehearsal`): the cell runs again under a guard
+    like ``guard`` on a sandboxed copy of the namespace. NB: ``err`` is changed in place, so
+    its traceback stays the one the user's code raised."""
+    from . import rehearsal
+    from ._mode import DeviceMismatchError, make_guard
+    from .postmortem import diagnose_exception
+
+    if guard.autofix:
+        return
+    tb = err.__traceback__
+    line = max((t.tb_lineno for t in _walk(tb) if t.tb_frame.f_code.co_filename == filename),
+               default=first)
+
+    def run(code: Any, ns: dict[str, Any]) -> None:
+        with make_guard(ns, dtype=guard.check_dtype, filename=filename):
+            exec(code, ns)
+
+    def again(exc: BaseException, ns: dict[str, Any]) -> Any:
+        if isinstance(exc, DeviceMismatchError):
+            return exc.report
+        return diagnose_exception(exc, exc.__traceback__, ns, guard.is_cell)
+
+    report = rehearsal.verify(err.report, rehearsal.Cell(filename, line, run), namespace, again)
+    if report is not err.report:
+        old = err.report.text()
+        text = str(err)
+        err.report = report
+        err.args = (report.text() + text[len(old):] if text.startswith(old) else report.text(),)
+
+
+def _walk(tb: Any) -> Any:
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
 
 
 def _explained(exc: Exception, namespace: dict[str, Any],

@@ -117,6 +117,8 @@ def uninstall(shell: Any) -> None:
 def _handle(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: int | None,
             prev_types: tuple[type, ...], prev: Any) -> None:
     report = explain(value, tb, shell.user_ns)
+    if report is not None:
+        report = rehearsed(report, tb, shell.user_ns)
     text = f"\ndevicelens: {report.text()}" if report is not None else None
     if prev_types and issubclass(etype, prev_types):
         prev(etype, value, tb, tb_offset=tb_offset)
@@ -137,6 +139,35 @@ def _handle(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: i
             shell.debugger(force=True)
     except Exception:
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+
+
+def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
+              is_cell: CellFiles | None = None) -> MismatchReport:
+    """``report`` once its fix was rehearsed on a copy of the failing cell (:mod:`.rehearsal`).
+
+    NB: never raises; a failure of a cell outside a notebook cell (a module of the user's) is
+    not rehearsed, and says so.
+    """
+    from .rehearsal import Cell, verify
+
+    is_cell = is_cell or default_cell_files()
+    try:
+        frame = next((fr for fr in reversed(traceback_frames(tb))
+                      if fr.frame.f_code.co_name == "<module>"
+                      and is_cell(fr.frame.f_code.co_filename)), None)
+    except Exception:
+        frame = None
+    if frame is None:
+        return replace(report, verdict="not verified: only a notebook cell is rehearsed")
+
+    def run(code: Any, namespace: dict[str, Any]) -> None:
+        exec(code, namespace)
+
+    def again(exc: BaseException, namespace: dict[str, Any]) -> MismatchReport | None:
+        return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
+
+    cell = Cell(frame.frame.f_code.co_filename, frame.lineno, run)
+    return verify(report, cell, ns, again)
 
 
 # --- the seam every front end calls ---------------------------------------------------------

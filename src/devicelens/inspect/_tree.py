@@ -227,7 +227,11 @@ def code_for(ref: Ref) -> str:
 def _apply_step_code(prefix: str, step: Step) -> str:
     kind, key, hint = step
     if kind == "name":
-        return str(key)
+        key = str(key)
+        # NB: a name set through globals()[...] may be any string: never code of its own
+        if key.isidentifier() and not keyword.iskeyword(key):
+            return key
+        return f"globals()[{key!r}]"
     if kind == "attr":
         key = str(key)
         if key.isidentifier() and not keyword.iskeyword(key):
@@ -259,7 +263,11 @@ def display_for(ref: Ref) -> str:
 def display_step(prefix: str, step: Step) -> str:
     kind, key, _hint = step
     if kind == "name":
-        return str(key)
+        key = str(key)
+        # NB: a name set through globals()[...] may be any string: never code of its own
+        if key.isidentifier() and not keyword.iskeyword(key):
+            return key
+        return f"globals()[{key!r}]"
     if kind == "attr":
         return f"{prefix}.{key}"
     if kind == "item":

@@ -1,0 +1,13 @@
+"""The rehearsal: every fix is proven on a sandboxed copy of the failing cell before it is shown.
+
+:func:`verify` forks the process (:mod:`._sandbox`), applies the fix exactly as printed
+(:mod:`._apply`), checks it breaks no training link (:mod:`._harm`), runs the cell again
+(:mod:`._attempt`) and repeats until the cell runs (:mod:`._loop`): the fix shown is complete,
+harmless, and marked ``verified`` or ``not verified: why``.
+"""
+
+from __future__ import annotations
+
+from ._loop import Cell, seconds, verify
+
+__all__ = ["Cell", "seconds", "verify"]

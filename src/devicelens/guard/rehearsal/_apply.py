@@ -1,0 +1,140 @@
+"""A printed fix, carried out exactly as printed, on the rehearsal's copy of the namespace.
+
+A ``fix:`` block is run as the user would paste it. An ``edit:`` block is applied to its source:
+an edit of a function replaces that function's code object in place (every object that runs it
+sees the new line at once, as after re-running the cell that defines it and rebuilding the
+object); an edit of a cell's top level re-runs that cell's edited text. NB: this runs only inside
+the sandbox's child process.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import re
+import sys
+import types
+from typing import Any
+
+from .._edits import Edit
+
+
+class NotApplied(Exception):
+    """The fix cannot be carried out as printed (the reason is the message)."""
+
+
+def run_fix(fix: str, ns: dict[str, Any]) -> None:
+    """A ``fix:`` block, run in ``ns``; ``NotApplied`` when it is no code or raises."""
+    try:
+        code = compile(fix, "<devicelens fix>", "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise NotApplied(f"the fix is not valid Python ({e.msg})") from None
+    if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in fix.splitlines()):
+        raise NotApplied("the fix is a comment, not code")
+    try:
+        exec(code, ns)
+    except Exception as e:
+        raise NotApplied(f"the fix itself raises {type(e).__name__}: {e}") from None
+
+
+def source_lines(filename: str) -> list[str]:
+    """A file's text as linecache holds it (a cell's too), without line ends."""
+    return [ln.rstrip("\n") for ln in linecache.getlines(filename)]
+
+
+class Texts:
+    """The edited text of each file an edit touched, and which top-level code must run again."""
+
+    def __init__(self, cell_file: str) -> None:
+        self.cell_file = cell_file
+        self.lines: dict[str, list[str]] = {cell_file: source_lines(cell_file)}
+        self.rerun: list[str] = []  # earlier cells whose top level an edit changed
+
+    def of(self, filename: str) -> list[str]:
+        return self.lines.get(filename) or source_lines(filename)
+
+
+def _edited(edit: Edit, lines: list[str]) -> list[str]:
+    """``lines`` with the edit made; ``NotApplied`` when its old lines are not there."""
+    if not lines:
+        raise NotApplied(f"the source of {edit.where} is not available")
+    old = list(edit.old)
+    m = re.search(r"line (\d+)", edit.where)
+    starts = [int(m.group(1)) - 1] if m else []
+    starts += [i for i in range(len(lines) - len(old) + 1) if i not in starts]
+    for i in starts:
+        if 0 <= i and lines[i:i + len(old)] == old:
+            return [*lines[:i], *edit.new, *lines[i + len(old):]]
+    raise NotApplied(f"the lines the edit quotes are not in {edit.where}")
+
+
+def apply_edit(edit: Edit, ns: dict[str, Any], texts: Texts) -> None:
+    """Carry out ``edit``: its function runs the edited code from now on; an edit of a cell's
+    top level edits that cell's text, which the caller runs again."""
+    new = _edited(edit, texts.of(edit.file))
+    texts.lines[edit.file] = new
+    if edit.qualname:
+        _replace_code(edit, new, ns)
+    elif edit.file != texts.cell_file and edit.file not in texts.rerun:
+        texts.rerun.append(edit.file)
+
+
+def _replace_code(edit: Edit, new: list[str], ns: dict[str, Any]) -> None:
+    """The live function ``edit.qualname`` runs the edited text from now on."""
+    if "<locals>" in edit.qualname:
+        raise NotApplied(f"{edit.qualname} is defined inside another function")
+    fn = _live_function(edit, ns)
+    text = "\n".join(_blank_magic(ln) for ln in new) + "\n"
+    try:
+        module = compile(text, edit.file, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise NotApplied(f"the edited code is not valid Python ({e.msg})") from None
+    code = _find_code(module, edit.qualname)
+    if code is None:
+        raise NotApplied(f"{edit.qualname} is not in the edited code")
+    if code.co_freevars != fn.__code__.co_freevars:
+        raise NotApplied(f"the edit changes what {edit.qualname} takes from its closure")
+    fn.__code__ = code
+
+
+def _blank_magic(line: str) -> str:
+    s = line.lstrip()
+    return "" if s.startswith(("%", "!")) else line
+
+
+def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
+    """The function object named ``edit.qualname`` in the edited file's globals."""
+    globs = ns if not _module_file(edit.file) else _module_file(edit.file)
+    head, *rest = edit.qualname.split(".")
+    obj: Any = globs.get(head)
+    for part in rest:
+        obj = vars(obj).get(part) if isinstance(obj, type) else None
+    obj = getattr(obj, "__func__", obj)  # NB: staticmethod, classmethod
+    if not isinstance(obj, types.FunctionType):
+        raise NotApplied(f"{edit.qualname} is no longer defined")
+    return obj
+
+
+def _module_file(filename: str) -> dict[str, Any] | None:
+    for mod in list(sys.modules.values()):
+        if getattr(mod, "__file__", None) == filename:
+            return vars(mod)
+    return None
+
+
+def _find_code(code: types.CodeType, qualname: str) -> types.CodeType | None:
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_qualname == qualname:
+                return const
+            found = _find_code(const, qualname)
+            if found is not None:
+                return found
+    return None
+
+
+def cell_code(lines: list[str], filename: str, line_offset: int = 0) -> types.CodeType:
+    """A cell's (possibly edited) text compiled as the cell it is, its last value not shown."""
+    tree = ast.parse("\n".join(_blank_magic(ln) for ln in lines) + "\n", filename)
+    ast.increment_lineno(tree, line_offset)
+    return compile(tree, filename, "exec", dont_inherit=True)

@@ -1,0 +1,117 @@
+"""One attempt, inside the sandbox's child: apply the fix as printed, check it harms nothing,
+run the cell again, and say what happened.
+
+NB: runs only in the forked child (see :mod:`._sandbox`); everything it changes is the child's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import linecache
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import CodeType
+from typing import Any, Union
+
+from .._edits import Edit
+from .._mismatch import MismatchReport
+from ._apply import NotApplied, Texts, apply_edit, cell_code, run_fix
+from ._harm import harms, links
+from ._sandbox import Refused, TimeUp
+
+Unit = Union[str, Edit]  # one fix: a ``fix:`` block's code, or one ``edit:``
+Runner = Callable[[CodeType, dict[str, Any]], None]
+Explain = Callable[[BaseException, dict[str, Any]], Union[MismatchReport, None]]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What one rehearsal of a set of fixes found."""
+
+    ran: bool = False  # the cell ran to its end
+    problem: str = ""  # why the attempt says nothing either way
+    harm: str = ""  # what the fix at ``unit`` would break
+    unit: int = -1
+    report: MismatchReport | None = None  # the next mismatch, when the cell still fails
+    error: str = ""  # another error the cell then raised
+    reached: int = 0  # the cell line the time limit stopped at (0: it did not stop it)
+
+
+def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
+            explain: Explain, fake: bool = False) -> Attempt:
+    """Apply ``units`` in order to ``ns``, then run the cell in ``filename`` again."""
+    before = links(ns)
+    texts = Texts(filename)
+    for i, unit in enumerate(units):
+        try:
+            run_fix(unit, ns) if isinstance(unit, str) else apply_edit(unit, ns, texts)
+        except NotApplied as e:
+            return Attempt(problem=str(e), unit=i)
+        except Refused as e:
+            return Attempt(problem=f"{e} (in the fix)", unit=i)
+        found = harms(before, ns)
+        if found:
+            return Attempt(harm=found[0], unit=i)
+    for other in texts.rerun:
+        try:
+            exec(cell_code(texts.of(other), other), ns)
+        except Exception as e:
+            return Attempt(problem=f"re-running the edited cell raises {type(e).__name__}: {e}")
+    lines = texts.of(filename)
+    linecache.cache[filename] = (0, None, [ln + "\n" for ln in lines], filename)
+    try:
+        code = cell_code(lines, filename)
+    except SyntaxError as e:
+        return Attempt(problem=f"the edited cell is not valid Python ({e.msg})")
+    return _run(code, filename, ns, run, explain, fake)
+
+
+def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner, explain: Explain,
+         fake: bool) -> Attempt:
+    try:
+        with _fake_mode() if fake else contextlib.nullcontext():
+            run(code, ns)
+    except TimeUp as e:
+        return Attempt(ran=True, reached=_line_in(e, filename))
+    except Refused as e:
+        return Attempt(problem=str(e))
+    except Exception as e:
+        report = explain(e, ns)
+        if report is not None:
+            return Attempt(report=report)
+        if type(e).__name__ in _NEEDS_VALUES or any(m in str(e) for m in _NO_DATA):
+            return Attempt(problem=f"the cell then needs tensor values that a simulated device "
+                                   f"does not have ({_first_line(e)})")
+        return Attempt(error=f"{type(e).__name__}: {_first_line(e)}")
+    return Attempt(ran=True)
+
+
+#: errors of simulated tensors (FakeTensor, meta) where an op needs real values
+_NEEDS_VALUES = frozenset({"DynamicOutputShapeException", "DataDependentOutputException",
+                           "UnsupportedOperatorException", "GuardOnDataDependentSymNode"})
+_NO_DATA = ("Cannot copy out of meta tensor", "cannot be called on meta tensors",
+            "on meta tensors is not supported")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _line_in(exc: BaseException, filename: str) -> int:
+    lines = [fs.lineno for fs in traceback.extract_tb(exc.__traceback__)
+             if fs.filename == filename and fs.lineno]
+    return lines[-1] if lines else 0
+
+
+def _fake_mode() -> Any:
+    """Every tensor as a FakeTensor: same device, dtype, shape and strides, nothing computed.
+
+    NB: the child of a process that uses CUDA cannot use CUDA itself; fake tensors need none.
+    """
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    mode = FakeTensorMode(allow_non_fake_inputs=True)
+    mode.fake_tensor_converter.set_tensor_memo = lambda *a, **k: None  # type: ignore[method-assign]
+    return mode

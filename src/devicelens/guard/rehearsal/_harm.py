@@ -1,0 +1,142 @@
+"""Fixes that run but break training: what a fix must never do, checked on the rehearsal's copy.
+
+Before the fix the namespace's training links are written down (which parameters each optimizer
+trains, which names are those parameters, which tensors already sit where the models are, each
+module's buffers and hooks); after it, every link must still hold. A fix that rebinds a trained
+``nn.Parameter`` to a cast copy runs, and the copy is never trained again: that is a harm, not a
+fix. NB: top-level names and their direct items only: what a fix line can rebind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _torch() -> Any:
+    import torch
+
+    return torch
+
+
+def _is_user(name: str, value: Any) -> bool:
+    return not name.startswith("_") and name not in ("In", "Out", "exit", "quit")
+
+
+@dataclass
+class Links:
+    """The training links of one namespace at one moment (child process only)."""
+
+    trained: dict[str, list[Any]] = field(default_factory=dict)  # optimizer name -> params
+    param_names: dict[str, Any] = field(default_factory=dict)  # name -> the trained Parameter
+    leaf: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # id -> (is_leaf, grad)
+    modules: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (buffers, hooks)
+    placed: dict[str, tuple[Any, str]] = field(default_factory=dict)  # path -> (tensor, place)
+    places: set[str] = field(default_factory=set)  # where the models' floating weights are
+
+
+def links(ns: dict[str, Any]) -> Links:
+    torch = _torch()
+    out = Links()
+    held: set[int] = set()
+    for name, v in list(ns.items()):
+        if not _is_user(name, v):
+            continue
+        if isinstance(v, torch.optim.Optimizer):
+            params = [p for g in v.param_groups for p in g.get("params", ())]
+            out.trained[name] = params
+            held |= {id(p) for p in params}
+            out.leaf.update({id(p): (p.is_leaf, p.requires_grad) for p in params})
+        elif isinstance(v, torch.nn.Module):
+            out.modules[name] = (_count_buffers(v), _count_hooks(v))
+            out.places |= {_place(p) for p in v.parameters() if p.is_floating_point()}
+            out.places |= {_place(p, with_dtype=False) for p in v.parameters()}
+    for name, v in list(ns.items()):
+        if _is_user(name, v) and isinstance(v, torch.nn.Parameter) and id(v) in held:
+            out.param_names[name] = v
+    for path, t in _loose_tensors(ns):
+        out.placed[path] = (t, _place(t, with_dtype=t.is_floating_point()))
+    return out
+
+
+def _place(t: Any, with_dtype: bool = True) -> str:
+    return f"{t.device}/{t.dtype}" if with_dtype else f"{t.device}"
+
+
+def _count_buffers(m: Any) -> int:
+    return sum(1 for _ in m.buffers())
+
+
+def _count_hooks(m: Any) -> int:
+    kinds = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks",
+             "_state_dict_hooks", "_load_state_dict_pre_hooks")
+    return sum(len(getattr(sub, k, None) or {}) for sub in m.modules() for k in kinds)
+
+
+def _loose_tensors(ns: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Top-level tensors and the tensors directly inside top-level dicts, lists and tuples."""
+    torch = _torch()
+    out = []
+    for name, v in list(ns.items()):
+        if not _is_user(name, v) or isinstance(v, torch.nn.Parameter):
+            continue
+        if isinstance(v, torch.Tensor):
+            out.append((name, v))
+        elif type(v) is dict:
+            out += [(f"{name}[{k!r}]", t) for k, t in v.items() if isinstance(t, torch.Tensor)]
+        elif type(v) in (list, tuple):
+            out += [(f"{name}[{i}]", t) for i, t in enumerate(v) if isinstance(t, torch.Tensor)]
+    return out
+
+
+def harms(before: Links, ns: dict[str, Any]) -> list[str]:
+    """Each training link ``before`` had that ``ns`` no longer has, said in the user's names."""
+    torch = _torch()
+    out: list[str] = []
+    names = {id(p): n for n, p in before.param_names.items()}
+    for opt, params in before.trained.items():
+        now = ns.get(opt)
+        held = {id(p) for g in getattr(now, "param_groups", ()) for p in g.get("params", ())}
+        lost = [p for p in params if id(p) not in held]
+        if lost:
+            who = names.get(id(lost[0])) or f"{len(lost)} of its parameters"
+            out.append(f"`{opt}` would no longer train {who}")
+        for p in params:
+            if (p.is_leaf, p.requires_grad) != before.leaf[id(p)]:
+                out.append(f"{names.get(id(p), 'a parameter')} would no longer be a trainable "
+                           "leaf tensor")
+                break
+    for name, p in before.param_names.items():
+        if ns.get(name) is not p:
+            out.append(f"`{name}` would be rebound to a copy that its optimizer never trains; "
+                       "the Parameter itself must change in place")
+    for name, (buffers, hooks) in before.modules.items():
+        m = ns.get(name)
+        if isinstance(m, torch.nn.Module):
+            if _count_buffers(m) < buffers:
+                out.append(f"`{name}` would lose a buffer")
+            if _count_hooks(m) < hooks:
+                out.append(f"`{name}` would lose a hook")
+    now = dict(_loose_tensors(ns))
+    places = _places_now(ns) or before.places
+    for path, (t, place) in before.placed.items():
+        if place not in before.places:
+            continue
+        moved = now.get(path)
+        if moved is None or moved is t:
+            continue
+        new = _place(moved, with_dtype=moved.is_floating_point())
+        if new != place and new not in places:
+            out.append(f"`{path}` is already where the model is ({place}); the fix would "
+                       f"move it to {new}")
+    return list(dict.fromkeys(out))
+
+
+def _places_now(ns: dict[str, Any]) -> set[str]:
+    torch = _torch()
+    out: set[str] = set()
+    for name, v in list(ns.items()):
+        if _is_user(name, v) and isinstance(v, torch.nn.Module):
+            out |= {_place(p) for p in v.parameters() if p.is_floating_point()}
+            out |= {_place(p, with_dtype=False) for p in v.parameters()}
+    return out

@@ -1,0 +1,259 @@
+"""The rehearsal's rounds, in the parent: attempt the fix, complete it, keep it harmless, keep
+it small, and mark it.
+
+Each round forks a fresh copy of the user's state (never the last round's leftovers) and applies
+every fix found so far at once, as the user would paste them: a fix that lets the cell reach
+another mismatch gets that mismatch's fix added; a fix that would break a training link is left
+out (or changed in place, for a trained Parameter); once the cell runs, each fix is dropped in
+turn to see whether the cell needs it.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from .._edits import Edit
+from .._frames import cell_label
+from .._mismatch import MismatchReport
+from ._apply import source_lines
+from ._attempt import Attempt, Explain, Runner, Unit, attempt
+from ._sandbox import run_forked
+
+#: a round's time limit, seconds (``DEVICELENS_REHEARSAL_SECONDS``; 0 turns rehearsals off)
+SECONDS = 10.0
+MAX_ROUNDS = 6
+MAX_PRUNES = 6
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The failing cell, as a rehearsal runs it again."""
+
+    filename: str  # its file in linecache (an IPython cell's name)
+    failing_line: int  # where it failed
+    run: Runner  # runs the cell's code in a namespace (under the guard, for %%cuda_safe)
+
+
+def seconds() -> float:
+    try:
+        return float(os.environ.get("DEVICELENS_REHEARSAL_SECONDS", SECONDS))
+    except ValueError:
+        return SECONDS
+
+
+def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
+           explain: Explain) -> MismatchReport:
+    """``report`` with a complete, harmless fix and its verdict (``verified: ...`` or ``not
+    verified: ...``). NB: never raises; the original report is kept when anything goes wrong."""
+    limit = seconds()
+    if limit <= 0:
+        return report
+    try:
+        return _verify(report, cell, ns, explain, limit)
+    except Exception as e:
+        return replace(report, verdict=f"not verified: the rehearsal failed ({type(e).__name__})")
+
+
+def _fake() -> bool:
+    import sys
+
+    torch = sys.modules.get("torch")
+    return bool(torch is not None and torch.cuda.is_initialized())
+
+
+def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Explain,
+            limit: float) -> MismatchReport:
+    units = _units(report, cell, ns)
+    if not units:
+        return replace(report, verdict="not verified: there is no fix as code to rehearse")
+    run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake())
+    deadline = time.monotonic() + 3 * limit
+    found, left_out, harmed = [report], [], []
+    verdict = ""
+    for _ in range(MAX_ROUNDS):
+        a, problem = run(units)
+        if problem or a.problem:
+            verdict = f"not verified: {problem or a.problem}"
+            break
+        if a.harm:
+            bad = units[a.unit]
+            harmed.append(a.harm)
+            left_out.append(bad)
+            gentler = _in_place(bad, ns)
+            units = [*units[:a.unit], *([gentler] if gentler and gentler not in left_out
+                                        else []), *units[a.unit + 1:]]
+            continue
+        if a.report is not None:
+            new = [u for u in _units(a.report, cell, ns) if u not in units and u not in left_out]
+            if not new:
+                verdict = ("not verified: after this fix the cell still fails: "
+                           f"{a.report.headline()}")
+                break
+            found.append(a.report)
+            units += new
+            continue
+        if a.error:
+            verdict = f"not verified: after this fix the cell fails with {a.error}"
+            break
+        units = _smallest(units, run, deadline)
+        verdict = _verified(a, cell)
+        break
+    else:
+        verdict = "not verified: the fix did not settle within the rehearsal's rounds"
+    return _merged(report, found, units, verdict, harmed)
+
+
+def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain, limit: float,
+         fake: bool) -> tuple[Attempt, str]:
+    out = run_forked(lambda: attempt(units, cell.filename, ns, cell.run, explain, fake), limit)
+    if out.problem:
+        return Attempt(), out.problem
+    return out.value, ""
+
+
+def _verified(a: Attempt, cell: Cell) -> str:
+    if not a.reached:
+        return "verified: rehearsed on a copy of this kernel's state, the cell runs after this fix"
+    if a.reached > cell.failing_line:
+        return (f"verified up to {cell_label(cell.filename)} line {a.reached}: the rehearsal ran "
+                f"past the failing line for {seconds():g} s with no mismatch")
+    return f"not verified: the rehearsal stopped after {seconds():g} s before the failing line"
+
+
+def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],
+              deadline: float) -> list[Unit]:
+    """The fix without each ``fix:`` line the cell runs without (an innocent moved is no fix).
+
+    NB: edits stay: an edit of the code that made a stray is the lasting fix even where a
+    ``fix:`` line already mends this run's objects.
+    """
+    if len(units) < 2:
+        return units
+    for u in [u for u in reversed(units) if isinstance(u, str)][:MAX_PRUNES]:
+        if time.monotonic() > deadline:
+            break
+        fewer = [v for v in units if v is not u]
+        a, problem = run(fewer)
+        if not problem and a.ran and not a.reached and not a.harm:
+            units = fewer
+    return units
+
+
+def _merged(report: MismatchReport, found: list[MismatchReport], units: list[Unit],
+            verdict: str, harmed: list[str]) -> MismatchReport:
+    culprits = {c.named.name: c for r in found for c in r.culprits}
+    notes = list(dict.fromkeys(n for r in found for n in r.notes))
+    notes += [f"a fix that would do harm is not shown: {h}" for h in dict.fromkeys(harmed)]
+    fixes = tuple(u for u in units if isinstance(u, str))
+    if not units:
+        fixes = tuple(f for f in report.fixes if f.startswith("#"))
+    edits = _joined([u for u in units if isinstance(u, Edit)])
+    return replace(report, culprits=tuple(culprits.values()), notes=tuple(notes), fixes=fixes,
+                   edits=edits, verdict=verdict)
+
+
+def _joined(edits: list[Edit]) -> tuple[Edit, ...]:
+    """Lines inserted after the same statement, as one edit."""
+    out: dict[tuple[str, tuple[str, ...]], Edit] = {}
+    for e in edits:
+        key = (e.file, e.old)
+        prev = out.get(key)
+        if prev is not None and prev.new[:len(e.old)] == e.old == e.new[:len(e.old)]:
+            out[key] = prev._replace(new=(*prev.new, *e.new[len(e.old):]))
+        else:
+            out.setdefault(key, e) if prev is None else out.setdefault((e.file, e.new), e)
+    return tuple(out.values())
+
+
+# --- units ---------------------------------------------------------------------------------
+
+def _units(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> list[Unit]:
+    """The report's fixes that are code, and its edits; a fix of a name the cell itself makes
+    before the failing line becomes an edit of the cell (a namespace fix would be undone)."""
+    out: list[Unit] = []
+    for fix in report.fixes:
+        if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in fix.splitlines()):
+            continue
+        out.append(_into_cell(fix, cell) or fix)
+    out += list(report.edits)
+    return list(dict.fromkeys(out))
+
+
+def _into_cell(fix: str, cell: Cell) -> Edit | None:
+    """``fix`` as lines inserted after the cell's last binding of the name it changes."""
+    try:
+        targets = [t for s in ast.parse(fix).body if isinstance(s, ast.Assign) for t in s.targets]
+    except SyntaxError:
+        return None
+    roots = {_root(t) for t in targets} - {None}
+    if len(roots) != 1:
+        return None
+    lines = source_lines(cell.filename)
+    try:
+        tree = ast.parse("\n".join("" if ln.lstrip().startswith(("%", "!")) else ln
+                                   for ln in lines))
+    except SyntaxError:
+        return None
+    root = roots.pop()
+    binds = [s for s in ast.walk(tree) if isinstance(s, ast.Assign | ast.AnnAssign | ast.For)
+             and (s.end_lineno or 0) < cell.failing_line
+             and any(_binds(t, root) for t in _targets(s))]
+    if not binds:
+        return None
+    last = max(binds, key=lambda s: s.end_lineno or 0)
+    end = last.end_lineno or last.lineno
+    pad = " " * last.col_offset
+    if isinstance(last, ast.For):
+        pad += "    "
+        body_end = last.body[-1].end_lineno or end
+        old = lines[last.lineno - 1:body_end]
+        new = [*lines[last.lineno - 1:last.lineno], *[pad + ln for ln in fix.splitlines()],
+               *lines[last.lineno:body_end]]
+        first = last.lineno
+    else:
+        old = lines[last.lineno - 1:end]
+        new = [*old, *[pad + ln for ln in fix.splitlines()]]
+        first = last.lineno
+    return Edit(f"{cell_label(cell.filename)} line {first}", tuple(old), tuple(new),
+                cell.filename, "")
+
+
+def _targets(s: ast.AST) -> list[ast.expr]:
+    if isinstance(s, ast.Assign):
+        return list(s.targets)
+    if isinstance(s, ast.AnnAssign | ast.For):
+        return [s.target]
+    return []
+
+
+def _binds(t: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(t))
+
+
+def _root(t: ast.expr) -> str | None:
+    while isinstance(t, ast.Subscript | ast.Attribute):
+        t = t.value
+    return t.id if isinstance(t, ast.Name) else None
+
+
+_REBIND = re.compile(r"^([A-Za-z_]\w*) = \1(\.(?:to|half|float|double|bfloat16|cuda|cpu)\(.*\))$")
+
+
+def _in_place(fix: Unit, ns: dict[str, Any]) -> Unit | None:
+    """``p = p.half()`` for a trained Parameter ``p`` as ``p.data = p.data.half()``: the same
+    Parameter, still a leaf, still in its optimizer."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    m = _REBIND.match(fix) if isinstance(fix, str) else None
+    if m is None or torch is None or not isinstance(ns.get(m.group(1)), torch.nn.Parameter):
+        return None
+    return f"{m.group(1)}.data = {m.group(1)}.data{m.group(2)}"
