@@ -17,7 +17,6 @@ import re
 import pytest
 
 from tests._traces import VERIFIED
-
 from tests.test_guard_postmortem import diagnosis, run
 
 pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")

@@ -127,7 +127,7 @@ def test_a_cell_that_saves_is_not_verified_and_writes_nothing(ip, ns, capsys, tm
     path = tmp_path / "out.pt"
     ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64), path=str(path))
     for save in ("torch.save(out, path)", "open(path, 'wb').write(b'x')"):
-        err, out, _ = run(ip, capsys, f"out = net(x64)\n{save}\n")
+        _err, out, _ = run(ip, capsys, f"out = net(x64)\n{save}\n")
         text = diagnosis(out)
         assert "fix:\n      x64 = x64.float()\n" in text
         why = ("saves with torch.save" if save.startswith("torch") else
@@ -140,7 +140,7 @@ def test_a_cell_that_runs_on_is_verified_up_to_where_the_time_limit_stopped_it(
         ip, ns, capsys, monkeypatch):
     monkeypatch.setenv("DEVICELENS_REHEARSAL_SECONDS", "1")
     ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64))
-    err, out, _ = run(ip, capsys, "out = net(x64)\nwhile True:\n    pass\n")
+    _err, out, _ = run(ip, capsys, "out = net(x64)\nwhile True:\n    pass\n")
     last = diagnosis(out).rstrip().splitlines()[-1]
     assert re.fullmatch(r"  verified up to cell In\[\d+\] line 2: the rehearsal ran past the "
                         r"failing line for 1 s with no mismatch", last), last
@@ -151,7 +151,7 @@ def test_a_trained_parameter_is_changed_in_place_never_rebound(ip, ns, capsys):
                 "head = nn.Linear(8, 4).half()\n"
                 "popt = torch.optim.Adam([prompt], lr=1e-3)\n", store_history=False)
     prompt = ns["prompt"]
-    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    out = head(prompt)\n")
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    out = head(prompt)\n")
     text = diagnosis(out)
     assert "culprit: prompt (" in text
     # NB: `prompt = prompt.half()` runs, and leaves popt training a tensor nothing uses
@@ -189,7 +189,8 @@ def test_the_sandbox_reports_a_crash_and_refuses_side_effects(tmp_path) -> None:
 
     def write() -> str:
         try:
-            open(tmp_path / "f.txt", "w")
+            with open(tmp_path / "f.txt", "w"):
+                pass
         except Refused as e:
             return str(e)
         return "written"
@@ -202,6 +203,6 @@ def test_the_sandbox_reports_a_crash_and_refuses_side_effects(tmp_path) -> None:
 
 def test_a_name_that_is_no_identifier_is_spelled_through_globals(ip, ns, capsys):
     ns.update({"net": nn_linear(), "x;__import__('os')": torch.randn(2, 8, dtype=torch.float64)})
-    err, out, _ = run(ip, capsys, "out = net(globals()[\"x;__import__('os')\"])\n")
+    _err, out, _ = run(ip, capsys, "out = net(globals()[\"x;__import__('os')\"])\n")
     text = diagnosis(out)
     assert "globals()[\"x;__import__('os')\"] = globals()[\"x;__import__('os')\"].float()" in text

@@ -63,7 +63,7 @@ def _edited(edit: Edit, lines: list[str]) -> list[str]:
     starts = [int(m.group(1)) - 1] if m else []
     starts += [i for i in range(len(lines) - len(old) + 1) if i not in starts]
     for i in starts:
-        if 0 <= i and lines[i:i + len(old)] == old:
+        if i >= 0 and lines[i:i + len(old)] == old:
             return [*lines[:i], *edit.new, *lines[i + len(old):]]
     raise NotApplied(f"the lines the edit quotes are not in {edit.where}")
 
@@ -104,7 +104,7 @@ def _blank_magic(line: str) -> str:
 
 def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
     """The function object named ``edit.qualname`` in the edited file's globals."""
-    globs = ns if not _module_file(edit.file) else _module_file(edit.file)
+    globs = _module_file(edit.file) or ns
     head, *rest = edit.qualname.split(".")
     obj: Any = globs.get(head)
     for part in rest:

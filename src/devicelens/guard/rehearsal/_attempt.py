@@ -20,9 +20,9 @@ from ._apply import NotApplied, Texts, apply_edit, cell_code, run_fix
 from ._harm import harms, links
 from ._sandbox import Refused, TimeUp
 
-Unit = Union[str, Edit]  # one fix: a ``fix:`` block's code, or one ``edit:``
+Unit = Union[str, Edit]  # noqa: UP007 - a runtime alias: one fix: a ``fix:`` block's code, or one ``edit:``
 Runner = Callable[[CodeType, dict[str, Any]], None]
-Explain = Callable[[BaseException, dict[str, Any]], Union[MismatchReport, None]]
+Explain = Callable[[BaseException, dict[str, Any]], MismatchReport | None]
 
 
 @dataclass(frozen=True)

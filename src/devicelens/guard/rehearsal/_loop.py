@@ -192,7 +192,7 @@ def _into_cell(fix: str, cell: Cell) -> Edit | None:
         targets = [t for s in ast.parse(fix).body if isinstance(s, ast.Assign) for t in s.targets]
     except SyntaxError:
         return None
-    roots = {_root(t) for t in targets} - {None}
+    roots = {r for r in map(_root, targets) if r is not None}
     if len(roots) != 1:
         return None
     lines = source_lines(cell.filename)

@@ -55,7 +55,7 @@ _REFUSED_EVENTS = {
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
     if event == "open":
-        path, mode, flags = (tuple(args) + (None, None, None))[:3]
+        path, mode, flags = (*tuple(args), None, None, None)[:3]
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
             isinstance(flags, int) and flags & _WRITE_FLAGS)
         if writes and path not in (os.devnull, None) and not isinstance(path, int):
@@ -75,14 +75,16 @@ def _seal(seconds: float) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    sys.stdout = sys.stderr = open(os.devnull, "w")  # NB: not the kernel's OutStream
-    sys.stdin = open(os.devnull)
+    # NB: not the kernel's OutStream, whose I/O thread the child does not have
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
+    sys.stdin = open(os.devnull)  # noqa: SIM115
     torch = sys.modules.get("torch")
     if torch is not None:
         # NB: the parent's OpenMP pool does not survive fork(): a parallel op would wait forever
         # for its threads (DataLoader's workers do the same)
         torch.set_num_threads(1)
-        torch.save = _refuse("saves with torch.save")  # NB: written through C++, never audited
+        # NB: torch.save writes through C++, which the audit hook never sees
+        torch.save = _refuse("saves with torch.save")  # type: ignore[attr-defined]
     session = sys.modules.get("jupyter_client.session")
     if session is not None:  # NB: display(), widgets, comms: messages to the real frontend
         session.Session.send = _refuse("sends a message to the notebook (display or widget)")
@@ -147,7 +149,7 @@ def _child(r: int, w: int, fn: Callable[[], Any], seconds: float) -> None:  # pr
 
 def _read(fd: int, pid: int, deadline: float) -> bytes | None:
     """All the child writes (b'' when it died first); None when the deadline passed."""
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
