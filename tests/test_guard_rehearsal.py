@@ -206,3 +206,46 @@ def test_a_name_that_is_no_identifier_is_spelled_through_globals(ip, ns, capsys)
     _err, out, _ = run(ip, capsys, "out = net(globals()[\"x;__import__('os')\"])\n")
     text = diagnosis(out)
     assert "globals()[\"x;__import__('os')\"] = globals()[\"x;__import__('os')\"].float()" in text
+
+
+def test_an_optimizer_over_a_standalone_parameter_is_never_rebuilt(ip, ns, capsys):
+    ip.run_cell("torch.__future__.set_swap_module_params_on_conversion(True)\n"
+                "head = nn.Linear(8, 4)\nprompt = nn.Parameter(torch.randn(2, 8))\n"
+                "opt = torch.optim.Adam(head.parameters())\npopt = torch.optim.Adam([prompt])\n"
+                "head.to('meta')\nx = torch.randn(2, 8, device='meta')\n", store_history=False)
+    prompt, popt = ns["prompt"], ns["popt"]
+    _err, out, _ = run(ip, capsys, "out = head(torch.cat([prompt, x]))\n")
+    text = diagnosis(out)
+    # NB: popt trains the soft prompt on purpose: rebuilding it over head's parameters would run
+    assert "head.parameters()" not in text and "culprit: popt" not in text
+    assert "note: a fix that would do harm is not shown: `popt` would no longer train prompt" in text
+    assert text.rstrip().endswith(VERIFIED)
+    _apply_printed(ip, text, "")
+    assert ns["popt"] is popt and popt.param_groups[0]["params"][0] is prompt is ns["prompt"]
+    assert prompt.device.type == "meta" and prompt.is_leaf
+    assert ip.run_cell("out = head(torch.cat([prompt, x]))\n").error_in_exec is None
+
+
+def test_a_fix_line_that_cannot_run_is_left_out_with_its_culprit(ip, ns, capsys):
+    ip.run_cell("teacher = nn.Linear(8, 4).to('meta')\nstudent = nn.Linear(8, 4)\n"
+                "xs = torch.randn(2, 8)\n", store_history=False)
+    cell = ("with torch.no_grad():\n    t = teacher(xs)\n    s = student(xs)\n"
+            "    loss = (t - s).pow(2).mean()\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "culprit: s (" not in text and "s = s.to(" not in text
+    assert ("note: a fix line that cannot run is not shown: the fix itself raises NameError: "
+            "name 's' is not defined") in text
+    assert text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+
+
+def test_from_numpy_gets_a_cast_it_can_take(ip, ns, capsys):
+    ip.run_cell("import numpy as np\nnet = nn.Linear(8, 4)\narr = np.random.rand(2, 8)\n",
+                store_history=False)
+    cell = "out = net(torch.from_numpy(arr))\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "      + out = net(torch.from_numpy(arr).to(torch.float32))\n" in text
+    assert text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None

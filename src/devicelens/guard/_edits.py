@@ -119,8 +119,8 @@ def _set_kw(code: Code, call: ast.Call, kw: str, value: str, move_ok: bool) -> s
         start = _offset(code, call, found.value)
         end = start + len(segment(code, found.value))
         return text[:start] + value + text[end:] if start >= 0 else None
-    if name in NO_DEVICE_KW and kw == "device":
-        return f"{text}.to({value})"
+    if name in NO_DEVICE_KW and kw in ("device", "dtype"):
+        return f"{text}.to({value})"  # NB: from_numpy and the legacy constructors take neither
     if not text.endswith(")"):
         return None
     inner = text[:-1].rstrip()

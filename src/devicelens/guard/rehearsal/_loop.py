@@ -75,21 +75,31 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
     run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake())
     deadline = time.monotonic() + 3 * limit
-    found, left_out, harmed = [report], [], []
+    found: list[MismatchReport] = [report]
+    left_out: list[Unit] = []
+    tried: list[Unit] = []  # in-place twins put in for a left-out line
+    why_out: list[str] = []
     verdict = ""
     for _ in range(MAX_ROUNDS):
         a, problem = run(units)
+        if not problem and (a.harm or (a.problem and a.unit >= 0 and len(units) > 1)):
+            # NB: one fix line that does harm or cannot run is left out (or replaced by its
+            # in-place twin), and the rest is rehearsed again
+            bad = units[a.unit]
+            left_out.append(bad)
+            if bad not in tried:
+                why_out.append(f"a fix that would do harm is not shown: {a.harm}" if a.harm
+                               else f"a fix line that cannot run is not shown: {a.problem}")
+            twins = [t for t in _in_place(bad, ns) if t not in left_out]
+            tried += twins[:1]
+            units = [*units[:a.unit], *twins[:1], *units[a.unit + 1:]]
+            if units:
+                continue
+            verdict = "not verified: no fix found that runs and does no harm"
+            break
         if problem or a.problem:
             verdict = f"not verified: {problem or a.problem}"
             break
-        if a.harm:
-            bad = units[a.unit]
-            harmed.append(a.harm)
-            left_out.append(bad)
-            gentler = _in_place(bad, ns)
-            units = [*units[:a.unit], *([gentler] if gentler and gentler not in left_out
-                                        else []), *units[a.unit + 1:]]
-            continue
         if a.report is not None:
             new = [u for u in _units(a.report, cell, ns) if u not in units and u not in left_out]
             if not new:
@@ -107,7 +117,7 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         break
     else:
         verdict = "not verified: the fix did not settle within the rehearsal's rounds"
-    return _merged(report, found, units, verdict, harmed)
+    return _merged(report, found, units, verdict, why_out, left_out)
 
 
 def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain, limit: float,
@@ -147,10 +157,15 @@ def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]
 
 
 def _merged(report: MismatchReport, found: list[MismatchReport], units: list[Unit],
-            verdict: str, harmed: list[str]) -> MismatchReport:
-    culprits = {c.named.name: c for r in found for c in r.culprits}
-    notes = list(dict.fromkeys(n for r in found for n in r.notes))
-    notes += [f"a fix that would do harm is not shown: {h}" for h in dict.fromkeys(harmed)]
+            verdict: str, harmed: list[str], left_out: list[Unit]) -> MismatchReport:
+    # NB: an object whose only fix was left out (it could not run, or did harm) was no culprit
+    kept = {r for u in units for r in _roots(u)}
+    cleared = {r for u in left_out for r in _roots(u)} - kept
+    culprits = {c.named.name: c for r in found for c in r.culprits
+                if (c.named.root or c.named.name) not in cleared}
+    notes = [n for n in dict.fromkeys(n for r in found for n in r.notes)
+             if not (set(re.findall(r"[A-Za-z_]\w*", n)) & cleared)]
+    notes += list(dict.fromkeys(harmed))
     fixes = tuple(u for u in units if isinstance(u, str))
     if not units:
         fixes = tuple(f for f in report.fixes if f.startswith("#"))
@@ -184,6 +199,27 @@ def _units(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> list[Unit]
         out.append(_into_cell(fix, cell) or fix)
     out += list(report.edits)
     return list(dict.fromkeys(out))
+
+
+def _roots(unit: Unit) -> set[str]:
+    """The namespace names a ``fix:`` line changes: what it assigns and whose method it calls."""
+    if not isinstance(unit, str):
+        return set()
+    try:
+        body = ast.parse(unit).body
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+    for s in body:
+        if isinstance(s, ast.Assign):
+            out |= {r for r in map(_root, s.targets) if r}
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            func, args = s.value.func, s.value.args
+            r = _root(func.value) if isinstance(func, ast.Attribute) else None
+            if r in (None, "torch") and args:  # NB: torch.utils.swap_tensors(p, ...)
+                r = _root(args[0])
+            out |= {r} if r and r != "torch" else set()
+    return out
 
 
 def _into_cell(fix: str, cell: Cell) -> Edit | None:
@@ -247,13 +283,21 @@ def _root(t: ast.expr) -> str | None:
 _REBIND = re.compile(r"^([A-Za-z_]\w*) = \1(\.(?:to|half|float|double|bfloat16|cuda|cpu)\(.*\))$")
 
 
-def _in_place(fix: Unit, ns: dict[str, Any]) -> Unit | None:
-    """``p = p.half()`` for a trained Parameter ``p`` as ``p.data = p.data.half()``: the same
-    Parameter, still a leaf, still in its optimizer."""
+def _in_place(fix: Unit, ns: dict[str, Any]) -> list[Unit]:
+    """``p = p.half()`` for a trained Parameter ``p``, changed in place instead: the same
+    Parameter, still a leaf, still in its optimizer. ``.data`` first (what ``Module.to`` does
+    on a GPU); ``swap_tensors`` where ``.data`` cannot change the device type (cpu to meta)."""
     import sys
 
     torch = sys.modules.get("torch")
-    m = _REBIND.match(fix) if isinstance(fix, str) else None
+    m = (_REBIND.match(fix) or _DATA.match(fix)) if isinstance(fix, str) else None
     if m is None or torch is None or not isinstance(ns.get(m.group(1)), torch.nn.Parameter):
-        return None
-    return f"{m.group(1)}.data = {m.group(1)}.data{m.group(2)}"
+        return []
+    name, call = m.group(1), m.group(2)
+    swap = (f"torch.utils.swap_tensors({name}, torch.nn.Parameter({name}.detach(){call}, "
+            f"requires_grad={name}.requires_grad))")
+    return [swap] if _DATA.match(fix) else [f"{name}.data = {name}.data{call}", swap]
+
+
+_DATA = re.compile(r"^([A-Za-z_]\w*)\.data = \1\.data(\.(?:to|half|float|double|bfloat16|cuda|cpu)"
+                   r"\(.*\))$")
