@@ -73,7 +73,8 @@ def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: Device
             return exc.report
         return diagnose_exception(exc, exc.__traceback__, ns, guard.is_cell)
 
-    report = rehearsal.verify(err.report, rehearsal.Cell(filename, line, run), namespace, again)
+    cell = rehearsal.Cell(filename, line, run, tb)
+    report = rehearsal.verify(err.report, cell, namespace, again)
     if report is not err.report:
         old = err.report.text()
         text = str(err)

@@ -166,7 +166,7 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
     def again(exc: BaseException, namespace: dict[str, Any]) -> MismatchReport | None:
         return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
 
-    cell = Cell(frame.frame.f_code.co_filename, frame.lineno, run)
+    cell = Cell(frame.frame.f_code.co_filename, frame.lineno, run, tb)
     return verify(report, cell, ns, again)
 
 

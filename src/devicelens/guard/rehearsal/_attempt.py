@@ -7,7 +7,9 @@ NB: runs only in the forked child (see :mod:`._sandbox`); everything it changes 
 from __future__ import annotations
 
 import contextlib
+import gc
 import linecache
+import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,8 +41,9 @@ class Attempt:
 
 
 def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
-            explain: Explain, fake: bool = False) -> Attempt:
+            explain: Explain, fake: bool = False, tb: Any = None) -> Attempt:
     """Apply ``units`` in order to ``ns``, then run the cell in ``filename`` again."""
+    _let_go(tb)
     before = links(ns)
     texts = Texts(filename)
     for i, unit in enumerate(units):
@@ -65,6 +68,19 @@ def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runne
     except SyntaxError as e:
         return Attempt(problem=f"the edited cell is not valid Python ({e.msg})")
     return _run(code, filename, ns, run, explain, fake)
+
+
+def _let_go(tb: Any) -> None:
+    """Drop what the failure still holds, as the user's next cell finds it: the frames of its
+    traceback keep the failed op's tensors alive, and a module that must swap its parameters
+    (``Module.to`` between device types) refuses tensors held elsewhere. NB: child only."""
+    sys.last_type = sys.last_value = sys.last_traceback = None
+    sys.last_exc = None  # type: ignore[attr-defined,unused-ignore]
+    while tb is not None:
+        with contextlib.suppress(RuntimeError):  # NB: a frame still running is kept
+            tb.tb_frame.clear()
+        tb = tb.tb_next
+    gc.collect()
 
 
 def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner, explain: Explain,

@@ -39,6 +39,7 @@ class Cell:
     filename: str  # its file in linecache (an IPython cell's name)
     failing_line: int  # where it failed
     run: Runner  # runs the cell's code in a namespace (under the guard, for %%cuda_safe)
+    tb: Any = None  # the failure's traceback: its frames' locals are let go in the sandbox
 
 
 def seconds() -> float:
@@ -122,7 +123,8 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
 
 def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain, limit: float,
          fake: bool) -> tuple[Attempt, str]:
-    out = run_forked(lambda: attempt(units, cell.filename, ns, cell.run, explain, fake), limit)
+    out = run_forked(lambda: attempt(units, cell.filename, ns, cell.run, explain, fake, cell.tb),
+                     limit)
     if out.problem:
         return Attempt(), out.problem
     return out.value, ""

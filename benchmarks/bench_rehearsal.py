@@ -1,0 +1,113 @@
+"""What the rehearsal adds to a failing cell: the post-mortem with and without it, side by side.
+
+Workloads, each a failing cell in a real IPython shell with devicelens loaded: the README's
+namespace (10k loose tensors, a 2k-parameter model moved to ``meta``, Adam) fed a cpu batch, and
+the quickstart's training step (a model, AdamW, a dict batch and a loss weight left on the cpu,
+fixed in two rounds). Columns: the failing cell without devicelens (the error alone), the
+post-mortem without the rehearsal (``DEVICELENS_REHEARSAL_SECONDS=0``), and with it. Wall time
+(the rehearsal's work happens in forked children), best of 5 interleaved runs. Target: a
+rehearsal on the README's workload within 2 s. Run: .venv/bin/python benchmarks/bench_rehearsal.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+import time
+from typing import Any
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _workload import namespace  # noqa: E402
+
+QUICKSTART = """
+import torch.nn.functional as F
+from torch import nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 16)
+        self.pos = torch.randn(4, 16) * 0.02
+        self.head = nn.Linear(16, 4)
+    def forward(self, x):
+        return self.head(self.proj(x) + self.pos).mean(dim=1)
+def train_step(model, optimizer, batch, class_weights):
+    loss = F.cross_entropy(model(batch["x"]), batch["y"], weight=class_weights)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    return loss.detach()
+model = Net()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+class_weights = torch.tensor([1.0, 2.0, 2.0, 0.5])
+train_step(model, optimizer, {"x": torch.randn(2, 4, 8), "y": torch.randint(0, 4, (2,))},
+           class_weights)
+model.to("meta")
+batch = {"x": torch.randn(2, 4, 8), "y": torch.randint(0, 4, (2,))}
+"""
+
+
+def shell(load: bool) -> Any:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    ip = InteractiveShell.instance()
+    ip.InteractiveTB.set_mode("Plain")
+    if load:
+        ip.run_line_magic("load_ext", "devicelens")
+    return ip
+
+
+def readme(ip: Any) -> str:
+    ns = namespace(10_000)
+    ns["model"].to("meta")
+    ip.user_ns.update(ns, x=torch.randn(4, 2))
+    return "out = model(x)\n"
+
+
+def quickstart(ip: Any) -> str:
+    ip.run_cell("import torch\n" + QUICKSTART, store_history=False)
+    return "loss = train_step(model, optimizer, batch, class_weights)\n"
+
+
+def timed(ip: Any, cell: str, seconds: str) -> tuple[float, str]:
+    os.environ["DEVICELENS_REHEARSAL_SECONDS"] = seconds
+    buf = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        ip.run_cell(cell, store_history=False)
+    took = time.perf_counter() - start
+    verdict = next((ln.strip() for ln in buf.getvalue().splitlines()
+                    if ln.lstrip().startswith(("verified", "not verified"))), "")
+    return took, verdict
+
+
+def main() -> None:
+    torch.__future__.set_swap_module_params_on_conversion(True)
+    ip = shell(load=True)
+    print(f"{'workload':12} {'error alone':>12} {'post-mortem':>12} {'+ rehearsal':>12} "
+          f"{'ratio':>6}  verdict")
+    for name, make in (("README", readme), ("quickstart", quickstart)):
+        ip.reset(new_session=False)
+        ip.run_cell("import torch", store_history=False)
+        cell = make(ip)
+        best: dict[str, float] = {"off": 1e9, "on": 1e9, "plain": 1e9}
+        verdict = ""
+        for _ in range(5):
+            best["off"] = min(best["off"], timed(ip, cell, "0")[0])
+            took, verdict = timed(ip, cell, "10")
+            best["on"] = min(best["on"], took)
+            start = time.perf_counter()
+            try:
+                exec(compile(cell, "<bench>", "exec"), dict(ip.user_ns))
+            except Exception:
+                pass
+            best["plain"] = min(best["plain"], time.perf_counter() - start)
+        print(f"{name:12} {best['plain']:11.3f}s {best['off']:11.3f}s {best['on']:11.3f}s "
+              f"{best['on'] / best['off']:5.1f}x  {verdict[:60]}")
+
+
+if __name__ == "__main__":
+    main()
