@@ -21,7 +21,7 @@ from typing import Any
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _workload import namespace  # noqa: E402
+from _workload import namespace
 
 QUICKSTART = """
 import torch.nn.functional as F
@@ -100,10 +100,8 @@ def main() -> None:
             took, verdict = timed(ip, cell, "10")
             best["on"] = min(best["on"], took)
             start = time.perf_counter()
-            try:
+            with contextlib.suppress(Exception):
                 exec(compile(cell, "<bench>", "exec"), dict(ip.user_ns))
-            except Exception:
-                pass
             best["plain"] = min(best["plain"], time.perf_counter() - start)
         print(f"{name:12} {best['plain']:11.3f}s {best['off']:11.3f}s {best['on']:11.3f}s "
               f"{best['on'] / best['off']:5.1f}x  {verdict[:60]}")

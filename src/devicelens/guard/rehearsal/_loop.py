@@ -292,7 +292,9 @@ def _in_place(fix: Unit, ns: dict[str, Any]) -> list[Unit]:
     import sys
 
     torch = sys.modules.get("torch")
-    m = (_REBIND.match(fix) or _DATA.match(fix)) if isinstance(fix, str) else None
+    if not isinstance(fix, str):
+        return []
+    m = _REBIND.match(fix) or _DATA.match(fix)
     if m is None or torch is None or not isinstance(ns.get(m.group(1)), torch.nn.Parameter):
         return []
     name, call = m.group(1), m.group(2)
