@@ -4,7 +4,8 @@ Before the fix the namespace's training links are written down (which parameters
 trains, which names are those parameters, which tensors already sit where the models are, each
 module's buffers and hooks); after it, every link must still hold. A fix that rebinds a trained
 ``nn.Parameter`` to a cast copy runs, and the copy is never trained again: that is a harm, not a
-fix. NB: top-level names and their direct items only: what a fix line can rebind.
+fix. NB: top-level names and their direct items only: what a fix line can rebind. Objects are
+kept by ``id`` only: a strong reference would make ``Module.to`` refuse to swap a parameter.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ def _is_user(name: str, value: Any) -> bool:
 class Links:
     """The training links of one namespace at one moment (child process only)."""
 
-    trained: dict[str, list[Any]] = field(default_factory=dict)  # optimizer name -> params
-    param_names: dict[str, Any] = field(default_factory=dict)  # name -> the trained Parameter
+    trained: dict[str, list[int]] = field(default_factory=dict)  # optimizer name -> param ids
+    param_names: dict[str, int] = field(default_factory=dict)  # name -> its trained Parameter
     leaf: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # id -> (is_leaf, grad)
     modules: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (buffers, hooks)
-    placed: dict[str, tuple[Any, str]] = field(default_factory=dict)  # path -> (tensor, place)
+    placed: dict[str, tuple[int, str]] = field(default_factory=dict)  # path -> (tensor id, place)
     places: set[str] = field(default_factory=set)  # where the models' floating weights are
 
 
@@ -44,18 +45,19 @@ def links(ns: dict[str, Any]) -> Links:
             continue
         if isinstance(v, torch.optim.Optimizer):
             params = [p for g in v.param_groups for p in g.get("params", ())]
-            out.trained[name] = params
+            out.trained[name] = [id(p) for p in params]
             held |= {id(p) for p in params}
             out.leaf.update({id(p): (p.is_leaf, p.requires_grad) for p in params})
+            del params
         elif isinstance(v, torch.nn.Module):
             out.modules[name] = (_count_buffers(v), _count_hooks(v))
             out.places |= {_place(p) for p in v.parameters() if p.is_floating_point()}
             out.places |= {_place(p, with_dtype=False) for p in v.parameters()}
     for name, v in list(ns.items()):
         if _is_user(name, v) and isinstance(v, torch.nn.Parameter) and id(v) in held:
-            out.param_names[name] = v
+            out.param_names[name] = id(v)
     for path, t in _loose_tensors(ns):
-        out.placed[path] = (t, _place(t, with_dtype=t.is_floating_point()))
+        out.placed[path] = (id(t), _place(t, with_dtype=t.is_floating_point()))
     return out
 
 
@@ -93,21 +95,21 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
     """Each training link ``before`` had that ``ns`` no longer has, said in the user's names."""
     torch = _torch()
     out: list[str] = []
-    names = {id(p): n for n, p in before.param_names.items()}
+    names = {p: n for n, p in before.param_names.items()}
     for opt, params in before.trained.items():
         now = ns.get(opt)
-        held = {id(p) for g in getattr(now, "param_groups", ()) for p in g.get("params", ())}
-        lost = [p for p in params if id(p) not in held]
+        held = {id(p): p for g in getattr(now, "param_groups", ()) for p in g.get("params", ())}
+        lost = [p for p in params if p not in held]
         if lost:
-            who = names.get(id(lost[0])) or f"{len(lost)} of its parameters"
+            who = names.get(lost[0]) or f"{len(lost)} of its parameters"
             out.append(f"`{opt}` would no longer train {who}")
         for p in params:
-            if (p.is_leaf, p.requires_grad) != before.leaf[id(p)]:
-                out.append(f"{names.get(id(p), 'a parameter')} would no longer be a trainable "
+            if p in held and (held[p].is_leaf, held[p].requires_grad) != before.leaf[p]:
+                out.append(f"{names.get(p, 'a parameter')} would no longer be a trainable "
                            "leaf tensor")
                 break
     for name, p in before.param_names.items():
-        if ns.get(name) is not p:
+        if id(ns.get(name)) != p:
             out.append(f"`{name}` would be rebound to a copy that its optimizer never trains; "
                        "the Parameter itself must change in place")
     for name, (buffers, hooks) in before.modules.items():
@@ -123,7 +125,7 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
         if place not in before.places:
             continue
         moved = now.get(path)
-        if moved is None or moved is t:
+        if moved is None or id(moved) == t:
             continue
         new = _place(moved, with_dtype=moved.is_floating_point())
         if new != place and new not in places:
