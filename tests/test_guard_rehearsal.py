@@ -250,3 +250,30 @@ def test_from_numpy_gets_a_cast_it_can_take(ip, ns, capsys):
     assert "      + out = net(torch.from_numpy(arr).to(torch.float32))\n" in text
     assert text.rstrip().endswith(VERIFIED)
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+
+
+def test_on_fake_tensors_the_fix_and_the_cell_compute_nothing(tmp_path) -> None:
+    """The path a process that uses CUDA takes (its forked child cannot): fix and cell run
+    under FakeTensorMode, so the cell's result has metadata and no data."""
+    import linecache
+
+    from devicelens.guard.rehearsal._attempt import attempt
+
+    cell = str(tmp_path / "cell.py")
+    linecache.cache[cell] = (0, None, ["out = net(x)\n"], cell)
+    ns: dict = {"net": torch.nn.Linear(8, 4), "x": torch.randn(2, 8, dtype=torch.float64),
+                "torch": torch}
+
+    def run_cell(code, namespace):
+        exec(code, namespace)
+
+    def explain(exc, namespace):
+        return None
+
+    done = attempt(["x = x.float()"], cell, ns, run_cell, explain, fake=True)
+    assert done.ran and not done.error and not done.problem
+    assert type(ns["out"]).__name__ == "FakeTensor" and ns["out"].shape == (2, 4)
+    # NB: fake matmul checks no dtypes (TOOLCHAIN.md), devices it does
+    failed = attempt([], cell, {**ns, "x": torch.randn(2, 8, device="meta")}, run_cell,
+                     explain, fake=True)
+    assert "Expected all tensors to be on the same device" in failed.error and not failed.ran

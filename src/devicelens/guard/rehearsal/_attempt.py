@@ -44,6 +44,12 @@ def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runne
             explain: Explain, fake: bool = False, tb: Any = None) -> Attempt:
     """Apply ``units`` in order to ``ns``, then run the cell in ``filename`` again."""
     _let_go(tb)
+    with _fake_mode() if fake else contextlib.nullcontext():
+        return _attempt(units, filename, ns, run, explain)
+
+
+def _attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
+             explain: Explain) -> Attempt:
     before = links(ns)
     texts = Texts(filename)
     for i, unit in enumerate(units):
@@ -67,7 +73,7 @@ def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runne
         code = cell_code(lines, filename)
     except SyntaxError as e:
         return Attempt(problem=f"the edited cell is not valid Python ({e.msg})")
-    return _run(code, filename, ns, run, explain, fake)
+    return _run(code, filename, ns, run, explain)
 
 
 def _let_go(tb: Any) -> None:
@@ -83,11 +89,10 @@ def _let_go(tb: Any) -> None:
     gc.collect()
 
 
-def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner, explain: Explain,
-         fake: bool) -> Attempt:
+def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
+         explain: Explain) -> Attempt:
     try:
-        with _fake_mode() if fake else contextlib.nullcontext():
-            run(code, ns)
+        run(code, ns)
     except TimeUp as e:
         return Attempt(ran=True, reached=_line_in(e, filename))
     except Refused as e:
@@ -124,7 +129,8 @@ def _line_in(exc: BaseException, filename: str) -> int:
 def _fake_mode() -> Any:
     """Every tensor as a FakeTensor: same device, dtype, shape and strides, nothing computed.
 
-    NB: the child of a process that uses CUDA cannot use CUDA itself; fake tensors need none.
+    NB: the child of a process that uses CUDA cannot use CUDA itself; fake tensors need none, so
+    there the fix and the cell both run under this mode.
     """
     from torch._subclasses.fake_tensor import FakeTensorMode
 

@@ -9,6 +9,7 @@ NB: the parent never runs user code here: it forks, waits and reads.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import select
@@ -72,6 +73,7 @@ def _refuse(what: str) -> Callable[..., Any]:
 
 def _seal(seconds: float) -> None:
     """In the child only: no output, no side effects, a time limit (hooks cannot be removed)."""
+    faulthandler.disable()  # NB: a crash of the child is reported by the parent, not dumped
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
