@@ -277,3 +277,12 @@ def test_on_fake_tensors_the_fix_and_the_cell_compute_nothing(tmp_path) -> None:
     failed = attempt([], cell, {**ns, "x": torch.randn(2, 8, device="meta")}, run_cell,
                      explain, fake=True)
     assert "Expected all tensors to be on the same device" in failed.error and not failed.ran
+
+
+def test_a_private_name_is_named_as_written_never_through_ipythons_own_objects(ip, ns, capsys):
+    ns.update(net=nn_linear(), _x=torch.randn(2, 8, dtype=torch.float64))
+    _err, out, _ = run(ip, capsys, "out = net(_x)\n")
+    text = diagnosis(out)
+    assert "_user_ns" not in text and "exit." not in text
+    assert "culprit: _x (float64[2, 8] on cpu), `input` in Linear.forward; expected float32" in text
+    assert text.rstrip().endswith("fix:\n      _x = _x.float()\n" + VERIFIED)

@@ -8,6 +8,7 @@ A breadth-first walk from the namespace through containers, module parts and pla
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,17 @@ _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, 
          str, bytes, int, float, bool, complex, type(None))
 
 
+_IPYTHON_CACHE = re.compile(r"_+|_\d+|_i+|_i\d+|_[io]h|_dh|__.*__|_exit_code")
+
+
+def _shells(obj: Any) -> bool:
+    """IPython's and Jupyter's own objects (``exit``, the shell, its display hooks): their
+    attributes lead back into the namespace itself (``exit._ip._user_ns``), never to a user's
+    name."""
+    return type(obj).__module__.startswith(("IPython.", "ipykernel.", "jupyter_client.",
+                                            "traitlets.", "zmq."))
+
+
 #: an optimizer's own attributes, walked above (``state``) or holding no stray of its own
 _OPTIMIZER_OWN = frozenset({"state", "param_groups", "defaults"})
 
@@ -30,9 +42,12 @@ def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
     found: dict[int, str] = {}
     if not targets:
         return found
-    todo: list[tuple[Any, str, int]] = [
-        (v, k, 0) for k, v in dict.items(namespace)
-        if type(k) is str and not k.startswith("_") and k not in ("In", "Out")]
+    names = [k for k in dict.keys(namespace) if type(k) is str and k not in ("In", "Out")]
+    # NB: a private name the user wrote (``_x``) after every public one; IPython's output cache
+    # (``_``, ``_5``, ``_oh``, ``_i3``) never
+    names = ([k for k in names if not k.startswith("_")]
+             + [k for k in names if k.startswith("_") and not _IPYTHON_CACHE.fullmatch(k)])
+    todo: list[tuple[Any, str, int]] = [(dict.get(namespace, k), k, 0) for k in names]
     seen: set[int] = set()
     budget = MAX_NODES
     i = 0
@@ -42,7 +57,7 @@ def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
         budget -= 1
         if id(obj) in targets and id(obj) not in found:
             found[id(obj)] = path
-        if depth >= MAX_DEPTH or id(obj) in seen or issubclass(type(obj), _SKIP):
+        if depth >= MAX_DEPTH or id(obj) in seen or issubclass(type(obj), _SKIP) or _shells(obj):
             continue
         seen.add(id(obj))
         todo += [(child, p, depth + 1) for child, p in _children(obj, path)]
