@@ -217,3 +217,22 @@ def test_held_out_cases_are_read_from_their_list_and_scored_apart(tmp_path: path
     text = table(rows, held)
     assert "  tuned on (1 cases): named 100.0%" in text
     assert "  held out (1 cases added after tuning, HELDOUT.txt): named   0.0%" in text
+
+
+def test_the_verdict_is_read_and_verified_fixes_are_counted_apart() -> None:
+    from tests.corpus import _parse
+    from tests.corpus.scorer import totals
+
+    text = ("devicelens: x\n  culprit: y (float32[2] on cpu)\n  fix:\n      y = y.float()\n"
+            "  verified: rehearsed on a copy of this kernel's state, the cell runs after this fix\n")
+    assert _parse.verdict(text).startswith("verified: rehearsed")
+    assert _parse.fix_code(text) == "y = y.float()"  # NB: the verdict is no line of the fix
+    assert _parse.verdict(text.replace("  verified", "  not verified")) == (
+        "not verified: rehearsed on a copy of this kernel's state, the cell runs after this fix")
+    assert _parse.verdict("devicelens: x\n  fix:\n      y = y.float()\n") == ""
+    rows = [{"case": "a", "verified": True, "fix_works": True},
+            {"case": "b", "verified": True, "fix_works": False},
+            {"case": "c", "verified": False, "fix_works": True},
+            {"case": "d", "clean": True, "clean_ok": True}]
+    t = totals(rows)
+    assert (t.failing, t.verified, t.verified_right, t.fix_works) == (3, 2 / 3, 0.5, 2 / 3)

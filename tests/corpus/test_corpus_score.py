@@ -14,19 +14,23 @@ from tests.corpus.scorer import Totals, score, totals
 # the project's per-test timeout is meant for single tests.
 pytestmark = pytest.mark.timeout(2400)
 
-# Measured on 133 cases (104 failing, 29 clean look-alikes; 10 of them the fresh held-out set 5,
-# HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and the cases below the goals (named
-# 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named 99/104, precision
-# 94/95 (nine diagnoses name no namespace object: no precision, left out), fix works 101/104,
-# clean after fix 104/104, 0 of 29 flagged. Every miss is a held-out case of set 5 (the README
-# says why each one misses); the 123 earlier cases all pass.
+# Measured on 159 cases (124 failing, 35 clean look-alikes; 36 of them the held-out sets 5 and 6,
+# HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and docs/accuracy.md every held-out
+# miss (goals: named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named
+# 114/124, precision 98.2 % over 112 cases (twelve diagnoses name no namespace object: no
+# precision, left out), fix works 119/124, clean after fix 123/124, 1 of 35 flagged (a held-out
+# look-alike). Verified (the rehearsal ran the cell after the fix): 112/124, and every fix marked
+# verified works when applied as printed: that share is held at 100 %. The 123 tuned cases: named,
+# fix works and clean after fix 100 %, verified 90/96.
 # NB: a change that adds cases re-measures these (new cases can lower a total).
-FLOOR_NAMED = 99 / 104
-FLOOR_PRECISION = 94 / 95
-MIN_PRECISION_CASES = 95  # NB: naming nothing must not become a way to keep precision up
-FLOOR_FIX_WORKS = 101 / 104
-FLOOR_CLEAN_AFTER_FIX = 104 / 104
-MAX_CLEAN_FLAGGED = 0
+FLOOR_NAMED = 114 / 124
+FLOOR_PRECISION = 110 / 112
+MIN_PRECISION_CASES = 112  # NB: naming nothing must not become a way to keep precision up
+FLOOR_FIX_WORKS = 119 / 124
+FLOOR_VERIFIED = 112 / 124
+FLOOR_VERIFIED_RIGHT = 1.0  # NB: "verified" is a promise: the fix, applied as printed, works
+FLOOR_CLEAN_AFTER_FIX = 123 / 124
+MAX_CLEAN_FLAGGED = 1
 EPS = 1e-9  # shares are means of per-case values
 
 
@@ -53,6 +57,14 @@ def test_precision_is_measured_on_at_least(measured: Totals) -> None:
 
 def test_fix_works_floor(measured: Totals) -> None:
     assert measured.fix_works >= FLOOR_FIX_WORKS - EPS, measured
+
+
+def test_verified_floor(measured: Totals) -> None:
+    assert measured.verified >= FLOOR_VERIFIED - EPS, measured
+
+
+def test_every_verified_fix_works(measured: Totals) -> None:
+    assert measured.verified_right >= FLOOR_VERIFIED_RIGHT - EPS, measured
 
 
 def test_clean_after_fix_floor(measured: Totals) -> None:
