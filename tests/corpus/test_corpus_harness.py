@@ -224,7 +224,8 @@ def test_the_verdict_is_read_and_verified_fixes_are_counted_apart() -> None:
     from tests.corpus.scorer import totals
 
     text = ("devicelens: x\n  culprit: y (float32[2] on cpu)\n  fix:\n      y = y.float()\n"
-            "  verified: rehearsed on a copy of this kernel's state, the cell runs after this fix\n")
+            "  verified: rehearsed on a copy of this kernel's state, the cell runs after this "
+            "fix\n")
     assert _parse.verdict(text).startswith("verified: rehearsed")
     assert _parse.fix_code(text) == "y = y.float()"  # NB: the verdict is no line of the fix
     assert _parse.verdict(text.replace("  verified", "  not verified")) == (
