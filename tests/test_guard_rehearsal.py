@@ -286,3 +286,19 @@ def test_a_private_name_is_named_as_written_never_through_ipythons_own_objects(i
     assert "_user_ns" not in text and "exit." not in text
     assert "culprit: _x (float64[2, 8] on cpu), `input` in Linear.forward; expected float32" in text
     assert text.rstrip().endswith("fix:\n      _x = _x.float()\n" + VERIFIED)
+
+
+def test_a_broken_rehearsal_never_hides_the_error_or_its_diagnosis(ip, ns, capsys, monkeypatch):
+    from devicelens.guard import rehearsal
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("rehearsal bug")
+
+    monkeypatch.setattr(rehearsal, "verify", broken)
+    ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64))
+    err, out, _ = run(ip, capsys, "out = net(x64)\n")
+    assert "mat1 and mat2 must have the same dtype" in str(err)
+    assert diagnosis(out).rstrip().endswith("fix:\n      x64 = x64.float()")
+    err, _out, _ = run(ip, capsys, "%%cuda_safe --no-preflight --dtype\nout = net(x64)\n")
+    assert type(err).__name__.startswith("DeviceMismatchError")
+    assert str(err).rstrip().endswith("fix:\n      x64 = x64.float()")

@@ -6,6 +6,7 @@ carrying the diagnosis (and still an instance of the original exception's type).
 from __future__ import annotations
 
 import ast
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -42,7 +43,9 @@ def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, file
             exc, namespace, guard)
         if explained is None:
             raise
-        _rehearse(explained, namespace, guard, filename, tree.body[0].lineno if tree.body else 0)
+        with contextlib.suppress(Exception):  # NB: a rehearsal never hides the error it explains
+            _rehearse(explained, namespace, guard, filename,
+                      tree.body[0].lineno if tree.body else 0)
         if explained is exc:
             raise
         raise explained from exc

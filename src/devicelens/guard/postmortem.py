@@ -167,7 +167,10 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
         return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
 
     cell = Cell(frame.frame.f_code.co_filename, frame.lineno, run, tb)
-    return verify(report, cell, ns, again)
+    try:
+        return verify(report, cell, ns, again)
+    except Exception:  # NB: a rehearsal must never hide the diagnosis it proves
+        return report
 
 
 # --- the seam every front end calls ---------------------------------------------------------
