@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..inspect._tree import Ref, code_for
+from ..inspect._tree import Ref, code_for, del_code
 from ..inspect.records import ObjectRecord, TensorRecord
 from .findings import (
     Action,
@@ -227,7 +227,7 @@ def _traps(o: ObjectRecord) -> list[Finding]:
             if t.device != dev:
                 out.append(_stale_norm_weight(o, t, hook, dev))
             continue
-        fix = (f"_t = {code_for(t.ref)}\ndel {code_for(t.ref)}\n"
+        fix = (f"_t = {code_for(t.ref)}\n{del_code(code_for(t.ref))}\n"
                f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}), persistent=False)")
         if t.device != dev:
             msg = (f"{t.path} is a plain tensor attribute on {t.device} while {t.owner} is on "

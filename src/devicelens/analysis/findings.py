@@ -164,7 +164,12 @@ def parameters(o: ObjectRecord) -> list[TensorRecord]:
 
 
 def q(s: str) -> str:
-    return f'"{s}"'
+    """``s`` as a double-quoted Python string literal. NB: escaped, so a name with a quote in
+    it (set through ``setattr``) stays a string in the fix and can never become code."""
+    r = repr(s)
+    if r.startswith("'") and '"' not in s:
+        return '"' + r[1:-1].replace("\\'", "'") + '"'
+    return r
 
 
 class Layout(NamedTuple):

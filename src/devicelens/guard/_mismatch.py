@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..inspect._tree import assign_code
 from ._blame import Named, Operand
 from ._edits import Edit
 
@@ -103,11 +104,11 @@ def fix_for(c: Operand, kind: Kind, expected: str, anchor: Named | None = None,
     if n.role == "state" and n.root:
         return _optimizer_fix(n.root)
     if n.role in ("attribute", "trapped") and n.code:
-        return (f"{n.code} = {n.code}.{call}\n"
+        return (f"{assign_code(n.code, f'{n.code}.{call}')}\n"
                 f"# better: register it in __init__ with self.register_buffer(...) so "
                 f"{n.root}.to() moves it")
     if n.role in ("tensor", "grad") and n.code:
-        return f"{n.code} = {n.code}.{call}"
+        return assign_code(n.code, f"{n.code}.{call}")
     if hint:
         return hint
     return f"# pass {n.name} through .{call} before this call"

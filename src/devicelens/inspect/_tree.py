@@ -14,6 +14,8 @@ from __future__ import annotations
 import collections
 import itertools
 import keyword
+import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
@@ -216,6 +218,22 @@ def submodules(root: Any, limit: int = 10_000) -> Iterator[Any]:
 
 # --- code generation ------------------------------------------------------------------------
 
+_GETATTR = re.compile(r"^getattr\((.+), ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)$", re.S)
+
+
+def assign_code(code: str, value: str) -> str:
+    """The statement that binds ``code`` (an expression from :func:`code_for`) to ``value``:
+    ``setattr(m, 'pos-emb', v)`` where the attribute's name is no identifier."""
+    m = _GETATTR.match(code)
+    return f"setattr({m.group(1)}, {m.group(2)}, {value})" if m else f"{code} = {value}"
+
+
+def del_code(code: str) -> str:
+    """The statement that deletes ``code``: ``delattr(m, 'pos-emb')`` where needed."""
+    m = _GETATTR.match(code)
+    return f"delattr({m.group(1)}, {m.group(2)})" if m else f"del {code}"
+
+
 def code_for(ref: Ref) -> str:
     """A Python expression that evaluates to the object ``ref`` points at, in user names."""
     out = ""
@@ -224,19 +242,24 @@ def code_for(ref: Ref) -> str:
     return out
 
 
+def plain_name(key: str) -> bool:
+    """``key`` can be written as a bare name in code and reads back as itself. NB: Python
+    NFKC-normalises identifiers, so ``m.豈`` looks up another attribute than ``'豈'``."""
+    return (key.isidentifier() and not keyword.iskeyword(key)
+            and unicodedata.normalize("NFKC", key) == key)
+
+
 def _apply_step_code(prefix: str, step: Step) -> str:
     kind, key, hint = step
     if kind == "name":
         key = str(key)
         # NB: a name set through globals()[...] may be any string: never code of its own
-        if key.isidentifier() and not keyword.iskeyword(key):
-            return key
-        return f"globals()[{key!r}]"
+        return key if plain_name(key) else f"globals()[{key!r}]"
     if kind == "attr":
         key = str(key)
-        if key.isidentifier() and not keyword.iskeyword(key):
+        if plain_name(key):
             return f"{prefix}.{key}"
-        if hint == "seq" and key.isdigit():
+        if hint == "seq" and key.isascii() and key.isdecimal():
             return f"{prefix}[{key}]"
         if hint == "dict":
             return f"{prefix}[{key!r}]"
@@ -265,9 +288,7 @@ def display_step(prefix: str, step: Step) -> str:
     if kind == "name":
         key = str(key)
         # NB: a name set through globals()[...] may be any string: never code of its own
-        if key.isidentifier() and not keyword.iskeyword(key):
-            return key
-        return f"globals()[{key!r}]"
+        return key if plain_name(key) else f"globals()[{key!r}]"
     if kind == "attr":
         return f"{prefix}.{key}"
     if kind == "item":
