@@ -268,3 +268,14 @@ def test_many_findings_show_the_first_cards_and_a_line_for_the_rest():
     view.refresh_button.click()  # the note is closed with the cards it came with
     assert len(_instances) == live
     assert len(DevicesWidget(ns, show_all=True).findings_box.children) == MAX_FINDINGS + 7
+
+
+def test_what_devices_returns_keeps_the_standard_display_methods(ip, broken):
+    """``HTML(view._repr_html_())``: code that asks for the HTML by name keeps working."""
+    ip.user_ns.update(broken)
+    default = ip.run_line_magic("devices", "")
+    bundle = default._repr_mimebundle_()
+    assert default._repr_html_() == bundle.get("text/html")
+    assert repr(default) == bundle["text/plain"]
+    assert RenderedView({"text/plain": "x"})._repr_html_() is None
+    assert RenderedView({"text/plain": "x", "text/html": "<b>x</b>"})._repr_html_() == "<b>x</b>"

@@ -65,3 +65,8 @@ class RenderedView:
 
     def __repr__(self) -> str:
         return self.bundle["text/plain"]
+
+    def _repr_html_(self) -> str | None:
+        """The HTML view, for code that asks for it by name (``HTML(view._repr_html_())``);
+        ``None`` where the view has no HTML form, as IPython's display protocol expects."""
+        return self.bundle.get("text/html")
