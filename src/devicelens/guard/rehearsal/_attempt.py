@@ -38,6 +38,7 @@ class Attempt:
     report: MismatchReport | None = None  # the next mismatch, when the cell still fails
     error: str = ""  # another error the cell then raised
     reached: int = 0  # the cell line the time limit stopped at (0: it did not stop it)
+    stopped: str = ""  # after how long ("10 s"), when the time limit stopped it
 
 
 def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
@@ -94,7 +95,7 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
     try:
         run(code, ns)
     except TimeUp as e:
-        return Attempt(ran=True, reached=_line_in(e, filename))
+        return Attempt(ran=True, reached=_line_in(e, filename), stopped=str(e))
     except Refused as e:
         return Attempt(problem=str(e))
     except Exception as e:

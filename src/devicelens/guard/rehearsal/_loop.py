@@ -74,8 +74,11 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
     units = _units(report, cell, ns)
     if not units:
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
-    run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake())
-    deadline = time.monotonic() + 3 * limit
+    # NB: the whole rehearsal, every round and every pruning run, stays within 2x one round's
+    # limit: a user waits for it after every failing cell
+    deadline = time.monotonic() + 2 * limit
+    run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake(),
+                  deadline=deadline)
     found: list[MismatchReport] = [report]
     left_out: list[Unit] = []
     tried: list[Unit] = []  # in-place twins put in for a left-out line
@@ -113,7 +116,8 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         if a.error:
             verdict = f"not verified: after this fix the cell fails with {a.error}"
             break
-        units = _smallest(units, run, deadline)
+        if not a.reached:  # NB: a cell the time limit stopped is not run again for pruning
+            units = _smallest(units, run, deadline)
         verdict = _verified(a, cell)
         break
     else:
@@ -122,7 +126,11 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
 
 
 def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain, limit: float,
-         fake: bool) -> tuple[Attempt, str]:
+         fake: bool, deadline: float) -> tuple[Attempt, str]:
+    left = deadline - time.monotonic()
+    if left < min(limit, 0.5):
+        return Attempt(), f"the rehearsal ran out of its {2 * limit:g} s"
+    limit = min(limit, left)
     out = run_forked(lambda: attempt(units, cell.filename, ns, cell.run, explain, fake, cell.tb),
                      limit)
     if out.problem:
@@ -135,8 +143,8 @@ def _verified(a: Attempt, cell: Cell) -> str:
         return "verified: rehearsed on a copy of this kernel's state, the cell runs after this fix"
     if a.reached > cell.failing_line:
         return (f"verified up to {cell_label(cell.filename)} line {a.reached}: the rehearsal ran "
-                f"past the failing line for {seconds():g} s with no mismatch")
-    return f"not verified: the rehearsal stopped after {seconds():g} s before the failing line"
+                f"past the failing line for {a.stopped} with no mismatch")
+    return f"not verified: the rehearsal stopped after {a.stopped} before the failing line"
 
 
 def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],

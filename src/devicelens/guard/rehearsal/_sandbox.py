@@ -94,7 +94,7 @@ def _seal(seconds: float) -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     def time_up(signum: int, frame: Any) -> None:
-        raise TimeUp(f"{seconds:g} s")
+        raise TimeUp(f"{seconds:.3g} s")
 
     signal.signal(signal.SIGALRM, time_up)
     signal.setitimer(signal.ITIMER_REAL, seconds)
