@@ -2,11 +2,12 @@
 
 Workloads, each a failing cell in a real IPython shell with devicelens loaded: the README's
 namespace (10k loose tensors, a 2k-parameter model moved to ``meta``, Adam) fed a cpu batch, and
-the quickstart's training step (a model, AdamW, a dict batch and a loss weight left on the cpu,
-fixed in two rounds). Columns: the failing cell without devicelens (the error alone), the
-post-mortem without the rehearsal (``DEVICELENS_REHEARSAL_SECONDS=0``), and with it. Wall time
-(the rehearsal's work happens in forked children), best of 5 interleaved runs. Target: a
-rehearsal on the README's workload within 2 s. Run: .venv/bin/python benchmarks/bench_rehearsal.py
+``notebooks/quickstart.ipynb``'s first training step (a transformer, AdamW, a dict batch and a
+loss weight left on the cpu: completed over rounds). Columns: the failing cell without devicelens
+(the error alone), the post-mortem without the rehearsal (``DEVICELENS_REHEARSAL_SECONDS=0``),
+and with it. Wall time (the rehearsal's work happens in forked children), best of 5 interleaved
+runs. Target: a rehearsal on the README's workload within 2 s.
+Run: .venv/bin/python benchmarks/bench_rehearsal.py
 """
 
 from __future__ import annotations
@@ -23,31 +24,8 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 from _workload import namespace
 
-QUICKSTART = """
-import torch.nn.functional as F
-from torch import nn
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.proj = nn.Linear(8, 16)
-        self.pos = torch.randn(4, 16) * 0.02
-        self.head = nn.Linear(16, 4)
-    def forward(self, x):
-        return self.head(self.proj(x) + self.pos).mean(dim=1)
-def train_step(model, optimizer, batch, class_weights):
-    loss = F.cross_entropy(model(batch["x"]), batch["y"], weight=class_weights)
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-    return loss.detach()
-model = Net()
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
-class_weights = torch.tensor([1.0, 2.0, 2.0, 0.5])
-train_step(model, optimizer, {"x": torch.randn(2, 4, 8), "y": torch.randint(0, 4, (2,))},
-           class_weights)
-model.to("meta")
-batch = {"x": torch.randn(2, 4, 8), "y": torch.randint(0, 4, (2,))}
-"""
+NOTEBOOK = os.path.join(os.path.dirname(__file__), "..", "notebooks", "quickstart.ipynb")
+STEP = "loss = train_step(model, optimizer, batch, class_weights)"
 
 
 def shell(load: bool) -> Any:
@@ -68,8 +46,15 @@ def readme(ip: Any) -> str:
 
 
 def quickstart(ip: Any) -> str:
-    ip.run_cell("import torch\n" + QUICKSTART, store_history=False)
-    return "loss = train_step(model, optimizer, batch, class_weights)\n"
+    """The quickstart notebook's own cells, run up to its first failing training step."""
+    import json
+
+    with open(NOTEBOOK) as f:
+        cells = ["".join(c["source"]) for c in json.load(f)["cells"] if c["cell_type"] == "code"]
+    for src in cells[:[c.strip() for c in cells].index(STEP)]:
+        if not src.lstrip().startswith("%devices"):  # NB: views only; they change nothing
+            ip.run_cell(src, store_history=False)
+    return STEP + "\n"
 
 
 def timed(ip: Any, cell: str, seconds: str) -> tuple[float, str]:
