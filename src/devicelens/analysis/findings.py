@@ -15,7 +15,7 @@ from itertools import compress, repeat
 from operator import attrgetter, eq, is_not
 from typing import Any, Literal, NamedTuple, TypeVar
 
-from ..inspect._tree import Ref
+from ..inspect._tree import Ref, str_literal
 from ..inspect.records import ObjectRecord, TensorRecord
 
 Severity = Literal["error", "warning", "info"]
@@ -164,12 +164,8 @@ def parameters(o: ObjectRecord) -> list[TensorRecord]:
 
 
 def q(s: str) -> str:
-    """``s`` as a double-quoted Python string literal. NB: escaped, so a name with a quote in
-    it (set through ``setattr``) stays a string in the fix and can never become code."""
-    r = repr(s)
-    if r.startswith("'") and '"' not in s:
-        return '"' + r[1:-1].replace("\\'", "'") + '"'
-    return r
+    """``s`` as a string literal in a fix (see :func:`~devicelens.inspect._tree.str_literal`)."""
+    return str_literal(s)
 
 
 class Layout(NamedTuple):

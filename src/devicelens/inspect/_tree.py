@@ -221,6 +221,15 @@ def submodules(root: Any, limit: int = 10_000) -> Iterator[Any]:
 _GETATTR = re.compile(r"^getattr\((.+), ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\)$", re.S)
 
 
+def str_literal(s: str) -> str:
+    """``s`` as a Python string literal, double-quoted where it can be. NB: escaped, so a name
+    with a quote in it (set through ``setattr``) stays a string in a fix, never code."""
+    r = repr(s)
+    if r.startswith("'") and '"' not in s:
+        return '"' + r[1:-1].replace("\\'", "'") + '"'
+    return r
+
+
 def assign_code(code: str, value: str) -> str:
     """The statement that binds ``code`` (an expression from :func:`code_for`) to ``value``:
     ``setattr(m, 'pos-emb', v)`` where the attribute's name is no identifier."""

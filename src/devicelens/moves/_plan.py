@@ -315,10 +315,10 @@ def _dispatched(d: dict[str, Any]) -> bool:
 
 
 def _trap_tensor_note(ref: Ref) -> str:
-    owner, name = _tree.code_for(ref[:-1]), str(ref[-1].key)
+    owner, name, code = _tree.code_for(ref[:-1]), str(ref[-1].key), _tree.code_for(ref)
     return (f"{_tree.display_for(ref)} is a plain tensor attribute, so the next {owner}.to() "
-            f"will leave it behind again. Make it a buffer: _t = {owner}.{name}; "
-            f"del {owner}.{name}; {owner}.register_buffer(\"{name}\", _t, persistent=False)")
+            f"will leave it behind again. Make it a buffer: _t = {code}; {_tree.del_code(code)}; "
+            f"{owner}.register_buffer({_tree.str_literal(name)}, _t, persistent=False)")
 
 
 def _trap_container_note(ref: Ref, kind: str, holds_modules: bool) -> str:
