@@ -302,3 +302,20 @@ def test_a_broken_rehearsal_never_hides_the_error_or_its_diagnosis(ip, ns, capsy
     err, _out, _ = run(ip, capsys, "%%cuda_safe --no-preflight --dtype\nout = net(x64)\n")
     assert type(err).__name__.startswith("DeviceMismatchError")
     assert str(err).rstrip().endswith("fix:\n      x64 = x64.float()")
+
+
+def test_nothing_the_user_holds_open_or_shares_is_written_by_the_rehearsal(ip, ns, capsys,
+                                                                            tmp_path):
+    """The audit hook sees files opened, not writes to files already open, and a fork shares
+    shared-memory tensors: a log file the cell writes to gets one line, a shared tensor one
+    increment, as from the one run the user made."""
+    log = tmp_path / "train.log"
+    shared = torch.zeros(3).share_memory_()
+    ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64), shared=shared,
+              log=open(log, "a"))  # noqa: SIM115 - the user's own open file
+    cell = "log.write('step\\n'); log.flush()\nshared.add_(1)\nout = net(x64)\n"
+    _err, out, _ = run(ip, capsys, cell)
+    ns["log"].close()
+    assert diagnosis(out).rstrip().endswith(VERIFIED)
+    assert log.read_text() == "step\n"
+    assert shared.tolist() == [1.0, 1.0, 1.0]

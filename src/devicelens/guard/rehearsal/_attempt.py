@@ -45,6 +45,7 @@ def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runne
             explain: Explain, fake: bool = False, tb: Any = None) -> Attempt:
     """Apply ``units`` in order to ``ns``, then run the cell in ``filename`` again."""
     _let_go(tb)
+    _unshare(ns)
     with _fake_mode() if fake else contextlib.nullcontext():
         return _attempt(units, filename, ns, run, explain)
 
@@ -75,6 +76,36 @@ def _attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runn
     except SyntaxError as e:
         return Attempt(problem=f"the edited cell is not valid Python ({e.msg})")
     return _run(code, filename, ns, run, explain)
+
+
+def _unshare(ns: dict[str, Any]) -> None:
+    """Give every tensor in shared memory (``share_memory_()``, Hogwild, a DataLoader's) a
+    private copy of its data: after a fork such memory is still the user's, and an in-place op
+    (an optimizer step) would write through to it. NB: child only; same objects, new storage.
+    """
+    import torch
+
+    from ._harm import _loose_tensors
+
+    tensors = [t for _p, t in _loose_tensors(ns)]
+    for v in list(ns.values()):
+        if isinstance(v, torch.nn.Module):
+            tensors += [*v.parameters(), *v.buffers()]
+        elif isinstance(v, torch.optim.Optimizer):
+            tensors += [t for s in v.state.values() if isinstance(s, dict) for t in s.values()
+                        if isinstance(t, torch.Tensor)]
+            tensors += [p for g in v.param_groups for p in g.get("params", ())]
+    with torch.no_grad():
+        for t in tensors:
+            if _shared(t):
+                t.data = t.data.clone()
+
+
+def _shared(t: Any) -> bool:
+    try:
+        return bool(t.device.type == "cpu" and t.is_shared())
+    except Exception:  # NB: a subclass or fake tensor that cannot say: not shared
+        return False
 
 
 def _let_go(tb: Any) -> None:

@@ -63,6 +63,8 @@ def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
 
 
 def _fake() -> bool:
+    """Whether the sandbox runs the fix and the cell on fake tensors: the child of a process
+    that uses CUDA cannot use CUDA itself."""
     import sys
 
     torch = sys.modules.get("torch")

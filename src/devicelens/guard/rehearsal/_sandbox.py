@@ -9,6 +9,7 @@ NB: the parent never runs user code here: it forks, waits and reads.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import os
 import pickle
@@ -71,12 +72,20 @@ def _refuse(what: str) -> Callable[..., Any]:
     return refused
 
 
-def _seal(seconds: float) -> None:
-    """In the child only: no output, no side effects, a time limit (hooks cannot be removed)."""
+def _seal(seconds: float, keep: int) -> None:
+    """In the child only: no output, no side effects, a time limit (hooks cannot be removed).
+
+    NB: every inherited file descriptor but ``keep`` (the answer's pipe) now points at
+    /dev/null: a log file the user's code holds open, the kernel's sockets. The audit hook sees
+    files opened, not writes to files already open.
+    """
     faulthandler.disable()  # NB: a crash of the child is reported by the parent, not dumped
+    sys.dont_write_bytecode = True  # NB: a first import must not write a .pyc
     null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(null, fd)
+    for fd in [0, 1, 2, *_open_fds()]:
+        if fd not in (keep, null):
+            with contextlib.suppress(OSError):
+                os.dup2(null, fd)
     # NB: not the kernel's OutStream, whose I/O thread the child does not have
     sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
     sys.stdin = open(os.devnull)  # noqa: SIM115
@@ -98,6 +107,13 @@ def _seal(seconds: float) -> None:
 
     signal.signal(signal.SIGALRM, time_up)
     signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _open_fds() -> list[int]:
+    try:
+        return [int(fd) for fd in os.listdir("/proc/self/fd") if int(fd) > 2]
+    except OSError:
+        return list(range(3, 256))
 
 
 def run_forked(fn: Callable[[], Any], seconds: float) -> Outcome:
@@ -134,7 +150,7 @@ def _child(r: int, w: int, fn: Callable[[], Any], seconds: float) -> None:  # pr
     code = 0
     try:
         os.close(r)
-        _seal(seconds)
+        _seal(seconds, w)
         try:
             data = pickle.dumps(("ok", fn()))
         except BaseException as e:  # NB: the child must always answer
