@@ -254,3 +254,14 @@ def test_a_script_and_a_notebook_cell_get_the_same_diagnosis(in_process, capsys,
         re.sub(r"\x1b\[[0-9;]*m", "", ln) for ln in cell if not ln.startswith(where)]
     assert ran[3] == "  at: step.py line 5: out = model(labels)" and cell[3] == (
         "  at: cell line 5: out = model(labels)")
+
+
+def test_a_trace_is_checked_for_our_frames_not_for_the_word() -> None:
+    """What the traceback tests above rely on: a clone in ``devicelens/`` is no frame of ours."""
+    from tests._traces import PACKAGE_DIR
+
+    user = '  File "/home/me/devicelens/tests/train/probe.py", line 3, in <module>'
+    ours = f'  File "{PACKAGE_DIR}/scripts/run.py", line 12, in run'
+    assert ours_in(user) == [] and ours_in(ours) == [ours]
+    assert ours_in("ValueError: boom\n\ndevicelens: tensors on different devices") == [
+        "devicelens: "]

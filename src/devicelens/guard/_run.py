@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import traceback
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: Device
     if guard.autofix:
         return
     tb = err.__traceback__
-    line = max((t.tb_lineno for t in _walk(tb) if t.tb_frame.f_code.co_filename == filename),
+    line = max((line for f, line in traceback.walk_tb(tb) if f.f_code.co_filename == filename),
                default=first)
 
     def run(code: Any, ns: dict[str, Any]) -> None:
@@ -83,12 +84,6 @@ def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: Device
         text = str(err)
         err.report = report
         err.args = (report.text() + text[len(old):] if text.startswith(old) else report.text(),)
-
-
-def _walk(tb: Any) -> Any:
-    while tb is not None:
-        yield tb
-        tb = tb.tb_next
 
 
 def _explained(exc: Exception, namespace: dict[str, Any],

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import sys
+import traceback
 from dataclasses import replace
 from typing import Any
 
 from ._context import Failure
 from ._diagnosis import diagnose
-from ._frames import CellFiles, default_cell_files, traceback_frames
+from ._frames import CellFiles, Frame, default_cell_files, traceback_frames
 from ._messages import Match, match
 from ._mismatch import MismatchReport
 from ._special import special
@@ -141,6 +142,16 @@ def _handle(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: i
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
 
 
+def outer_cell(tb: Any, is_cell: CellFiles) -> Frame | None:
+    """The outermost frame of ``tb`` that runs a cell's (a script's) top level: the failing
+    cell, its line, its namespace. NB: every frame is looked at, however deep the stack."""
+    try:
+        return next((Frame(f, line) for f, line in traceback.walk_tb(tb)
+                     if f.f_code.co_name == "<module>" and is_cell(f.f_code.co_filename)), None)
+    except Exception:
+        return None
+
+
 def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
               is_cell: CellFiles | None = None) -> MismatchReport:
     """``report`` once its fix was rehearsed on a copy of the failing cell (:mod:`.rehearsal`).
@@ -151,12 +162,7 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
     from .rehearsal import Cell, verify
 
     is_cell = is_cell or default_cell_files()
-    try:
-        frame = next((fr for fr in reversed(traceback_frames(tb))
-                      if fr.frame.f_code.co_name == "<module>"
-                      and is_cell(fr.frame.f_code.co_filename)), None)
-    except Exception:
-        frame = None
+    frame = outer_cell(tb, is_cell)
     if frame is None:
         return replace(report, verdict="not verified: only a notebook cell is rehearsed")
 
@@ -187,9 +193,8 @@ def explain(exc: BaseException, tb: Any = None, namespace: dict[str, Any] | None
     try:
         if namespace is None:
             is_cell = is_cell or default_cell_files()
-            namespace = next((fr.frame.f_globals for fr in reversed(traceback_frames(tb))
-                              if fr.frame.f_code.co_name == "<module>"
-                              and is_cell(fr.frame.f_code.co_filename)), {})
+            outer = outer_cell(tb, is_cell)
+            namespace = outer.frame.f_globals if outer is not None else {}
         return diagnose_exception(exc, tb, namespace, is_cell)
     except Exception:
         return None

@@ -16,11 +16,22 @@ import sys
 import types
 from typing import Any
 
+from .. import _source
 from .._edits import Edit
 
 
 class NotApplied(Exception):
     """The fix cannot be carried out as printed (the reason is the message)."""
+
+
+def is_code(fix: str) -> bool:
+    """A ``fix:`` block that does something (not only ``# ...`` advice)."""
+    return any(ln.strip() and not ln.lstrip().startswith("#") for ln in fix.splitlines())
+
+
+def python_text(lines: list[str]) -> str:
+    """A cell's lines (no line ends) as Python, its IPython syntax blanked, lines kept."""
+    return "".join(_source._blank_magic(ln + "\n") for ln in lines)
 
 
 def run_fix(fix: str, ns: dict[str, Any]) -> None:
@@ -29,7 +40,7 @@ def run_fix(fix: str, ns: dict[str, Any]) -> None:
         code = compile(fix, "<devicelens fix>", "exec", dont_inherit=True)
     except SyntaxError as e:
         raise NotApplied(f"the fix is not valid Python ({e.msg})") from None
-    if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in fix.splitlines()):
+    if not is_code(fix):
         raise NotApplied("the fix is a comment, not code")
     try:
         exec(code, ns)
@@ -84,7 +95,7 @@ def _replace_code(edit: Edit, new: list[str], ns: dict[str, Any]) -> None:
     if "<locals>" in edit.qualname:
         raise NotApplied(f"{edit.qualname} is defined inside another function")
     fn = _live_function(edit, ns)
-    text = "\n".join(_blank_magic(ln) for ln in new) + "\n"
+    text = python_text(new)
     try:
         module = compile(text, edit.file, "exec", dont_inherit=True)
     except SyntaxError as e:
@@ -95,11 +106,6 @@ def _replace_code(edit: Edit, new: list[str], ns: dict[str, Any]) -> None:
     if code.co_freevars != fn.__code__.co_freevars:
         raise NotApplied(f"the edit changes what {edit.qualname} takes from its closure")
     fn.__code__ = code
-
-
-def _blank_magic(line: str) -> str:
-    s = line.lstrip()
-    return "" if s.startswith(("%", "!")) else line
 
 
 def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
@@ -135,6 +141,6 @@ def _find_code(code: types.CodeType, qualname: str) -> types.CodeType | None:
 
 def cell_code(lines: list[str], filename: str, line_offset: int = 0) -> types.CodeType:
     """A cell's (possibly edited) text compiled as the cell it is, its last value not shown."""
-    tree = ast.parse("\n".join(_blank_magic(ln) for ln in lines) + "\n", filename)
+    tree = ast.parse(python_text(lines), filename)
     ast.increment_lineno(tree, line_offset)
     return compile(tree, filename, "exec", dont_inherit=True)

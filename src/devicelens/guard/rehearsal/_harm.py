@@ -51,8 +51,7 @@ def links(ns: dict[str, Any]) -> Links:
             del params
         elif isinstance(v, torch.nn.Module):
             out.modules[name] = (_count_buffers(v), _count_hooks(v))
-            out.places |= {_place(p) for p in v.parameters() if p.is_floating_point()}
-            out.places |= {_place(p, with_dtype=False) for p in v.parameters()}
+    out.places = _places(ns)
     for name, v in list(ns.items()):
         if _is_user(name, v) and isinstance(v, torch.nn.Parameter) and id(v) in held:
             out.param_names[name] = id(v)
@@ -120,7 +119,7 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
             if _count_hooks(m) < hooks:
                 out.append(f"`{name}` would lose a hook")
     now = dict(_loose_tensors(ns))
-    places = _places_now(ns) or before.places
+    places = _places(ns) or before.places
     for path, (t, place) in before.placed.items():
         if place not in before.places:
             continue
@@ -134,7 +133,9 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _places_now(ns: dict[str, Any]) -> set[str]:
+def _places(ns: dict[str, Any]) -> set[str]:
+    """Where the namespace's models keep their weights: ``device/dtype`` of their floating
+    parameters, and their devices alone (for integer tensors, which keep their dtype)."""
     torch = _torch()
     out: set[str] = set()
     for name, v in list(ns.items()):

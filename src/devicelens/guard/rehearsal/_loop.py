@@ -22,7 +22,7 @@ from typing import Any
 from .._edits import Edit
 from .._frames import cell_label
 from .._mismatch import MismatchReport
-from ._apply import source_lines
+from ._apply import is_code, python_text, source_lines
 from ._attempt import Attempt, Explain, Runner, Unit, attempt
 from ._sandbox import run_forked
 
@@ -206,7 +206,7 @@ def _units(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> list[Unit]
     before the failing line becomes an edit of the cell (a namespace fix would be undone)."""
     out: list[Unit] = []
     for fix in report.fixes:
-        if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in fix.splitlines()):
+        if not is_code(fix):
             continue
         out.append(_into_cell(fix, cell) or fix)
     out += list(report.edits)
@@ -245,8 +245,7 @@ def _into_cell(fix: str, cell: Cell) -> Edit | None:
         return None
     lines = source_lines(cell.filename)
     try:
-        tree = ast.parse("\n".join("" if ln.lstrip().startswith(("%", "!")) else ln
-                                   for ln in lines))
+        tree = ast.parse(python_text(lines))
     except SyntaxError:
         return None
     root = roots.pop()
