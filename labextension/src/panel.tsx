@@ -9,6 +9,7 @@ import { ISignal, Signal } from '@lumino/signaling';
 import * as React from 'react';
 
 import { DeviceModel, IOutcome } from './model';
+import { findingsByObject } from './rows';
 import { Chip, FindingCard, Table, Totals } from './table';
 import { humanBytes, PANEL_VERSION, PROTOCOL_VERSION, WireReport } from './tokens';
 import { plural, reportCounts, reportHeadline } from './view';
@@ -173,7 +174,7 @@ function Ready(props: { model: DeviceModel; host: IPanelHost }): JSX.Element {
   const { model, host } = props;
   const view = model.view;
   const names = new Set(view.objects.map(o => o.name));
-  const loose = view.findings.filter(f => !f.objects.some(n => names.has(n)));
+  const loose = findingsByObject(view.findings, names).get('') ?? [];
   return (
     <>
       <div className="dl-controls">

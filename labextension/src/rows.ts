@@ -101,6 +101,30 @@ function compare(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Rank of a severity: errors first, as `%devices` lists findings. */
+export const SEVERITY_RANK: { [severity: string]: number } = { error: 0, warning: 1, info: 2 };
+/** The rank of a row without findings: after every finding. */
+const NO_FINDING = 3;
+
+/** Findings in the order `%devices` lists them: by severity (errors first), then title. */
+export function bySeverity(findings: WireFinding[]): WireFinding[] {
+  return [...findings].sort(
+    (a, b) =>
+      compare(SEVERITY_RANK[a.severity] ?? NO_FINDING, SEVERITY_RANK[b.severity] ?? NO_FINDING) ||
+      compare(a.title, b.title)
+  );
+}
+
+/** The worst severity of the findings drawn under each object row (findingsByObject). */
+function worstByObject(view: IView): Map<string, number> {
+  const names = new Set(view.objects.map(o => o.name));
+  const out = new Map<string, number>();
+  for (const [name, fs] of findingsByObject(view.findings, names)) {
+    out.set(name, Math.min(...fs.map(f => SEVERITY_RANK[f.severity] ?? NO_FINDING)));
+  }
+  return out;
+}
+
 function tensorRow(t: WireTensor, object: string, level: number, flagged: Set<string>): IRow {
   // NB: an optimizer's parameter reads best as the model parameter it is
   const label = t.role === 'opt_param' && t.owner ? `→\u00a0${t.owner}` : t.path;
@@ -221,8 +245,12 @@ export function tableRows(view: IView, opts: ITableOptions): ITable {
     }
   }
   const sign = opts.ascending ? 1 : -1;
+  // NB: by name (the default) means by severity first, so error cards come before warnings
+  const worst = opts.sortKey === 'name' ? worstByObject(view) : new Map<string, number>();
+  const rank = (o: WireObject) => worst.get(o.name) ?? NO_FINDING;
   shown.sort(
     ([a], [b]) =>
+      compare(rank(a), rank(b)) ||
       sign * compare(sortValue(a, opts.sortKey), sortValue(b, opts.sortKey)) ||
       compare(a.name, b.name)
   );
@@ -242,13 +270,16 @@ export function tableRows(view: IView, opts: ITableOptions): ITable {
   };
 }
 
-/** Findings grouped by the object row they are drawn under; the rest under ''. */
+/**
+ * Findings grouped by the object row they are drawn under; the rest under ''. Each group is in
+ * `%devices` order (bySeverity).
+ */
 export function findingsByObject(
   findings: WireFinding[],
   names: Set<string>
 ): Map<string, WireFinding[]> {
   const out = new Map<string, WireFinding[]>();
-  for (const f of findings) {
+  for (const f of bySeverity(findings)) {
     const at = f.objects.find(n => names.has(n)) ?? '';
     out.set(at, [...(out.get(at) ?? []), f]);
   }

@@ -92,7 +92,11 @@ export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Elem
                   model.sortKey !== key ? 'none' : model.sortAscending ? 'ascending' : 'descending'
                 }
               >
-                <button className="dl-sort" onClick={() => model.sortBy(key)}>
+                <button
+                  className="dl-sort"
+                  onClick={() => model.sortBy(key)}
+                  title={key === 'name' ? 'Rows with errors first, then warnings, then by name' : undefined}
+                >
                   {label}
                   {model.sortKey === key ? (model.sortAscending ? ' ▲' : ' ▼') : ''}
                 </button>

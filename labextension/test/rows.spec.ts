@@ -1,6 +1,6 @@
 import { IView } from '../src/view';
 import { findingsByObject, ITableOptions, tableRows } from '../src/rows';
-import { deviceColour, DEVICE_COLOURS, humanBytes, shapeStr } from '../src/tokens';
+import { deviceColour, DEVICE_COLOURS, humanBytes, shapeStr, WireFinding } from '../src/tokens';
 import { batch, SPLIT, splitModel, tensor } from './fakes';
 
 function view(): IView {
@@ -33,8 +33,8 @@ const brief = (rows: ReturnType<typeof tableRows>['rows']) =>
 describe('tableRows', () => {
   it('shows one row per object, flagged where a finding points', () => {
     expect(brief(tableRows(view(), opts()).rows)).toEqual([
-      '0:batch:cpu',
       '0:model:cpu+meta:!',
+      '0:batch:cpu',
       '0:z_meta:meta'
     ]);
   });
@@ -42,7 +42,6 @@ describe('tableRows', () => {
   it('opens a module per submodule, and a submodule into its tensors', () => {
     const rows = tableRows(view(), opts(['model', 'model.0', 'model.2'])).rows;
     expect(brief(rows)).toEqual([
-      '0:batch:cpu',
       '0:model:cpu+meta:!',
       '1:model.0:cpu:!',
       '2:model.0.weight:cpu:!',
@@ -50,6 +49,7 @@ describe('tableRows', () => {
       '1:model.1:',
       '1:model.2:meta',
       '2:model.2.0:meta',
+      '0:batch:cpu',
       '0:z_meta:meta'
     ]);
     const m2 = rows.find(r => r.key === 'model.2')!;
@@ -81,7 +81,7 @@ describe('tableRows', () => {
         expect(tableRows(view(), o)).toEqual(tableRows(repeated(), o));
       }
     }
-    expect(tableRows(view(), opts()).rows.map(r => r.name)).toEqual(['batch', 'model', 'z_meta']);
+    expect(tableRows(view(), opts()).rows.map(r => r.name)).toEqual(['model', 'batch', 'z_meta']);
   });
 
   it('filters every row the same way: optimizer state, submodules, and keeps their ancestors', () => {
@@ -113,6 +113,47 @@ describe('tableRows', () => {
     expect(whole.map(r => r.key)).toEqual(['model', 'model.0', 'model.1', 'model.2']);
   });
 
+  it('puts errors first, then warnings, then info, each by name, as %devices lists them', () => {
+    const finding = (severity: WireFinding['severity'], title: string, objects: string[]) => ({
+      ...SPLIT,
+      id: `${severity}-${title}`,
+      severity,
+      title,
+      objects,
+      paths: []
+    });
+    const v: IView = {
+      ...view(),
+      objects: [...view().objects, batch('a_plain'), batch('y_info'), batch('b_warn')],
+      findings: [
+        finding('info', 'y is unused', ['y_info']),
+        finding('warning', 'batch is float64', ['b_warn']),
+        finding('warning', 'another batch warning', ['b_warn']),
+        finding('error', 'z is on meta', ['z_meta']),
+        finding('error', 'model is partly moved', ['model'])
+      ]
+    };
+    // the analysis sends errors first; the table sorted by name drew warnings above them
+    expect(tableRows(v, opts()).rows.map(r => r.key)).toEqual([
+      'model',
+      'z_meta',
+      'b_warn',
+      'y_info',
+      'a_plain',
+      'batch'
+    ]);
+    // the cards under one row: by severity, then title
+    const under = findingsByObject(v.findings, new Set(v.objects.map(o => o.name)));
+    expect(under.get('b_warn')!.map(f => f.title)).toEqual([
+      'another batch warning',
+      'batch is float64'
+    ]);
+    // another column sorts by that column alone
+    expect(tableRows(v, opts([], { sortKey: 'bytes', ascending: false })).rows[0].key).toBe(
+      'z_meta'
+    );
+  });
+
   it('sorts objects and keeps children under their object', () => {
     const t = tableRows(view(), opts(['model'], { sortKey: 'bytes', ascending: false }));
     expect(t.rows.filter(r => r.level === 0).map(r => r.key)).toEqual([
@@ -126,7 +167,7 @@ describe('tableRows', () => {
 
   it('caps rows at maxRows and says how many are left out', () => {
     const t = tableRows(view(), opts(['model'], { maxRows: 2 }));
-    expect(t.rows.map(r => r.key)).toEqual(['batch', 'model']);
+    expect(t.rows.map(r => r.key)).toEqual(['model', 'model.0']);
     expect(t.hidden).toBe(4);
   });
 
