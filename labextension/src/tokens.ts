@@ -389,7 +389,12 @@ export function deviceColour(device: string): string {
   return OTHER_COLOUR;
 }
 
-/** Bytes as `render/_rows.py:human_bytes` writes them. */
+/**
+ * Bytes as `inspect/units.py:human_bytes` writes them for `%devices`: one decimal, rounded as
+ * Python's `f"{x:.1f}"` rounds (a tie goes to the even digit: 215.25 KiB is `215.2 KiB`).
+ * NB: not `toFixed(1)`, which rounds that tie up; test/bytes.json holds the kernel's strings,
+ * and both test suites check against it.
+ */
 export function humanBytes(n: number): string {
   if (n < 1024) {
     return `${n} B`;
@@ -397,13 +402,23 @@ export function humanBytes(n: number): string {
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let value = n;
   for (const unit of units) {
-    const f = value / 1024;
-    if (f < 1024 || unit === 'TiB') {
-      return `${f.toFixed(1)} ${unit}`;
+    if (value / 1024 < 1024 || unit === 'TiB') {
+      return `${tenths(value)} ${unit}`;
     }
-    value = Math.trunc(f);
+    value = Math.trunc(value / 1024);
   }
   return `${n} B`;
+}
+
+/** `v / 1024` to one decimal, ties to even, in integers (v / 1024 is exact in a double). */
+function tenths(v: number): string {
+  const num = v * 10;
+  let q = Math.floor(num / 1024);
+  const twice = 2 * (num - q * 1024);
+  if (twice > 1024 || (twice === 1024 && q % 2 === 1)) {
+    q += 1;
+  }
+  return `${Math.floor(q / 10)}.${q % 10}`;
 }
 
 /** Shape as `render/_rows.py:shape_str` writes it. */

@@ -2,6 +2,8 @@ import { IView } from '../src/view';
 import { findingsByObject, ITableOptions, tableRows } from '../src/rows';
 import { deviceColour, DEVICE_COLOURS, humanBytes, shapeStr, WireFinding } from '../src/tokens';
 import { batch, SPLIT, splitModel, tensor } from './fakes';
+/** `human_bytes` of a set of sizes (tests/test_render_bytes_parity.py writes and checks it). */
+import golden from './bytes.json';
 
 function view(): IView {
   return {
@@ -187,6 +189,13 @@ describe('helpers mirrored from render/_rows.py', () => {
     expect(deviceColour('cuda:9')).toBe(DEVICE_COLOURS[1]);
     expect(deviceColour('mps')).toBe(DEVICE_COLOURS[0]);
     expect(deviceColour('tpu:0')).toBe('#8C564B');
+  });
+
+  it('rounds bytes as %devices does, ties included (bytes.json holds the kernel strings)', () => {
+    const sizes = (golden as [number, string][]).map(([n]) => n);
+    expect(sizes.map(n => [n, humanBytes(n)])).toEqual(golden);
+    // the issue's total: 220416 B is 215.25 KiB exactly, which %devices writes 215.2 KiB
+    expect(humanBytes(220416)).toBe('215.2 KiB');
   });
 
   it('writes bytes and shapes like human_bytes and shape_str', () => {
