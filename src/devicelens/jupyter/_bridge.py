@@ -233,6 +233,10 @@ class Bridge:
                                             progress=_Progress(self, rid))
                 except ValueError as e:
                     raise ProtocolError("bad_request", f"move_all: {e}", rid) from None
+                if report.dry_run and report.refused:  # NB: the panel names what stays and
+                    self._result(rid, "move_all",      # offers to move the rest
+                                 MoveResult(report=report_to_wire(report)))
+                    return
                 self._finish(rid, "move_all", MoveResult(report=report_to_wire(report)), report)
 
         if dry_run:
