@@ -5,15 +5,30 @@
  */
 
 import { RequestError, Result } from './requests';
-import { reportOf } from './view';
-import { Method, ProgressMsg, QueuedMsg, WireReport } from './tokens';
+import { discardsValues, reportOf, rootOf } from './view';
+import { Method, ProgressMsg, QueuedMsg, WireRefusal, WireReport } from './tokens';
 
 export type Change = 'apply_fix' | 'move_all';
 
-/** A move_all dry run waiting for the user's confirmation. */
+/**
+ * A dry run waiting for the user's confirmation: a move-all, or a fix that would move tensors to
+ * meta (discarding their values, so it asks first, as a move-all to meta does).
+ */
 export interface IMovePlan {
+  action: Change;
+  /** The move-all's device; for a fix, where it would move tensors (meta). */
   device: string;
+  /** The dry run of what confirming does. */
   report: WireReport;
+  /**
+   * move_all: the names to move, null for all. Where the kernel refused some objects, the
+   * others (the rest can still move, by name); [] where none can.
+   */
+  names: string[] | null;
+  /** What stays, and why (the dry run of all of them refused these). */
+  refused: WireRefusal[];
+  /** apply_fix: the finding whose fix this is; '' for a move-all. */
+  findingId: string;
 }
 
 /**
@@ -51,6 +66,8 @@ export interface IChangeHost {
   clearError(): void;
   /** Show the push that follows a change even while auto-refresh is off. */
   followNext(): void;
+  /** The namespace names the panel shows (what a move of "the rest" may name). */
+  names(): string[];
 }
 
 export class Changes {
@@ -71,27 +88,64 @@ export class Changes {
     return this._progress;
   }
 
-  /** Run one finding's fix in the kernel, then show the new snapshot. */
-  applyFix(findingId: string): Promise<WireReport> {
+  /**
+   * Run one finding's fix in the kernel, then show the new snapshot. A dry run first: a fix that
+   * would move tensors to meta becomes a plan to confirm (null: nothing ran yet).
+   */
+  async applyFix(findingId: string): Promise<WireReport | null> {
+    let dry: WireReport;
+    this._outcome = null;
+    this._host.clearError();
+    try {
+      // NB: sent as a change: no second one meanwhile, and its failure is the fix's outcome
+      const params = { finding_id: findingId, dry_run: true };
+      dry = reportOf(await this._host.request('apply_fix', params, true));
+    } catch (e) {
+      this._failed('apply_fix', e);
+      throw e;
+    }
+    if (dry.ok && discardsValues(dry)) {
+      this._plan = { action: 'apply_fix', device: 'meta', report: dry, names: null, refused: [],
+        findingId };
+      this._host.emit();
+      return null;
+    }
     return this._run('apply_fix', { finding_id: findingId });
   }
 
-  /** Dry run of "move all to `device`": the plan the user confirms or cancels. */
+  /**
+   * Dry run of "move all to `device`": the plan the user confirms or cancels. Where the kernel
+   * refuses some objects (a copy out of meta), the plan is to move the others by name.
+   */
   async planMove(device: string): Promise<IMovePlan> {
-    const result = await this._host.request('move_all', { device, dry_run: true, names: null });
-    this._plan = { device, report: reportOf(result) };
+    const all = { device, dry_run: true, names: null };
+    const report = reportOf(await this._host.request('move_all', all));
+    this._plan = { action: 'move_all', device, report, names: null, refused: [], findingId: '' };
+    if (report.refused.length > 0) {
+      const stays = new Set(report.refused.map(r => rootOf(r.path)));
+      const names = this._host.names().filter(n => !stays.has(n));
+      const rest = names.length
+        ? reportOf(await this._host.request('move_all', { ...all, names }))
+        : null;
+      const ok = rest !== null && rest.ok;
+      this._plan = { ...this._plan, report: ok ? rest : report, names: ok ? names : [],
+        refused: report.refused };
+    }
     this._host.emit();
     return this._plan;
   }
 
   /** Carry out the plan; progress arrives while it runs, the report after. */
   confirmMove(): Promise<WireReport> {
-    if (!this._plan) {
+    const plan = this._plan;
+    if (!plan) {
       return Promise.reject(new Error('No move planned: choose a device first.'));
     }
-    const device = this._plan.device;
     this._plan = null;
-    return this._run('move_all', { device, dry_run: false, names: null });
+    if (plan.action === 'apply_fix') {
+      return this._run('apply_fix', { finding_id: plan.findingId });
+    }
+    return this._run('move_all', { device: plan.device, dry_run: false, names: plan.names });
   }
 
   cancelMove(): void {
@@ -155,10 +209,7 @@ export class Changes {
     try {
       report = reportOf(await this._host.request(method, params, true));
     } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
-      const cancelled = e instanceof RequestError && e.code === 'cancelled';
-      this._outcome = { action: method, report: null, error, cancelled };
-      this._host.emit();
+      this._failed(method, e);
       throw e;
     }
     this._outcome = { action: method, report, error: '', cancelled: false };
@@ -169,7 +220,15 @@ export class Changes {
     return report;
   }
 
+  private _failed(method: Change, e: unknown): void {
+    const error = e instanceof Error ? e.message : String(e);
+    const cancelled = e instanceof RequestError && e.code === 'cancelled';
+    this._outcome = { action: method, report: null, error, cancelled };
+    this._host.emit();
+  }
+
   private _host: IChangeHost;
+
   private _plan: IMovePlan | null = null;
   private _outcome: IOutcome | null = null;
   private _queued: IQueued | null = null;

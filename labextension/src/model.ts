@@ -43,7 +43,8 @@ export class DeviceModel {
       request: (method, params, change) => this.request(method, params, change),
       emit: () => this._emit(),
       clearError: () => (this._error = ''),
-      followNext: () => (this._followNext = true)
+      followNext: () => (this._followNext = true),
+      names: () => this._view.objects.map(o => o.name)
     });
     this._settings = { ...settings };
     bridge.statusChanged.connect(this._onStatus, this);
@@ -183,8 +184,11 @@ export class DeviceModel {
     }
   }
 
-  /** Run one finding's fix in the kernel (see changes.ts, as for the four below). */
-  applyFix(findingId: string): Promise<WireReport> {
+  /**
+   * Run one finding's fix in the kernel, or plan it for confirmation where it would discard
+   * values (null then; see changes.ts, as for the four below).
+   */
+  applyFix(findingId: string): Promise<WireReport | null> {
     return this._changes.applyFix(findingId);
   }
   planMove(device: string): Promise<IMovePlan> {

@@ -10,9 +10,10 @@ import * as React from 'react';
 
 import { DeviceModel, IOutcome } from './model';
 import { findingsByObject } from './rows';
-import { Chip, FindingCard, Table, Totals } from './table';
-import { humanBytes, PANEL_VERSION, PROTOCOL_VERSION, WireReport } from './tokens';
-import { plural, reportCounts, reportHeadline } from './view';
+import { Confirm, Refusals } from './confirm';
+import { FindingCard, Table, Totals } from './table';
+import { humanBytes, PANEL_VERSION, PROTOCOL_VERSION } from './tokens';
+import { plural, reportHeadline } from './view';
 
 /** What the panel asks of the application (notebook edits, clipboard). */
 export interface IPanelHost {
@@ -261,34 +262,11 @@ function MoveAll(props: { model: DeviceModel }): JSX.Element {
 function Activity(props: { model: DeviceModel }): JSX.Element {
   const { model } = props;
   const { plan, progress, outcome, error, queued } = model;
-  const counts = plan ? reportCounts(plan.report) : null;
+  // NB: a fix's confirmation shows in its finding's card, here only once that card is gone
+  const shown = model.view.findings.some(f => f.id === plan?.findingId);
   return (
     <>
-      {plan && counts && (
-        <div className="dl-confirm" role="dialog" aria-label="Confirm move">
-          <p>
-            Move {plural(counts.moved, 'tensor')} of {plural(counts.objects, 'object')} (
-            <b>{humanBytes(counts.bytes)}</b>) to <Chip device={plan.device} />?
-          </p>
-          {plan.device.startsWith('meta') && (
-            <p className="dl-caution">
-              meta keeps shapes and dtypes only: the values of every moved tensor are discarded.
-            </p>
-          )}
-          <Refusals report={plan.report} />
-          <button
-            className="dl-button dl-primary dl-confirm-go"
-            disabled={plan.report.moved.length === 0}
-            onClick={() => run(model.confirmMove())}
-            autoFocus
-          >
-            Move
-          </button>{' '}
-          <button className="dl-button" onClick={() => model.cancelMove()}>
-            Cancel
-          </button>
-        </div>
-      )}
+      {plan && (plan.action === 'move_all' || !shown) && <Confirm model={model} plan={plan} />}
       {queued && (
         <div className="dl-queued" role="status">
           <p>
@@ -342,28 +320,12 @@ function Outcome(props: { outcome: IOutcome; onClose: () => void }): JSX.Element
           Dismiss
         </button>
       </p>
-      {report && <Refusals report={report} />}
+      {report && <Refusals refused={report.refused} />}
       {report?.notes.map(n => (
         <p key={n} className="dl-note">
           {n}
         </p>
       ))}
     </div>
-  );
-}
-
-function Refusals(props: { report: WireReport }): JSX.Element | null {
-  const refused = props.report.refused;
-  if (refused.length === 0) {
-    return null;
-  }
-  return (
-    <ul className="dl-refused">
-      {refused.map(r => (
-        <li key={r.path}>
-          <code>{r.path}</code> stays: {r.reason}
-        </li>
-      ))}
-    </ul>
   );
 }

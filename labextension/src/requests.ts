@@ -20,7 +20,10 @@ export class RequestError extends Error {
 
 export interface IPending {
   method: Method;
-  /** A change (a move or a fix, not a dry run): the kernel may hold it while a cell runs. */
+  /**
+   * A change (a move or a fix, and a fix's dry run before it): the kernel may hold it while a
+   * cell runs, and its failure is the change's outcome rather than an error of the panel.
+   */
   change: boolean;
   resolve: (result: Result) => void;
   reject: (reason: Error) => void;

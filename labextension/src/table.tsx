@@ -8,7 +8,9 @@ import * as React from 'react';
 import { DeviceModel, SortKey } from './model';
 import type { IPanelHost } from './panel';
 import { findingsByObject, IRow, tableRows } from './rows';
-import { deviceColour, humanBytes, WireFinding, WireTotal } from './tokens';
+import { Chip } from './chip';
+import { Confirm } from './confirm';
+import { humanBytes, WireFinding, WireTotal } from './tokens';
 
 /**
  * Columns, and from which sidebar width on each has a column of its own (base.css): below it,
@@ -25,27 +27,6 @@ const COLUMNS: [SortKey, string, 'always' | 'medium' | 'wide'][] = [
 
 function run(p: Promise<unknown>): void {
   p.catch(() => undefined); // NB: the model keeps the error to show
-}
-
-/** A device as colour plus text (never colour alone). */
-export function Chip(props: { device: string }): JSX.Element {
-  const bg = deviceColour(props.device);
-  return (
-    <span
-      className="dl-chip"
-      data-device={props.device}
-      style={{ backgroundColor: bg, color: inkOn(bg) }}
-    >
-      {props.device}
-    </span>
-  );
-}
-
-/** Black or white text, whichever reads better on `hex`. */
-function inkOn(hex: string): string {
-  const [r, g, b] = [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16) / 255);
-  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return lum > 0.45 ? '#000000' : '#ffffff';
 }
 
 export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Element {
@@ -220,7 +201,7 @@ export function FindingCard(props: {
             {f.applicable && (
               <button
                 className="dl-button dl-primary dl-apply"
-                disabled={model.changing}
+                disabled={model.changing || model.plan !== null}
                 onClick={() => run(model.applyFix(f.id))}
                 title="Run this fix in the kernel"
               >
@@ -246,6 +227,7 @@ export function FindingCard(props: {
           </div>
         </>
       )}
+      {model.plan?.findingId === f.id && <Confirm model={model} plan={model.plan} />}
     </div>
   );
 }

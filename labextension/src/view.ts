@@ -58,6 +58,11 @@ export function rootOf(path: string): string {
   return /^[^.[]+/.exec(path)?.[0] ?? path;
 }
 
+/** Whether a report moves tensors to meta, which keeps shapes and dtypes but no values. */
+export function discardsValues(report: WireReport): boolean {
+  return report.moved.some(m => m.source !== REMAPPED && (m.device ?? '').startsWith('meta'));
+}
+
 /** What a report's rows add up to. NB: a row stands for `tensors` tensors, never for one. */
 export interface IReportCounts {
   /** Tensors that change device, and where they go. */

@@ -2,18 +2,18 @@ import { DeviceModel } from '../src/model';
 import { DEFAULT_SETTINGS, PROTOCOL_VERSION, WireReport } from '../src/tokens';
 import { batch, FakeBridge, snapshotMsg, splitModel, SPLIT } from './fakes';
 
-function report(moved: number, extra: Partial<WireReport> = {}): WireReport {
+function report(moved: number, extra: Partial<WireReport> = {}, device = 'meta'): WireReport {
   return {
     ok: true,
     dry_run: false,
-    target: 'meta',
+    target: device,
     moved: Array.from({ length: moved }, (_, i) => ({
       path: `model.${i}.weight`,
       source: 'cpu',
-      target: 'meta',
+      target: device,
       bytes: 100,
       tensors: 1,
-      device: 'meta',
+      device,
       dtype: null
     })),
     refused: [],
@@ -40,6 +40,22 @@ const DEVICES = [
   { name: 'cuda:0', kind: 'cuda', free_bytes: 1 << 30, total_bytes: 2 << 30 },
   { name: 'meta', kind: 'meta', free_bytes: null, total_bytes: null }
 ];
+
+/** The kernel answers the dry run that `applyFix` sends first with `dry`; the model goes on. */
+async function answerDryRun(bridge: FakeBridge, dry: WireReport) {
+  const req = bridge.last('apply_fix');
+  expect(req.params).toEqual({ finding_id: req.params.finding_id, dry_run: true });
+  bridge.emit({
+    type: 'result',
+    request_id: req.request_id,
+    method: 'apply_fix',
+    result: { finding_id: req.params.finding_id, report: dry }
+  });
+  await new Promise(resolve => setTimeout(resolve, 0));
+}
+
+/** A fix's dry run that moves two tensors to cuda:0 (no values lost: the fix runs at once). */
+const TO_CUDA = report(2, { dry_run: true, target: '' }, 'cuda:0');
 
 /** Connected, first snapshot shown, the device list answered: nothing pending. */
 async function ready(settings = DEFAULT_SETTINGS) {
@@ -113,6 +129,7 @@ describe('DeviceModel requests', () => {
   it('applies a fix by finding id and shows the report', async () => {
     const { bridge, model } = await ready({ ...DEFAULT_SETTINGS, autoRefresh: false });
     const applied = model.applyFix(SPLIT.id);
+    await answerDryRun(bridge, TO_CUDA);
     const req = bridge.last('apply_fix');
     expect(req.params).toEqual({ finding_id: SPLIT.id });
     expect(model.pending).toBe(1);
@@ -123,7 +140,7 @@ describe('DeviceModel requests', () => {
       result: { finding_id: SPLIT.id, report: report(2) }
     });
     const r = await applied;
-    expect(r.moved).toHaveLength(2);
+    expect(r!.moved).toHaveLength(2);
     expect(model.outcome?.action).toBe('apply_fix');
     expect(model.pending).toBe(0);
     // the push that follows a move is shown even with auto-refresh off
@@ -166,6 +183,105 @@ describe('DeviceModel requests', () => {
     expect(model.outcome?.report?.moved).toHaveLength(3);
   });
 
+  it('asks before a fix that moves tensors to meta, as move all does, and applies it then', async () => {
+    const { bridge, model } = await ready();
+    const applied = model.applyFix(SPLIT.id);
+    expect(model.changing).toBe(true); // NB: no second Apply while the dry run is out
+    await answerDryRun(bridge, report(2, { dry_run: true, target: '' }));
+    expect(await applied).toBeNull();
+    // nothing ran: one request, the dry run; the plan waits for the user
+    expect(bridge.sent.filter(m => m.method === 'apply_fix').map(m => m.params)).toEqual([
+      { finding_id: SPLIT.id, dry_run: true }
+    ]);
+    expect(model.plan).toMatchObject({ action: 'apply_fix', device: 'meta', findingId: SPLIT.id });
+    expect(model.plan!.report.moved.map(m => m.device)).toEqual(['meta', 'meta']);
+    expect(model.changing).toBe(false);
+
+    const confirmed = model.confirmMove();
+    expect(model.plan).toBeNull();
+    const go = bridge.last('apply_fix');
+    expect(go.params).toEqual({ finding_id: SPLIT.id });
+    bridge.emit({
+      type: 'result',
+      request_id: go.request_id,
+      method: 'apply_fix',
+      result: { finding_id: SPLIT.id, report: report(2) }
+    });
+    expect((await confirmed).moved).toHaveLength(2);
+    expect(model.outcome?.action).toBe('apply_fix');
+  });
+
+  it('a fix to meta cancelled at its confirmation sends nothing more', async () => {
+    const { bridge, model } = await ready();
+    const applied = model.applyFix(SPLIT.id);
+    await answerDryRun(bridge, report(1, { dry_run: true, target: '' }));
+    await applied;
+    const sent = bridge.sent.length;
+    model.cancelMove();
+    expect([model.plan, model.outcome, bridge.sent.length]).toEqual([null, null, sent]);
+  });
+
+  it('plans to move the rest where the kernel refuses some objects, and moves them by name', async () => {
+    const { bridge, model } = await ready();
+    bridge.emit(snapshotMsg(2, [splitModel(), batch(), batch('x', 'cuda:0')], [SPLIT]));
+    const planned = model.planMove('cpu');
+    const why = 'is on meta, which holds no data, so it cannot be copied to cpu (model.2.0.weight)';
+    bridge.emit({
+      type: 'result',
+      request_id: bridge.last('move_all').request_id,
+      method: 'move_all',
+      result: {
+        report: report(0, {
+          ok: false,
+          dry_run: true,
+          target: 'cpu',
+          refused: [{ path: 'model', reason: why }],
+          error: 'model cannot be moved (see below), so nothing was moved'
+        })
+      }
+    });
+    await new Promise(resolve => setTimeout(resolve, 0));
+    // a second dry run: everything the panel shows but what stays
+    const rest = bridge.last('move_all');
+    expect(rest.params).toEqual({ device: 'cpu', dry_run: true, names: ['batch', 'x'] });
+    const one = { ...report(1, { dry_run: true, target: 'cpu' }, 'cpu') };
+    one.moved[0] = { ...one.moved[0], path: 'x', source: 'cuda:0' };
+    bridge.emit({
+      type: 'result',
+      request_id: rest.request_id,
+      method: 'move_all',
+      result: { report: one }
+    });
+    const plan = await planned;
+    expect(plan).toMatchObject({ action: 'move_all', device: 'cpu', names: ['batch', 'x'] });
+    expect(plan.refused).toEqual([{ path: 'model', reason: why }]);
+    expect(plan.report.moved.map(m => m.path)).toEqual(['x']);
+    expect(model.error).toBe(''); // NB: no "see below" message: the plan says what stays
+
+    void model.confirmMove().catch(() => undefined);
+    expect(bridge.last('move_all').params).toEqual({
+      device: 'cpu',
+      dry_run: false,
+      names: ['batch', 'x']
+    });
+  });
+
+  it('where every object is refused, the plan moves nothing', async () => {
+    const { bridge, model } = await ready();
+    bridge.emit(snapshotMsg(2, [splitModel()], [SPLIT]));
+    const planned = model.planMove('cpu');
+    const refused = [{ path: 'model', reason: 'is on meta, which holds no data' }];
+    bridge.emit({
+      type: 'result',
+      request_id: bridge.last('move_all').request_id,
+      method: 'move_all',
+      result: { report: report(0, { ok: false, dry_run: true, target: 'cpu', refused }) }
+    });
+    const plan = await planned;
+    expect([plan.names, plan.refused, plan.report.moved]).toEqual([[], refused, []]);
+    expect(bridge.sent.filter(m => m.method === 'move_all')).toHaveLength(1);
+  });
+
   it('rejects a change the kernel refuses and shows why as its outcome', async () => {
     const { bridge, model } = await ready();
     const applied = model.applyFix('gone');
@@ -190,6 +306,7 @@ describe('DeviceModel requests', () => {
   it('shows the latest outcome: a failed move replaces an earlier success', async () => {
     const { bridge, model } = await ready();
     const first = model.applyFix(SPLIT.id);
+    await answerDryRun(bridge, TO_CUDA);
     const req = bridge.last('apply_fix');
     bridge.emit({
       type: 'result',
@@ -251,6 +368,7 @@ describe('DeviceModel requests', () => {
   it('shows a change the kernel holds while a cell runs, and cancels it', async () => {
     const { bridge, model } = await ready();
     const applied = model.applyFix(SPLIT.id);
+    await answerDryRun(bridge, TO_CUDA);
     const rid = bridge.last('apply_fix').request_id;
     const reason = 'a cell is running: the change waits until it ends, then runs before the next one';
     bridge.emit({ type: 'queued', request_id: rid, method: 'apply_fix', reason });
@@ -284,6 +402,7 @@ describe('DeviceModel requests', () => {
   it('a cancel too late leaves the change to run and its report to show', async () => {
     const { bridge, model } = await ready();
     const applied = model.applyFix(SPLIT.id);
+    await answerDryRun(bridge, TO_CUDA);
     const rid = bridge.last('apply_fix').request_id;
     bridge.emit({ type: 'queued', request_id: rid, method: 'apply_fix', reason: 'a cell runs' });
     const cancelling = model.cancelQueued();

@@ -74,8 +74,15 @@ test.describe('JupyterLab', () => {
     expect((await page.notebook.getCellTextInput(before)).trim()).toBe(fix);
     expect(await page.notebook.getCellTextOutput(before)).toBeNull();
 
-    // Apply: runs in the kernel through the protocol; the finding goes, the rows follow
+    // Apply: the fix moves model.0 to meta, which discards its values: like move all to meta,
+    // it asks first (in the card), and nothing runs until confirmed
     await finding.locator('.dl-apply').click();
+    const ask = finding.locator('.dl-confirm[data-action="apply_fix"]');
+    await expect(ask).toContainText('Apply this fix: move 2 tensors of 1 object (576 B) to meta?');
+    await expect(ask.locator('.dl-caution')).toContainText('values of every moved tensor are discarded');
+    expect(await devicesOf(page, 'model')).toEqual(['cpu', 'meta']);
+    // then it runs in the kernel through the protocol; the finding goes, the rows follow
+    await ask.locator('.dl-confirm-go').click();
     await expect(panelOf(page).locator(SPLIT)).toHaveCount(0);
     await expect(panelOf(page).locator('.dl-report.dl-ok')).toContainText('Moved');
     await expect.poll(() => devicesOf(page, 'model')).toHaveLength(1);
