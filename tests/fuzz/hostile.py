@@ -231,6 +231,61 @@ class HostileTensor(torch.Tensor):
         raise Boom
 
 
+class OwnHashTensor(torch.Tensor):
+    """A tensor subclass that hashes by its own code (issue 38 item 3): in a set, moving it
+    would hash it, and a meta copy refuses to be hashed."""
+
+    def __hash__(self) -> int:
+        CALLS.append("tensor hash")
+        if torch._C.TensorBase.device.__get__(self).type == "meta":
+            raise Boom
+        return id(self)
+
+
+class LoudHashTensorMeta(torch._C._TensorMeta):
+    """A tensor metaclass whose classes hash and compare by user code (issue 38 item 10)."""
+
+    def __hash__(cls) -> int:
+        CALLS.append("tensor metaclass hash")
+        return 1
+
+    def __eq__(cls, other: object) -> bool:
+        CALLS.append("tensor metaclass eq")
+        return cls is other
+
+
+class MetaHashTensor(torch.Tensor, metaclass=LoudHashTensorMeta):
+    """A plain tensor subclass whose class hashes by user code."""
+
+
+class LoudFrozenSet(frozenset):  # type: ignore[type-arg]
+    """A frozenset subclass whose constructor and hash are user code (issue 38 item 10)."""
+
+    def __new__(cls, items: Any = ()) -> LoudFrozenSet:
+        CALLS.append("frozenset new")
+        return super().__new__(cls, items)
+
+    def __hash__(self) -> int:
+        CALLS.append("frozenset hash")
+        return 5
+
+
+@dataclasses.dataclass(frozen=True)
+class LoudFrozenBox:
+    """A frozen dataclass whose copy protocol is user code (issue 38 item 10)."""
+
+    a: Any
+    b: Any = None
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        CALLS.append("reduce_ex")
+        raise Boom
+
+    def __copy__(self) -> Any:
+        CALLS.append("copy")
+        raise Boom
+
+
 class BenignTensor(torch.Tensor):
     """A well-behaved subclass (like torchvision's tv_tensors): its ``__torch_function__`` is
     the one user code a real move of it may run."""

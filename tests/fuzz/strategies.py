@@ -30,8 +30,12 @@ from .hostile import (
     HostileList,
     HostileModule,
     HostileTensor,
+    LoudFrozenBox,
+    LoudFrozenSet,
     LoudKey,
+    MetaHashTensor,
     MetaHeld,
+    OwnHashTensor,
     Pair,
     RaisingProps,
     Split,
@@ -127,6 +131,8 @@ LEAVES: dict[str, Callable[[], Any]] = {
     "fake_cuda": _fake,
     "benign_subclass": lambda: torch.ones(2).as_subclass(BenignTensor),
     "hostile_subclass": lambda: torch.ones(2).as_subclass(HostileTensor),
+    "own_hash_subclass": lambda: torch.ones(2).as_subclass(OwnHashTensor),
+    "meta_hash_subclass": lambda: torch.ones(2).as_subclass(MetaHashTensor),
     # modules and optimizers
     "linear": lambda: nn.Linear(3, 2), "seq_bn": lambda: nn.Sequential(
         nn.Linear(2, 3), nn.BatchNorm1d(3)),
@@ -176,6 +182,8 @@ CONTAINERS: dict[str, Callable[[list[Any]], Any]] = {
     "hostile_dict": lambda xs: _hostile_dict(xs),
     "module": _ns_module, "self_ref": _self_ref,
     "frozenset": lambda xs: frozenset(_hashable(xs)), "set": lambda xs: set(_hashable(xs)),
+    "loud_frozenset": lambda xs: LoudFrozenSet(_hashable(xs)),
+    "loud_frozen_dataclass": lambda xs: LoudFrozenBox(xs[0] if xs else None, tuple(xs[1:])),
 }
 
 

@@ -1,6 +1,8 @@
 """Fuzz: real moves and fixes on generated namespaces, with a failure injected at a random point:
 out of memory at the k-th aten op, an exception or a Ctrl-C (a real SIGINT) at the k-th line of
-the commit, a failing ``swap_tensors``, a KeyboardInterrupt while allocating. Whatever happens:
+the commit, a failing ``swap_tensors``, a KeyboardInterrupt while allocating, a ``SystemExit``
+while allocating or committing, a KeyboardInterrupt inside the undo of a failed commit (issue 38,
+items 3 and 12). Whatever happens:
 no crash, a failed move changes nothing (ids, devices, dtypes, versions and values of every
 tensor), a complete one leaves nothing more to move, and no user code runs (a tensor
 subclass's own ``__torch_function__`` aside: moving it is its ``.to()``)."""
@@ -31,7 +33,9 @@ from .strategies import build, namespaces
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
               pytest.mark.timeout(300 * SCALE)]
 
-INJECTIONS = ("none", "oom", "interrupt_alloc", "commit_error", "sigint_commit", "swap_error")
+INJECTIONS = ("none", "oom", "interrupt_alloc", "commit_error", "sigint_commit", "swap_error",
+              "exit_alloc", "exit_commit", "interrupt_undo")
+INTERRUPTS = ("interrupt_alloc", "sigint_commit", "interrupt_undo")
 DONE = "devicelens: interrupted after the move completed; everything was moved"
 UNDONE = "devicelens: the move was interrupted; nothing was changed"
 
@@ -69,18 +73,55 @@ def _in_commit(frame: Any) -> bool:
 
 
 @contextlib.contextmanager
+def interrupted_undo(inj: Injector) -> Iterator[None]:
+    """The k-th reference the commit writes fails; then every other undo step that writes a
+    reference back or unswaps a tensor is cut short by a KeyboardInterrupt as it starts."""
+    from devicelens.moves import _apply
+
+    real = {name: getattr(_apply, name) for name in ("write_slot", "_unswap")}
+    undo_steps = [0]
+
+    def wrap(name: str) -> Any:
+        def step(*args: Any) -> Any:
+            if inj.fired:
+                undo_steps[0] += 1
+                if undo_steps[0] % 2:
+                    raise KeyboardInterrupt
+            elif name == "write_slot" and inj.tick():
+                raise RuntimeError("injected commit failure")
+            return real[name](*args)
+        return step
+
+    for name in real:
+        setattr(_apply, name, wrap(name))
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        for name, fn in real.items():
+            setattr(_apply, name, fn)
+
+
+@contextlib.contextmanager
 def injected(inj: Injector) -> Iterator[None]:
-    if inj.how in ("oom", "interrupt_alloc"):
-        exc = torch.OutOfMemoryError if inj.how == "oom" else KeyboardInterrupt
+    if inj.how in ("oom", "interrupt_alloc", "exit_alloc"):
+        exc = {"oom": torch.OutOfMemoryError, "interrupt_alloc": KeyboardInterrupt,
+               "exit_alloc": SystemExit}[inj.how]
         with FailingOps(inj, exc):
             yield
-    elif inj.how in ("commit_error", "sigint_commit"):
+    elif inj.how == "interrupt_undo":
+        with interrupted_undo(inj):
+            yield
+    elif inj.how in ("commit_error", "sigint_commit", "exit_commit"):
         def trace(frame: Any, event: str, arg: Any) -> Any:
             if not frame.f_code.co_filename.endswith("moves/_apply.py"):
                 return None
             if event == "line" and _in_commit(frame) and inj.tick():
                 if inj.how == "sigint_commit":
                     signal.raise_signal(signal.SIGINT)
+                elif inj.how == "exit_commit":
+                    raise SystemExit("injected exit")
                 else:
                     raise RuntimeError("injected commit failure")
             return trace
@@ -152,7 +193,7 @@ def test_moves_are_all_or_nothing(recipe: dict[str, Any], target: str, op: str, 
     if report is not None:
         assert_plain_json(report_to_wire(report))
     assert interrupted in ("", DONE, UNDONE)
-    assert how in ("interrupt_alloc", "sigint_commit") or not interrupted
+    assert how in INTERRUPTS or not interrupted
     if undone:
         assert after == before, (report, interrupted)
     elif op == "move_all":  # complete: nothing is left to move

@@ -27,13 +27,16 @@ class Trust:
 
     def __init__(self, torch: Any) -> None:
         self.base = torch._C.TensorBase
-        self.known: dict[type, str] = {torch.Tensor: "", torch.nn.Parameter: ""}
+        # NB: keyed by id, the type kept alive beside its verdict: hashing a class would run its
+        # metaclass's ``__hash__`` (user code)
+        self.known: dict[int, tuple[type, str]] = {
+            id(tp): (tp, "") for tp in (torch.Tensor, torch.nn.Parameter)}
 
     def __call__(self, tp: type) -> str:
-        why = self.known.get(tp)
-        if why is None:
-            why = self.known[tp] = self._judge(tp)
-        return why
+        known = self.known.get(id(tp))
+        if known is None or known[0] is not tp:
+            known = self.known[id(tp)] = (tp, self._judge(tp))
+        return known[1]
 
     def _judge(self, tp: type) -> str:
         for klass in type.__getattribute__(tp, "__mro__"):

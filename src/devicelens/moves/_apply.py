@@ -9,19 +9,22 @@ an unexpected failure there puts everything back as it was.
 from __future__ import annotations
 
 import collections
-import copy
+import contextlib
+import types
 import weakref
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from ..inspect import _tree
+from ..inspect._types import type_mro, type_name
 from . import _swap
 from ._containers import Node, Slot
 from ._final import MISSING, Entry, Literal, Plan, read_slot
 from ._keys import is_fake
 
 Progress = Callable[[int, int], None]
+_CLASS_DICT = type.__dict__["__dict__"].__get__  # NB: a class's dict past any metaclass
 
 
 class Failed(Exception):
@@ -37,6 +40,16 @@ class Failed(Exception):
 
 class Stale(Exception):
     """The namespace changed between planning and committing; nothing was changed."""
+
+
+class Unrestored(Exception):
+    """The commit failed with ``cause`` and the undo could not put back ``left``: (what, why)
+    for each reference that still holds the new value."""
+
+    def __init__(self, cause: BaseException, left: list[tuple[str, BaseException]]) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.left = left
 
 
 class Side:
@@ -74,7 +87,9 @@ def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
                                                         dtype=e.dtype or e.t.dtype)
                 else:
                     _group(torch, group, side.new)
-            except Exception as ex:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as ex:  # NB: SystemExit from a subclass's .to() too
                 raise Failed(group[0], ex) from ex
             done += nbytes
             if progress is not None:
@@ -144,40 +159,53 @@ def _finish(torch: Any, e: Entry, side: Side) -> None:
         if why is not None:
             raise Failed(e, why.reason, why.held)
         side.swaps[id(t)] = _swap.partner(torch, t, n)
-    except Failed:
+    except (Failed, KeyboardInterrupt):
         raise
-    except Exception as ex:
+    except BaseException as ex:
         raise Failed(e, ex) from ex
 
 
 def _build(node: Node, side: Side) -> Any:
-    """A new immutable container with the moved children. NB: built without calling ``__init__``
-    (``tuple.__new__``, ``copy.copy`` + ``object.__setattr__``), so no user validation reruns."""
+    """A new immutable container with the moved children. NB: built by the base types alone
+    (``tuple.__new__``, ``frozenset.__new__``, ``object.__new__``, then the instance dict and
+    slots copied through their descriptors): no ``__init__``, ``__new__``, ``__copy__`` or
+    ``__reduce_ex__`` of the user's runs, so no user validation either."""
     if id(node) in side.built:
         return side.built[id(node)]
     for prod in node.replace.values():
         if isinstance(prod, Node):
             _build(prod, side)
     obj, tp = node.obj, type(node.obj)
-    if node.kind in ("tuple", "namedtuple"):
-        items = list(tuple.__iter__(obj))
+    if node.kind in ("tuple", "namedtuple", "set"):
+        base: Any = frozenset if node.kind == "set" else tuple
+        items = list(base.__iter__(obj))
         for k, prod in node.replace.items():
             items[k] = side.value(prod)
-        out: Any = tuple.__new__(tp, items)
-        d = _tree.instance_dict(obj)
-        if d:
-            out.__dict__.update(d)
-    elif node.kind == "set":
-        items = list(frozenset.__iter__(obj))
-        for k, prod in node.replace.items():
-            items[k] = side.value(prod)
-        out = frozenset(items) if tp is frozenset else tp(items)
+        out: Any = base.__new__(tp, items)  # NB: the items hash as plain keys (see _plan)
+        _copy_state(obj, out)
     else:
-        out = copy.copy(obj)
+        out = object.__new__(tp)
+        _copy_state(obj, out)
         for k, prod in node.replace.items():
             object.__setattr__(out, k, side.value(prod))
     side.built[id(node)] = out
     return out
+
+
+def _copy_state(obj: Any, out: Any) -> None:
+    """``obj``'s instance dict and ``__slots__`` members onto ``out`` (``copy.copy`` without the
+    user's ``__reduce_ex__``/``__copy__``)."""
+    d = _tree.instance_dict(obj)
+    if d:
+        new = _tree.instance_dict(out)
+        if new is None:
+            raise TypeError(f"cannot rebuild a {type_name(type(obj))}: no __dict__")
+        dict.update(new, d)
+    for klass in type_mro(type(obj)):
+        for member in list(_CLASS_DICT(klass).values()):
+            if type(member) is types.MemberDescriptorType:
+                with contextlib.suppress(AttributeError):  # NB: an unset slot stays unset
+                    member.__set__(out, member.__get__(obj, type(obj)))
 
 
 # --- phase 2 -------------------------------------------------------------------------------
@@ -186,34 +214,51 @@ def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> N
     """Swap everything in. NB: allocates nothing; on any failure the undo log restores all, and
     a Ctrl-C meanwhile only sets ``deferred.hit`` (the caller raises it when all is settled).
     Each undo step is logged *before* its change and is harmless if the change never happened,
-    so a failure between any two lines is undone completely."""
+    so a failure between any two lines is undone completely; a step that cannot be undone is
+    raised as :class:`Unrestored`, naming it."""
     with deferred:
         _verify(plan)
-        undo: list[Callable[[], None]] = []
+        undo: Undo = []
         rnns = plan.rnns if side.swaps else []
         try:
             if rnns:
-                undo.append(partial(_swap.relink_rnn_refs, torch, rnns))
+                undo.append(("the weight references of RNN modules",
+                             partial(_swap.relink_rnn_refs, torch, rnns)))
                 _swap.release_rnn_refs(rnns)
             _swap_in(torch, plan, side, undo)
             for slot, prod, old in plan.assigns:
                 value = side.value(prod)
-                undo.append(partial(write_slot, slot, old, value))
+                undo.append((_what(prod), partial(write_slot, slot, old, value)))
                 write_slot(slot, value, old)
             cuda = any(e.device is not None and e.device.type == "cuda" for e in plan.entries)
             _swap.relink_rnn_refs(torch, plan.rnns, flatten=cuda)
             deferred.done = True  # NB: the last line that may fail: from here on it is done
-        except BaseException:
-            _undo(undo)
+        except BaseException as ex:
+            left, interrupted = _undo(undo)
+            deferred.hit = deferred.hit or interrupted
+            if left:
+                raise Unrestored(ex, left) from None
             raise
 
 
-def _swap_in(torch: Any, plan: Plan, side: Side, undo: list[Callable[[], None]]) -> None:
+#: (what it restores, the step) for every change the commit makes
+Undo = list[tuple[str, Callable[[], None]]]
+
+
+def _what(prod: Any) -> str:
+    if isinstance(prod, Entry):
+        return prod.path
+    if isinstance(prod, Node):
+        return "a container holding tensors"
+    return "an optimizer or DataParallel setting"
+
+
+def _swap_in(torch: Any, plan: Plan, side: Side, undo: Undo) -> None:
     """In-place tensors take their new bodies; their grads are set aside and put back moved."""
     inplace = [e for e in plan.entries if e.inplace]
     for e in inplace:
         if e.grad is not None:
-            undo.append(partial(setattr, e.t, "grad", e.grad))
+            undo.append((f"{e.path}.grad", partial(setattr, e.t, "grad", e.grad)))
             e.t.grad = None
     for e in inplace:
         t = e.t
@@ -222,15 +267,15 @@ def _swap_in(torch: Any, plan: Plan, side: Side, undo: list[Callable[[], None]])
                 raise RuntimeError(f"{e.path}: something else holds a weak reference to it")
             other = side.swaps[id(t)]
             do = _swap.swapper(torch, t, other)
-            undo.append(partial(_unswap, do, t, other._cdata))
+            undo.append((e.path, partial(_unswap, do, t, other._cdata)))
             do()
         else:
             old = t.data
-            undo.append(partial(setattr, t, "data", old))
+            undo.append((e.path, partial(setattr, t, "data", old)))
             t.data = side.new[id(t)]
     for e in inplace:
         if e.grad is not None:
-            undo.append(partial(setattr, e.t, "grad", None))
+            undo.append((f"{e.path}.grad", partial(setattr, e.t, "grad", None)))
             e.t.grad = side.new.get(id(e.grad), e.grad)
 
 
@@ -286,16 +331,38 @@ class DeferredInterrupt:
             self.old(signal.SIGINT, None)
 
 
-def _undo(undo: list[Callable[[], None]]) -> None:
-    errors: list[BaseException] = []
-    for u in reversed(undo):
+def _undo(undo: Undo) -> tuple[list[tuple[str, BaseException]], bool]:
+    """Run every undo step, last first; (what could not be restored and why, interrupted?).
+
+    NB: nothing stops it: every step is idempotent (it writes back a value taken before the
+    commit, or checks that its swap happened), so one that a KeyboardInterrupt cut short is
+    run again, and one that fails still leaves the others to run."""
+    left: list[tuple[str, BaseException]] = []
+    interrupted = False
+    for what, step in reversed(undo):
+        error, cut = _run_step(step)
+        interrupted = interrupted or cut
+        if error is not None:
+            left.append((what, error))
+    return left, interrupted
+
+
+def _run_step(step: Callable[[], None]) -> tuple[BaseException | None, bool]:
+    """(the error that stopped ``step`` for good or None, was it interrupted?)."""
+    cut = False
+    error: BaseException | None = None
+    for _ in range(_TRIES):
         try:
-            u()
-        except Exception as ex:  # NB: keep restoring the rest; report what could not be
-            errors.append(ex)
-    if errors:
-        raise RuntimeError(f"devicelens could not restore {len(errors)} reference(s) after a "
-                           f"failed move: {errors[0]!r}") from errors[0]
+            step()
+            return None, cut
+        except KeyboardInterrupt as ex:
+            cut, error = True, ex
+        except BaseException as ex:
+            return ex, cut
+    return error, cut
+
+
+_TRIES = 3
 
 
 def write_slot(slot: Slot, value: Any, old: Any) -> None:

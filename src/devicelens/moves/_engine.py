@@ -179,7 +179,9 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
         return out.report(plan, dry_run, ok=False, error=_refusal(plan))
     try:
         short = out.memory_shortfall(torch, plan, run=not dry_run)
-    except Exception as e:  # NB: a driver that cannot tell its free memory must not stop us
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # NB: a driver that cannot tell its free memory must not stop us
         short, plan.notes = None, [*plan.notes, f"free device memory unknown: {out.cause(e)}"]
     if short is not None:
         return out.report(plan, dry_run, ok=False, error=short[0], missing=short[1])
@@ -251,11 +253,11 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
              ) -> tuple[Any, bool, str, bool] | None:
     """None when the move is done, else (entry or None, out of memory?, cause, held?).
     NB: a Ctrl-C during the commit waits for it (or its undo) and is raised afterwards."""
-    from ._apply import DeferredInterrupt, Failed, Stale, allocate, commit
+    from ._apply import DeferredInterrupt, Failed, Stale, Unrestored, allocate, commit
 
     deferred = DeferredInterrupt()
     result: tuple[Any, bool, str, bool] | None = None
-    interrupted = False
+    interrupted = left = False
     try:
         with gc_paused():
             side = allocate(torch, plan, progress)
@@ -266,9 +268,12 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
         result = (f.entry, out.is_oom(torch, f.cause), out.cause(f.cause), f.held)
     except Stale as s:
         result = (None, False, f"{s}; nothing was moved", False)
+    except Unrestored as u:
+        left = True  # NB: a restore is never claimed that was not made: the text names it
+        result = (None, False, _unrestored(u), False)
     except KeyboardInterrupt:
         interrupted = True
-    except Exception as e:
+    except BaseException as e:  # NB: SystemExit from user code too: move_all never raises
         if not deferred.done:  # NB: once done, a failure while leaving the commit changes nothing
             result = (None, False, f"the move failed and everything was restored: "
                                    f"{out.cause(e)}", False)
@@ -277,13 +282,22 @@ def _attempt(torch: Any, plan: Plan, progress: Progress | None,
         done = deferred.done and result is None
         if not done:
             out.release(torch)
-        deferred.deliver(_DONE if done else _UNDONE)
+        deferred.deliver(_DONE if done else f"devicelens: {result[2]}" if left and result
+                         else _UNDONE)
     return result
+
+
+def _unrestored(u: Any) -> str:
+    n = len(u.left)
+    what = ", ".join(dict.fromkeys(w for w, _ in u.left))
+    return (f"the move failed ({out.cause(u.cause)}) and could not be fully undone: {n} "
+            f"reference{'s were' if n > 1 else ' was'} not restored: {what} "
+            f"({out.cause(u.left[0][1])}); check {'them' if n > 1 else 'it'} by hand")
 
 
 # --- public entry points -------------------------------------------------------------------
 
-def _unplanned(target: Any, dry_run: bool, e: Exception) -> MoveReport:
+def _unplanned(target: Any, dry_run: bool, e: BaseException) -> MoveReport:
     """A move that could not even be planned: a bad device or name, or an unreadable object."""
     error = str(e) if type(e) is ValueError else (
         f"the move could not be planned: {out.cause(e)}; nothing was changed")
@@ -300,10 +314,10 @@ def move_all(device: Any, namespace: dict[str, Any] | None = None, *,
     """
     try:
         plan = plan_move(device, namespace, names=names)
-    except Exception as e:
-        return _unplanned(device if type(device) is str else shown(device), dry_run, e)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
+    except BaseException as e:  # NB: SystemExit from user code too
+        return _unplanned(device if type(device) is str else shown(device), dry_run, e)
     return apply_plan(plan, dry_run=dry_run, progress=progress)
 
 
@@ -328,10 +342,10 @@ def apply_all_fixes(namespace: dict[str, Any] | None = None, names: Iterable[str
         ns = _namespace(namespace)
         selected = None if names is None else _names(ns, names)
         found = diagnose(take_snapshot(ns, names=selected))
-    except Exception as e:
-        return _unplanned("", dry_run, e)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
+    except BaseException as e:
+        return _unplanned("", dry_run, e)
     fixable = [f for f in found if f.action is not None]
     # NB: --fix never skips a finding silently: each one it leaves is listed with the reason
     skipped = tuple((f.title, _not_applied(f)) for f in found
@@ -358,8 +372,8 @@ def _apply_findings(findings: list[Finding], namespace: dict[str, Any] | None, d
     """The one path behind :func:`apply_fix` and :func:`apply_all_fixes`."""
     try:
         plan = plan_fixes(findings, namespace)
-    except Exception as e:
-        return _unplanned("", dry_run, e)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(_UNDONE) from None
+    except BaseException as e:
+        return _unplanned("", dry_run, e)
     return apply_plan(plan, dry_run=dry_run, progress=progress)

@@ -179,15 +179,23 @@ class Walker:
         if key in self.visited:
             return
         self.visited.add(key)
+        found = len(self._u_occ)
         for child_slot, step, child in _children(obj, kind, node):
-            if child_slot.kind != "map" or plain_key(child_slot.key):
+            # NB: rebinding a value hashes its dict key, or (in a set) the value itself
+            hashed = child if kind == "set" else (
+                child_slot.key if child_slot.kind == "map" else 0)
+            if plain_key(hashed):
                 self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
                 continue
-            found = len(self._u_occ)
+            before = len(self._u_occ)
             self.value(child, child_slot, (*ref, step), scope, depth + 1, note)
-            if len(self._u_occ) > found:  # NB: rebinding it would hash the key: user code
-                self.refuse(f"holds tensors under a dict key whose __hash__ or __eq__ is its "
-                            f"own code (a {type_name(type(child_slot.key))})")
+            if len(self._u_occ) > before:
+                self.refuse(_hashed_by_user(kind, hashed))
+        if kind == "set" and frozen and len(self._u_occ) > found:
+            # NB: rebuilding a frozenset hashes every item again
+            loud = next((x for x in frozenset.__iter__(obj) if not plain_key(x)), _NONE)
+            if loud is not _NONE:
+                self.refuse(_hashed_by_user(kind, loud))
 
     # -- modules
     def module(self, m: Any, ref: Ref, scope: Target | None, depth: int, note: str) -> None:
@@ -196,7 +204,7 @@ class Walker:
             return
         self.visited.add(key)
         d = _tree.instance_dict(m) or {}
-        if scope is not None and _dispatched(d):
+        if scope is not None and _dispatched(self.torch, d):
             # NB: keep walking: a refused unit's tensors are protected from every other unit
             self.refuse("dispatched by accelerate (hf_device_map / hooks): its layout is "
                         "intentional; change it with accelerate, not by moving it")
@@ -308,10 +316,32 @@ def optimizer_params(opt: Any, tensor_type: type) -> list[tuple[int, int, Any]]:
     return out
 
 
-def _dispatched(d: dict[str, Any]) -> bool:
+_NONE = object()
+
+
+def _hashed_by_user(kind: str, key: Any) -> str:
+    where = "in a set whose __hash__ or __eq__ is their" if kind == "set" else (
+        "under a dict key whose __hash__ or __eq__ is its")
+    return f"holds tensors {where} own code (a {type_name(type(key))})"
+
+
+def _dispatched(torch: Any, d: dict[str, Any]) -> bool:
     devmap = d.get("hf_device_map")
-    multi = type(devmap) is dict and len({str(v) for v in devmap.values()}) > 1
+    multi = type(devmap) is dict and len({_placement(torch, v)
+                                          for v in dict.values(devmap)}) > 1
     return multi or "_hf_hook" in d
+
+
+def _placement(torch: Any, v: Any) -> Any:
+    """An ``hf_device_map`` value as a comparable key, without running user code (``str`` of an
+    unknown object would): accelerate writes ints, strings and ``torch.device``s; anything else
+    counts as a placement of its own."""
+    tp = type(v)
+    if tp is str or tp is int:
+        return v
+    if tp is torch.device:
+        return str(v)
+    return ("unknown", id(v))
 
 
 def _trap_tensor_note(ref: Ref) -> str:
