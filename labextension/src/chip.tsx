@@ -7,19 +7,25 @@ import * as React from 'react';
 
 import { deviceColour } from './tokens';
 
-/** A device as colour plus text (never colour alone). */
-export function Chip(props: { device: string }): JSX.Element {
+/** A device as colour plus text (never colour alone); `why`: a chip drawn apart, its reason. */
+export function Chip(props: { device: string; why?: string }): JSX.Element {
   const bg = deviceColour(props.device);
   return (
     <span
-      className="dl-chip"
+      className={props.why ? 'dl-chip dl-chip-aside' : 'dl-chip'}
       data-device={props.device}
+      title={props.why}
       style={{ backgroundColor: bg, color: inkOn(bg) }}
     >
       {props.device}
     </span>
   );
 }
+
+/** Why an optimizer's step counters keep a chip of their own after a move. */
+export const COUNTERS_WHY =
+  "step counters: torch keeps an optimizer's step counts (0-dim tensors) on the cpu whatever " +
+  'device its state is on, so a move leaves them there; nothing to fix';
 
 /** Black or white text, whichever reads better on `hex`. */
 function inkOn(hex: string): string {

@@ -17,6 +17,11 @@ export interface IRow {
   name: string;
   kind: string;
   devices: string[];
+  /**
+   * Devices drawn after `devices`, apart: an optimizer's step counters, which stay on the cpu by
+   * design (the view says why on hover).
+   */
+  counters: string[];
   dtypes: string[];
   shape: string;
   bytes: number;
@@ -77,7 +82,7 @@ function matches(needle: string, ...texts: (string | string[])[]): boolean {
 
 /** NB: the one test of the filter, for every row alike: what the row shows, and its key. */
 function rowMatches(r: IRow, needle: string): boolean {
-  return matches(needle, r.key, r.name, r.kind, r.devices, r.dtypes, r.shape);
+  return matches(needle, r.key, r.name, r.kind, r.devices, r.counters, r.dtypes, r.shape);
 }
 
 function sortValue(o: WireObject, key: SortKey): string | number {
@@ -135,6 +140,7 @@ function tensorRow(t: WireTensor, object: string, level: number, flagged: Set<st
     name: label,
     kind: t.role,
     devices: [t.device],
+    counters: [],
     dtypes: [t.dtype],
     shape: shapeStr(t.shape),
     bytes: t.bytes,
@@ -167,6 +173,7 @@ function moduleRows(
       name: m.path,
       kind: m.trapped ? `${m.type} (not moved by .to())` : m.type,
       devices: m.devices,
+      counters: [],
       dtypes: m.dtypes,
       shape: '',
       bytes: m.bytes,
@@ -209,6 +216,7 @@ function objectRow(o: WireObject, flagged: Set<string>, open: boolean): IRow {
     name: o.name,
     kind: o.kind === 'tensor' ? 'Tensor' : o.type,
     devices: o.devices,
+    counters: (o.counters ?? []).filter(d => !o.devices.includes(d)), // NB: [] from kernels < 0.1
     dtypes: o.dtypes,
     shape: shapeStr(o.shape),
     bytes: o.bytes,

@@ -8,7 +8,7 @@ import * as React from 'react';
 import { DeviceModel, SortKey } from './model';
 import type { IPanelHost } from './panel';
 import { findingsByObject, IRow, tableRows } from './rows';
-import { Chip } from './chip';
+import { Chip, COUNTERS_WHY } from './chip';
 import { Confirm } from './confirm';
 import { humanBytes, WireFinding, WireTotal } from './tokens';
 
@@ -129,6 +129,9 @@ function Row(props: { row: IRow; model: DeviceModel }): JSX.Element {
       <td className="dl-devices">
         {row.devices.map(d => (
           <Chip key={d} device={d} />
+        ))}
+        {row.counters.map(d => (
+          <Chip key={`counters-${d}`} device={d} why={COUNTERS_WHY} />
         ))}
       </td>
       <td className="dl-dtype dl-from-wide">{row.dtypes.join(', ')}</td>

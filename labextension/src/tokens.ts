@@ -79,6 +79,11 @@ export interface WireObject {
    * tensor: the row is that tensor (never expandable, so no child repeats it).
    */
   children: WireTensor[] | null;
+  /**
+   * An optimizer's step counters' devices that `devices` leaves out (0-dim, on the cpu by
+   * design, so they stay there after a move); [] for anything else.
+   */
+  counters: string[];
 }
 
 export interface WireTotal {

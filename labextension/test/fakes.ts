@@ -106,7 +106,8 @@ export function splitModel(): WireObject {
       tensor('model.0.bias', 'cpu', 'model.0'),
       tensor('model.2.0.weight', 'meta', 'model.2.0'),
       tensor('model.2.0.bias', 'meta', 'model.2.0')
-    ]
+    ],
+    counters: []
   };
 }
 
@@ -137,7 +138,8 @@ export function batch(name = 'batch', device = 'cpu', bytes = 128): WireObject {
     truncated: false,
     expandable: false,
     modules: [],
-    children: []
+    children: [],
+    counters: []
   };
 }
 

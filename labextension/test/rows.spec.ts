@@ -156,6 +156,29 @@ describe('tableRows', () => {
     );
   });
 
+  it("draws an optimizer's step counters apart: meta, and cpu where they stay", () => {
+    // after a move to meta: the kernel's devices leave the 0-dim step counters out (by design)
+    const opt = {
+      ...batch('opt', 'meta', 256),
+      kind: 'optimizer',
+      type: 'AdamW',
+      shape: null,
+      expandable: true,
+      tensors: 3,
+      children: null,
+      counters: ['cpu']
+    };
+    const v = { ...view(), objects: [opt] };
+    const [row] = tableRows(v, opts()).rows;
+    expect([row.devices, row.counters]).toEqual([['meta'], ['cpu']]);
+    expect(tableRows(v, opts([], { filter: 'cpu' })).rows.map(r => r.key)).toEqual(['opt']);
+    // a kernel that sends no counters, or counters among the devices: no second chip
+    const older = { ...opt, counters: undefined as unknown as string[] };
+    expect(tableRows({ ...v, objects: [older] }, opts()).rows[0].counters).toEqual([]);
+    const same = { ...opt, devices: ['cpu'] };
+    expect(tableRows({ ...v, objects: [same] }, opts()).rows[0].counters).toEqual([]);
+  });
+
   it('sorts objects and keeps children under their object', () => {
     const t = tableRows(view(), opts(['model'], { sortKey: 'bytes', ascending: false }));
     expect(t.rows.filter(r => r.level === 0).map(r => r.key)).toEqual([

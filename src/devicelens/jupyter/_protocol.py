@@ -65,6 +65,9 @@ class WireObject(TypedDict):
     # None until expanded (lazy), except for small objects; [] in a panel row of a lone tensor
     # (:func:`row_to_wire`: the row is that tensor)
     children: list[WireTensor] | None
+    # an optimizer's step counters' devices that ``devices`` leaves out (0-dim, on the cpu by
+    # design, so they stay there after a move); [] for anything else
+    counters: list[str]
 
 
 class WireTotal(TypedDict):
@@ -323,7 +326,15 @@ def object_to_wire(o: ObjectRecord, *, children: bool | None = None) -> WireObje
         expandable=o.kind != "tensor",
         modules=[module_to_wire(m) for m in o.modules],
         children=[tensor_to_wire(t) for t in o.tensors] if eager else None,
+        counters=_counters(o) if o.kind == "optimizer" else [],
     )
+
+
+def _counters(o: ObjectRecord) -> list[str]:
+    """Where an optimizer's 0-dim state (``step``) is, where ``o.devices`` does not say."""
+    return [d for d in dict.fromkeys(t.device for t in o.tensors
+                                     if t.role == "state" and len(t.shape) == 0)
+            if d not in o.devices]
 
 
 def row_to_wire(o: ObjectRecord) -> WireObject:
@@ -337,7 +348,7 @@ def row_to_wire(o: ObjectRecord) -> WireObject:
     return WireObject(
         name=o.name, kind="tensor", type=o.type_name, devices=list(o.devices),
         dtypes=list(o.dtypes), shape=plain_shape(ts[0].shape), bytes=o.nbytes, tensors=1,
-        truncated=o.truncated, expandable=False, modules=[], children=[])
+        truncated=o.truncated, expandable=False, modules=[], children=[], counters=[])
 
 
 def rows_to_wire(s: Snapshot) -> dict[str, WireObject]:
@@ -353,7 +364,7 @@ def rows_to_wire(s: Snapshot) -> dict[str, WireObject]:
         out[name] = WireObject(
             name=name, kind="tensor", type="Tensor", devices=[device], dtypes=[dtype],
             shape=plain_shape(shape), bytes=nbytes, tensors=1, truncated=False,
-            expandable=False, modules=[], children=[])
+            expandable=False, modules=[], children=[], counters=[])
     return out
 
 
