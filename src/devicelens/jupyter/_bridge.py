@@ -43,6 +43,7 @@ from ._requests import (
     mismatch_detail,
     parse_request,
     request_id_of,
+    scrub,
     show,
 )
 
@@ -307,7 +308,10 @@ class Bridge:
         if self.closed:
             return
         try:
-            self.comm.send(data=dict(payload))
+            try:
+                self.comm.send(data=dict(payload))
+            except UnicodeEncodeError:  # NB: a lone surrogate in a name: sent escaped instead
+                self.comm.send(data=scrub(dict(payload)))
         except Exception as e:
             log.warning("devicelens: could not send a %s message", payload.get("type"),
                         exc_info=True)

@@ -60,7 +60,39 @@ def describe(e: BaseException) -> str:
 
 def request_id_of(data: object) -> str | None:
     rid = dict.get(data, "request_id") if type(data) is dict else None
-    return rid if type(rid) is str and 0 < len(rid) <= 128 else None
+    return rid if type(rid) is str and 0 < len(rid) <= 128 and utf8(rid) else None
+
+
+def utf8(text: str) -> bool:
+    """Whether ``text`` can go over the wire: the kernel's session encodes JSON as UTF-8, which
+    a lone UTF-16 surrogate (``"\\ud800"``, valid in a JSON string) cannot be."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def scrub(value: Any) -> Any:
+    """``value`` (plain JSON) with every string UTF-8 can encode, lone surrogates written as
+    ``\\udXXX`` escapes. NB: iterative and for the rare message that failed to encode."""
+    def fix(v: Any) -> Any:
+        return v.encode("utf-8", "backslashreplace").decode("utf-8") if type(v) is str else v
+
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        holder, key = stack.pop()
+        v = holder[key]
+        if type(v) is dict:
+            v = holder[key] = {fix(k): x for k, x in dict.items(v)}
+            stack += [(v, k) for k in v]
+        elif type(v) is list or type(v) is tuple:
+            v = holder[key] = list(v)
+            stack += [(v, i) for i in range(len(v))]
+        else:
+            holder[key] = fix(v)
+    return root[0]
 
 
 def json_size(obj: object, limit: int) -> int:
@@ -124,8 +156,8 @@ def parse_request(data: object) -> RequestMsg:
     if json_size(data, MAX_REQUEST_BYTES) > MAX_REQUEST_BYTES:
         raise ProtocolError("too_large", f"request over {MAX_REQUEST_BYTES} bytes refused", rid)
     if rid is None:
-        raise ProtocolError("bad_request", "request_id must be a string of 1-128 characters, "
-                            f"got {show(dict.get(data, 'request_id'))}")
+        raise ProtocolError("bad_request", "request_id must be a string of 1-128 characters "
+                            f"(valid Unicode), got {show(dict.get(data, 'request_id'))}")
     kind = dict.get(data, "type")
     if type(kind) is not str or kind != "request":
         raise ProtocolError("bad_request", f"type must be 'request', got {show(kind)}", rid)
