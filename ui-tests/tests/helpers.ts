@@ -80,12 +80,23 @@ export interface IOverflow {
   past: string[];
 }
 
-/** Every element of the panel that reaches past its right edge, and its horizontal overflow. */
+/**
+ * Every element of the panel that reaches past its right edge, and its horizontal overflow.
+ * NB: what a box that scrolls sideways holds (fix code) is clipped by it; that box is checked.
+ */
 export async function overflowOf(page: Page): Promise<IOverflow> {
   return panelOf(page).evaluate(root => {
     const edge = root.getBoundingClientRect().right;
     const past: string[] = [];
+    const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
     for (const el of Array.from(root.querySelectorAll('*'))) {
+      let up = el.parentElement;
+      while (up && up !== root && !scrolls(up)) {
+        up = up.parentElement;
+      }
+      if (up && up !== root) {
+        continue;
+      }
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.right > edge + 0.5) {
         const cls = (el.getAttribute('class') ?? '').split(' ')[0];
@@ -124,4 +135,59 @@ export async function openNotebook(
   await page.notebook.openByPath(`${tmpPath}/${name}`);
   await page.notebook.activate(name);
   await page.notebook.runCell(0);
+}
+
+export interface IFixLines {
+  /** Lines of the fix's source. */
+  source: number;
+  /** Lines the browser draws (a wrapped line counts as two). */
+  drawn: number;
+  /** The box scrolls sideways (a line longer than it is wide). */
+  scrolls: boolean;
+  /** Each source line's indentation in px, as drawn, and in characters. */
+  indents: [number, number][];
+  charWidth: number;
+}
+
+/** How every finding's fix code is drawn. */
+export async function fixLines(page: Page): Promise<IFixLines[]> {
+  return panelOf(page)
+    .locator('.dl-fix')
+    .evaluateAll(pres =>
+      pres.map(pre => {
+        const code = pre.querySelector('code')!;
+        const text = code.textContent ?? '';
+        const style = getComputedStyle(pre);
+        const pad = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+        const drawn = Math.round((pre.clientHeight - pad) / parseFloat(style.lineHeight));
+        const node = code.firstChild!;
+        const left = pre.getBoundingClientRect().left + parseFloat(style.paddingLeft);
+        const range = document.createRange();
+        const xAt = (i: number) => {
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          return range.getBoundingClientRect().left - left + pre.scrollLeft;
+        };
+        const lines = text.split('\n');
+        let offset = 0;
+        const indents: [number, number][] = [];
+        for (const line of lines) {
+          const spaces = line.length - line.trimStart().length;
+          if (line.trim()) {
+            indents.push([Math.round(xAt(offset + spaces)), spaces]);
+          }
+          offset += line.length + 1;
+        }
+        range.setStart(node, 0);
+        range.setEnd(node, 1);
+        const charWidth = range.getBoundingClientRect().width;
+        return {
+          source: lines.length,
+          drawn,
+          scrolls: pre.scrollWidth > pre.clientWidth,
+          indents,
+          charWidth
+        };
+      })
+    );
 }

@@ -1,7 +1,7 @@
 /**
  * The panel at the widths a sidebar really has (250 px is JupyterLab's default): nothing
  * sticks out past its right edge, no horizontal scrollbar, the table folds its columns, findings
- * keep their fix code inside their box. Light and dark, with a screenshot of each width.
+ * keep their fix code inside their box (lines never wrapped: a long one scrolls in the box). Light and dark, with a screenshot of each width.
  * The namespace is notebooks/quickstart.ipynb's, after `model.to(meta)`: every kind of finding,
  * long paths and long fix lines without spaces.
  */
@@ -9,7 +9,15 @@ import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata
 import { Page } from '@playwright/test';
 import * as path from 'path';
 
-import { openNotebook, overflowOf, panelOf, QUICKSTART, row, setPanelWidth } from './helpers';
+import {
+  fixLines,
+  openNotebook,
+  overflowOf,
+  panelOf,
+  QUICKSTART,
+  row,
+  setPanelWidth
+} from './helpers';
 import { IMG, SHOTS } from './img';
 
 const WIDTHS = [250, 400, 700];
@@ -51,6 +59,20 @@ async function checkWidths(page: IJupyterLabPageFixture, theme: string) {
       `horizontal overflow ${overflow.scroll}px, elements past the edge: ${overflow.past.length}`);
     expect(overflow.past).toEqual([]);
     expect(overflow.scroll).toBe(0);
+    // fix code: as many lines drawn as written (no token cut in two), each line's indentation
+    // as written; at 250 px the longest lines scroll inside their box instead
+    const fixes = await fixLines(page);
+    expect(fixes.length).toBeGreaterThan(0);
+    for (const fix of fixes) {
+      expect(fix.drawn).toBe(fix.source);
+      for (const [px, spaces] of fix.indents) {
+        expect(Math.abs(px - spaces * fix.charWidth)).toBeLessThan(1.5);
+      }
+    }
+    if (width === 250) {
+      expect(fixes.some(f => f.scrolls)).toBe(true);
+      expect(fixes.some(f => f.indents.some(([, spaces]) => spaces > 0))).toBe(true);
+    }
     // what a folded column said is still there, under the name
     const sub = row(page, 'class_weights').locator('.dl-sub');
     if (width < 560) {
