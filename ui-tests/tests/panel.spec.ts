@@ -139,6 +139,29 @@ test.describe('JupyterLab', () => {
     });
   });
 
+  test("an optimizer moved to meta: its step counters' cpu chip, the reason on hover", async ({
+    page
+  }) => {
+    const stepped = [
+      '%load_ext devicelens',
+      'import torch',
+      'torch.__future__.set_swap_module_params_on_conversion(True)',
+      'model = torch.nn.Linear(4, 2)',
+      'opt = torch.optim.AdamW(model.parameters())',
+      'model(torch.randn(3, 4)).sum().backward()',
+      'opt.step()',
+      '%devices --to meta'
+    ].join('\n');
+    await notebookWithPanel(page, 'counters.ipynb', stepped);
+    await expect(row(page, 'opt')).toBeVisible();
+    // collapsed: the state on meta, and the step counters apart on cpu, saying why
+    await expect.poll(() => devicesOf(page, 'opt')).toEqual(['meta', 'cpu']);
+    const counters = row(page, 'opt').locator('.dl-chip-aside');
+    await expect(counters).toHaveAttribute('data-device', 'cpu');
+    await expect(counters).toHaveAttribute('title', /step counters.*on the cpu/);
+    await expect(row(page, 'opt')).not.toHaveClass(/dl-flagged/);
+  });
+
   test('kernel restart, %load_ext, and two notebooks', async ({ page, tmpPath }) => {
     await notebookWithPanel(page, 'first.ipynb', SETUP);
     await expect(row(page, 'model')).toBeVisible();
