@@ -79,7 +79,7 @@ class _Plan:
         self.nodes += 1
         if info is None:
             info = _types.info(type(m))
-        d = _types.read_dict(info, m) or {}
+        d = _tree.script_view(_types.read_dict(info, m) or {})
         mods = self.mods
         at, start = len(mods), len(self.ts)
         mods.append(None)

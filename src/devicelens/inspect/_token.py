@@ -123,13 +123,16 @@ class Tokenizer:
         self.seen.add(id(m))
         tok, pins = self.tok, self.pins
         tp = type(m)
-        d = _types.instance_dict(m) or {}
+        d = _tree.script_view(_types.instance_dict(m) or {})
         extra = list(filterfalse(STD_KEYS.__contains__, d))
         values = list(map(d.__getitem__, extra))
         types = list(map(type, values))
         tables = (d.get("_parameters"), d.get("_buffers"), d.get("_modules"))
+        # NB: a TorchScript module's tables are built afresh on each read: only their contents
+        # (tokened below) say whether it changed
+        ids = (0, 0, 0) if _tree.SCRIPT in d else map(id, tables)
         # NB: identities and type identities at C speed; the types and keys stay pinned
-        tok.append((id(tp), depth, trapped, len(d), *map(id, tables), *map(id, extra),
+        tok.append((id(tp), depth, trapped, len(d), *ids, *map(id, extra),
                     *map(id, values), *map(id, types)))
         pins += (tp, extra, types, *map(type, tables))
         for entries, table in zip(tables, ("_parameters", "_buffers", "_modules"), strict=True):

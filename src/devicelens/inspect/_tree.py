@@ -188,12 +188,63 @@ def module_parts(module: Any, tensor_type: type | None = None) -> ModuleParts:
 
         tensor_type = torch.Tensor
     d = instance_dict(module) or {}
+    script = _script_parts(d)
+    if script is not None:
+        return ModuleParts(*script, [], _types.info(type(module)).hint)
     params = _table(d.get("_parameters"))
     buffers = _table(d.get("_buffers"))
     children = _table(d.get("_modules"))
     attrs = [(k, v) for k, v in list(dict.items(d))
              if type(k) is str and (not k.startswith("_") or issubclass(type(v), tensor_type))]
     return ModuleParts(params, buffers, children, attrs, _types.info(type(module)).hint)
+
+
+Parts = list[tuple[str, Any]]
+
+
+def _script_parts(d: dict[str, Any]) -> tuple[Parts, Parts, Parts] | None:
+    """(params, buffers, children) of a TorchScript module (``torch.jit.script`` or ``trace``),
+    read from its C++ module, or None for any other module. NB: its tables are views of the C++
+    module (no ``dict``), a traced module keeps them on the script module it wraps; read through
+    torch's own C++ bindings, so no user code runs."""
+    inner = d.get("_actual_script_module")
+    if inner is not None:
+        d = instance_dict(inner) or {}
+    c = d.get("_c")
+    if c is None or "_c" not in d:
+        return None
+    import torch
+
+    if type(c) is not torch._C.ScriptModule:
+        return None
+    tables: Any = (torch._C.ParameterDict(c), torch._C.BufferDict(c))  # NB: typed without items
+    params = [(k, v) for k, v in tables[0].items() if v is not None]
+    buffers = [(k, v) for k, v in tables[1].items() if v is not None]
+    mods = d.get("_modules")
+    python = (instance_dict(mods) or {}).get("_python_modules") if mods is not None else None
+    return params, buffers, _table(python)
+
+
+def is_script(module: Any) -> bool:
+    """Whether ``module`` is a TorchScript module (its state lives in a C++ module)."""
+    return _script_parts(instance_dict(module) or {}) is not None
+
+
+def script_view(d: dict[str, Any]) -> dict[str, Any]:
+    """A module's instance dict ``d`` as the walkers read it: for a TorchScript module, plain
+    ``_parameters``/``_buffers``/``_modules`` tables read from its C++ module (and nothing
+    else); any other module's ``d`` itself. NB: two dict lookups for an ordinary module."""
+    if "_c" not in d and "_actual_script_module" not in d:
+        return d
+    parts = _script_parts(d)
+    if parts is None:
+        return d
+    return {"_parameters": dict(parts[0]), "_buffers": dict(parts[1]),
+            "_modules": dict(parts[2]), SCRIPT: True}
+
+
+#: the key :func:`script_view` marks its tables with
+SCRIPT = "_devicelens_script"
 
 
 def _table(d: Any) -> list[tuple[str, Any]]:

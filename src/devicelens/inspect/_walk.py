@@ -131,7 +131,7 @@ class Walker:
             return
         self.seen.add(mid)
         info = _types.info(type(m))
-        d = _types.instance_dict(m) or {}
+        d = _tree.script_view(_types.instance_dict(m) or {})
         start_t, start_m = len(self.tensors), len(self.modules)
         self._tables(d, path, ref, trapped)
         children = d.get("_modules")
@@ -142,7 +142,7 @@ class Walker:
                     self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
                                 depth + 1, trapped)
         for name in list(filterfalse(STD_KEYS.__contains__, d)):  # NB: copied in one C call
-            if type(name) is not str:
+            if type(name) is not str or name == _tree.SCRIPT:
                 continue
             v = d[name]
             tp = type(v)

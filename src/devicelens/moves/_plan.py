@@ -208,6 +208,12 @@ class Walker:
             # NB: keep walking: a refused unit's tensors are protected from every other unit
             self.refuse("dispatched by accelerate (hf_device_map / hooks): its layout is "
                         "intentional; change it with accelerate, not by moving it")
+        if scope is not None and _tree.is_script(m):
+            # NB: its tensors live in a C++ module that a swap or a rebind cannot reach
+            where = f'"{scope.device}"' if scope.device is not None else "..."
+            self.refuse(f"is a TorchScript module (torch.jit.script / trace): devicelens does "
+                        f"not move its tensors; use its own .to(): "
+                        f"{_tree.code_for(ref)}.to({where})")
         if scope is not None and scope.device is not None:
             self._wrapper(m, d, ref, scope.device)
             if scope.device.type == "meta" and (depth == 0 or id(m) in (self.want or ())):
