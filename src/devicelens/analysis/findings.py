@@ -68,7 +68,10 @@ def _finding(kind: str, severity: Severity, title: str, message: str, fix: str,
              paths: Iterable[str], objects: Iterable[str], devices: Iterable[str] = (),
              dtypes: Iterable[str] = (), action: Action | None = None) -> Finding:
     paths = tuple(dict.fromkeys(paths))
-    digest = hashlib.sha1("\0".join((kind, *paths)).encode()).hexdigest()[:12]
+    # NB: the id covers what the fix does (its target), so a request approved for one fix can
+    # never carry out another: a changed target is a new id, and the old one is stale
+    does = (action.op, action.device or "", action.dtype or "") if action is not None else ()
+    digest = hashlib.sha1("\0".join((kind, *paths, *does)).encode()).hexdigest()[:12]
     return Finding(f"{kind}-{digest}", kind, severity, title, message, fix,
                    _cap(paths), tuple(dict.fromkeys(objects)), tuple(dict.fromkeys(devices)),
                    tuple(dict.fromkeys(dtypes)), action)
