@@ -240,6 +240,10 @@ def test_load_of_a_gpu_checkpoint_gets_map_location(ip, capsys, tmp_path) -> Non
      "got double", "gradient_dtype"),
     ("Expected object of scalar type Long but got scalar type Float for argument #2 'target' in "
      "call to _thnn_nll_loss_forward", "target_long"),
+    # NB: an op's own words, in no row of their own: still a device mismatch
+    ("stft input and window must be on the same device but got self on cuda:0 and window on "
+     "cpu", "any_same_device"),
+    ("Input and weight must be at the same device", "any_same_device"),
     ("Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the "
      "same", "conv_dtype"),
 ])

@@ -319,3 +319,82 @@ def test_nothing_the_user_holds_open_or_shares_is_written_by_the_rehearsal(ip, n
     assert diagnosis(out).rstrip().endswith(VERIFIED)
     assert log.read_text() == "step\n"
     assert shared.tolist() == [1.0, 1.0, 1.0]
+
+
+# --- fixes the rules did not write: the failing line's own operands, rehearsed (issue 36) ----
+
+def test_a_cast_the_line_makes_is_dropped_and_named_as_written(ip, ns, capsys):
+    """Harm 8: ``model(x.double())`` named `input` in Linear.forward, with a comment for a fix."""
+    ip.run_cell("model = nn.Sequential(nn.Linear(8, 4), nn.ReLU())\nx = torch.randn(2, 8)\n",
+                store_history=False)
+    cell = "h = model(x.double())\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "  culprit: x.double() (float64[2, 8] on cpu), `input` in Linear.forward; " \
+           "expected float32\n" in text
+    assert "      - h = model(x.double())\n      + h = model(x)\n" in text
+    assert "# pass" not in text and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["h"].dtype == torch.float32 and ns["x"].dtype == torch.float32
+
+
+def test_an_operand_without_a_name_is_cast_where_the_line_passes_it(ip, ns, capsys):
+    ip.run_cell("emb = nn.Embedding(10, 8).half()\nhead = nn.Linear(8, 2)\n"
+                "ids = torch.randint(0, 10, (2, 3))\n", store_history=False)
+    cell = "out = head(emb(ids))\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    # NB: ids (int64, right for an embedding) is never cast
+    assert "ids = ids." not in text and "culprit: emb(ids) (float16[2, 3, 8] on cpu)" in text
+    assert "      + out = head(emb(ids).float())\n" in text and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+
+
+def test_a_teacher_on_another_device_gets_its_input_moved_not_the_student(ip, ns, capsys):
+    """Harm 4: distillation; the rules' fix moves ``x`` and then the student after it (two
+    changes to the user's placement); one edit of the teacher's line is smaller and runs."""
+    ip.run_cell("teacher = nn.Linear(8, 4).to('meta')\nstudent = nn.Linear(8, 4)\n"
+                "opt = torch.optim.SGD(student.parameters(), lr=0.1)\nx = torch.randn(2, 8)\n",
+                store_history=False)
+    cell = ("with torch.no_grad():\n    t = teacher(x)\ns = student(x)\n"
+            "loss = (s.to(t.device) - t).pow(2).mean()\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "student.to(" not in text and 'x = x.to("meta")' not in text
+    assert '      + t = teacher(x.to("meta"))\n' in text and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["student"].weight.device.type == "cpu" and ns["x"].device.type == "cpu"
+
+
+def test_a_soft_prompt_into_a_half_model_casts_neither_the_prompt_nor_the_right_input(
+        ip, ns, capsys):
+    """Harm 3: ``torch.cat([soft_prompt, x])`` into a half model: the fix cast ``x`` (already
+    right) to float32 and the cell still failed."""
+    ip.run_cell("model = nn.Linear(8, 4).half()\nsoft_prompt = nn.Parameter(torch.randn(2, 8))\n"
+                "popt = torch.optim.Adam([soft_prompt])\nx = torch.randn(3, 8).half()\n",
+                store_history=False)
+    prompt = ns["soft_prompt"]
+    cell = "inp = torch.cat([soft_prompt, x])\nout = model(inp)\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "x = x.to(torch.float32)" not in text and "x = x.float()" not in text
+    assert "soft_prompt = soft_prompt." not in text and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["soft_prompt"] is prompt and prompt.is_leaf and prompt.dtype == torch.float32
+    assert ns["popt"].param_groups[0]["params"][0] is prompt and ns["x"].dtype == torch.float16
+
+
+def test_a_cpu_temperature_is_moved_never_the_labels_already_on_the_models_device(
+        ip, ns, capsys):
+    """Harm 5: the fix moved ``labels`` off the model's device."""
+    ip.run_cell("model = nn.Linear(8, 4).to('meta')\nx = torch.randn(2, 8, device='meta')\n"
+                "labels = torch.randint(0, 4, (2,), device='meta')\n"
+                "temperature = torch.full((1, 1), 2.0)\n", store_history=False)
+    cell = "loss = F.cross_entropy(model(x) / temperature, labels)\n"
+    ip.run_cell("import torch.nn.functional as F\n", store_history=False)
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "labels = labels.to" not in text and "culprit: temperature (" in text
+    assert "temperature = temperature.to(" in text and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["labels"].device.type == "meta"

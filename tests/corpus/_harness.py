@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -153,6 +154,19 @@ def heldout_names(path: str | os.PathLike[str] = HELDOUT) -> frozenset[str]:
         return frozenset()
     return frozenset(ln.strip() for ln in text.splitlines()
                      if ln.strip() and not ln.lstrip().startswith("#"))
+
+
+def heldout_set(n: str, path: str | os.PathLike[str] = HELDOUT) -> frozenset[str]:
+    """The names listed under HELDOUT.txt's ``# Set <n> ...`` comment, up to the next set."""
+    out: set[str] = set()
+    inside = False
+    for ln in pathlib.Path(path).read_text(encoding="utf-8").splitlines():
+        head = re.match(r"#\s*Set (\w+)\b", ln.strip())
+        if head is not None:
+            inside = head.group(1) == n
+        elif inside and ln.strip() and not ln.lstrip().startswith("#"):
+            out.add(ln.strip())
+    return frozenset(out)
 
 
 def load_cases(folder: str | os.PathLike[str] = CASES) -> list[Case]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tests.corpus._harness import Case, heldout_names, load_cases, run_many
+from tests.corpus._harness import Case, heldout_names, heldout_set, load_cases, run_many
 
 
 @dataclass(frozen=True)
@@ -149,10 +149,14 @@ def _children_cpu() -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.corpus.scorer", description=__doc__)
     ap.add_argument("--json", metavar="PATH", help="also write every case's result here")
-    ap.add_argument("-k", metavar="TEXT", help="only the cases whose name contains TEXT")
+    ap.add_argument("-k", metavar="TEXT", action="append",
+                    help="only the cases whose name contains TEXT (repeatable: any of them)")
+    ap.add_argument("--set", metavar="N", help="only held-out set N (its block in HELDOUT.txt)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
     args = ap.parse_args(argv)
-    cases = [c for c in load_cases() if not args.k or args.k in c.name]
+    only = heldout_set(args.set) if args.set else None
+    cases = [c for c in load_cases() if (not args.k or any(k in c.name for k in args.k))
+             and (only is None or c.name in only)]
     start, cpu = time.perf_counter(), _children_cpu()
     results = score(cases, jobs=args.jobs)
     print(table(results, heldout_names()))

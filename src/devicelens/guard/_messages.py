@@ -100,6 +100,11 @@ RULES: tuple[Rule, ...] = (
     Rule("meta_copy", "device", "meta", "",
          r"Cannot copy out of meta tensor; no data",
          "aten/src/ATen/native/Copy.cpp"),
+    # NB: last of the device rows: any other of PyTorch's many "... must be on the same device"
+    # (stft's "input and window", an op's own words) is a device mismatch all the same
+    Rule("any_same_device", "device", "mismatch", "",
+         r"\b(?:on|at|in) the same device\b",
+         "aten/src/ATen/native/SpectralOps.cpp (stft, istft) and other ops' own checks"),
     # --- integer indices and targets --------------------------------------------------------------
     Rule("target_long", "index_dtype", "target", "int64",
          r"expected target dtype to be Long|expected scalar type Long but found|"

@@ -15,7 +15,7 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -24,6 +24,7 @@ from .._frames import cell_label
 from .._mismatch import MismatchReport
 from ._apply import is_code, python_text, source_lines
 from ._attempt import Attempt, Explain, Runner, Unit, attempt
+from ._candidates import line_guesses, sites
 from ._sandbox import run_forked
 
 #: a round's time limit, seconds (``DEVICELENS_REHEARSAL_SECONDS``; 0 turns rehearsals off)
@@ -71,60 +72,105 @@ def _fake() -> bool:
     return bool(torch is not None and torch.cuda.is_initialized())
 
 
+@dataclass
+class _Outcome:
+    """What the rounds of one candidate fix came to."""
+
+    found: list[MismatchReport]  # the failing report, then each mismatch a round reached
+    units: list[Unit]  # the fix as it stands
+    verdict: str = ""
+    why_out: list[str] = field(default_factory=list)  # notes on the lines left out
+    left_out: list[Unit] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        return self.verdict.startswith("verified")
+
+
 def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Explain,
             limit: float) -> MismatchReport:
-    units = _units(report, cell, ns)
-    if not units:
-        return replace(report, verdict="not verified: there is no fix as code to rehearse")
     # NB: the whole rehearsal, every round and every pruning run, stays within 2x one round's
     # limit: a user waits for it after every failing cell
     deadline = time.monotonic() + 2 * limit
     run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake(),
                   deadline=deadline)
-    found: list[MismatchReport] = [report]
-    left_out: list[Unit] = []
+    units = _units(report, cell, ns)
+    first = _rounds(report, units, run, cell, ns, deadline) if units else None
+    if first is None or not first.verified or len(first.units) > 1:
+        # NB: the rules' fix did not make the cell run, or it took several changes (the
+        # student moved after its input, for a teacher on another device): the failing line's
+        # own operands, cast or moved, each rehearsed; one edit that makes the cell run wins
+        guesses = [g for site in sites(cell.tb, (cell.filename, cell.failing_line))
+                   for g in line_guesses(report, *site)]
+        for guess in guesses:
+            if time.monotonic() > deadline:
+                break
+            named = _renamed(report, guess.operand)
+            other = _rounds(named, [guess.edit], run, cell, ns, deadline)
+            if other.verified and len(other.units) == 1:
+                return _merged(named, other)
+    if first is None:
+        return replace(report, verdict="not verified: there is no fix as code to rehearse")
+    return _merged(report, first)
+
+
+def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]],
+            tuple[Attempt, str]], cell: Cell, ns: dict[str, Any], deadline: float) -> _Outcome:
+    out = _Outcome([report], list(units))
     tried: list[Unit] = []  # in-place twins put in for a left-out line
-    why_out: list[str] = []
-    verdict = ""
     for _ in range(MAX_ROUNDS):
+        units = out.units
         a, problem = run(units)
         if not problem and (a.harm or (a.problem and a.unit >= 0 and len(units) > 1)):
             # NB: one fix line that does harm or cannot run is left out (or replaced by its
             # in-place twin), and the rest is rehearsed again
             bad = units[a.unit]
-            left_out.append(bad)
+            out.left_out.append(bad)
             if bad not in tried:
-                why_out.append(f"a fix that would do harm is not shown: {a.harm}" if a.harm
-                               else f"a fix line that cannot run is not shown: {a.problem}")
-            twins = [t for t in _in_place(bad, ns) if t not in left_out]
+                out.why_out.append(f"a fix that would do harm is not shown: {a.harm}" if a.harm
+                                   else f"a fix line that cannot run is not shown: {a.problem}")
+            twins = [t for t in _in_place(bad, ns) if t not in out.left_out]
             tried += twins[:1]
-            units = [*units[:a.unit], *twins[:1], *units[a.unit + 1:]]
-            if units:
+            out.units = [*units[:a.unit], *twins[:1], *units[a.unit + 1:]]
+            if out.units:
                 continue
-            verdict = "not verified: no fix found that runs and does no harm"
+            out.verdict = "not verified: no fix found that runs and does no harm"
             break
         if problem or a.problem:
-            verdict = f"not verified: {problem or a.problem}"
+            out.verdict = f"not verified: {problem or a.problem}"
             break
         if a.report is not None:
-            new = [u for u in _units(a.report, cell, ns) if u not in units and u not in left_out]
+            new = [u for u in _units(a.report, cell, ns)
+                   if u not in units and u not in out.left_out]
             if not new:
-                verdict = ("not verified: after this fix the cell still fails: "
-                           f"{a.report.headline()}")
+                out.verdict = ("not verified: after this fix the cell still fails: "
+                               f"{a.report.headline()}")
                 break
-            found.append(a.report)
-            units += new
+            out.found.append(a.report)
+            out.units = units + new
             continue
         if a.error:
-            verdict = f"not verified: after this fix the cell fails with {a.error}"
+            out.verdict = f"not verified: after this fix the cell fails with {a.error}"
             break
         if not a.reached:  # NB: a cell the time limit stopped is not run again for pruning
-            units = _smallest(units, run, deadline)
-        verdict = _verified(a, cell)
+            out.units = _smallest(units, run, deadline)
+        out.verdict = _verified(a, cell)
         break
     else:
-        verdict = "not verified: the fix did not settle within the rehearsal's rounds"
-    return _merged(report, found, units, verdict, why_out, left_out)
+        out.verdict = "not verified: the fix did not settle within the rehearsal's rounds"
+    return out
+
+
+def _renamed(report: MismatchReport, operand: str) -> MismatchReport:
+    """``report`` whose culprit with no name in the user's code is called by the operand the
+    rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward)."""
+    loose = [c for c in report.culprits if not c.named.code]
+    if len(loose) != 1:
+        return report
+    c = loose[0]
+    named = c.named._replace(name=operand)
+    return replace(report, culprits=tuple(c._replace(named=named) if c is loose[0] else c
+                                          for c in report.culprits))
 
 
 def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain, limit: float,
@@ -168,22 +214,22 @@ def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]
     return units
 
 
-def _merged(report: MismatchReport, found: list[MismatchReport], units: list[Unit],
-            verdict: str, harmed: list[str], left_out: list[Unit]) -> MismatchReport:
+def _merged(report: MismatchReport, out: _Outcome) -> MismatchReport:
     # NB: an object whose only fix was left out (it could not run, or did harm) was no culprit
+    units, found = out.units, out.found
     kept = {r for u in units for r in _roots(u)}
-    cleared = {r for u in left_out for r in _roots(u)} - kept
+    cleared = {r for u in out.left_out for r in _roots(u)} - kept
     culprits = {c.named.name: c for r in found for c in r.culprits
                 if (c.named.root or c.named.name) not in cleared}
     notes = [n for n in dict.fromkeys(n for r in found for n in r.notes)
              if not (set(re.findall(r"[A-Za-z_]\w*", n)) & cleared)]
-    notes += list(dict.fromkeys(harmed))
+    notes += list(dict.fromkeys(out.why_out))
     fixes = tuple(u for u in units if isinstance(u, str))
     if not units:
         fixes = tuple(f for f in report.fixes if f.startswith("#"))
     edits = _joined([u for u in units if isinstance(u, Edit)])
     return replace(report, culprits=tuple(culprits.values()), notes=tuple(notes), fixes=fixes,
-                   edits=edits, verdict=verdict)
+                   edits=edits, verdict=out.verdict)
 
 
 def _joined(edits: list[Edit]) -> tuple[Edit, ...]:
