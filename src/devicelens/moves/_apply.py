@@ -20,7 +20,7 @@ from ..inspect import _tree
 from ..inspect._types import type_mro, type_name
 from . import _swap
 from ._containers import Node, Slot
-from ._final import MISSING, Entry, Literal, Plan, read_slot
+from ._final import MISSING, Entry, Literal, Plan, groupable, read_slot, span, strided_copy
 from ._keys import is_fake
 
 Progress = Callable[[int, int], None]
@@ -82,9 +82,7 @@ def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
         for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
             try:
                 if len(group) == 1:
-                    e = group[0]
-                    side.new[id(e.t)] = e.t.detach().to(device=e.device or e.t.device,
-                                                        dtype=e.dtype or e.t.dtype)
+                    side.new[id(group[0].t)] = _single(torch, group[0])
                 else:
                     _group(torch, group, side.new)
             except KeyboardInterrupt:
@@ -102,27 +100,49 @@ def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
     return side
 
 
+def _single(torch: Any, e: Entry) -> Any:
+    """The new copy of a tensor that shares its storage with nothing else that moves.
+
+    NB: a non-contiguous one copies only the span of storage it reaches and keeps its strides:
+    ``.to()`` would materialise a broadcast tensor (1 element becoming 2.5 GB) and make a sliced
+    or overlapping one contiguous."""
+    t = e.t
+    dev, dt = e.device or t.device, e.dtype or t.dtype
+    if not strided_copy(torch, t):
+        return t.detach().to(device=dev, dtype=dt)
+    flat = t.detach().as_strided((span(t),), (1,), t.storage_offset()).to(device=dev, dtype=dt)
+    return torch.empty(0, dtype=dt, device=dev).set_(flat.untyped_storage(), 0, t.size(),
+                                                      t.stride())
+
+
 def _group(torch: Any, group: list[Entry], new: dict[int, Any]) -> None:
-    """One copy of the shared storage; every member rebuilt on it with its own layout, views as
-    views of their (rebuilt) base."""
-    t0, dev = group[0].t, group[0].device
-    storage = _flat(torch, t0).to(dev).untyped_storage()
+    """One copy of the shared storage (cast once, for a cast); every member rebuilt on it with
+    its own layout, views as views of their (rebuilt) base."""
+    t0, dt = group[0].t, group[0].dtype
+    dev = group[0].device or t0.device
+    flat = _flat(torch, t0)
+    if dt is None:
+        storage = flat.to(dev).untyped_storage()
+    else:  # NB: every member has t0's dtype (the group's key says so)
+        storage = flat.view(t0.dtype).to(device=dev, dtype=dt).untyped_storage()
     rebuilt: dict[int, Any] = {}
     for e in group:
-        new[id(e.t)] = _on_new(torch, e.t, dev, storage, rebuilt)
+        new[id(e.t)] = _on_new(torch, e.t, dev, dt, storage, rebuilt)
 
 
-def _on_new(torch: Any, x: Any, dev: Any, storage: Any, rebuilt: dict[int, Any]) -> Any:
-    """``x``'s layout on the new storage. NB: a plain recursive function, not a closure: a
-    self-referencing closure is a cycle that would pin device memory after a failure."""
+def _on_new(torch: Any, x: Any, dev: Any, dt: Any, storage: Any, rebuilt: dict[int, Any],
+            ) -> Any:
+    """``x``'s layout on the new storage (of dtype ``dt`` for a cast). NB: a plain recursive
+    function, not a closure: a self-referencing closure is a cycle that would pin device memory
+    after a failure."""
     if id(x) in rebuilt:
         return rebuilt[id(x)]
     base = x._base
-    if base is not None and base.dtype == x.dtype:
-        r = _on_new(torch, base, dev, storage, rebuilt).as_strided(
+    if base is not None and base.dtype == x.dtype and groupable(torch, base):
+        r = _on_new(torch, base, dev, dt, storage, rebuilt).as_strided(
             x.size(), x.stride(), x.storage_offset())
     else:
-        r = torch.empty(0, dtype=x.dtype, device=dev).set_(
+        r = torch.empty(0, dtype=dt or x.dtype, device=dev).set_(
             storage, x.storage_offset(), x.size(), x.stride())
     rebuilt[id(x)] = r
     return r

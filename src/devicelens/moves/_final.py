@@ -6,7 +6,6 @@ immutable containers to rebuild and the references to rebind. Pure: changes noth
 from __future__ import annotations
 
 import collections
-import contextlib
 import types
 from dataclasses import dataclass, field
 from typing import Any
@@ -229,34 +228,71 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
 
 # --- storage groups -----------------------------------------------------------------------
 
-def _groupable(torch: Any, t: Any) -> bool:
+def groupable(torch: Any, t: Any) -> bool:
+    """Whether ``t`` is a plain strided tensor whose storage, offset and strides a move can
+    rebuild (no conjugate or negative bit a rebuilt view would lose)."""
     tp = type(t)
     return ((tp is torch.Tensor or tp is torch.nn.Parameter or type_name(tp) == "FakeTensor")
-            and t.layout is torch.strided and not t.is_quantized and not t.is_nested)
+            and t.layout is torch.strided and not t.is_quantized and not t.is_nested
+            and not t.is_conj() and not t.is_neg())
+
+
+def span(t: Any) -> int:
+    """How many elements of its storage ``t`` reaches from its offset: what a lone tensor's move
+    copies. NB: strides are never negative; a broadcast dimension (stride 0) adds nothing."""
+    if t.numel() == 0:
+        return 0
+    return 1 + sum(int((n - 1) * s) for n, s in zip(t.shape, t.stride(), strict=True))
+
+
+def strided_copy(torch: Any, t: Any) -> bool:
+    """Whether a lone ``t`` moves as the span it reaches, strides kept, rather than as ``.to()``
+    would copy it (a broadcast tensor materialised, a sliced one made contiguous)."""
+    return groupable(torch, t) and not t.is_contiguous()
+
+
+def storage_key(t: Any) -> Any:
+    """What tells storages apart (None for one a move cannot share)."""
+    try:
+        return t.untyped_storage()._cdata
+    except Exception:  # NB: exotic storages just move on their own
+        return None
 
 
 def _groups(torch: Any, changing: list[Entry]) -> tuple[list[list[Entry]], list[int]]:
-    """Entries sharing one storage (aliases, views, ``detach()``es) move as one copy of it.
-    NB: a lone view moves as a compact copy; a dtype cast always makes its own copy."""
+    """Entries sharing one storage (aliases, views, ``detach()``es) move as one copy of it, and
+    a cast of several views of one storage casts that storage once.
+    NB: a lone view moves as the span of its storage it reaches, strides kept."""
     order: dict[Any, list[Entry]] = {}
     for e in changing:
         key: Any = ("single", id(e.t))
-        if e.dtype is None and _groupable(torch, e.t):
-            with contextlib.suppress(Exception):  # NB: exotic storages just move on their own
-                key = e.t.untyped_storage()._cdata
+        if groupable(torch, e.t):
+            k = storage_key(e.t)
+            if k is not None:
+                key = (k,) if e.dtype is None else (k, e.t.dtype, e.dtype)
         order.setdefault(key, []).append(e)
     groups: list[list[Entry]] = []
     sizes: list[int] = []
     for es in order.values():
-        if len(es) > 1 and len({str(e.device) for e in es}) == 1:
+        if len(es) > 1 and len({str(e.device) for e in es}) == 1 and _whole(es):
             groups.append(es)
-            sizes.append(int(es[0].t.untyped_storage().nbytes()))
+            nbytes = int(es[0].t.untyped_storage().nbytes())
+            if es[0].dtype is not None:
+                nbytes = nbytes // es[0].t.dtype.itemsize * es[0].dtype.itemsize
+            sizes.append(nbytes)
         else:
             for e in es:
                 groups.append([e])
                 dt = e.dtype if e.dtype is not None else e.t.dtype
-                sizes.append(int(e.t.numel()) * int(dt.itemsize))
+                n = span(e.t) if strided_copy(torch, e.t) else int(e.t.numel())
+                sizes.append(n * int(dt.itemsize))
     return groups, sizes
+
+
+def _whole(es: list[Entry]) -> bool:
+    """Whether the shared storage can be copied whole: a cast reads it as whole elements."""
+    t = es[0].t
+    return es[0].dtype is None or t.untyped_storage().nbytes() % t.dtype.itemsize == 0
 
 
 # --- references ---------------------------------------------------------------------------
