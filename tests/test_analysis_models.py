@@ -352,3 +352,78 @@ def test_each_modules_own_tensors_are_found_once_per_diagnosis_and_not_kept_afte
     assert [f.kind for f in fs if "a" in f.objects]  # NB: the rules did run on the models
     assert len(scanned) == sum(len(o.tensors) for o in snap.objects if o.kind == "module") == 11
     assert getattr(findings._KEPT, "own", None) is None
+
+
+# --- issue 36 harms 9-11 and issue 40 item 10: severities as the user's cells use things ----
+
+def test_one_model_under_two_names_gets_its_findings_once_under_its_first_name() -> None:
+    """Harm 10: ``model`` and a loop's leftover ``block`` bound to it gave two errors."""
+    model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 4))
+    model.extra = torch.randn(3)
+    model.to("meta")
+    ns = {"model": model, "block": model, "x": torch.randn(2, 8, device="meta")}
+    fs = found(ns, "for block in [model]:\n    pass\n", "out = model(x)\n")
+    assert [(f.kind, f.severity, f.objects) for f in fs if f.severity == "error"] == [
+        ("trap_attribute", "error", ("model",))], fs
+    # NB: two models that merely look alike keep their own findings
+    twin = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 4))
+    twin.extra = torch.randn(3)
+    twin.to("meta")
+    fs = found({**ns, "block": twin}, "out = model(x)\n")
+    assert sorted(f.objects[0] for f in fs if f.severity == "error") == ["block", "model"]
+
+
+def test_what_a_model_returned_is_no_input_until_a_cell_passes_it_back() -> None:
+    """Harm 9: a bf16 output made under autocast on purpose got a warning and a cast; harm 11:
+    a cpu sanity check's output got "using it with model will fail"."""
+    model = nn.Linear(8, 4)
+    x = torch.randn(2, 8)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = model(x)
+    cells = ("with torch.autocast('cpu', dtype=torch.bfloat16):\n    out = model(x)\n",)
+    assert about(found({"model": model, "x": x, "out": out}, *cells), "out") == [
+        ("loose_dtype", "info")]
+    fed_back = (*cells, "h = model(out)\n")
+    assert about(found({"model": model, "x": x, "out": out}, *fed_back), "out") == [
+        ("loose_dtype", "warning")]
+
+
+def test_tensors_passed_through_a_helper_are_used_with_the_model_it_calls() -> None:
+    """Issue 40 item 10: what failed inside ``train_step(...)`` was only info, because the
+    helper's parameter has another name than the caller's tensor."""
+    ns = {"model": nn.Linear(8, 4).to("meta"), "xb": torch.randn(2, 8),
+          "class_weights": torch.ones(4), "batches": [torch.randn(2, 8)]}
+    cells = ("def train_step(inputs, w):\n    out = model(inputs)\n"
+             "    return F.cross_entropy(out, out.argmax(1), weight=w)\n",
+             "loss = train_step(xb, class_weights)\n",
+             "def evaluate(loader):\n    for b in loader:\n        p = model(b)\n",
+             "evaluate(batches)\n")
+    fs = found(ns, *cells)
+    assert about(fs, "xb") == [("loose_device", "warning")]
+    assert about(fs, "class_weights") == [("loose_device", "warning")]
+    assert about(fs, "batches") == [("loose_device", "warning")]
+    # NB: without the calls, nothing ties them to the model yet
+    fs = found(ns, cells[0], cells[2])
+    assert {about(fs, n)[0][1] for n in ("xb", "class_weights", "batches")} == {"info"}
+
+
+def test_an_optimizer_over_a_named_parameter_is_no_orphan_and_its_fix_keeps_the_parameter(
+        ) -> None:
+    """Harm 1 (and 2) in ``%devices``: ``popt = Adam([prompt])`` beside a model was "stale",
+    its fix rebuilt it over the model's parameters; the prompt's fix rebound it to a copy."""
+    torch.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        head, prompt = nn.Linear(8, 4), nn.Parameter(torch.randn(2, 8))
+        ns = {"head": head, "prompt": prompt, "opt": torch.optim.Adam(head.parameters()),
+              "popt": torch.optim.Adam([prompt])}
+        head.to("meta")
+        ns["x"] = torch.randn(2, 8, device="meta")
+        fs = found(ns, "out = head(torch.cat([prompt, x]))\n")
+    finally:
+        torch.__future__.set_swap_module_params_on_conversion(False)
+    assert [(f.kind, f.severity, f.objects) for f in fs] == [
+        ("loose_device", "warning", ("prompt",))]
+    assert fs[0].fix == "prompt.data = prompt.data.to(next(head.parameters()).device)"
+    # NB: an optimizer whose parameters nothing holds any more is still one
+    del ns["prompt"]
+    assert [f.kind for f in found(ns, "out = head(x)\n")] == ["optimizer_orphan"]

@@ -87,10 +87,29 @@ def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Find
     out: list[Finding] = _stray_models(idx, usage, fed[2], partial(_find, snap))
     out += _per_object(m, comps, modules, idx, usage, frozenset(f.objects[0] for f in out))
     out += _loose(snap, idx, usage, m)
+    out = _not_orphans(snap, out)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
     return list(out)
+
+
+def _not_orphans(snap: Snapshot, out: list[Finding]) -> list[Finding]:
+    """``out`` without the "stale parameters" of an optimizer that trains Parameters the
+    namespace holds by name (a soft prompt beside a model, ``popt = Adam([prompt])``): they
+    belong to no module on purpose. NB: read only when such a finding exists (it is rare)."""
+    orphans = [f for f in out if f.kind == "optimizer_orphan" and f.action is None
+               and f.objects and f.objects[0] in snap]
+    if not orphans:
+        return out
+    named = {t.storage for t in snap.tensors() if t.role == "tensor" and t.is_leaf
+             and t.requires_grad}
+    drop = set()
+    for f in orphans:
+        ps = [t.storage for t in snap[f.objects[0]].tensors if t.role == "opt_param"]
+        if ps and all(p in named for p in ps):
+            drop.add(id(f))
+    return [f for f in out if id(f) not in drop]
 
 
 def _composites(m: Memo, snap: Snapshot
@@ -129,7 +148,7 @@ def _per_object(m: Memo, comps: tuple[ObjectRecord, ...], modules: tuple[ObjectR
         elif o.kind == "optimizer":
             out += m.get(o, "optimizer", mctx, _optimizer)
             keys.append((id(o), "optimizer"))
-    twice = _held_twice(comps)
+    twice = _held_twice(comps) | _same_module_again(modules)
     if twice:
         out = [f for f in out if not (f.objects and f.objects[0] in twice)]
     m.shared["per_object"] = (comps, idx, usage, strays, out, keys)
@@ -149,6 +168,23 @@ def _held_twice(comps: tuple[ObjectRecord, ...]) -> frozenset[str]:
     named = {_state_of(o) for o in comps if o.kind == "optimizer" and o.tensors
              and o.tensors[0].ref[1].kind != "attr"}
     return frozenset(o.name for o in held if (state := _state_of(o)) and state in named)
+
+
+def _same_module_again(modules: tuple[ObjectRecord, ...]) -> frozenset[str]:
+    """The later names of a module the namespace holds twice (``model``, and a loop's leftover
+    ``block`` bound to it): its findings are given once, under its first name. NB: told by its
+    very storages, every parameter and buffer the same; a module with none has no findings."""
+    seen: set[frozenset[int]] = set()
+    out: list[str] = []
+    for o in modules:
+        key = frozenset(t.storage for t in o.tensors if t.role in ("parameter", "buffer",
+                                                                 "attribute", "trapped"))
+        if not key:
+            continue
+        if key in seen:
+            out.append(o.name)
+        seen.add(key)
+    return frozenset(out)
 
 
 def _state_of(o: ObjectRecord) -> frozenset[int]:

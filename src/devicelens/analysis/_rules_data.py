@@ -97,6 +97,10 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
                         "dtype")
     if usage.history and not used:
         found = [_not_yet(f) for f in found]
+    elif used and not any(usage.tiers(o.name)):
+        # NB: only made by the model (``out = model(x)``, a ``.cpu()`` sanity check, a bf16
+        # output under autocast): an output is not an input until a cell passes it back
+        found = [_not_yet(f, _OUTPUT) for f in found]
     return out + found
 
 
@@ -106,13 +110,17 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
 _BATCH_SIZES = Step("attr", "batch_sizes", "field")
 
 
-def _not_yet(f: Finding) -> Finding:
+_NOT_YET = "Your cells have not used it with a model yet."
+_OUTPUT = "It is what the model returned; your cells have not passed it to a model."
+
+
+def _not_yet(f: Finding, why: str = _NOT_YET) -> Finding:
     if f.severity == "info":
         return f
     # NB: built directly, not with ``dataclasses.replace`` (several times dearer: one per
     # loose tensor of a namespace no cell has used yet)
     return Finding(f.id, f.kind, "info", f.title,
-                   f"{f.message} (Your cells have not used it with a model yet.)", f.fix,
+                   f"{f.message} ({why})", f.fix,
                    f.paths, f.objects, f.devices, f.dtypes, None)
 
 
@@ -198,7 +206,7 @@ _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
 def _loose_finding(o: ObjectRecord, wrong: list[TensorRecord], device: str | None,
                    dtype: str | None, target: str, model: str) -> Finding:
     call = f"to({target})" if device else _CASTS.get(dtype or "", f"to(torch.{dtype})")
-    lines = [f"{code_for(t.ref)} = {code_for(t.ref)}.{call}" for t in wrong if has_code(t.ref)]
+    lines = [_assign(t, call) for t in wrong if has_code(t.ref)]
     if o.type_name == "PackedSequence" and device:
         lines = [f"{o.name} = {o.name}.{call}"]  # NB: keeps its batch_sizes on the cpu
     elif o.frozen or len(lines) < len(wrong):
@@ -223,6 +231,16 @@ def _loose_finding(o: ObjectRecord, wrong: list[TensorRecord], device: str | Non
                     "\n".join(lines), (t.path for t in wrong), [o.name],
                     dtypes=[*found, dtype or ""],
                     action=Action("to_dtype", tuple(t.ref for t in wrong), dtype=dtype))
+
+
+def _assign(t: TensorRecord, call: str) -> str:
+    """``x = x.to(...)``; for a trainable leaf (an ``nn.Parameter`` an optimizer may hold, a
+    ``requires_grad`` weight) its ``.data`` instead: a rebound copy is no leaf, and no optimizer
+    trains it."""
+    code = code_for(t.ref)
+    if t.requires_grad and t.is_leaf:
+        return f"{code}.data = {code}.data.{call}"
+    return f"{code} = {code}.{call}"
 
 
 def _names(wrong: list[TensorRecord]) -> str:

@@ -49,6 +49,11 @@ class _Shared:
         self.env: dict[str, frozenset[str]] = {}
         self.cpu_args: dict[str, tuple[tuple[int, str], ...]] = dict(_CPU_ARGS)
         self.cpu_paths: set[str] = set()
+        #: a function the cells define -> its parameters, and the models each is used with in
+        #: its body (passed to, combined with): ``train_step(batch, class_weights)`` ties the
+        #: caller's names through the helper's own (``w``)
+        self.helpers: dict[str, tuple[tuple[str, ...], dict[str, tuple[frozenset[str],
+                                                                       frozenset[str]]]]] = {}
 
 
 class Usage:
@@ -191,10 +196,16 @@ class _Visitor:
                     old = self.env.get(n, frozenset()) if isinstance(s, ast.AugAssign) else None
                     self.env[n] = origin | (old or frozenset())
         elif isinstance(s, ast.For | ast.AsyncFor):
-            origin = self.expr(s.iter)
-            for n in _target_names(s.target):
+            origin, free = self._walk(s.iter)
+            names = _target_names(s.target)
+            for n in names:
                 self.env[n] = origin
+            start = len(self.events)
             self.body(s.body + s.orelse)
+            # NB: ``for xb, yb in batches: model(xb)``: what a loop variable meets, the
+            # iterable's items meet
+            self.events += [(n, models, direct) for name, models, direct in self.events[start:]
+                            if name in names for n in free]
         elif isinstance(s, ast.With | ast.AsyncWith):
             amp = any(_is_autocast(item.context_expr) for item in s.items)
             for item in s.items:
@@ -222,9 +233,26 @@ class _Visitor:
                     self._cpu_params(s.name, m, method=True)
         else:
             self._cpu_params(s.name, s, method=False)
+        start = len(self.events)
         self.body(s.body)
         self.env.clear()
         self.env.update(saved)
+        if not isinstance(s, ast.ClassDef):
+            self._helper(s, self.events[start:])
+
+    def _helper(self, f: ast.FunctionDef | ast.AsyncFunctionDef,
+                events: list[tuple[str, frozenset[str], bool]]) -> None:
+        """What each parameter of ``f`` meets in its body, for the calls of ``f`` to come."""
+        params = tuple(a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs))
+        ties: dict[str, tuple[set[str], set[str]]] = {}
+        for name, models, direct in events:
+            if name in params:
+                ties.setdefault(name, (set(), set()))[0 if direct else 1].update(models - {name})
+        if ties:
+            self.shared.helpers[f.name] = (params, {k: (frozenset(d), frozenset(o))
+                                                    for k, (d, o) in ties.items()})
+        else:
+            self.shared.helpers.pop(f.name, None)
 
     def _cpu_params(self, key: str, f: ast.FunctionDef | ast.AsyncFunctionDef,
                     method: bool) -> None:
@@ -294,6 +322,8 @@ class _Visitor:
             self._tie(origin - {model}, frozenset((model,)), direct=True)
             return frozenset((model,)), set()
         self._cpu_paths(e, None)
+        if isinstance(func, ast.Name) and func.id in self.shared.helpers:
+            self._through_helper(e, func.id, parts)
         if method in _COPY_INTO and isinstance(func, ast.Attribute):
             return self._walk(func.value)
         if isinstance(func, ast.Attribute):  # x.view(-1), out.sum(): the receiver is an operand
@@ -303,6 +333,22 @@ class _Visitor:
             self._tie(free, origin)
             return origin, set()
         return origin, free
+
+    def _through_helper(self, e: ast.Call, name: str,
+                        parts: list[tuple[frozenset[str], set[str]]]) -> None:
+        """``train_step(batch, class_weights)``: each argument meets what its parameter meets
+        in the helper's body. NB: positional arguments up to the first ``*args`` only."""
+        params, ties = self.shared.helpers[name]
+        args: list[tuple[str | None, set[str]]] = []
+        for i, a in enumerate(e.args):
+            if isinstance(a, ast.Starred):
+                break
+            args.append((params[i] if i < len(params) else None, parts[i][1]))
+        args += [(k.arg, parts[len(e.args) + j][1]) for j, k in enumerate(e.keywords)]
+        for param, free in args:
+            direct, other = ties.get(param or "", (frozenset(), frozenset()))
+            self._tie(free, direct, direct=True)
+            self._tie(free, other)
 
     def _cpu_paths(self, e: ast.Call, cls: str | None) -> None:
         for arg in self._cpu_arg_exprs(e, cls):

@@ -121,15 +121,17 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
     for _ in range(MAX_ROUNDS):
         units = out.units
         a, problem = run(units)
-        if not problem and (a.harm or (a.problem and a.unit >= 0 and len(units) > 1)):
+        bad = units[a.unit] if 0 <= a.unit < len(units) else None
+        twins = [t for t in _in_place(bad, ns) if t not in out.left_out] if bad else []
+        if not problem and bad is not None and (a.harm or (a.problem and (
+                len(units) > 1 or twins))):
             # NB: one fix line that does harm or cannot run is left out (or replaced by its
-            # in-place twin), and the rest is rehearsed again
-            bad = units[a.unit]
+            # in-place twin: ``.data`` cannot take a Parameter from cpu to meta, a swap can),
+            # and the rest is rehearsed again
             out.left_out.append(bad)
-            if bad not in tried:
+            if bad not in tried and (a.harm or not twins):
                 out.why_out.append(f"a fix that would do harm is not shown: {a.harm}" if a.harm
                                    else f"a fix line that cannot run is not shown: {a.problem}")
-            twins = [t for t in _in_place(bad, ns) if t not in out.left_out]
             tried += twins[:1]
             out.units = [*units[:a.unit], *twins[:1], *units[a.unit + 1:]]
             if out.units:
