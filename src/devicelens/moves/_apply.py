@@ -20,8 +20,8 @@ from ..inspect import _tree
 from ..inspect._types import type_mro, type_name
 from . import _swap
 from ._containers import Node, Slot
-from ._final import MISSING, Entry, Literal, Plan, groupable, read_slot, span, strided_copy
-from ._keys import is_fake
+from ._final import MISSING, Entry, Literal, Plan, read_slot
+from ._layout import copy_group, copy_single
 
 Progress = Callable[[int, int], None]
 _CLASS_DICT = type.__dict__["__dict__"].__get__  # NB: a class's dict past any metaclass
@@ -82,9 +82,9 @@ def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
         for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
             try:
                 if len(group) == 1:
-                    side.new[id(group[0].t)] = _single(torch, group[0])
+                    side.new[id(group[0].t)] = copy_single(torch, group[0])
                 else:
-                    _group(torch, group, side.new)
+                    copy_group(torch, group, side.new)
             except KeyboardInterrupt:
                 raise
             except BaseException as ex:  # NB: SystemExit from a subclass's .to() too
@@ -98,66 +98,6 @@ def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
         if isinstance(prod, Node):
             _build(prod, side)
     return side
-
-
-def _single(torch: Any, e: Entry) -> Any:
-    """The new copy of a tensor that shares its storage with nothing else that moves.
-
-    NB: a non-contiguous one copies only the span of storage it reaches and keeps its strides:
-    ``.to()`` would materialise a broadcast tensor (1 element becoming 2.5 GB) and make a sliced
-    or overlapping one contiguous."""
-    t = e.t
-    dev, dt = e.device or t.device, e.dtype or t.dtype
-    if not strided_copy(torch, t):
-        return t.detach().to(device=dev, dtype=dt)
-    flat = t.detach().as_strided((span(t),), (1,), t.storage_offset()).to(device=dev, dtype=dt)
-    return torch.empty(0, dtype=dt, device=dev).set_(flat.untyped_storage(), 0, t.size(),
-                                                      t.stride())
-
-
-def _group(torch: Any, group: list[Entry], new: dict[int, Any]) -> None:
-    """One copy of the shared storage (cast once, for a cast); every member rebuilt on it with
-    its own layout, views as views of their (rebuilt) base."""
-    t0, dt = group[0].t, group[0].dtype
-    dev = group[0].device or t0.device
-    flat = _flat(torch, t0)
-    if dt is None:
-        storage = flat.to(dev).untyped_storage()
-    else:  # NB: every member has t0's dtype (the group's key says so)
-        storage = flat.view(t0.dtype).to(device=dev, dtype=dt).untyped_storage()
-    rebuilt: dict[int, Any] = {}
-    for e in group:
-        new[id(e.t)] = _on_new(torch, e.t, dev, dt, storage, rebuilt)
-
-
-def _on_new(torch: Any, x: Any, dev: Any, dt: Any, storage: Any, rebuilt: dict[int, Any],
-            ) -> Any:
-    """``x``'s layout on the new storage (of dtype ``dt`` for a cast). NB: a plain recursive
-    function, not a closure: a self-referencing closure is a cycle that would pin device memory
-    after a failure."""
-    if id(x) in rebuilt:
-        return rebuilt[id(x)]
-    base = x._base
-    if base is not None and base.dtype == x.dtype and groupable(torch, base):
-        r = _on_new(torch, base, dev, dt, storage, rebuilt).as_strided(
-            x.size(), x.stride(), x.storage_offset())
-    else:
-        r = torch.empty(0, dtype=dt or x.dtype, device=dev).set_(
-            storage, x.storage_offset(), x.size(), x.stride())
-    rebuilt[id(x)] = r
-    return r
-
-
-def _flat(torch: Any, t: Any) -> Any:
-    """A uint8 tensor over ``t``'s whole storage. NB: under FakeTensorMode a real storage must be
-    wrapped outside the mode (the mode refuses ``set_`` across fake and real)."""
-    fake = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
-    if fake is not None and not is_fake(t):
-        from torch._subclasses.fake_tensor import unset_fake_temporarily
-
-        with unset_fake_temporarily():
-            return torch.empty(0, dtype=torch.uint8, device=t.device).set_(t.untyped_storage())
-    return torch.empty(0, dtype=torch.uint8, device=t.device).set_(t.untyped_storage())
 
 
 def _finish(torch: Any, e: Entry, side: Side) -> None:

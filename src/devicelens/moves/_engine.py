@@ -106,9 +106,24 @@ def plan_fixes(findings: Iterable[Finding], namespace: dict[str, Any] | None = N
             for name in aliases:
                 if name not in walked:
                     w.unit(name, name, target, want, quiet=True)
+        _follow_views(torch, w, aliases)
         plan = finalize(torch, w, "", anchors)  # NB: no one target: each fix has its own
     plan.failure = failure
     return plan
+
+
+def _follow_views(torch: Any, w: Walker, names: list[str]) -> None:
+    """One more walk of every name: views of a base that moves go with it (and stay its views);
+    what shares its storage but cannot follow is named (:class:`._aliases.Aliases`)."""
+    from ._aliases import Aliases
+    from ._plan import Target
+
+    w.aliases = Aliases(torch, w.occ)
+    if not w.aliases.storages:
+        return
+    probe = Target()  # NB: a target of its own: the visited keys of the walks above differ
+    for name in names:
+        w.unit(name, name, probe, set(), quiet=True)
 
 
 def _walk_findings(torch: Any, w: Walker, ns: dict[str, Any], findings: Iterable[Finding],

@@ -12,8 +12,9 @@ from typing import Any
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
-from ..inspect._trust import type_name
+from ._aliases import not_moved_note
 from ._containers import Node, Slot
+from ._layout import groupable, span, storage_key, strided_copy
 from ._plan import Occ, Target, Walker, optimizer_params
 
 MISSING = object()
@@ -228,37 +229,6 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
 
 # --- storage groups -----------------------------------------------------------------------
 
-def groupable(torch: Any, t: Any) -> bool:
-    """Whether ``t`` is a plain strided tensor whose storage, offset and strides a move can
-    rebuild (no conjugate or negative bit a rebuilt view would lose)."""
-    tp = type(t)
-    return ((tp is torch.Tensor or tp is torch.nn.Parameter or type_name(tp) == "FakeTensor")
-            and t.layout is torch.strided and not t.is_quantized and not t.is_nested
-            and not t.is_conj() and not t.is_neg())
-
-
-def span(t: Any) -> int:
-    """How many elements of its storage ``t`` reaches from its offset: what a lone tensor's move
-    copies. NB: strides are never negative; a broadcast dimension (stride 0) adds nothing."""
-    if t.numel() == 0:
-        return 0
-    return 1 + sum(int((n - 1) * s) for n, s in zip(t.shape, t.stride(), strict=True))
-
-
-def strided_copy(torch: Any, t: Any) -> bool:
-    """Whether a lone ``t`` moves as the span it reaches, strides kept, rather than as ``.to()``
-    would copy it (a broadcast tensor materialised, a sliced one made contiguous)."""
-    return groupable(torch, t) and not t.is_contiguous()
-
-
-def storage_key(t: Any) -> Any:
-    """What tells storages apart (None for one a move cannot share)."""
-    try:
-        return t.untyped_storage()._cdata
-    except Exception:  # NB: exotic storages just move on their own
-        return None
-
-
 def _groups(torch: Any, changing: list[Entry]) -> tuple[list[list[Entry]], list[int]]:
     """Entries sharing one storage (aliases, views, ``detach()``es) move as one copy of it, and
     a cast of several views of one storage casts that storage once.
@@ -383,6 +353,10 @@ def _rows(plan: Plan) -> tuple[list[Row], dict[str, int]]:
 
 def _notes(w: Walker, changing: list[Entry], shared: list[str]) -> list[str]:
     notes: dict[str, None] = dict.fromkeys(w.notes)
+    for note in (w.aliases.note() if w.aliases is not None else None,
+                 not_moved_note([r for r, _ in w.left], w.left[0][1].code() if w.left else "")):
+        if note is not None:
+            notes[note] = None
     detached: list[str] = []
     for e in changing:
         if any(n for n in e.notes):

@@ -14,6 +14,7 @@ from ..inspect import _tree
 from ..inspect._tree import Ref, Step
 from ..inspect._trust import Trust, type_name
 from ..inspect._types import one_of
+from ._aliases import Aliases, held_by_object
 from ._containers import (
     _SCALARS,
     Node,
@@ -34,6 +35,15 @@ class Target(NamedTuple):
 
     device: Any = None
     dtype: Any = None
+
+    def changes(self, t: Any) -> bool:
+        """Whether ``t`` in this scope changes (its device, or the dtype of a floating one)."""
+        return ((self.device is not None and t.device != self.device)
+                or (self.dtype is not None and t.dtype != self.dtype and t.is_floating_point()))
+
+    def code(self) -> str:
+        """This target as ``.to()``'s argument."""
+        return f'"{self.device}"' if self.device is not None else str(self.dtype)
 
 
 class Occ(NamedTuple):
@@ -76,6 +86,8 @@ class Walker:
         self.want: set[int] | None = None
         self.want_target: Target | None = None
         self.rnns: dict[int, Any] = {}  # NB: their _flat_weight_refs are the only weak refs
+        self.aliases: Aliases | None = None  # NB: set for the last walk of a fix: views follow
+        self.left: list[tuple[Ref, Target]] = []  # tensors in plain objects, not moved
 
     # -- units
     def unit(self, name: str, label: str, target: Target, want: set[int] | None = None, *,
@@ -89,6 +101,7 @@ class Walker:
         self._u_lits: list[tuple[Slot, Any]] = []
         self._u_notes: list[str] = []
         self._u_rnns: list[Any] = []
+        self._u_left: list[tuple[Ref, Target]] = []
         self._refusal = ""
         self._label = label
         obj = dict.get(self.ns, name)
@@ -107,6 +120,7 @@ class Walker:
         self.literals += self._u_lits
         self.notes += self._u_notes
         self.rnns.update((id(m), m) for m in self._u_rnns)
+        self.left += self._u_left
         for opt, ref, mode in self._u_opts:
             known = self.optimizers.get(id(opt))
             if known is None or _MODE_RANK[mode] > _MODE_RANK[known[2]]:
@@ -141,10 +155,14 @@ class Walker:
             kind = move_kind(obj)
             if kind is not None:
                 self.container(obj, kind, slot, ref, scope, depth, note)
+            elif scope is not None:
+                self._u_left += [(r, scope) for r in held_by_object(self.torch, obj, ref)]
 
     def tensor(self, t: Any, slot: Slot | None, ref: Ref, scope: Target | None, inplace: bool,
                note: str) -> None:
         scope = self._scope(t, scope)
+        if scope is None and self.aliases is not None:
+            scope = self.aliases.follow(t, ref)
         if scope is None:
             return
         tp = type(t)
