@@ -109,3 +109,33 @@ def test_fsdp_and_dtensor_layouts_are_never_flagged(process_group):
     snap = take_snapshot({"model": fsdp1, "batch": batch})
     assert snap["model"].dispatch == "fsdp"
     assert diagnose(snap) == [] and diagnose_ranks(snap, RANK1) == []
+
+
+@pytest.mark.parametrize("gpu", [False, True])
+def test_ddp_device_ids_on_a_cpu_module_is_fixed_by_what_the_machine_has(
+        process_group, monkeypatch, gpu):
+    """Issue 36 harm 7: without the GPU, only dropping ``device_ids`` works; with it, moving
+    the module first."""
+    from devicelens.guard._frames import traceback_frames
+    from devicelens.scripts import _dist
+
+    monkeypatch.setattr(_dist, "_has_gpu", lambda want: gpu)
+    model = nn.Linear(4, 2)
+    try:
+        ddp = nn.parallel.DistributedDataParallel(model, device_ids=[0])  # noqa: F841
+    except ValueError as e:
+        exc = e
+    frames = traceback_frames(exc.__traceback__)
+    here = __file__
+    _head, rep = _dist.explain_dist(exc, frames, {"model": model}, lambda f: f == here, RANK1)
+    text = rep.body()
+    if gpu:
+        assert 'model = model.to("cuda:0")  # before wrapping it' in text
+        assert not rep.edits
+    else:
+        assert "model.to(" not in text and rep.fixes == ()
+        (e,) = rep.edits
+        assert e.old == ("        ddp = nn.parallel.DistributedDataParallel(model, "
+                         "device_ids=[0])  # noqa: F841",)
+        assert e.new == ("        ddp = nn.parallel.DistributedDataParallel(model)  # noqa: "
+                         "F841",)

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN = ROOT / "tests" / "train"
@@ -93,16 +94,26 @@ def test_three_ranks_three_distributed_bugs(three_bugs):
 
 
 def test_ddp_device_ids_with_the_module_on_cpu(three_bugs):
+    """Issue 36 harm 7: on a machine without the GPU, ``model.to(f"cuda:{local_rank}")`` cannot
+    work; dropping ``device_ids`` is the fix that does (a cpu module trains under DDP)."""
+    head = ("devicelens [rank 0/3, local_rank 0]: DistributedDataParallel(device_ids=[0]) got a "
+            "module on cpu\n")
+    at = f"  at: {line('rank_bugs.py', 'ddp_model = ')}\n"
+    if torch.cuda.is_available():  # NB: on a machine with a GPU
+        assert report(three_bugs.stderr, "[rank 0/3, local_rank 0]") == (
+            head + "  culprit: model.weight (float32[2, 8] on cpu), parameter of model; "
+            "expected cuda:0\n  inside: model (Linear)\n" + at +
+            "  note: DistributedDataParallel does not move the module: with device_ids=[0] it "
+            "must already be on cuda:0 (or drop device_ids to train on the cpu)\n"
+            "  fix:\n      model = model.to(f\"cuda:{local_rank}\")  # before wrapping it\n")
+        return
     assert report(three_bugs.stderr, "[rank 0/3, local_rank 0]") == (
-        "devicelens [rank 0/3, local_rank 0]: DistributedDataParallel(device_ids=[0]) got a "
-        "module on cpu\n"
-        "  culprit: model.weight (float32[2, 8] on cpu), parameter of model; expected cuda:0\n"
-        "  inside: model (Linear)\n"
-        f"  at: {line('rank_bugs.py', 'ddp_model = ')}\n"
-        "  note: DistributedDataParallel does not move the module: with device_ids=[0] it must "
-        "already be on cuda:0 (or drop device_ids to train on the cpu)\n"
-        "  fix:\n"
-        "      model = model.to(f\"cuda:{local_rank}\")  # before wrapping it\n")
+        head + "  inside: model (Linear)\n" + at +
+        "  note: this machine has no GPU cuda:0: DistributedDataParallel trains a cpu module "
+        "only without device_ids (and output_device)\n"
+        "  edit: rank_bugs.py line 27\n"
+        "      - ddp_model = nn.parallel.DistributedDataParallel(model, device_ids=[local_rank])\n"
+        "      + ddp_model = nn.parallel.DistributedDataParallel(model)\n")
 
 
 def test_a_cpu_tensor_in_a_cuda_only_collective(three_bugs):

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..analysis import RANK_DEVICE_CODE, RANK_INDEX_CODE, Finding, device_code, diagnose_ranks
 from ..guard._blame import Namer, Operand, describe_tensor, is_tensor, iter_params
-from ..guard._frames import CellFiles, Frame, cell_lines, frame_locals
+from ..guard._edits import Edit
+from ..guard._frames import CellFiles, Frame, cell_label, cell_lines, frame_locals
 from ..guard._mismatch import MismatchReport, fixes_for
 from ..inspect.ranks import RankInfo
 
@@ -125,13 +126,70 @@ def _ddp_init(frames: list[Frame], ns: dict[str, Any], is_cell: CellFiles,
     if not culprits:
         return None
     found = ", ".join(sorted(ops))
+    head = f"DistributedDataParallel(device_ids={list(ids)}) got a module on {found}"
+    where = tuple(cell_lines(frames, is_cell))
+    if not _has_gpu(want):
+        # NB: no GPU here: moving the module to one cannot work; a cpu module trains under DDP
+        # without device_ids
+        caller = frames[frames.index(fr) + 1] if frames.index(fr) + 1 < len(frames) else None
+        edit = _without_device_ids(caller) if caller is not None else None
+        note = (f"this machine has no GPU {want}: DistributedDataParallel trains a cpu module "
+                f"only without device_ids (and output_device)")
+        fixes = () if edit is not None else (
+            "# wrap the module without device_ids: DistributedDataParallel(module)",)
+        return head, MismatchReport("device", "DistributedDataParallel", "cpu", culprits, (),
+                                    f"{name} ({type(module).__name__})", where, fixes,
+                                    (note,), (edit,) if edit is not None else ())
     note = (f"DistributedDataParallel does not move the module: with device_ids={list(ids)} it "
             f"must already be on {want} (or drop device_ids to train on the cpu)")
     fix = f"{name} = {name}.to({device_code(want, info)})  # before wrapping it"
     rep = MismatchReport("device", "DistributedDataParallel", want, culprits, culprits,
-                         f"{name} ({type(module).__name__})",
-                         tuple(cell_lines(frames, is_cell)), (fix,), (note,))
-    return f"DistributedDataParallel(device_ids={list(ids)}) got a module on {found}", rep
+                         f"{name} ({type(module).__name__})", where, (fix,), (note,))
+    return head, rep
+
+
+def _has_gpu(want: str) -> bool:
+    """Whether this process can reach ``want`` (``cuda:N``). NB: asked only after DDP failed."""
+    import torch
+
+    index = int(want.split(":")[1]) if ":" in want else 0
+    try:
+        return bool(torch.cuda.is_available()) and torch.cuda.device_count() > index
+    except Exception:
+        return False
+
+
+def _without_device_ids(fr: Frame) -> Edit | None:
+    """The caller's statement with ``device_ids=`` and ``output_device=`` dropped from the
+    ``DistributedDataParallel(...)`` call (the only way a cpu module trains under DDP)."""
+    import ast
+    import linecache
+
+    co = fr.frame.f_code
+    lines = [ln.rstrip("\n") for ln in linecache.getlines(co.co_filename)]
+    if not 0 < fr.lineno <= len(lines):
+        return None
+    text = lines[fr.lineno - 1]
+    try:
+        call = ast.parse(text.strip()).body[0]
+    except (SyntaxError, IndexError):
+        return None  # NB: a statement over several lines: the fix says it in words
+    pad = len(text) - len(text.lstrip())
+    cut = [(k.col_offset, k.end_col_offset) for n in ast.walk(call) if isinstance(n, ast.Call)
+           and (getattr(n.func, "attr", "") or getattr(n.func, "id", "")).endswith(
+               "DistributedDataParallel")
+           for k in n.keywords if k.arg in ("device_ids", "output_device")]
+    if not cut:
+        return None
+    new = text.strip().encode()
+    for a, b in sorted(cut, reverse=True):
+        if a is None or b is None:
+            return None
+        start = new.rfind(b",", 0, a)
+        new = new[:start if start >= 0 else a] + new[b:]
+    label = f"{cell_label(co.co_filename)} line {fr.lineno}"
+    return Edit(label, (text,), (" " * pad + new.decode(),), co.co_filename,
+                "" if co.co_name == "<module>" else co.co_qualname)
 
 
 def _cuda(device: Any) -> str:
