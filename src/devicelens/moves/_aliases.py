@@ -5,14 +5,11 @@ does not rebind. NB: reads metadata and instance ``__dict__``s only; runs no use
 from __future__ import annotations
 
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..inspect import _tree
 from ..inspect._tree import Ref, Step
 from ._layout import groupable, span, storage_key
-
-if TYPE_CHECKING:
-    from ._plan import Occ, Target
 
 
 class Aliases:
@@ -23,10 +20,10 @@ class Aliases:
     cannot follow a cast, and a ``detach()`` or a slice's sibling is no view of what moves:
     those stay, and :meth:`note` names them."""
 
-    def __init__(self, torch: Any, occ: list[Occ]) -> None:
+    def __init__(self, torch: Any, occ: list[Any]) -> None:
         self.torch = torch
         self.moving: set[int] = set()
-        self.roots: dict[int, tuple[Target, Any]] = {}  # id of a base -> (target, its dtype)
+        self.roots: dict[int, tuple[Any, Any]] = {}  # id of a base -> (target, its dtype)
         self.storages: dict[Any, str] = {}  # storage -> path of a tensor that moves
         self.strays: dict[str, str] = {}  # path of a tensor that stays -> what moved
         for o in occ:
@@ -42,7 +39,7 @@ class Aliases:
                     t.untyped_storage().nbytes()):
                 self.roots.setdefault(id(_root(t)), (o.target, t.dtype))
 
-    def follow(self, t: Any, ref: Ref) -> Target | None:
+    def follow(self, t: Any, ref: Ref) -> Any:
         """The target of ``t`` (not in scope) when it follows what moves, else None."""
         if id(t) in self.moving or not groupable(self.torch, t):
             return None

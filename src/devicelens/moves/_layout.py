@@ -4,13 +4,10 @@ storage's size and each view's strides. NB: runs no user code."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..inspect._trust import type_name
 from ._keys import is_fake
-
-if TYPE_CHECKING:
-    from ._final import Entry
 
 
 def groupable(torch: Any, t: Any) -> bool:
@@ -46,7 +43,7 @@ def storage_key(t: Any) -> Any:
 
 # --- the new copies -------------------------------------------------------------------
 
-def copy_single(torch: Any, e: Entry) -> Any:
+def copy_single(torch: Any, e: Any) -> Any:
     """The new copy of a tensor that shares its storage with nothing else that moves.
 
     NB: a non-contiguous one copies only the span of storage it reaches and keeps its strides:
@@ -61,7 +58,7 @@ def copy_single(torch: Any, e: Entry) -> Any:
                                                       t.stride())
 
 
-def copy_group(torch: Any, group: list[Entry], new: dict[int, Any]) -> None:
+def copy_group(torch: Any, group: list[Any], new: dict[int, Any]) -> None:
     """One copy of the shared storage (cast once, for a cast); every member rebuilt on it with
     its own layout, views as views of their (rebuilt) base."""
     t0, dt = group[0].t, group[0].dtype
