@@ -125,3 +125,21 @@ def test_load_ext_inside_a_cell_counts_that_cell(ip: Any) -> None:
     result = ip.run_cell("%load_ext devicelens\nduring = probe()")
     assert result.success and ip.user_ns["during"] is True
     assert dl_comm._HUBS[id(ip)].gate.cell_running is False
+
+
+def test_the_kernels_own_work_holds_changes_until_all_of_it_ends(gate: Gate) -> None:
+    """``enter``/``leave`` (the kernel's handlers, see _kernel_watch) hold changes like cells,
+    and a cell ending inside a handler releases nothing before the handler does."""
+    log: list[str] = []
+    silent = gate.enter("a silent execute_request")
+    assert gate.cell_running and gate.reason() == "a silent execute_request"
+    submit(gate, log, "a")
+    info = Info()
+    gate.pre_run_cell(info)
+    assert gate.reason() == "a cell is running"
+    gate.post_run_cell(Result(info))
+    assert log == ["held a"]
+    gate.leave(silent)
+    assert log == ["held a", "ran a"] and not gate.cell_running
+    gate.leave(silent)  # a second leave changes nothing
+    assert submit(gate, log, "b") is True

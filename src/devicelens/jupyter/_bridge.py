@@ -8,6 +8,7 @@ thread, against a copy of the namespace; changes (move_all, apply_fix) go throug
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 import threading
@@ -54,7 +55,7 @@ log = logging.getLogger("devicelens.comm")
 
 Namespace = Callable[[], dict[str, Any]]
 PROGRESS_EVERY_S = 0.1
-HELD_REASON = "a cell is running: the change waits until it ends, then runs before the next one"
+HELD_REASON = "{}: the change waits until it ends, then runs before the next one"
 
 
 class Bridge:
@@ -179,7 +180,7 @@ class Bridge:
             drop=lambda: self._error(rid, "cancelled", f"{method} cancelled before it ran: "
                                      "nothing was changed"),
             on_hold=lambda: self._send(QueuedMsg(type="queued", request_id=rid, method=method,
-                                                 reason=HELD_REASON)))
+                                                 reason=HELD_REASON.format(self.gate.reason()))))
 
     def _view(self) -> dict[str, Any]:
         """The namespace to read: a copy (one C call), so a cell running on another thread
@@ -234,6 +235,7 @@ class Bridge:
                                             progress=_Progress(self, rid))
                 except ValueError as e:
                     raise ProtocolError("bad_request", f"move_all: {e}", rid) from None
+                report = self._threads_noted(report)
                 if report.dry_run and report.refused:  # NB: the panel names what stays and
                     self._result(rid, "move_all",      # offers to move the rest
                                  MoveResult(report=report_to_wire(report)))
@@ -269,6 +271,7 @@ class Bridge:
                                              progress=_Progress(self, rid))
                 except ValueError as e:
                     raise ProtocolError("bad_request", f"apply_fix: {e}", rid) from None
+                report = self._threads_noted(report)
                 result = ApplyFixResult(finding_id=fid, report=report_to_wire(report))
                 self._finish(rid, "apply_fix", result, report)
 
@@ -276,6 +279,21 @@ class Bridge:
             fix()
         else:
             self._between_cells(rid, "apply_fix", fix)
+
+    def _threads_noted(self, report: MoveReport) -> MoveReport:
+        """NB: a thread a cell started may still use the tensors: the gate cannot wait for it
+        (it may never end), so the reply says so."""
+        threads = self.gate.user_threads()
+        if not threads:
+            return report
+        names = ", ".join(threads[:3]) + (f" and {len(threads) - 3} more"
+                                          if len(threads) > 3 else "")
+        s = "" if len(threads) == 1 else "s"
+        note = (f"User thread{s} started by a cell {'is' if not s else 'are'} still running "
+                f"({names}): {'it' if not s else 'they'} may be using these tensors while they "
+                f"move, or keep the old ones afterwards; join {'it' if not s else 'them'} "
+                f"first to be sure.")
+        return dataclasses.replace(report, notes=(*report.notes, note))
 
     def _do_cancel(self, rid: str, params: dict[str, Any]) -> None:
         """Cancel a held change: it is answered ``cancelled``; too late once it ran."""

@@ -18,6 +18,7 @@ from typing import Any
 from . import _push
 from ._bridge import Bridge
 from ._gate import Gate
+from ._kernel_watch import KernelWatch
 from ._protocol import COMM_TARGET
 from ._requests import describe
 
@@ -42,6 +43,7 @@ class Hub:
         self.debounce_s = debounce_s
         self.lock = threading.RLock()
         self.gate = Gate()
+        self.watch: KernelWatch | None = None
         self.bridges: list[Bridge] = []
         self._sched = threading.Lock()  # NB: guards the two fields below, from any thread
         self._gen = 0
@@ -49,6 +51,13 @@ class Hub:
 
     def namespace(self) -> dict[str, Any]:
         return self.shell.user_ns  # type: ignore[no-any-return]
+
+    def ours(self, msg_type: str, content: dict[str, Any]) -> bool:
+        """Whether a comm message is a panel's own (the gate must not wait for it)."""
+        if msg_type == "comm_open":
+            return bool(content.get("target_name") == COMM_TARGET)
+        cid = content.get("comm_id")
+        return any(getattr(b.comm, "comm_id", None) == cid for b in list(self.bridges))
 
     def open(self, comm: Any, msg: object) -> None:
         """The comm target callback."""
@@ -131,6 +140,9 @@ class Hub:
                 bridge.close()
             self.bridges.clear()
             self._unhook()
+        if self.watch is not None:
+            self.watch.uninstall()
+            self.watch = None
         self.gate.uninstall()
 
 
@@ -173,6 +185,7 @@ def register(shell: Any) -> Hub:
     if hub is None:
         hub = _HUBS[id(shell)] = Hub(shell)
         hub.gate.install(shell, running=_running_cell(shell))
+        hub.watch = KernelWatch.install(shell, hub.gate, hub.ours)
     comm.get_comm_manager().register_target(COMM_TARGET, hub.open)
     return hub
 
