@@ -397,3 +397,53 @@ def test_a_cpu_temperature_is_moved_never_the_labels_already_on_the_models_devic
     assert "temperature = temperature.to(" in text and text.rstrip().endswith(VERIFIED)
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
     assert ns["labels"].device.type == "meta"
+
+
+# --- %devices: each fix rehearsed on a copy of the namespace, then diagnosed again ----------
+
+DEVICES_NS = """
+torch.__future__.set_swap_module_params_on_conversion(True)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 16)
+        self.pos = torch.randn(4, 16)
+    def forward(self, x):
+        return self.proj(x) + self.pos
+model = Net()
+opt = torch.optim.AdamW(model.parameters())
+prompt = nn.Parameter(torch.randn(4, 16))
+popt = torch.optim.Adam([prompt])
+model.to('meta')
+x = torch.randn(2, 4, 8)
+"""
+DEVICES_VERIFIED = ("  verified: rehearsed on a copy of this kernel's state, the fix runs, does no "
+                    "harm and clears this finding")
+
+
+def _finding_block(text: str, title: str) -> str:
+    start = text.index(title)
+    end = min((i for i in (text.find("\n✖ ", start), text.find("\n▲ ", start)) if i > 0),
+              default=len(text))
+    return text[start:end]
+
+
+def test_devices_marks_each_fix_with_what_rehearsing_it_showed(ip, ns, capsys):
+    ip.run_cell(DEVICES_NS, store_history=True)
+    ip.run_cell("out = model(x) + prompt\n", store_history=True)
+    x, pos = ns["x"], ns["model"].pos
+    capsys.readouterr()
+    ip.run_line_magic("devices", "--text")
+    text = capsys.readouterr().out
+    assert _finding_block(text, "error: model.pos was left on cpu").rstrip().endswith(
+        DEVICES_VERIFIED)
+    assert _finding_block(text, "warning: x is not on meta").rstrip().endswith(DEVICES_VERIFIED)
+    # NB: a trained Parameter's .data cannot go from cpu to meta: said, never claimed
+    assert _finding_block(text, "warning: prompt is not on meta").rstrip().endswith(
+        "  not verified: the fix itself raises RuntimeError: Attempted to call "
+        "`variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor "
+        "type.")
+    # NB: rehearsed on a copy: the user's objects are as they were
+    assert ns["x"] is x and x.device.type == "cpu" and ns["model"].pos is pos
+    ip.run_line_magic("devices", "--text --no-rehearse")
+    assert "verified" not in capsys.readouterr().out

@@ -54,6 +54,8 @@ class Finding:
     devices: tuple[str, ...] = ()
     dtypes: tuple[str, ...] = ()
     action: Action | None = None
+    #: "verified: ..." or "not verified: why", once ``%devices`` rehearsed the fix; '' when not
+    verdict: str = ""
 
 
 

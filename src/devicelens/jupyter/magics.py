@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import Any
 
 from IPython.core.error import UsageError
@@ -24,11 +25,15 @@ class DeviceMagics(Magics):
     @argument("--dry-run", action="store_true", help="with --to/--fix: show the plan only")
     @argument("--widget", action="store_true", help="interactive ipywidgets view")
     @argument("--text", action="store_true", help="print plain text, even in a notebook")
+    @argument("--no-rehearse", action="store_true",
+              help="show the fixes without rehearsing them on a copy of the kernel first")
     @line_magic
     def devices(self, line: str = "") -> Any:
         """Show where every tensor, module and optimizer state lives, and what will break.
 
-        Flags mismatched devices and dtypes with a fix as code. ``--to cuda:1`` moves everything
+        Flags mismatched devices and dtypes with a fix as code, each rehearsed first on a forked
+        copy of the kernel (``verified: ...`` or ``not verified: why``; ``--no-rehearse`` skips
+        it). ``--to cuda:1`` moves everything
         (identity-preserving, all-or-nothing), ``--fix`` applies every fix; add ``--dry-run``
         to see the plan first.
         """
@@ -52,7 +57,8 @@ class DeviceMagics(Magics):
             from ._frontends import prefer_widget
 
             if args.widget or prefer_widget(self.shell):
-                return devices_widget(ns, names=names, show_all=args.all)
+                mark = None if args.no_rehearse else partial(_rehearsed, ns=ns, names=names)
+                return devices_widget(ns, names=names, show_all=args.all, mark=mark)
         with gc_paused():  # NB: the walk's records are many small acyclic objects
             snap = take_snapshot(ns, names=names)
             findings = diagnose(snap)
@@ -61,6 +67,8 @@ class DeviceMagics(Magics):
 
                 return {**snapshot_to_wire(snap, all_tensors=args.all),
                         "findings": [finding_to_wire(f) for f in findings]}
+            if not args.no_rehearse:
+                findings = _rehearsed(findings, ns, names)
             view = DevicesView(snap, findings, show_all=args.all)
             shown = view.rendered() if not args.text else repr(view)
             del snap, findings, view  # NB: freed while paused: no collection ever scans them
@@ -68,6 +76,18 @@ class DeviceMagics(Magics):
             print(shown)  # NB: a returned str would show quoted, with literal \n escapes
             return None
         return shown
+
+
+def _rehearsed(findings: list[Any], ns: dict[str, Any], names: list[str] | None) -> list[Any]:
+    """Each fix marked with what rehearsing it on a copy of the namespace showed."""
+    from ..analysis import diagnose
+    from ..guard import rehearsal
+    from ..inspect import take_snapshot
+
+    def again(copy: dict[str, Any]) -> list[Any]:
+        return diagnose(take_snapshot(copy, names=names))
+
+    return rehearsal.rehearsed_findings(findings, ns, again)
 
 
 def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:

@@ -67,7 +67,8 @@ def _row(r: Row) -> str:
 def finding_html(f: Finding) -> str:
     return (f'<div class="dl-f" style="border-color:{_SEV_COLOUR[f.severity]}">'
             f"<b>{esc(f.severity)}: {esc(f.title)}</b><br>{esc(f.message)}"
-            + (f"<pre><code>{esc(f.fix)}</code></pre>" if f.fix else "") + "</div>")
+            + (f"<pre><code>{esc(f.fix)}</code></pre>" if f.fix else "")
+            + (f"<i>{esc(f.verdict)}</i>" if f.verdict else "") + "</div>")
 
 
 def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False,

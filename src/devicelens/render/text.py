@@ -53,6 +53,8 @@ def findings_text(findings: list[Finding], *, show_all: bool = True) -> list[str
         if f.fix:
             out.append("  fix:")
             out += [f"    {line}" for line in f.fix.splitlines()]
+        if f.verdict:
+            out.append(f"  {f.verdict}")
     if not show_all and n > MAX_FINDINGS:
         out.append(more_findings(findings[MAX_FINDINGS:]))
     return out

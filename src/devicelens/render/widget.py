@@ -49,12 +49,16 @@ def is_kernel(shell: Any) -> bool:
         k.__name__ == "ZMQInteractiveShell" for k in type(shell).__mro__)
 
 
+Mark = Callable[[list["Finding"]], list["Finding"]]
+
+
 def devices_widget(namespace: dict[str, Any], names: list[str] | None = None, *,
-                   show_all: bool = False) -> DevicesWidget | DevicesView:
+                   show_all: bool = False, mark: Mark | None = None) -> DevicesWidget | DevicesView:
     """The interactive view, or the HTML/text view where widgets cannot be shown.
 
     Terminal IPython gets text, a kernel without ipywidgets the HTML table; outside IPython
-    (scripts, tests) the widget is built all the same.
+    (scripts, tests) the widget is built all the same. ``mark``: gives each finding its
+    rehearsal's verdict (``%devices`` passes it; a renderer never rehearses by itself).
     """
     ipython = sys.modules.get("IPython")
     shell = ipython.get_ipython() if ipython is not None else None
@@ -66,8 +70,9 @@ def devices_widget(namespace: dict[str, Any], names: list[str] | None = None, *,
         has_widgets = True
     if not has_widgets or (shell is not None and not is_kernel(shell)):
         snap = take_snapshot(namespace, names=names)
-        return DevicesView(snap, diagnose(snap), show_all=show_all)
-    return DevicesWidget(namespace, names, show_all=show_all)
+        findings = diagnose(snap)
+        return DevicesView(snap, mark(findings) if mark else findings, show_all=show_all)
+    return DevicesWidget(namespace, names, show_all=show_all, mark=mark)
 
 
 # --- the view ------------------------------------------------------------------------------
@@ -95,9 +100,10 @@ class DevicesWidget:
     """
 
     def __init__(self, namespace: dict[str, Any], names: list[str] | None = None, *,
-                 show_all: bool = False) -> None:
+                 show_all: bool = False, mark: Mark | None = None) -> None:
         import ipywidgets as w
 
+        self.mark = mark
         self.namespace = namespace
         self.names = names
         self.show_all = show_all
@@ -133,7 +139,8 @@ class DevicesWidget:
     def refresh(self) -> None:
         """Re-snapshot the namespace and redraw the table, findings and device list."""
         snap = take_snapshot(self.namespace, names=self.names)
-        self.snapshot, self.findings = snap, diagnose(snap)
+        findings = diagnose(snap)
+        self.snapshot, self.findings = snap, self.mark(findings) if self.mark else findings
         self.table.value = table_html(snap, self.findings, show_all=self.show_all)
         old = [r for r in self.findings_box.children if r is not self._no_findings]
         self.apply_buttons = {}

@@ -3,11 +3,14 @@
 :func:`verify` forks the process (:mod:`._sandbox`), applies the fix exactly as printed
 (:mod:`._apply`), checks it breaks no training link (:mod:`._harm`), runs the cell again
 (:mod:`._attempt`) and repeats until the cell runs (:mod:`._loop`): the fix shown is complete,
-harmless, and marked ``verified`` or ``not verified: why``.
+harmless, and marked ``verified`` or ``not verified: why``. :func:`rehearsed_findings` does
+the same for ``%devices``, which has no failing cell: each fix is run on a copy of the
+namespace, which is then diagnosed again (:mod:`._findings`).
 """
 
 from __future__ import annotations
 
+from ._findings import rehearsed as rehearsed_findings
 from ._loop import Cell, seconds, verify
 
-__all__ = ["Cell", "seconds", "verify"]
+__all__ = ["Cell", "rehearsed_findings", "seconds", "verify"]

@@ -1,0 +1,79 @@
+"""``%devices``' fixes, rehearsed: each finding's fix run exactly as printed on a forked copy
+of the namespace, which is then diagnosed again.
+
+There is no failing cell to run again: what ``%devices`` promises is that the namespace is
+right after its fix, so that is what is checked. A fix is verified when it runs, breaks no
+training link (:mod:`._harm`), clears its finding and brings no new error or warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from ...analysis import Finding
+from ._apply import NotApplied, is_code, run_fix
+from ._attempt import _fake_mode, _unshare
+from ._harm import harms, links
+from ._loop import _fake, seconds
+from ._sandbox import Refused, run_forked
+
+#: at most this many fixes are rehearsed per ``%devices`` (each is one fork)
+MAX_FIXES = 8
+Diagnose = Callable[[dict[str, Any]], list[Finding]]
+VERIFIED = ("verified: rehearsed on a copy of this kernel's state, the fix runs, does no harm "
+            "and clears this finding")
+
+
+def rehearsed(findings: Sequence[Finding], ns: dict[str, Any],
+              diagnose: Diagnose) -> list[Finding]:
+    """``findings``, each error or warning with a fix as code marked with its verdict.
+    NB: never raises; ``DEVICELENS_REHEARSAL_SECONDS=0`` turns it off."""
+    limit = seconds()
+    todo = [f for f in findings if f.severity != "info" and f.fix and is_code(f.fix)]
+    if limit <= 0 or not todo:
+        return list(findings)
+    verdicts: dict[str, str] = {}
+    deadline = time.monotonic() + 2 * limit
+    fake = _fake()
+    for f in todo:
+        left = deadline - time.monotonic()
+        if len(verdicts) >= MAX_FIXES or left < 0.2:
+            verdicts[f.id] = "not verified: not rehearsed (the rehearsal's time or count ran out)"
+            continue
+        try:
+            out = run_forked(partial(_one, f, findings, ns, diagnose, fake), min(limit, left))
+            verdicts[f.id] = f"not verified: {out.problem}" if out.problem else str(out.value)
+        except Exception as e:
+            verdicts[f.id] = f"not verified: the rehearsal failed ({type(e).__name__})"
+    return [replace(f, verdict=verdicts[f.id]) if f.id in verdicts else f for f in findings]
+
+
+def _one(f: Finding, before: Sequence[Finding], ns: dict[str, Any], diagnose: Diagnose,
+         fake: bool) -> str:
+    """In the child: the fix, the harm checks, the diagnosis after."""
+    _unshare(ns)
+    with _fake_mode() if fake else contextlib.nullcontext():
+        linked = links(ns)
+        try:
+            run_fix(f.fix, ns)
+        except NotApplied as e:
+            return f"not verified: {e}"
+        except Refused as e:
+            return f"not verified: {e} (in the fix)"
+        found = harms(linked, ns)
+        if found:
+            return f"not verified: the fix would do harm: {found[0]}"
+    after = [g for g in diagnose(ns) if g.severity != "info"]
+    still = [g for g in after if g.kind == f.kind and set(g.objects) & set(f.objects)]
+    if still:
+        return f"not verified: after this fix, still: {still[0].title}"
+    known = {(g.kind, g.objects) for g in before}
+    new = [g for g in after if (g.kind, g.objects) not in known]
+    if new:
+        return f"not verified: after this fix, a new {new[0].severity}: {new[0].title}"
+    return VERIFIED
