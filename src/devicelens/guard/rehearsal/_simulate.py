@@ -1,0 +1,304 @@
+"""The GPUs a rehearsal runs on, inside the sandbox's child: ``torch.cuda`` says they are there,
+``"cuda"`` means the current one, and tensors on them are ``FakeTensor``s (nothing computed).
+
+A CPU build of torch cannot do everything on a fake cuda tensor; each gap is crossed or named:
+autograd aborts the process, so the code runs under ``no_grad`` and ``backward()`` is skipped
+(each trained parameter gets a zero gradient on its own device, which is where a GPU puts it);
+C++ indexing needs a device guard the build lacks, so ``t[...]`` is shaped on ``meta``.
+NB: runs only in the forked child; every patch here dies with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import linecache
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode
+from torch.utils._pytree import tree_map
+
+
+class StepsDone(BaseException):
+    """``--steps N`` reached: the rehearsal ends here, by the user's request.
+
+    NB: a ``BaseException``, so the user's own ``except Exception`` cannot swallow it.
+    """
+
+
+@dataclass
+class Trace:
+    """What the simulation saw while the code ran (sent back to the parent)."""
+
+    devices: tuple[str, ...]
+    on_device: bool = False  # some tensor reached a simulated device
+    steps: int = 0  # optimizer steps taken
+    by_steps: bool = False  # the run ended at --steps
+    skipped: dict[str, str] = field(default_factory=dict)  # "cell line 9" -> what was skipped
+    where: str = ""  # "cell line 7", where the run stopped
+    code: str = ""  # that line's code
+    lines: list[int] = field(default_factory=list)  # the failure's lines in the code's file
+    sites: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, function)
+
+
+UserLine = Callable[[Any], "tuple[str, str] | None"]  # a frame -> ("cell line 7", code)
+
+
+def user_line(is_user: Callable[[str], bool], label: Callable[[str], str]) -> UserLine:
+    """The innermost frame of the user's code from ``frame`` outwards, as (where, code)."""
+    def find(frame: Any) -> tuple[str, str] | None:
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if is_user(name):
+                line = frame.f_lineno
+                return f"{label(name)} line {line}", linecache.getline(name, line).strip()
+            frame = frame.f_back
+        return None
+    return find
+
+
+@contextlib.contextmanager
+def simulated(trace: Trace, steps: int, where: UserLine) -> Iterator[None]:
+    """Inside: the devices of ``trace`` exist; ``steps`` > 0 ends the run after that many
+    optimizer steps (:class:`StepsDone`)."""
+    torch._C._ensureCUDADeviceGuardSet()  # NB: a no-op guard for cuda: views work on fakes
+    _pretend_cuda(len(trace.devices))
+    _skip(trace, where)
+    _count_steps(trace, steps)
+    # NB: FakeTensorMode asks torch.cuda.is_available() (now True) whether to avoid touching a
+    # real device; there is none, so it must keep avoiding it
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    FakeTensorMode.avoid_device_init = property(lambda self: True)  # type: ignore[method-assign,assignment]
+    # NB: Module.to() keeps each Parameter object, as on a GPU (an optimizer still holds them)
+    torch.__future__.set_swap_module_params_on_conversion(True)
+    _swap_freely()
+    torch._C._set_grad_enabled(False)
+    _no_grad_ever()
+    with _Devices(trace):
+        yield
+
+
+# --- torch.cuda, as on a machine with the devices ----------------------------------------------
+
+_CURRENT = {"index": 0, "count": 1}
+
+
+def _pretend_cuda(count: int) -> None:
+    """``torch.cuda`` answers as on a machine with ``count`` GPUs."""
+    cuda = torch.cuda
+    _CURRENT["count"] = count
+
+    def set_device(device: Any) -> None:
+        _CURRENT["index"] = _index(torch.device("cuda", device) if isinstance(device, int)
+                                   else torch.device(device))
+
+    def none(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    def zero(*args: Any, **kwargs: Any) -> int:
+        return 0
+
+    patches: dict[str, Any] = {
+        "is_available": lambda: True, "device_count": lambda: count,
+        "current_device": lambda: _CURRENT["index"], "set_device": set_device,
+        "is_initialized": lambda: True, "get_device_name": lambda *a: "simulated GPU",
+        "get_device_capability": lambda *a: (9, 0), "is_bf16_supported": lambda *a: True,
+        "synchronize": none, "empty_cache": none, "manual_seed": none, "manual_seed_all": none,
+        "seed": none, "seed_all": none, "init": none, "reset_peak_memory_stats": none,
+        "memory_allocated": zero, "max_memory_allocated": zero, "memory_reserved": zero,
+        "max_memory_reserved": zero, "is_current_stream_capturing": lambda: False,
+    }
+    for name, fn in patches.items():
+        setattr(cuda, name, fn)
+    cuda.device = cuda.device_of = _OnDevice  # type: ignore[assignment,misc]
+    # NB: no cudnn here: an RNN's flat weights (a cudnn layout) stay as they are
+    torch.backends.cudnn.is_acceptable = lambda tensor: False
+
+
+class _OnDevice:
+    """``with torch.cuda.device(1):`` (or ``device_of(t)``): "cuda" means cuda:1 inside."""
+
+    def __init__(self, device: Any) -> None:
+        if isinstance(device, torch.Tensor):
+            device = device.device if device.device.type == "cuda" else -1
+        if isinstance(device, int) or device is None:
+            device = torch.device("cuda", device) if device is not None and device >= 0 else None
+        self.index = None if device is None else _index(torch.device(device))
+
+    def __enter__(self) -> None:
+        self.prev = _CURRENT["index"]
+        if self.index is not None:
+            _CURRENT["index"] = self.index
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT["index"] = self.prev
+
+
+def _index(device: torch.device) -> int:
+    """The index of a simulated ``device``; a real GPU's own error for one that is not there."""
+    index = _CURRENT["index"] if device.index is None else device.index
+    if not 0 <= index < _CURRENT["count"]:
+        raise RuntimeError("CUDA error: invalid device ordinal")
+    return index
+
+
+def _swap_freely() -> None:
+    """``swap_tensors`` (how ``Module.to`` keeps each Parameter) refuses a tensor with weak
+    references; the fake mode's converter keeps one to each real tensor it has read, so it
+    forgets them first. NB: only a cache: a real tensor read again is simply read again."""
+    swap = torch.utils.swap_tensors
+
+    def swap_tensors(t1: torch.Tensor, t2: torch.Tensor) -> None:
+        mode = torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE)
+        if mode is not None:
+            describer = mode.fake_tensor_converter.meta_converter.describer
+            describer.lookup_tensor.clear()
+            describer.lookup_storage.clear()
+        swap(t1, t2)  # type: ignore[no-untyped-call]
+
+    torch.utils.swap_tensors = swap_tensors
+
+
+# --- what a CPU build cannot simulate ----------------------------------------------------------
+
+def _skip(trace: Trace, where: UserLine) -> None:
+    """``backward()``, ``autograd.grad`` and ``torch.save`` are noted and skipped."""
+    def backward(*args: Any, **kwargs: Any) -> None:
+        _note(trace, where, "autograd does not run on a simulated GPU in a CPU build of torch; "
+                            "each trained parameter got a zero gradient on its own device")
+        _zero_grads()
+
+    def grad(outputs: Any, inputs: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        _note(trace, where, "autograd does not run on a simulated GPU in a CPU build of torch; "
+                            "each gradient was taken as zeros on its input's device")
+        seq = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+        return tuple(torch.zeros_like(t) for t in seq)
+
+    def save(*args: Any, **kwargs: Any) -> None:
+        _note(trace, where, "nothing is written in a rehearsal")
+
+    torch.Tensor.backward = backward  # type: ignore[method-assign]
+    torch.autograd.backward = backward
+    torch.autograd.grad = grad  # type: ignore[assignment]
+    torch.save = save
+
+
+def _note(trace: Trace, where: UserLine, why: str) -> None:
+    found = where(sys._getframe(2))
+    at, code = found if found is not None else ("outside the user's code", "")
+    trace.skipped.setdefault(at, f"`{code}`: {why}" if code else why)
+
+
+def _zero_grads() -> None:
+    """A zero gradient for every parameter an optimizer trains, on the parameter's device and
+    in its dtype: what a backward pass on a GPU leaves there."""
+    for obj in gc.get_objects():
+        if isinstance(obj, torch.optim.Optimizer):
+            for group in obj.param_groups:
+                for p in group.get("params", ()):
+                    if isinstance(p, torch.Tensor) and p.requires_grad and p.grad is None:
+                        p.grad = torch.zeros_like(p)
+
+
+def _no_grad_ever() -> None:
+    """Autograd stays off whatever the code asks (``enable_grad``, ``set_grad_enabled``):
+    recording a graph on a fake cuda tensor aborts a CPU build of torch."""
+    set_enabled = torch._C._set_grad_enabled
+    torch._C._set_grad_enabled = lambda enabled: set_enabled(False)
+
+
+def _count_steps(trace: Trace, steps: int) -> None:
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    def counted(optimizer: Any, args: Any, kwargs: Any) -> None:
+        trace.steps += 1
+        if 0 < steps <= trace.steps:
+            raise StepsDone(f"--steps {steps}")
+
+    register_optimizer_step_post_hook(counted)
+
+
+# --- "cuda", indexing ---------------------------------------------------------------------------
+
+class _Devices(TorchFunctionMode):
+    """``"cuda"`` becomes the current simulated GPU; an op a CPU build cannot run on a fake cuda
+    tensor (C++ indexing, an RNN kernel, ``nonzero``) runs on ``meta`` twins instead."""
+
+    def __init__(self, trace: Trace) -> None:
+        super().__init__()
+        self.trace = trace
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
+        if func is torch.Tensor.cuda:  # NB: .cuda() and .cuda(None): the current GPU
+            device = args[1] if len(args) > 1 else kwargs.get("device")
+            args, kwargs = args[:1], {**kwargs, "device": _cuda(device)}
+        args, kwargs = tree_map(_device, (args, kwargs))
+        if func is torch.Tensor.pin_memory:
+            return args[0]  # NB: pinned or not, the data stays on the cpu
+        try:
+            out = func(*args, **kwargs)
+        except (RuntimeError, NotImplementedError) as e:
+            if not any(m in str(e) for m in NOT_SIMULATED):
+                raise
+            out = _on_meta(func, args, kwargs, e)
+        if not self.trace.on_device and _simulated(out):
+            self.trace.on_device = True
+        return out
+
+
+#: what a CPU build of torch says of an op it cannot run on a fake cuda tensor
+NOT_SIMULATED = ("not linked with support for cuda", "from the 'CUDA' backend",
+                 "no fake impl or Meta kernel")
+
+
+def _cuda(device: Any) -> torch.device:
+    if device is None:
+        return torch.device("cuda", _CURRENT["index"])
+    if isinstance(device, int):
+        return torch.device("cuda", _index(torch.device("cuda", device)))
+    return torch.device("cuda", _index(torch.device(device)))
+
+
+def _device(x: Any) -> Any:
+    if isinstance(x, str) and (x == "cuda" or x.startswith("cuda:")):
+        x = torch.device(x)
+    if isinstance(x, torch.device) and x.type == "cuda":
+        return torch.device("cuda", _index(x))
+    return x
+
+
+def _simulated(x: Any) -> bool:
+    return isinstance(x, torch.Tensor) and x.device.type == "cuda"
+
+
+def _on_meta(func: Any, args: Any, kwargs: Any, error: BaseException) -> Any:
+    """``func`` on ``meta`` twins of its tensors, its results put on the one simulated GPU its
+    tensors are on (the guard has checked they agree). NB: shapes, dtypes and devices are
+    right; a view is a new tensor, which no value-free rehearsal can tell apart."""
+    flat = [t for t in torch.utils._pytree.tree_leaves((args, kwargs))
+            if isinstance(t, torch.Tensor)]
+    gpus = {t.device for t in flat if t.device.type == "cuda"}
+    if len(gpus) != 1:
+        raise error
+    (gpu,) = gpus
+    try:
+        out = func(*tree_map(_meta, args), **tree_map(_meta, kwargs))
+    except Exception as e:
+        if type(e).__name__ in ("DynamicOutputShapeException", "DataDependentOutputException"):
+            raise e from None  # NB: needs values, like nonzero: that is what the user is told
+        raise error from None
+    return tree_map(lambda t: torch.empty_strided(t.shape, t.stride(), dtype=t.dtype,
+                                                  device=gpu)
+                    if isinstance(t, torch.Tensor) else t, out)
+
+
+def _meta(x: Any) -> Any:
+    if not isinstance(x, torch.Tensor):
+        return x
+    return torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device="meta")
