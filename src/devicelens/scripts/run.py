@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, end="", file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
+    if argv[0] == "rehearse":
+        from .rehearse import main as rehearse
+
+        return rehearse(argv[1:])
     if argv[0] != "run":
         print(f"devicelens: unknown command {argv[0]!r}\n\n{USAGE}", end="", file=sys.stderr)
         return 2
