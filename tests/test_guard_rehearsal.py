@@ -447,3 +447,26 @@ def test_devices_marks_each_fix_with_what_rehearsing_it_showed(ip, ns, capsys):
     assert ns["x"] is x and x.device.type == "cpu" and ns["model"].pos is pos
     ip.run_line_magic("devices", "--text --no-rehearse")
     assert "verified" not in capsys.readouterr().out
+
+
+def test_inside_a_function_a_guess_takes_another_operands_dtype_never_a_literal() -> None:
+    """The guesses for a helper's line (``lightly``'s ``set_at_index``): the target is an
+    operand the op already accepts, read from the failing frame's locals; at a cell's top
+    level a literal is right (the user's own objects)."""
+    import linecache
+
+    from devicelens.guard._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+
+    name = "<ipython-input-99-guesses>"
+    src = ["def fill(tokens, index, value):", "    return torch.scatter(tokens, 1, index, value)"]
+    linecache.cache[name] = (0, None, [ln + "\n" for ln in src], name)
+    report = MismatchReport("dtype", "scatter", "float32", (), ())
+    scope = {"tokens": torch.zeros(2, 4), "index": torch.zeros(2, 2, dtype=torch.long),
+             "value": torch.ones(2, 2).half()}
+    inside = [g.edit.new[0] for g in line_guesses(report, name, 2, "fill", scope)]
+    assert "    return torch.scatter(tokens, 1, index, value.to(tokens.dtype))" in inside
+    assert not any(".float()" in g or "tokens.to(" in g for g in inside), inside
+    assert line_guesses(report, name, 2, "fill", {}) == []  # NB: no anchor, no literal
+    top = [g.edit.new[0] for g in line_guesses(report, name, 2, "", {})]
+    assert "    return torch.scatter(tokens, 1, index, value.float())" in top

@@ -35,25 +35,28 @@ class Guess(NamedTuple):
     operand: str  # ``x.double()``: what the diagnosis can call the culprit
 
 
-def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str]]:
-    """(file, line, qualname) of the statements to rewrite: the innermost frame in the user's
-    cells (a function a cell defined), then the failing cell's own line."""
-    from .._frames import default_cell_files, traceback_frames
+def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, dict[str, Any]]]:
+    """(file, line, qualname, locals) of the statements to rewrite: the innermost frame in the
+    user's cells (a function a cell defined), then the failing cell's own line."""
+    from .._frames import default_cell_files, frame_locals, traceback_frames
 
     is_cell = default_cell_files([failing[0]])
     out = [(f.frame.f_code.co_filename, f.lineno,
-            "" if f.frame.f_code.co_name == "<module>" else f.frame.f_code.co_qualname)
+            "" if f.frame.f_code.co_name == "<module>" else f.frame.f_code.co_qualname,
+            frame_locals(f.frame))
            for f in traceback_frames(tb) if is_cell(f.frame.f_code.co_filename)][:1]
-    return list(dict.fromkeys([*out, (*failing, "")]))
+    if not out or out[0][:2] != failing:
+        out.append((*failing, "", {}))
+    return out
 
 
-def line_guesses(report: MismatchReport, filename: str, line: int,
-                 qualname: str = "") -> list[Guess]:
-    """Edits of the statement at ``line`` of cell ``filename`` (in function ``qualname``), one
-    operand each: a cast the operand makes dropped, then the operand cast or moved to
-    ``report.expected``."""
-    call = _call(report)
-    if not call or line <= 0:
+def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str = "",
+                 scope: dict[str, Any] | None = None) -> list[Guess]:
+    """Edits of the statement at ``line`` of cell ``filename`` (in function ``qualname``, whose
+    locals are ``scope``), one operand each: a cast the operand makes dropped, then the operand
+    cast or moved to ``report.expected``. NB: inside a function the target is another operand's
+    (``.to(tokens.dtype)``): a literal there would be wrong for the next device or dtype."""
+    if line <= 0:
         return []
     lines = source_lines(filename)
     try:
@@ -65,8 +68,13 @@ def line_guesses(report: MismatchReport, filename: str, line: int,
         return []
     first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
     old = lines[first - 1:last]
+    anchor = _anchor(stmt, report, scope or {})
+    call = f"to({anchor}.{'device' if report.kind == 'device' else 'dtype'})" if anchor else (
+        _call(report) if not qualname else "")
     out: list[Guess] = []
-    for node, new in _rewrites(stmt, call):
+    for node, new in _rewrites(stmt, call, _culprit_names(report)):
+        if anchor and _source(node) == anchor:
+            continue
         text = _replaced(old, first, node, new)
         if text is None or text == old:
             continue
@@ -76,6 +84,47 @@ def line_guesses(report: MismatchReport, filename: str, line: int,
         if len(out) >= MAX_GUESSES:
             break
     return list({g.edit: g for g in out}.values())
+
+
+def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> str:
+    """An operand of ``stmt`` (a local, or an attribute of one) that already has the device or
+    dtype the op wants, read from the failing frame's locals without running any code."""
+    if not scope or report.kind not in ("device", "dtype") or not report.expected:
+        return ""
+    for n in _operands(stmt):
+        value = _lookup(n, scope)
+        got = getattr(value, report.kind, None) if _is_tensor(value) else None
+        if got is not None and str(got).removeprefix("torch.") == report.expected:
+            return _source(n)
+    return ""
+
+
+def _lookup(node: ast.expr, scope: dict[str, Any]) -> Any:
+    """``x`` or ``self.grid`` from ``scope``: names and instance attributes only (an
+    attribute is read from the object's ``__dict__``, never through a property)."""
+    if isinstance(node, ast.Name):
+        return scope.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _lookup(node.value, scope)
+        if node.attr == "data" and _is_tensor(owner):
+            return owner  # NB: ``p.data``: the same device and dtype as ``p``
+        d = getattr(owner, "__dict__", None) if owner is not None else None
+        if type(d) is not dict:
+            return None
+        if node.attr in d:
+            return d[node.attr]
+        for bag in ("_parameters", "_buffers"):  # NB: nn.Module keeps its tensors here
+            inner = d.get(bag)
+            if type(inner) is dict and node.attr in inner:
+                return inner[node.attr]
+    return None
+
+
+def _is_tensor(value: Any) -> bool:
+    import sys
+
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
 
 
 def _call(report: MismatchReport) -> str:
@@ -96,18 +145,37 @@ def _statement(tree: ast.Module, line: int) -> ast.stmt | None:
     return best
 
 
-def _rewrites(stmt: ast.stmt, call: str) -> Iterator[tuple[ast.expr, str]]:
-    """(operand, its new text): casts dropped first (the smallest fix), then outer operands
-    before inner ones (an op's own operands before what made them)."""
-    operands = [n for n in _operands(stmt) if not isinstance(n, ast.Constant | ast.Starred)]
+def _culprit_names(report: MismatchReport) -> set[str]:
+    """The culprits as the code writes them: ``data`` for `data` in moving_average."""
+    out = set()
+    for c in report.culprits:
+        n = c.named
+        local = n.name.split("`")[1] if n.name.startswith("`") and n.name.count("`") > 1 else ""
+        out.add(n.code or local or n.name)
+    return out
+
+
+def _rewrites(stmt: ast.stmt, call: str, culprits: set[str]) -> Iterator[tuple[ast.expr, str]]:
+    """(operand, its new text): casts dropped first (the smallest fix), then the culprits as
+    written, then outer operands before inner ones (an op's own before what made them)."""
+    operands = [n for n in _operands(stmt) if not isinstance(n, ast.Constant | ast.Starred)
+                and not _arithmetic_of_constants(n)]
+    operands.sort(key=lambda n: _source(n) not in culprits)  # NB: stable: BFS order kept
     for n in operands:
         inner = _cast_of(n)
         if inner is not None:
             yield n, _source(inner)
-    for n in operands:
+    for n in operands if call else ():
         src = _source(n)
         atom = isinstance(n, ast.Name | ast.Attribute | ast.Call | ast.Subscript)
         yield n, f"{src if atom else f'({src})'}.{call}"
+
+
+def _arithmetic_of_constants(n: ast.expr) -> bool:
+    """``2 * 3``: arithmetic of constants only, which no cast or move applies to."""
+    return isinstance(n, ast.BinOp | ast.UnaryOp) and all(
+        isinstance(k, ast.Constant | ast.operator | ast.unaryop | ast.BinOp | ast.UnaryOp)
+        for k in ast.walk(n) if k is not n)
 
 
 def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:

@@ -96,10 +96,10 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
                   deadline=deadline)
     units = _units(report, cell, ns)
     first = _rounds(report, units, run, cell, ns, deadline) if units else None
-    if first is None or not first.verified or len(first.units) > 1:
-        # NB: the rules' fix did not make the cell run, or it took several changes (the
-        # student moved after its input, for a teacher on another device): the failing line's
-        # own operands, cast or moved, each rehearsed; one edit that makes the cell run wins
+    if first is None or not first.verified or _moves_a_model(first.units, report, ns):
+        # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
+        # op did not run (the student, after its input, for a teacher on another device): the
+        # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
         guesses = [g for site in sites(cell.tb, (cell.filename, cell.failing_line))
                    for g in line_guesses(report, *site)]
         for guess in guesses:
@@ -161,6 +161,28 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
     else:
         out.verdict = "not verified: the fix did not settle within the rehearsal's rounds"
     return out
+
+
+def _moves_a_model(units: list[Unit], report: MismatchReport, ns: dict[str, Any]) -> bool:
+    """A ``fix:`` line of ``units`` moves or casts a whole ``nn.Module`` of ``ns`` other than
+    the one the failing op ran in (``student.to("meta")``)."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    inside = report.module.split(" ")[0].split(".")[0]
+    for u in units:
+        if not isinstance(u, str):
+            continue
+        m = _MODULE_MOVE.match(u.strip())
+        root = m.group(1) if m else ""
+        if root and root != inside and torch is not None \
+                and isinstance(ns.get(root), torch.nn.Module):
+            return True
+    return False
+
+
+_MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float|double|"
+                          r"bfloat16)\(")
 
 
 def _renamed(report: MismatchReport, operand: str) -> MismatchReport:
