@@ -116,6 +116,10 @@ def _rehearse(code: Code, ns: dict[str, Any], devices: tuple[str, ...],
         a, trace = out.value
         if a.report is None:
             return _result(devices, found, a, trace)
+        if found and _site(a.report) == _site(found[-1]):
+            why = ("the fix above, applied as printed before the code runs, did not clear it "
+                   "(it may have to run after a line of the code)")
+            return _stopped(devices, found, why, trace, verdict=False)
         new = [u for u in _units(a.report, code.filename, trace.lines) if u not in units]
         if not new:
             # NB: advice, not code (`h` moved before a call): the failing line's operands,
@@ -147,6 +151,11 @@ def _units(report: MismatchReport, filename: str, lines: list[int]) -> list[Unit
     return list(dict.fromkeys([*fixes, *(_own(e, filename) for e in report.edits)]))
 
 
+def _site(report: MismatchReport) -> tuple[str, ...]:
+    """Where a mismatch happens and what it is, whatever the code's text there now is."""
+    return (report.headline(), *(ln.split(":")[0] for ln in report.lines), *report.names)
+
+
 def _own(edit: Edit, filename: str) -> Edit:
     """An edit of the rehearsed code's own file changes its text only: each round runs that
     text from its start, which defines the function anew (before it runs, it is not there)."""
@@ -156,7 +165,6 @@ def _own(edit: Edit, filename: str) -> Edit:
 def _round(units: list[Unit], code: Code, ns: dict[str, Any],
            devices: tuple[str, ...]) -> tuple[Attempt, Any]:
     """In the child: the fixes so far, then the code, on the simulated devices."""
-    from ._candidates import sites
     from ._simulate import StepsDone, Trace, simulated, user_line
 
     trace = Trace(devices)
@@ -171,28 +179,42 @@ def _round(units: list[Unit], code: Code, ns: dict[str, Any],
         except BaseException as e:
             trace.where, trace.code = _at(e.__traceback__, where)
             trace.lines = _lines(e.__traceback__, code.filename)
-            trace.sites = sites(e.__traceback__, (code.filename, (trace.lines or [0])[-1]))
+            failure.append(e.__traceback__)
             raise
 
+    failure: list[TracebackType | None] = []
     if code.prepare is not None:
         code.prepare(ns)
     with simulated(trace, code.steps, where):
         a = attempt(units, code.filename, ns, run, code.explain, fake=True)
+        if a.report is not None and failure and not any(map(is_code, a.report.fixes)):
+            trace.guesses = _guesses(a.report, failure[-1], code.filename, trace.lines)
     return a, trace
+
+
+def _guesses(report: MismatchReport, tb: TracebackType | None, filename: str,
+             lines: list[int]) -> list[Edit]:
+    """In the child, while the failure's frames are there: edits of the failing line's
+    operands (:mod:`._candidates`) for the parent to try. NB: never raises."""
+    from ._candidates import line_guesses, sites
+
+    try:
+        return [g.edit for site in sites(tb, (filename, (lines or [0])[-1]))
+                for g in line_guesses(report, *site)]
+    except Exception:
+        return []
 
 
 def _guess(report: MismatchReport, trace: Any, filename: str,
            run: Callable[[Unit], Attempt | None]) -> Edit | None:
-    """The first edit of the failing line's operands (:mod:`._candidates`) after which the
-    code hits no mismatch (one that only moves the failure, such as a whole model moved to the
-    other GPU, is no fix)."""
-    from ._candidates import line_guesses
-
-    for site in trace.sites:
-        for guess in line_guesses(report, *site):
-            a = run(_own(guess.edit, filename))
-            if a is not None and a.report is None:  # NB: no mismatch at all after it
-                return guess.edit
+    """The first edit of the failing line's operands (found in the child) after which the
+    code hits no mismatch and raises nothing (one that only moves the failure, such as a whole
+    model moved to the other GPU, is no fix)."""
+    edits: list[Edit] = trace.guesses
+    for edit in edits:
+        a = run(_own(edit, filename))
+        if a is not None and a.report is None and not a.error:
+            return edit
     return None
 
 
@@ -241,7 +263,10 @@ def _result(devices: tuple[str, ...], found: list[MismatchReport], a: Attempt,
     elif a.error:
         stop = _unsupported(a.error)
     if stop:
-        return _stopped(devices, found, stop, trace, verdict=a.unit < 0 and not a.harm)
+        # NB: a fix is verified only by a round that went past it: not by one that could not
+        # apply it, found it harmful, or ran out of time somewhere unknown
+        return _stopped(devices, found, stop, trace,
+                        verdict=a.unit < 0 and not a.harm and not a.reached)
     return Rehearsal(tuple(devices), _verified(found, devices), skipped=_skipped(trace),
                      steps=trace.steps, by_steps=trace.by_steps, where=trace.where,
                      code=trace.code, on_device=trace.on_device)

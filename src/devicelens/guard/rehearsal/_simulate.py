@@ -42,7 +42,7 @@ class Trace:
     where: str = ""  # "cell line 7", where the run stopped
     code: str = ""  # that line's code
     lines: list[int] = field(default_factory=list)  # the failure's lines in the code's file
-    sites: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, function)
+    guesses: list[Any] = field(default_factory=list)  # edits to try where a fix is advice
 
 
 UserLine = Callable[[Any], "tuple[str, str] | None"]  # a frame -> ("cell line 7", code)
