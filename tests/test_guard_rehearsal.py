@@ -467,6 +467,11 @@ def test_inside_a_function_a_guess_takes_another_operands_dtype_never_a_literal(
     inside = [g.edit.new[0] for g in line_guesses(report, name, 2, "fill", scope)]
     assert "    return torch.scatter(tokens, 1, index, value.to(tokens.dtype))" in inside
     assert not any(".float()" in g or "tokens.to(" in g for g in inside), inside
-    assert line_guesses(report, name, 2, "fill", {}) == []  # NB: no anchor, no literal
+    # NB: with no operand to take it from, a dtype literal is the last resort; a device never
+    last = [g.edit.new[0] for g in line_guesses(report, name, 2, "fill", {})]
+    assert "    return torch.scatter(tokens, 1, index, value.float())" in last
+    moved = MismatchReport("device", "scatter", "cuda:0", (), ())
+    assert line_guesses(moved, name, 2, "fill", {}) == []
+    assert not any("torch." in g.operand for g in line_guesses(report, name, 2, "fill", scope))
     top = [g.edit.new[0] for g in line_guesses(report, name, 2, "", {})]
     assert "    return torch.scatter(tokens, 1, index, value.float())" in top

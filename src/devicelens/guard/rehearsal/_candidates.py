@@ -68,9 +68,11 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
         return []
     first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
     old = lines[first - 1:last]
-    anchor = _anchor(stmt, report, scope or {})
+    anchor = _anchor(stmt, report, scope or {}) if qualname else ""
+    # NB: a dtype literal in a helper is only a last resort; a device literal never is (it
+    # would be wrong on the next device, and on every other rank)
     call = f"to({anchor}.{'device' if report.kind == 'device' else 'dtype'})" if anchor else (
-        _call(report) if not qualname else "")
+        _call(report) if not qualname or report.kind != "device" else "")
     out: list[Guess] = []
     for node, new in _rewrites(stmt, call, _culprit_names(report)):
         if anchor and _source(node) == anchor:
@@ -93,10 +95,33 @@ def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> st
         return ""
     for n in _operands(stmt):
         value = _lookup(n, scope)
+        src = _source(n)
+        if _is_module(value):  # NB: ``self.model_(h)``: the module's own weights decide
+            value = next(iter(value.parameters()), None)
+            src = f"next({src}.parameters())"
         got = getattr(value, report.kind, None) if _is_tensor(value) else None
         if got is not None and str(got).removeprefix("torch.") == report.expected:
-            return _source(n)
+            return src
+    if isinstance(stmt, ast.Expr | ast.Return | ast.Assign):
+        value = getattr(stmt, "value", None)
+        callee = value.func if isinstance(value, ast.Call) else None
+        if callee is not None and _is_module(_lookup(callee, scope)):
+            return _anchor_of_module(callee, report, scope)
     return ""
+
+
+def _anchor_of_module(callee: ast.expr, report: MismatchReport, scope: dict[str, Any]) -> str:
+    p = next(iter(_lookup(callee, scope).parameters()), None)
+    got = getattr(p, report.kind, None)
+    ok = got is not None and str(got).removeprefix("torch.") == report.expected
+    return f"next({_source(callee)}.parameters())" if ok else ""
+
+
+def _is_module(value: Any) -> bool:
+    import sys
+
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.nn.Module)
 
 
 def _lookup(node: ast.expr, scope: dict[str, Any]) -> Any:
@@ -104,6 +129,10 @@ def _lookup(node: ast.expr, scope: dict[str, Any]) -> Any:
     attribute is read from the object's ``__dict__``, never through a property)."""
     if isinstance(node, ast.Name):
         return scope.get(node.id)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        owner = _lookup(node.value, scope)
+        key = node.slice.value
+        return owner.get(key) if type(owner) is dict and isinstance(key, str | int) else None
     if isinstance(node, ast.Attribute):
         owner = _lookup(node.value, scope)
         if node.attr == "data" and _is_tensor(owner):
@@ -188,7 +217,8 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
         kids: list[ast.expr] = []
         if isinstance(node, ast.Call):
             kids = [*node.args, *(k.value for k in node.keywords)]
-            if isinstance(node.func, ast.Attribute) and node.func.attr not in _CAST_METHODS:
+            if isinstance(node.func, ast.Attribute) and node.func.attr not in _CAST_METHODS \
+                    and not _namespace_module(node.func.value):
                 kids.insert(0, node.func.value)  # ``a.matmul(b)``: ``a`` is an operand too
         elif isinstance(node, ast.BinOp):
             kids = [node.left, node.right]
@@ -198,6 +228,16 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
             kids = list(node.elts)
         yield from (k for k in kids if k is not value)
         queue += kids
+
+
+#: the usual names of Python modules (``torch.cat``, ``F.linear``): a call's receiver, no operand
+_MODULE_NAMES = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functional", "fn"})
+
+
+def _namespace_module(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in _MODULE_NAMES
 
 
 def _cast_of(node: ast.expr) -> ast.expr | None:
