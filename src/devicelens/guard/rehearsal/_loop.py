@@ -188,7 +188,10 @@ _MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float
 def _renamed(report: MismatchReport, operand: str) -> MismatchReport:
     """``report`` whose culprit with no name in the user's code is called by the operand the
     rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward)."""
-    loose = [c for c in report.culprits if not c.named.code]
+    # NB: only a local or a temporary; a culprit named after the user's object (``dist``) keeps
+    # its name even when its fix is an edit
+    loose = [c for c in report.culprits if not c.named.code
+             and c.named.name.startswith(("`", "a temporary"))]
     if len(loose) != 1:
         return report
     c = loose[0]
