@@ -111,7 +111,8 @@ CASES = {
         "culprit: `h` in TwoStage.forward (float32[4, 16] on cuda:0), argument 1; expected "
         "cuda:1",
         "inside: net.stage2 (Linear)",
-        '# pass `h` in TwoStage.forward through .to("cuda:1") before this call']),
+        "- return self.stage2(h)",
+        "+ return self.stage2(h.to(next(self.stage2.parameters()).device))"]),
 }
 VERIFIED = "verified: rehearsed on {}, the code goes past this line with this fix"
 
@@ -144,8 +145,7 @@ def test_magic_finds_the_gpu_only_bug_with_its_fix(user, capsys, case):
     assert lines(out)[0] == f"rehearsed on {devices}: the GPU run would hit 1 mismatch"
     for want in expected:
         assert want in lines(out), out
-    if case != "split":  # NB: advice is rehearsed through _candidates' guesses, being reworked
-        assert VERIFIED.format(devices) in lines(out) and "stopped" not in out
+    assert VERIFIED.format(devices) in lines(out) and "stopped" not in out
 
 
 def test_a_correct_training_cell_rehearses_clean_and_changes_nothing(user, capsys, tmp_path):
@@ -243,8 +243,7 @@ def test_cli_finds_the_same_bug_and_exits_1(tmp_path, case):
     assert out[0] == f"rehearsed on {devices}: the GPU run would hit 1 mismatch"
     for want in expected:
         assert want in out, done.stdout
-    if case != "split":
-        assert VERIFIED.format(devices) in out
+    assert VERIFIED.format(devices) in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 

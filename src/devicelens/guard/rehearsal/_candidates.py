@@ -142,7 +142,7 @@ def _lookup(node: ast.expr, scope: dict[str, Any]) -> Any:
             return None
         if node.attr in d:
             return d[node.attr]
-        for bag in ("_parameters", "_buffers"):  # NB: nn.Module keeps its tensors here
+        for bag in ("_parameters", "_buffers", "_modules"):  # NB: where nn.Module keeps them
             inner = d.get(bag)
             if type(inner) is dict and node.attr in inner:
                 return inner[node.attr]
