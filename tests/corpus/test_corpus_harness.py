@@ -219,6 +219,19 @@ def test_held_out_cases_are_read_from_their_list_and_scored_apart(tmp_path: path
     assert "  held out (1 cases added after tuning, HELDOUT.txt): named   0.0%" in text
 
 
+def test_one_held_out_set_is_read_from_its_block(tmp_path: pathlib.Path) -> None:
+    """``scorer --set 7``: a new set's first contact is scored alone."""
+    from tests.corpus._harness import heldout_set
+
+    listing = tmp_path / "HELDOUT.txt"
+    listing.write_text("# Set 6 (2 cases): scored\ndevice-loose__a\ndevice-loose__b\n"
+                       "# Set 7 (1 case): first scored\n# named 1 of 1\nclean__c\n"
+                       "# Set 17: not this one\ndevice-loose__d\n")
+    assert heldout_set("6", listing) == {"device-loose__a", "device-loose__b"}
+    assert heldout_set("7", listing) == {"clean__c"}
+    assert heldout_set("8", listing) == frozenset()
+
+
 def test_the_verdict_is_read_and_verified_fixes_are_counted_apart() -> None:
     from tests.corpus import _parse
     from tests.corpus.scorer import totals
