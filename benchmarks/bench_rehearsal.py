@@ -6,7 +6,10 @@ namespace (10k loose tensors, a 2k-parameter model moved to ``meta``, Adam) fed 
 loss weight left on the cpu: completed over rounds). Columns: the failing cell without devicelens
 (the error alone), the post-mortem without the rehearsal (``DEVICELENS_REHEARSAL_SECONDS=0``),
 and with it. Wall time (the rehearsal's work happens in forked children), best of 5 interleaved
-runs. Target: a rehearsal on the README's workload within 2 s.
+runs. Target: a rehearsal on the README's workload within 2 s. Beside them, ``%devices`` on the
+quickstart's namespace at that step (five findings, each fix rehearsed on a copy of the
+namespace) with ``--no-rehearse`` and without: its cost when it has fixes to prove (with none, as
+on ``bench_snapshot``'s workloads, the rehearsal does nothing).
 Run: .venv/bin/python benchmarks/bench_rehearsal.py
 """
 
@@ -90,6 +93,21 @@ def main() -> None:
             best["plain"] = min(best["plain"], time.perf_counter() - start)
         print(f"{name:12} {best['plain']:11.3f}s {best['off']:11.3f}s {best['on']:11.3f}s "
               f"{best['on'] / best['off']:5.1f}x  {verdict[:60]}")
+    devices(ip)
+
+
+def devices(ip: Any) -> None:
+    """``%devices`` on the quickstart's failing namespace, its fixes rehearsed or not."""
+    os.environ["DEVICELENS_REHEARSAL_SECONDS"] = "10"
+    best = {"--no-rehearse": 1e9, "": 1e9}
+    for _ in range(5):
+        for flag in best:
+            start = time.perf_counter()
+            with contextlib.redirect_stdout(io.StringIO()):
+                ip.run_line_magic("devices", f"--text {flag}")
+            best[flag] = min(best[flag], time.perf_counter() - start)
+    print(f"\n%devices, quickstart step (5 findings): {best['--no-rehearse']:.3f}s without the "
+          f"rehearsal, {best['']:.3f}s with it ({best[''] / best['--no-rehearse']:.0f}x)")
 
 
 if __name__ == "__main__":
