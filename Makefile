@@ -56,8 +56,10 @@ bench: setup
 	$(PY) benchmarks/run_all.py
 
 # Diagnosis accuracy on the corpus of real bugs (tests/corpus): the per-case and per-family table.
+# Each case runs in a child forked from a zygote that imported torch once; add ARGS=--fresh for a
+# new interpreter per case (4x the CPU, the same results: docs/testing.md).
 corpus: setup
-	$(PY) -m tests.corpus.scorer
+	$(PY) -m tests.corpus.scorer $(ARGS)
 
 lint: setup
 	$(PY) -m ruff check src tests benchmarks

@@ -1,9 +1,11 @@
-"""One corpus case in its own interpreter: ``python -m tests.corpus._worker MODE CASE OUT``.
+"""One corpus case in its own process: ``python -m tests.corpus._worker MODE CASE OUT``.
 
 A real IPython ``InteractiveShell`` runs the case's cells as a user would; ``SIM = "fake_cuda"``
 enters one FakeTensorMode around every cell. ``validate`` checks the case itself (no devicelens);
 ``score`` loads devicelens and records what it said and whether its fix worked. The JSON result
 goes to OUT. NB: fake cuda cells run with grad disabled (autograd on them aborts the process).
+``python -m tests.corpus._worker MODE`` (no case) is a zygote: it imports once and forks a child
+per case it reads on stdin, so each case still has a process of its own (see ``serve``).
 """
 
 from __future__ import annotations
@@ -13,10 +15,14 @@ import contextlib
 import gc
 import io
 import json
+import os
+import select
+import signal
 import sys
+import traceback
 import types
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from tests.corpus import _parse
 from tests.corpus._harness import Case, load_case
@@ -251,12 +257,95 @@ def _fix(s: Session, case: Case, r: dict[str, Any]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 1:
+        return serve(argv[0])
     mode, path, out = argv
     case = load_case(path)
     result = validate(case) if mode == "validate" else score(case)
     with open(out, "w") as f:
         json.dump(result, f)
     return 0
+
+
+# --- the zygote: one import, a forked child per case -----------------------------------------
+
+#: what ``%load_ext devicelens`` imports (jupyter/extension.py); NB: importing them has no effect
+#: but the import, so a child that finds them loaded behaves as one that loads them itself
+_EXTENSION = ("devicelens", "devicelens.guard.postmortem", "devicelens.jupyter._display",
+              "devicelens.jupyter._cuda_safe_magic", "devicelens.jupyter.comm",
+              "devicelens.jupyter.magics")
+
+
+def serve(mode: str) -> int:
+    """Run cases read from stdin, one JSON request a line (``{"path", "out", "timeout"}``), each in
+    a forked child that runs ``main([mode, path, out])`` as a fresh worker would; answer one JSON
+    line each: ``{"rc": the child's exit code}`` (negative: its signal), or ``{"timeout": true}``.
+
+    NB: the zygote imports what a fresh worker has imported when its case starts (torch, IPython
+    and, to score, the extension's modules) and never runs a case itself: a case that aborts or
+    hangs ends its child only. The child's stdout and stderr go to OUT.stdout and OUT.stderr.
+    """
+    import importlib
+
+    import torch  # noqa: F401 - the import the children share
+    from IPython.core import interactiveshell  # noqa: F401
+    from traitlets import config  # noqa: F401
+
+    if mode == "score":
+        for name in _EXTENSION:
+            with contextlib.suppress(ImportError):  # NB: only a head start; the child imports too
+                importlib.import_module(name)
+    gc.collect()
+    gc.freeze()  # NB: a child's collections then skip (and do not copy) the shared imports
+    for line in sys.stdin:
+        req = json.loads(line)
+        rc = _fork_case(mode, req["path"], req["out"], float(req["timeout"]))
+        print(json.dumps({"timeout": True} if rc is None else {"rc": rc}), flush=True)
+    return 0
+
+
+def _fork_case(mode: str, path: str, out: str, timeout: float) -> int | None:
+    """The exit code of a child that ran one case; None when it ran past ``timeout`` (killed)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child ends in os._exit
+        _child(mode, path, out)
+    ready: list[int] = []
+    pidfd = os.pidfd_open(pid)
+    try:
+        ready, _, _ = select.select([pidfd], [], [], timeout)
+    finally:
+        os.close(pidfd)
+    if not ready:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) if ready else None
+
+
+def _child(mode: str, path: str, out: str) -> NoReturn:  # pragma: no cover - os._exit
+    code = 1
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)  # NB: the zygote's requests are not the case's input
+        for fd, suffix in ((1, ".stdout"), (2, ".stderr")):
+            os.dup2(os.open(out + suffix, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
+        import torch
+
+        # NB: the zygote's OpenMP pool does not survive fork(): a parallel op would wait forever
+        torch.set_num_threads(1)
+        sys.argv = [__file__, mode, path, out]
+        code = main([mode, path, out])
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)  # NB: no interpreter teardown of what the zygote imported
 
 
 if __name__ == "__main__":

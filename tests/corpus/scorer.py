@@ -1,8 +1,8 @@
 """Score devicelens's diagnoses on the corpus: ``python -m tests.corpus.scorer [--json PATH]``.
 
-Every case runs in its own interpreter (``_worker.py``); this module turns their results into
-per-case and per-family numbers: named, precision, fix works, clean after fix, and for the clean
-look-alikes whether devicelens stayed silent. README.md says what each metric means.
+Every case runs in its own process (``_worker.py``, forked from a zygote); this module turns their
+results into per-case and per-family numbers: named, precision, fix works, clean after fix, and for
+the clean look-alikes whether devicelens stayed silent. README.md says what each metric means.
 """
 
 from __future__ import annotations
@@ -136,8 +136,9 @@ def table(results: Sequence[dict[str, Any]], held: frozenset[str] = frozenset())
     return "\n".join(lines)
 
 
-def score(cases: Sequence[Case] | None = None, jobs: int = 2) -> list[dict[str, Any]]:
-    return run_many(load_cases() if cases is None else cases, "score", jobs=jobs)
+def score(cases: Sequence[Case] | None = None, jobs: int = 2,
+          fresh: bool = False) -> list[dict[str, Any]]:
+    return run_many(load_cases() if cases is None else cases, "score", jobs=jobs, fresh=fresh)
 
 
 def _children_cpu() -> float:
@@ -153,12 +154,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="only the cases whose name contains TEXT (repeatable: any of them)")
     ap.add_argument("--set", metavar="N", help="only held-out set N (its block in HELDOUT.txt)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="a new interpreter per case, not a child of a zygote (slower; the same "
+                         "results)")
     args = ap.parse_args(argv)
     only = heldout_set(args.set) if args.set else None
     cases = [c for c in load_cases() if (not args.k or any(k in c.name for k in args.k))
              and (only is None or c.name in only)]
     start, cpu = time.perf_counter(), _children_cpu()
-    results = score(cases, jobs=args.jobs)
+    results = score(cases, jobs=args.jobs, fresh=args.fresh)
     print(table(results, heldout_names()))
     print(f"\n{len(cases)} cases scored in {time.perf_counter() - start:.0f} s "
           f"({_children_cpu() - cpu:.0f} s of CPU in {args.jobs} workers)")
