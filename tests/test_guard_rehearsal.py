@@ -476,3 +476,21 @@ def test_inside_a_function_a_guess_takes_another_operands_dtype_never_a_literal(
     assert not any("torch." in g.operand for g in line_guesses(report, name, 2, "fill", scope))
     top = [g.edit.new[0] for g in line_guesses(report, name, 2, "", {})]
     assert "    return torch.scatter(tokens, 1, index, value.float())" in top
+
+
+def test_a_guess_never_rewrites_what_an_op_writes_into() -> None:
+    """``ema.weight.to("cuda:0").lerp_(w, 0.01)`` runs, and the EMA never changes: an in-place
+    method's receiver and an ``out=`` are never rewritten."""
+    import linecache
+
+    from devicelens.guard._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+
+    name = "<ipython-input-98-guesses>"
+    src = ["ema.weight.lerp_(w, 0.01)", "torch.add(a, b, out=c)"]
+    linecache.cache[name] = (0, None, [ln + "\n" for ln in src], name)
+    report = MismatchReport("device", "lerp_", "cuda:0", (), ())
+    assert [g.edit.new[0] for g in line_guesses(report, name, 1)] == [
+        'ema.weight.lerp_(w.to("cuda:0"), 0.01)']
+    assert [g.edit.new[0] for g in line_guesses(report, name, 2)] == [
+        'torch.add(a.to("cuda:0"), b, out=c)', 'torch.add(a, b.to("cuda:0"), out=c)']

@@ -136,6 +136,9 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
         if type(e).__name__ in _NEEDS_VALUES or any(m in str(e) for m in _NO_DATA):
             return Attempt(problem=f"the cell then needs tensor values that a simulated device "
                                    f"does not have ({_first_line(e)})")
+        if any(m in str(e) for m in _SIM_CANNOT):
+            return Attempt(problem=f"the simulated device cannot run what the cell does next "
+                                   f"({_first_line(e)})")
         return Attempt(error=f"{type(e).__name__}: {_first_line(e)}")
     return Attempt(ran=True)
 
@@ -143,6 +146,8 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
 #: errors of simulated tensors (FakeTensor, meta) where an op needs real values
 _NEEDS_VALUES = frozenset({"DynamicOutputShapeException", "DataDependentOutputException",
                            "UnsupportedOperatorException", "GuardOnDataDependentSymNode"})
+#: what a CPU-only build of torch cannot do on a fake ``cuda`` tensor (slicing, ``copy_``)
+_SIM_CANNOT = ("not linked with support for cuda devices",)
 _NO_DATA = ("Cannot copy out of meta tensor", "cannot be called on meta tensors",
             "on meta tensors is not supported")
 

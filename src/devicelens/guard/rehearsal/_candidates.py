@@ -216,10 +216,13 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
         node = queue.pop(0)
         kids: list[ast.expr] = []
         if isinstance(node, ast.Call):
-            kids = [*node.args, *(k.value for k in node.keywords)]
-            if isinstance(node.func, ast.Attribute) and node.func.attr not in _CAST_METHODS \
-                    and not _namespace_module(node.func.value):
-                kids.insert(0, node.func.value)  # ``a.matmul(b)``: ``a`` is an operand too
+            # NB: never what an op writes into: ``w.to(d).lerp_(v)`` or ``out=t.to(d)`` runs and
+            # writes a copy, so the user's tensor silently never changes
+            kids = [*node.args, *(k.value for k in node.keywords if k.arg != "out")]
+            f = node.func
+            if isinstance(f, ast.Attribute) and f.attr not in _CAST_METHODS \
+                    and not _in_place(f.attr) and not _namespace_module(f.value):
+                kids.insert(0, f.value)  # ``a.matmul(b)``: ``a`` is an operand too
         elif isinstance(node, ast.BinOp):
             kids = [node.left, node.right]
         elif isinstance(node, ast.Compare):
@@ -232,6 +235,11 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
 
 #: the usual names of Python modules (``torch.cat``, ``F.linear``): a call's receiver, no operand
 _MODULE_NAMES = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functional", "fn"})
+
+
+def _in_place(method: str) -> bool:
+    """``add_``, ``lerp_``, ``copy_``: a method that writes into its receiver."""
+    return method.endswith("_") and not method.endswith("__")
 
 
 def _namespace_module(node: ast.expr) -> bool:

@@ -86,6 +86,12 @@ class _Outcome:
     def verified(self) -> bool:
         return self.verdict.startswith("verified")
 
+    @property
+    def simulated_only(self) -> bool:
+        """Not verified only because a simulated device cannot run the cell (not the fix's
+        fault): another fix would be judged by the simulator's limits, not by what is right."""
+        return "a simulated device" in self.verdict or "the simulated device" in self.verdict
+
 
 def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Explain,
             limit: float) -> MismatchReport:
@@ -96,7 +102,8 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
                   deadline=deadline)
     units = _units(report, cell, ns)
     first = _rounds(report, units, run, cell, ns, deadline) if units else None
-    if first is None or not first.verified or _moves_a_model(first.units, report, ns):
+    if first is None or (not first.verified and not first.simulated_only) \
+            or _moves_a_model(first.units, report, ns):
         # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
         # op did not run (the student, after its input, for a teacher on another device): the
         # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
