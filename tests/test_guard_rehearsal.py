@@ -429,9 +429,20 @@ def _finding_block(text: str, title: str) -> str:
     return text[start:end]
 
 
-def test_devices_marks_each_fix_with_what_rehearsing_it_showed(ip, ns, capsys):
-    ip.run_cell(DEVICES_NS, store_history=True)
-    ip.run_cell("out = model(x) + prompt\n", store_history=True)
+@pytest.fixture
+def history(ip):
+    """The shell's ``In``, as cells stored in it leave it: restored afterwards (the shell is
+    shared by the whole test session, and later tests read ``In`` for usage)."""
+    cells = ip.user_ns["In"]
+    n = len(cells)
+    yield cells
+    del cells[n:]
+
+
+def test_devices_marks_each_fix_with_what_rehearsing_it_showed(ip, ns, capsys, history):
+    history += [DEVICES_NS, "out = model(x) + prompt\n"]  # NB: as store_history=True records
+    ip.run_cell(DEVICES_NS, store_history=False)
+    ip.run_cell("out = model(x) + prompt\n", store_history=False)
     x, pos = ns["x"], ns["model"].pos
     capsys.readouterr()
     ip.run_line_magic("devices", "--text")
@@ -494,3 +505,7 @@ def test_a_guess_never_rewrites_what_an_op_writes_into() -> None:
         'ema.weight.lerp_(w.to("cuda:0"), 0.01)']
     assert [g.edit.new[0] for g in line_guesses(report, name, 2)] == [
         'torch.add(a.to("cuda:0"), b, out=c)', 'torch.add(a, b.to("cuda:0"), out=c)']
+    # NB: a temporary written in place is all the op returns: it may be rewritten
+    linecache.cache[name] = (0, None, ["torch.full((2, 3), 0.0).scatter_(1, i, 1.0)\n"], name)
+    assert 'torch.full((2, 3), 0.0).to("cuda:0").scatter_(1, i, 1.0)' in [
+        g.edit.new[0] for g in line_guesses(report, name, 1)]

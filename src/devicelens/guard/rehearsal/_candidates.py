@@ -220,8 +220,11 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
             # writes a copy, so the user's tensor silently never changes
             kids = [*node.args, *(k.value for k in node.keywords if k.arg != "out")]
             f = node.func
+            # NB: a temporary written in place (``torch.full(...).scatter_(...)``) may be
+            # rewritten: what the op returns is all there is of it
             if isinstance(f, ast.Attribute) and f.attr not in _CAST_METHODS \
-                    and not _in_place(f.attr) and not _namespace_module(f.value):
+                    and not (_in_place(f.attr) and _stored(f.value)) \
+                    and not _namespace_module(f.value):
                 kids.insert(0, f.value)  # ``a.matmul(b)``: ``a`` is an operand too
         elif isinstance(node, ast.BinOp):
             kids = [node.left, node.right]
@@ -240,6 +243,11 @@ _MODULE_NAMES = frozenset({"torch", "F", "nn", "np", "numpy", "math", "functiona
 def _in_place(method: str) -> bool:
     """``add_``, ``lerp_``, ``copy_``: a method that writes into its receiver."""
     return method.endswith("_") and not method.endswith("__")
+
+
+def _stored(node: ast.expr) -> bool:
+    """``w``, ``ema.weight``, ``buf[0]``: an object that outlives the statement."""
+    return isinstance(node, ast.Name | ast.Attribute | ast.Subscript)
 
 
 def _namespace_module(node: ast.expr) -> bool:
