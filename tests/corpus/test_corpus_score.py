@@ -14,24 +14,24 @@ from tests.corpus.scorer import Totals, score, totals
 # the project's per-test timeout is meant for single tests.
 pytestmark = pytest.mark.timeout(2400)
 
-# Measured on 187 cases (146 failing, 41 clean look-alikes; 64 of them the held-out sets 5, 6 and 7,
+# Measured on 202 cases (156 failing, 46 clean look-alikes; 79 of them the held-out sets 5 to 8,
 # HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and docs/accuracy.md every held-out
 # miss (goals: named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named
-# 129/146, precision 97.7 % over 128 cases (eighteen diagnoses name no namespace object: no
-# precision, left out), fix works 143/146, clean after fix 145/146, 1 of 41 flagged (a held-out
-# look-alike). Verified (the rehearsal ran the cell after the fix): 135/146, and every fix marked
+# 135/156, precision 97.8 % over 136 cases (twenty diagnoses name no namespace object: no
+# precision, left out), fix works 153/156, clean after fix 155/156, 1 of 46 flagged (a held-out
+# look-alike). Verified (the rehearsal ran the cell after the fix): 145/156, and every fix marked
 # verified works when applied as printed: that share is held at 100 %. The 123 tuned cases: named,
 # fix works and clean after fix 100 %, verified 90/96.
 # NB: a change that adds cases re-measures these (new cases can lower a total).
-FLOOR_NAMED = 129 / 146
-FLOOR_PRECISION = 125 / 128
-MIN_PRECISION_CASES = 128  # NB: naming nothing must not become a way to keep precision up
-FLOOR_FIX_WORKS = 143 / 146
-# NB: one below the measured 135: a rehearsal that a loaded 2-core machine slows past its time
+FLOOR_NAMED = 135 / 156
+FLOOR_PRECISION = 133 / 136
+MIN_PRECISION_CASES = 136  # NB: naming nothing must not become a way to keep precision up
+FLOOR_FIX_WORKS = 153 / 156
+# NB: one below the measured 145: a rehearsal that a loaded 2-core machine slows past its time
 # limit says "not verified" (never a wrong "verified")
-FLOOR_VERIFIED = 134 / 146
+FLOOR_VERIFIED = 144 / 156
 FLOOR_VERIFIED_RIGHT = 1.0  # NB: "verified" is a promise: the fix, applied as printed, works
-FLOOR_CLEAN_AFTER_FIX = 145 / 146
+FLOOR_CLEAN_AFTER_FIX = 155 / 156
 MAX_CLEAN_FLAGGED = 1
 EPS = 1e-9  # shares are means of per-case values
 
