@@ -81,3 +81,22 @@ def test_cuda_safe_in_a_kernel(kc):
     # NB: the rehearsal ran the cell again in a sandbox whose output goes nowhere
     printed = "".join(m["content"].get("text", "") for m in msgs).splitlines()
     assert printed.count("running") == 1
+
+
+def test_devices_rehearses_its_fixes_in_a_kernel_and_the_kernel_goes_on(kc):
+    """``%devices`` forks a real ipykernel (its heartbeat, iopub and control threads running)
+    once per fix: each verdict arrives, nothing of the child reaches the notebook, and the
+    kernel answers the next cell."""
+    execute(kc, SETUP)
+    execute(kc, "try:\n    net(x64)\nexcept RuntimeError:\n    pass\n")  # NB: x64 meets net
+    msgs = execute(kc, "%devices --text\n")
+    text = "".join(m["content"].get("text", "") for m in msgs if m["msg_type"] == "stream")
+    # NB: the warning's fix is rehearsed; an info's is not (it is no promise that anything fails)
+    assert ("▲ warning: x64 is float64\n"
+            "  x64 is float64 but net is float32: matmuls with its weights raise \"must have the "
+            "same dtype\".\n  fix:\n    x64 = x64.float()\n  verified: rehearsed on a copy of "
+            "this kernel's state, the fix runs, does no harm and clears this finding\n") in text
+    assert text.rstrip().endswith('net.to("meta")'), text
+    assert sum(m["msg_type"] == "stream" for m in msgs) == 1  # NB: one print, the child's none
+    after = execute(kc, "print(1 + 1)\n")
+    assert [m["content"]["text"] for m in after if m["msg_type"] == "stream"] == ["2\n"]
