@@ -97,7 +97,7 @@ def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> st
         value = _lookup(n, scope)
         src = _source(n)
         if _is_module(value):  # NB: ``self.model_(h)``: the module's own weights decide
-            value = next(iter(value.parameters()), None)
+            value = _first_parameter(value)
             src = f"next({src}.parameters())"
         got = getattr(value, report.kind, None) if _is_tensor(value) else None
         if got is not None and str(got).removeprefix("torch.") == report.expected:
@@ -111,10 +111,17 @@ def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> st
 
 
 def _anchor_of_module(callee: ast.expr, report: MismatchReport, scope: dict[str, Any]) -> str:
-    p = next(iter(_lookup(callee, scope).parameters()), None)
+    p = _first_parameter(_lookup(callee, scope))
     got = getattr(p, report.kind, None)
     ok = got is not None and str(got).removeprefix("torch.") == report.expected
     return f"next({_source(callee)}.parameters())" if ok else ""
+
+
+def _first_parameter(module: Any) -> Any:
+    """NB: through ``nn.Module.parameters`` itself: a subclass's override is user code."""
+    import torch
+
+    return next(iter(torch.nn.Module.parameters(module)), None)
 
 
 def _is_module(value: Any) -> bool:
@@ -137,7 +144,10 @@ def _lookup(node: ast.expr, scope: dict[str, Any]) -> Any:
         owner = _lookup(node.value, scope)
         if node.attr == "data" and _is_tensor(owner):
             return owner  # NB: ``p.data``: the same device and dtype as ``p``
-        d = getattr(owner, "__dict__", None) if owner is not None else None
+        try:  # NB: past any __getattribute__ of the user's class: no user code runs
+            d = object.__getattribute__(owner, "__dict__") if owner is not None else None
+        except AttributeError:
+            return None
         if type(d) is not dict:
             return None
         if node.attr in d:
