@@ -5,17 +5,16 @@ thread that a cell started and that still runs is named in the reply."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from .test_jupyter_kernel_comm import Kernel, Msg, Panel, real_kernel
+from . import test_jupyter_kernel_subshells as _subshells
+from .test_jupyter_kernel_comm import Kernel, Panel
 
 pytestmark = pytest.mark.kernel
-
-SLEEPY = """print("before", {name}.device, flush=True)
-import time; time.sleep({seconds})
-print("after", {name}.device)"""
+# NB: the subshell tests' own: a module-scoped real kernel, a panel on a subshell, the check
+# that a reply came while the code still ran, and code that prints around a sleep
+kernel, panel = _subshells.kernel, _subshells.panel
+held_until_the_cell_ends, SLEEPY = _subshells.held_until_the_cell_ends, _subshells.SLEEPY
 
 PROBE = """from comm import get_comm_manager
 def _probe_open(comm, msg):
@@ -23,27 +22,6 @@ def _probe_open(comm, msg):
     def _on_msg(msg):  # what an ipywidgets callback is: user code run by a comm message
 {body}
 get_comm_manager().register_target("probe", _probe_open)"""
-
-
-@pytest.fixture(scope="module")
-def kernel() -> Iterator[Kernel]:
-    yield from real_kernel()
-
-
-@pytest.fixture
-def panel(kernel: Kernel) -> Iterator[Panel]:
-    """A panel whose comm lives on a subshell, as JupyterLab opens it."""
-    p = Panel(kernel, subshell=kernel.subshell())
-    p.snapshot()
-    yield p
-    p.close()
-
-
-def queued_while_running(kernel: Kernel, panel: Panel, running: str, rid: str) -> Msg:
-    queued = panel.wait(lambda m: m.get("request_id") == rid)
-    assert running not in kernel.done, "the reply came only after the code ended"
-    assert queued["type"] == "queued", queued
-    return queued
 
 
 def moved_after(kernel: Kernel, panel: Panel, rid: str, name: str) -> None:
@@ -60,7 +38,7 @@ def test_a_silent_execute_request_holds_a_move(kernel: Kernel, panel: Panel) -> 
     kernel.outputs[msg_id] = []
     kernel.printed(msg_id, "before")
     rid = panel.send("move_all", {"device": "meta", "names": ["quiet"]})
-    queued = queued_while_running(kernel, panel, msg_id, rid)
+    queued = held_until_the_cell_ends(kernel, panel, msg_id, rid)
     assert queued["reason"] == (
         "the kernel is running code sent without a cell (a silent execute_request): the "
         "change waits until it ends, then runs before the next one")
@@ -77,7 +55,7 @@ def test_another_comms_handler_holds_a_move(kernel: Kernel, panel: Panel) -> Non
     kernel.outputs[msg_id] = []
     kernel.printed(msg_id, "before")
     rid = panel.send("move_all", {"device": "meta", "names": ["widgeted"]})
-    queued = queued_while_running(kernel, panel, msg_id, rid)
+    queued = held_until_the_cell_ends(kernel, panel, msg_id, rid)
     assert queued["reason"].split(":")[0] == (
         "the kernel is handling another comm's message (a widget's callback, say)")
     assert kernel.finish(msg_id) == "before cpu\nafter cpu\n"
