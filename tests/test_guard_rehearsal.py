@@ -509,3 +509,37 @@ def test_a_guess_never_rewrites_what_an_op_writes_into() -> None:
     linecache.cache[name] = (0, None, ["torch.full((2, 3), 0.0).scatter_(1, i, 1.0)\n"], name)
     assert 'torch.full((2, 3), 0.0).to("cuda:0").scatter_(1, i, 1.0)' in [
         g.edit.new[0] for g in line_guesses(report, name, 1)]
+
+
+def test_a_devices_fix_that_leaves_its_finding_or_does_harm_is_not_verified() -> None:
+    """What ``%devices``' rehearsal rejects, each for its own reason: a fix that runs and clears
+    nothing, one that rebinds a trained Parameter, and one that brings a new error."""
+    from dataclasses import replace
+
+    from devicelens.analysis import diagnose
+    from devicelens.guard.rehearsal import rehearsed_findings
+    from devicelens.inspect import take_snapshot
+
+    model = torch.nn.Linear(8, 4).to("meta")
+    prompt = torch.nn.Parameter(torch.randn(2, 8))
+    ns = {"torch": torch, "model": model, "x": torch.randn(2, 8), "prompt": prompt,
+          "popt": torch.optim.Adam([prompt])}
+
+    def again(copy):
+        return diagnose(take_snapshot({k: v for k, v in copy.items() if k != "torch"}))
+
+    found = again(ns)
+    x = next(f for f in found if f.objects == ("x",))
+    fixes = [replace(x, fix='x = x.to("cpu")'),  # runs, clears nothing
+             replace(x, id="harm", fix='prompt = prompt.to("meta")'),  # rebinds a Parameter
+             replace(x, id="new", fix='x = x.to("meta")'),  # the fix as it should be
+             replace(x, id="worse", fix='x = x.to("meta")\nmodel.extra = torch.ones(2)')]
+    others = [f for f in found if f is not x]  # NB: what was there before is no new finding
+    verdicts = [f.verdict for f in rehearsed_findings(fixes + others, ns, again)[:4]]
+    assert verdicts[0] == "not verified: after this fix, still: x is not on meta"
+    assert verdicts[1].startswith("not verified: the fix would do harm: `prompt` would be "
+                                  "rebound to a copy that its optimizer never trains")
+    assert verdicts[2].startswith("verified: rehearsed on a copy of this kernel's state")
+    assert verdicts[3] == ("not verified: after this fix, a new error: model.extra was left on "
+                           "cpu")
+    assert ns["x"].device.type == "cpu" and ns["prompt"] is prompt and "extra" not in vars(model)
