@@ -9,8 +9,9 @@ from devicelens.analysis import diagnose
 from devicelens.inspect import human_bytes, take_snapshot
 from devicelens.moves import Move, MoveReport
 from devicelens.render import DevicesView, report_mimebundle
+from devicelens.render._fold import MAX_ROWS
 from devicelens.render._report import headline, plural
-from devicelens.render._rows import MAX_FINDINGS, MAX_NAMES, device_colour, shape_str
+from devicelens.render._rows import MAX_FINDINGS, device_colour, shape_str
 from devicelens.render.html import esc
 
 
@@ -152,7 +153,7 @@ def test_optimizer_state_collapses_to_one_row_per_kind_and_place():
 
 
 def test_a_submodule_is_marked_only_when_a_flagged_path_lies_under_it():
-    from devicelens.render._rows import rows
+    from devicelens.render._fold import rows
 
     # NB: layers of two sizes in turn, so no run of alike siblings folds them into one row
     m = nn.Sequential(*[nn.Linear(2, 2 + i % 2, device="cpu" if i == 10 else "meta")
@@ -171,16 +172,16 @@ def test_numbered_siblings_alike_fold_into_one_row_as_torch_prints_a_module_list
     m[9][2].double()  # m.9 is mixed: it opens below, where its alike children fold too
     lines = repr(view({"m": m})).splitlines()
     assert lines[1:13] == [
-        "name         kind        device  dtype             shape  memory",
-        "m !          Sequential  cpu     float32, float64         300 B",
-        "  m.0-1      Linear ×2   cpu     float32                  48 B",
-        "  m.2 !      Linear      cpu     float64                  48 B",
-        "  m.3-5      Linear ×3   cpu     float32                  72 B",
-        "  m.6        Linear      cpu     float32                  36 B",
-        "  m.7-8      ReLU ×2                                      0 B",
-        "  m.9 !      Sequential  cpu     float32, float64         96 B",
-        "    m.9.0-1  Linear ×2   cpu     float32                  48 B",
-        "    m.9.2 !  Linear      cpu     float64                  48 B",
+        "name         kind        device  dtype             shape      memory",
+        "m !          Sequential  cpu     float32, float64             300 B",
+        "  m.0-1      Linear ×2   cpu     float32           4 tensors  48 B",
+        "  m.2 !      Linear      cpu     float64                      48 B",
+        "  m.3-5      Linear ×3   cpu     float32           6 tensors  72 B",
+        "  m.6        Linear      cpu     float32                      36 B",
+        "  m.7-8      ReLU ×2                                          0 B",
+        "  m.9 !      Sequential  cpu     float32, float64             96 B",
+        "    m.9.0-1  Linear ×2   cpu     float32           4 tensors  48 B",
+        "    m.9.2 !  Linear      cpu     float64                      48 B",
         "",
         "1 finding:",
     ]
@@ -192,16 +193,16 @@ def test_flagged_siblings_fold_only_with_flagged_ones():
     m = nn.Sequential(*[nn.Linear(2, 2) for _ in range(4)])
     m[2].to("meta")
     assert repr(view({"m": m})).splitlines()[1:6] == [
-        "name       kind        device     dtype    shape  memory",
-        "m !        Sequential  cpu, meta  float32         96 B",
-        "  m.0-1 !  Linear ×2   cpu        float32         48 B",
-        "  m.2      Linear      meta       float32         24 B",
-        "  m.3 !    Linear      cpu        float32         24 B",
+        "name       kind        device     dtype    shape      memory",
+        "m !        Sequential  cpu, meta  float32             96 B",
+        "  m.0-1 !  Linear ×2   cpu        float32  4 tensors  48 B",
+        "  m.2      Linear      meta       float32             24 B",
+        "  m.3 !    Linear      cpu        float32             24 B",
     ]
 
 
 def test_only_consecutive_indices_under_one_parent_fold():
-    from devicelens.render._rows import rows
+    from devicelens.render._fold import rows
 
     # NB: "04", the non-ASCII digits and 5,000 digits (more than int() reads) are names, not
     # indices torch makes
@@ -216,16 +217,31 @@ def test_only_consecutive_indices_under_one_parent_fold():
         ("d.7", "Linear", 24)]
 
 
-def test_a_run_needs_rows_alike_in_every_column():
-    from devicelens.render._rows import Row, _runs
+def test_a_run_needs_siblings_alike_in_every_row_below_them():
+    from devicelens.render._fold import rows
 
-    def row(i: int, flagged: bool = False) -> Row:
-        return Row(1, f"m.{i}", "Linear", ("cpu",), ("float32",), "", 24, flagged)
+    def block(relu_first: bool) -> nn.Sequential:
+        lin = nn.Linear(4, 2, bias=False)
+        return nn.Sequential(nn.ReLU(), lin) if relu_first else nn.Sequential(lin, nn.ReLU())
 
-    rs = [row(0), row(1), row(2, flagged=True), row(3, flagged=True), row(4)]
-    assert [(r.name, r.kind, r.nbytes, r.flagged) for r in _runs(rs)] == [
-        ("m.0-1", "Linear ×2", 48, False), ("m.2-3", "Linear ×2", 48, True),
-        ("m.4", "Linear", 24, False)]
+    # NB: m.2 agrees with its neighbours in every column of its own row, not below it
+    m = nn.Sequential(*(block(i == 2) for i in range(6)))
+    m[5][0].to("meta")
+    snap = take_snapshot({"m": m})
+    assert [(r.name, r.kind, r.shape, r.nbytes, r.flagged) for r in rows(snap, diagnose(snap))
+            ] == [("m", "Sequential", "", 192, True),
+                  ("m.0-1", "Sequential ×2", "2 tensors", 64, True),
+                  ("m.0-1.0", "Linear ×2", "2 tensors", 64, True),  # NB: the path to a flag
+                  ("m.0-1.1", "ReLU ×2", "", 0, False),
+                  ("m.2", "Sequential", "", 32, True),
+                  ("m.2.0", "ReLU", "", 0, False),
+                  ("m.2.1", "Linear", "", 32, True),
+                  ("m.3-4", "Sequential ×2", "2 tensors", 64, True),
+                  ("m.3-4.0", "Linear ×2", "2 tensors", 64, True),
+                  ("m.3-4.1", "ReLU ×2", "", 0, False),
+                  ("m.5", "Sequential", "", 32, False),
+                  ("m.5.0", "Linear", "", 32, False),  # NB: room left: a uniform one opens too
+                  ("m.5.1", "ReLU", "", 0, False)]
 
 
 def test_a_model_dispatched_across_devices_reads_as_one_run_per_device():
@@ -246,13 +262,18 @@ def test_a_model_dispatched_across_devices_reads_as_one_run_per_device():
         block.to("meta")
     model.head.to("meta")
     model.hf_device_map = {"embed": 0, "layers.0": 0, "layers.6": 1, "head": 1}  # NB: accelerate
-    assert repr(view({"model": model})).splitlines()[1:7] == [
-        "name                   kind        device     dtype    shape  memory",
-        "model                  Net         cpu, meta  float32         2.1 KiB",
-        "  model.embed          Embedding   cpu        float32         160 B",
-        "  model.layers         ModuleList  cpu, meta  float32         1.9 KiB",
-        "    model.layers.0-5   Block ×6    cpu        float32         960 B",
-        "    model.layers.6-11  Block ×6    meta       float32         960 B",
+    assert repr(view({"model": model})).splitlines()[1:12] == [
+        "name                          kind        device     dtype    shape       memory",
+        "model                         Net         cpu, meta  float32              2.1 KiB",
+        "  model.embed                 Embedding   cpu        float32              160 B",
+        "  model.layers                ModuleList  cpu, meta  float32              1.9 KiB",
+        "    model.layers.0-5          Block ×6    cpu        float32  24 tensors  960 B",
+        "      model.layers.0-5.attn   Linear ×6   cpu        float32  12 tensors  480 B",
+        "      model.layers.0-5.mlp    Linear ×6   cpu        float32  12 tensors  480 B",
+        "    model.layers.6-11         Block ×6    meta       float32  24 tensors  960 B",
+        "      model.layers.6-11.attn  Linear ×6   meta       float32  12 tensors  480 B",
+        "      model.layers.6-11.mlp   Linear ×6   meta       float32  12 tensors  480 B",
+        "  model.head                  Linear      meta       float32              40 B",
     ]
 
 
@@ -268,57 +289,66 @@ def long_namespace() -> dict[str, object]:
     return ns
 
 
-def test_a_long_namespace_shows_the_first_names_flagged_first_and_one_row_for_the_rest():
+def test_a_long_namespace_folds_runs_of_alike_tensors_and_keeps_the_flagged_one_apart():
     ns = long_namespace()
     snap = take_snapshot(ns)
     found = diagnose(snap)
     assert [f.objects for f in found] == [("t140",)]
-    text = repr(DevicesView(snap, found))
-    lines = text.splitlines()
-    names = [line.split()[0] for line in lines[2:2 + MAX_NAMES]]
-    assert names == ["model", *(f"t{i}" for i in range(MAX_NAMES - 2)), "t140"]
-    shown = set(names)
-    hidden = [o for o in snap.objects if o.name not in shown]
-    assert len(hidden) == 150 - MAX_NAMES
-    assert sum(o.nbytes for o in hidden) == 4 * sum(
-        i % 3 + 1 for i in range(MAX_NAMES - 2, 148) if i not in (130, 140)) + 40 + 6
-    assert lines[2 + MAX_NAMES].split() == [
-        "…", "50", "more", "names", "cpu", "float32,", "int64,", "int8",
-        *human_bytes(sum(o.nbytes for o in hidden)).split()]
-    assert lines[3 + MAX_NAMES] == (
-        f"({MAX_NAMES} of 150 names shown, flagged ones first: %devices --all lists every "
-        "one, %devices NAME … only those.)")
-    assert lines[1 + MAX_NAMES].startswith("t140 !")
+    lines = repr(DevicesView(snap, found)).splitlines()
+    run = 4 * sum(i % 3 + 1 for i in range(130))
+    assert lines[1:12] == [
+        "name         kind         device  dtype    shape     memory",
+        "model        Linear       cpu     float32            24 B",
+        "t0 … t129    Tensor ×130  cpu     float32  3 shapes  " + human_bytes(run),
+        "t130         Tensor       cpu     int64    (5,)      40 B",
+        "t131 … t139  Tensor ×9    cpu     float32  3 shapes  72 B",
+        "t140 !       Tensor       cpu     float64  (4,)      32 B",
+        "t141 … t147  Tensor ×7    cpu     float32  3 shapes  52 B",
+        "lst          list         cpu     int8               6 B",
+        "  lst[0]     tensor       cpu     int8     (6,)      6 B",
+        "(folded to 8 rows from 153: alike rows as one, errors and warnings open; %devices "
+        "--all shows every row.)",
+        "",
+    ]
+    assert run + 40 + 72 + 32 + 52 + 6 + 24 == sum(o.nbytes for o in snap.objects)
     html = DevicesView(snap, found)._repr_mimebundle_()["text/html"]
-    assert html.count("<tr") == 1 + MAX_NAMES + 1
-    assert "<code>… 50 more names</code>" in html and f"{MAX_NAMES} of 150 names shown" in html
-    assert "<code>t140</code>" in html and "<code>t130</code>" not in html
+    assert html.count("<tr") == 1 + 8 and "<code>t0 … t129</code>" in html
+    assert '<tr class="dl-bad"><td><code>t140</code>' in html
+    assert "folded to 8 rows from 153" in html
 
 
-def test_every_name_with_all_and_none_left_out_at_the_limit():
+def test_every_name_with_all_and_none_folded_at_the_limit():
     ns = long_namespace()
     text = repr(view(ns, show_all=True))
     assert [line.split()[0] for line in text.splitlines()[2:]
             if line[:1] not in (" ", "")][:150] == list(ns)
-    assert "names shown" not in text and "more names" not in text
-    at_limit = dict(list(ns.items())[:MAX_NAMES])
-    text = repr(view(at_limit))
-    assert "names shown" not in text and "more names" not in text
-    assert len(text.splitlines()) == 2 + MAX_NAMES + 2
+    assert "…" not in text and "folded" not in text
+    at_limit = dict(list(ns.items())[:MAX_ROWS])
+    lines = repr(view(at_limit)).splitlines()
+    assert [line.split()[0] for line in lines[2:2 + MAX_ROWS]] == list(at_limit)
+    assert lines[2 + MAX_ROWS].startswith(f"(folded to {MAX_ROWS} rows from {MAX_ROWS + 2}:")
 
 
-def test_flagged_names_past_the_limit_flag_the_row_that_stands_for_them():
+def test_past_the_limit_the_flagged_names_show_first_and_one_row_stands_for_the_rest():
     ns: dict[str, object] = {"model": nn.Linear(2, 2)}
-    ns.update({f"d{i}": torch.zeros(2, dtype=torch.float64) for i in range(MAX_NAMES + 5)})
+    # NB: float32 and float64 in turn: no run of alike tensors to fold
+    ns.update({f"d{i}": torch.zeros(2, dtype=torch.float64 if i % 2 else torch.float32)
+               for i in range(100)})
     snap = take_snapshot(ns)
-    text = repr(DevicesView(snap, diagnose(snap)))
-    lines = text.splitlines()
-    assert [line.split()[0] for line in lines[2:2 + MAX_NAMES]] == [
-        f"d{i}" for i in range(MAX_NAMES)]
-    assert lines[2 + MAX_NAMES].split()[:8] == ["…", "6", "more", "names", "!", "cpu",
-                                                "float32,", "float64"]
-    assert "<tr class=\"dl-bad\"><td><code>… 6 more names" in (
-        DevicesView(snap, diagnose(snap))._repr_mimebundle_()["text/html"])
+    view_ = DevicesView(snap, diagnose(snap))
+    lines = repr(view_).splitlines()
+    assert [line.split()[0] for line in lines[2:1 + MAX_ROWS]] == [
+        f"d{i}" for i in range(1, 2 * MAX_ROWS - 1, 2)]
+    assert all(line.split()[1] == "!" for line in lines[2:1 + MAX_ROWS])
+    rest = 101 - (MAX_ROWS - 1)
+    assert lines[1 + MAX_ROWS].split() == [
+        "…", str(rest), "more", "names", "!", "cpu", "float32,", "float64",
+        *human_bytes(24 + 8 * 50 + 16 * (50 - (MAX_ROWS - 1))).split()]
+    assert lines[2 + MAX_ROWS] == (
+        f"(folded to {MAX_ROWS} rows from 103: alike rows as one, errors and warnings open; "
+        "%devices --all shows every row, %devices NAME … only those names.)")
+    assert f'<tr class="dl-bad"><td><code>… {rest} more names' in (
+        view_._repr_mimebundle_()["text/html"])
 
 
 def test_many_findings_show_the_first_and_count_the_rest():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._rows import rows
+from ._fold import table
 from .html import report_html, snapshot_html
 from .text import report_text, snapshot_text
 
@@ -23,7 +23,7 @@ __all__ = ["DevicesView", "RenderedView", "mimebundle", "report_mimebundle"]
 def mimebundle(snap: Snapshot | None, findings: list[Finding] | None, *,
                show_all: bool = False) -> dict[str, str]:
     findings = findings or []
-    rs = rows(snap, findings, show_all=show_all) if snap is not None else None  # NB: once
+    rs = table(snap, findings, show_all=show_all) if snap is not None else None  # NB: once
     return {
         "text/plain": snapshot_text(snap, findings, show_all=show_all, rs=rs),
         "text/html": snapshot_html(snap, findings, show_all=show_all, rs=rs),

@@ -8,8 +8,9 @@ import html
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
+from ._fold import table
 from ._report import headline, plural, row_detail
-from ._rows import MAX_FINDINGS, Row, device_colour, more_findings, omitted_line, rows
+from ._rows import MAX_FINDINGS, Row, Table, device_colour, more_findings
 
 if TYPE_CHECKING:
     from ..analysis import Finding
@@ -72,16 +73,15 @@ def finding_html(f: Finding) -> str:
 
 
 def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = False,
-               rs: list[Row] | None = None) -> str:
+               rs: Table | None = None) -> str:
     """The colour-coded table with its per-device totals (styles included), no findings.
-    ``rs``: the rows, where a caller already has them (the text view of the same bundle)."""
+    ``rs``: the table, where a caller already has it (the text view of the same bundle)."""
     totals = " ".join(f"{chip(t.device)} {plural(t.objects, 'object')}, "
                       f"{esc(human_bytes(t.nbytes))}" for t in snap.totals)
     if rs is None:
-        rs = rows(snap, findings, show_all=show_all)
-    body = "".join(map(_row, rs))
-    more = omitted_line(snap, show_all)
-    more = f"<div>{esc(more)}</div>" if more else ""
+        rs = table(snap, findings, show_all=show_all)
+    body = "".join(map(_row, rs.rows))
+    more = f'<div class="dl-note">{esc(rs.note)}</div>' if rs.note else ""
     skipped = f"<div>skipped: {esc(', '.join(snap.skipped))}</div>" if snap.skipped else ""
     return (f"{_CSS}<div><b>devicelens</b> — {plural(len(snap), 'object')} {totals}</div>"
             '<table class="dl-t"><thead><tr><th>name</th><th>kind</th><th>device</th>'
@@ -90,7 +90,7 @@ def table_html(snap: Snapshot, findings: list[Finding], *, show_all: bool = Fals
 
 
 def snapshot_html(snap: Snapshot | None, findings: list[Finding], *,
-                  show_all: bool = False, rs: list[Row] | None = None) -> str:
+                  show_all: bool = False, rs: Table | None = None) -> str:
     out = [_CSS if snap is None else table_html(snap, findings, show_all=show_all, rs=rs)]
     if findings:
         out += [finding_html(f) for f in (findings if show_all else findings[:MAX_FINDINGS])]

@@ -7,8 +7,9 @@ from operator import add, mul
 from typing import TYPE_CHECKING
 
 from ..inspect.units import human_bytes
+from ._fold import table
 from ._report import headline, row_line
-from ._rows import MAX_FINDINGS, Row, more_findings, omitted_line, rows
+from ._rows import MAX_FINDINGS, Row, Table, more_findings
 
 if TYPE_CHECKING:
     from ..analysis import Finding
@@ -26,7 +27,7 @@ def totals_line(snap: Snapshot) -> str:
     return " · ".join(parts) if parts else "no tensors"
 
 
-def table(rs: list[Row]) -> list[str]:
+def table_lines(rs: list[Row]) -> list[str]:
     """The rows as aligned lines. NB: column by column, at C speed: 60 models make a thousand
     rows, and a Python step per cell was most of ``%devices --text``'s rendering."""
     if not rs:
@@ -61,17 +62,17 @@ def findings_text(findings: list[Finding], *, show_all: bool = True) -> list[str
 
 
 def snapshot_text(snap: Snapshot | None, findings: list[Finding], *,
-                  show_all: bool = False, rs: list[Row] | None = None) -> str:
-    """``rs``: the rows, where a caller already has them (the HTML view of the same bundle)."""
+                  show_all: bool = False, rs: Table | None = None) -> str:
+    """``rs``: the table, where a caller already has it (the HTML view of the same bundle)."""
     out: list[str] = []
     if snap is not None:
         n = len(snap)  # NB: no record built to count (a compact row's is built on demand)
         out.append(f"devicelens — {n} object{'s' * (n != 1)} · {totals_line(snap)}")
         if n:
-            out += table(rows(snap, findings, show_all=show_all) if rs is None else rs)
-            more = omitted_line(snap, show_all)
-            if more:
-                out.append(more)
+            tab = table(snap, findings, show_all=show_all) if rs is None else rs
+            out += table_lines(tab.rows)
+            if tab.note:
+                out.append(tab.note)
         if snap.truncated:
             out.append("(truncated: some containers were too large or too deep to list fully)")
         if snap.skipped:

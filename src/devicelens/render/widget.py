@@ -92,7 +92,8 @@ def device_options(devices: tuple[DeviceInfo, ...]) -> list[tuple[str, str]]:
 
 
 class DevicesWidget:
-    """Table, findings with an Apply button each, Move all to [device ▾] with progress, Refresh.
+    """Table (folded; "Every row" opens it), findings with an Apply button each, Move all to
+    [device ▾] with progress, Refresh.
 
     NB: a button never acts on what it showed but on a fresh snapshot: Apply re-diagnoses and
     applies the finding with the same id only if it still exists, so a stale view cannot move
@@ -118,6 +119,10 @@ class DevicesWidget:
         self.progress = w.IntProgress(value=0, min=0, max=100, description="",
                                       layout=w.Layout(width="160px"))
         self.refresh_button = w.Button(description="Refresh", icon="refresh")
+        # NB: the table folds alike rows to fit a screen; this opens every row (--all's table)
+        self.rows_button = w.ToggleButton(value=show_all, description="Every row", icon="list",
+                                          tooltip="Every name and tensor, nothing folded")
+        self.rows_button.observe(lambda _c: self._draw_table(), names="value")
         self.table = w.HTML()
         self.findings_box = w.VBox()
         self._card_css = w.HTML(_CARD_CSS)
@@ -125,12 +130,14 @@ class DevicesWidget:
         self._no_findings = w.HTML(f"<div>{esc(findings_text([])[0])}</div>")
         self.move_button.on_click(lambda _b: self.move_all())
         self.refresh_button.on_click(lambda _b: self._refresh_clicked())
-        toolbar = w.HBox([self.device, self.move_button, self.progress, self.refresh_button])
+        toolbar = w.HBox([self.device, self.move_button, self.progress, self.refresh_button,
+                          self.rows_button])
         self.root = w.VBox([self._card_css, toolbar, self.table, self.findings_box,
                             self.status])
         for widget, cls in ((self.root, "dl-widget"), (self.device, "dl-w-device"),
                             (self.move_button, "dl-w-move"), (self.progress, "dl-w-progress"),
                             (self.refresh_button, "dl-w-refresh"), (self.table, "dl-w-table"),
+                            (self.rows_button, "dl-w-rows"),
                             (self.status, "dl-w-status")):
             widget.add_class(cls)  # NB: stable hooks for browser tests and user CSS
         self.refresh()
@@ -141,7 +148,7 @@ class DevicesWidget:
         snap = take_snapshot(self.namespace, names=self.names)
         findings = diagnose(snap)
         self.snapshot, self.findings = snap, self.mark(findings) if self.mark else findings
-        self.table.value = table_html(snap, self.findings, show_all=self.show_all)
+        self._draw_table()
         old = [r for r in self.findings_box.children if r is not self._no_findings]
         self.apply_buttons = {}
         shown = self.findings if self.show_all else self.findings[:MAX_FINDINGS]
@@ -153,6 +160,12 @@ class DevicesWidget:
             for child in (*row.children, row):
                 _close(child)
         self._update_devices(snap)
+
+    def _draw_table(self) -> None:
+        """The table, folded to fit a screen unless every row is asked for."""
+        if self.snapshot is not None:
+            self.table.value = table_html(self.snapshot, self.findings,
+                                          show_all=self.show_all or bool(self.rows_button.value))
 
     def move_all(self, device: str | None = None) -> MoveReport | None:
         """Move everything shown to ``device`` (default: the dropdown's), reporting progress."""
