@@ -99,7 +99,7 @@ def magic() -> None:
         del shell.user_ns[k]
     big = loose(100_000)
     shell.user_ns.update(big)
-    print("\n%devices on 100k loose tensors (it shows 100 names and one row for the rest)")
+    print("\n%devices on 100k loose tensors (runs of alike tensors fold into one row)")
     magic_rows(shell, big, 5)
 
 

@@ -18,7 +18,7 @@ class DeviceMagics(Magics):
     @magic_arguments()
     @argument("names", nargs="*", help="only these namespace names (default: all)")
     @argument("--all", action="store_true",
-              help="every name, tensor and finding: one row per tensor, modules fully expanded")
+              help="every name, tensor and finding: one row per tensor, nothing folded")
     @argument("--json", action="store_true", help="return the machine-readable form (a dict)")
     @argument("--to", metavar="DEVICE", help="move everything (or NAMES) to DEVICE")
     @argument("--fix", action="store_true", help="apply every suggested fix")
@@ -30,6 +30,9 @@ class DeviceMagics(Magics):
     @line_magic
     def devices(self, line: str = "") -> Any:
         """Show where every tensor, module and optimizer state lives, and what will break.
+
+        The table fits a screen (at most 40 rows: alike layers and runs of alike tensors as one
+        row, errors and warnings open); ``--all`` shows every row.
 
         Flags mismatched devices and dtypes with a fix as code, each rehearsed first on a forked
         copy of the kernel (``verified: ...`` or ``not verified: why``; ``--no-rehearse`` skips
