@@ -29,15 +29,22 @@ def ns() -> dict[str, Any]:
     return {"x": torch.zeros(3, 4), "model": linear_stack(2), "n": 5, "_hidden": torch.ones(1)}
 
 
-def opened(ns: dict[str, Any]) -> tuple[Bridge, FakeComm]:
+def opened(ns: dict[str, Any], **window: Any) -> tuple[Bridge, FakeComm]:
     comm = FakeComm()
     bridge = Bridge(comm, lambda: ns)
-    assert bridge.open({"protocol": PROTOCOL_VERSION}) is True
+    data: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
+    if window:
+        data["window"] = window
+    assert bridge.open(data) is True
     return bridge, comm
 
 
 def names(msg: dict[str, Any]) -> list[str]:
     return [o["name"] for o in msg["snapshot"]["objects"]]
+
+
+def row(msg: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(o for o in msg["snapshot"]["objects"] if o["name"] == name)
 
 
 # --- open -----------------------------------------------------------------------------------
@@ -49,11 +56,13 @@ def test_open_sends_hello_then_a_full_snapshot(ns: dict[str, Any]) -> None:
                      "version": devicelens.__version__}
     assert (snap["type"], snap["seq"], snap["request_id"]) == ("snapshot", 1, None)
     assert (snap["changed"], snap["removed"]) == (None, [])
-    assert names(snap) == ["x", "model"]
-    x = snap["snapshot"]["objects"][0]
+    assert names(snap) == ["model", "x"]  # NB: the window's order: by name
+    assert (snap["window"]["names"], snap["window"]["matched"], snap["window"]["total"]) == (
+        ["model", "x"], 2, 2)
+    x = row(snap, "x")
     assert (x["kind"], x["devices"], x["dtypes"], x["shape"], x["bytes"]) == (
         "tensor", ["cpu"], ["float32"], [3, 4], 48)
-    model = snap["snapshot"]["objects"][1]
+    model = row(snap, "model")
     assert [c["path"] for c in model["children"]] == [
         "model.0.weight", "model.0.bias", "model.1.weight", "model.1.bias"]
     assert snap["snapshot"]["torch_version"] == torch.__version__
@@ -111,7 +120,7 @@ def test_push_sends_only_when_something_changed(ns: dict[str, Any]) -> None:
 def test_every_push_after_the_first_sends_only_changed_rows(ns: dict[str, Any]) -> None:
     for i in range(250):
         ns[f"t{i}"] = torch.zeros(i % 7 + 1)
-    bridge, comm = opened(ns)
+    bridge, comm = opened(ns, limit=300)
     first = comm.take()[1]
     assert first["changed"] is None and len(first["snapshot"]["objects"]) == 252
     ns["t5"] = torch.zeros(2, device="meta")
@@ -132,11 +141,11 @@ def test_refresh_replies_with_a_full_snapshot_even_when_unchanged(ns: dict[str, 
     [msg] = comm.request("refresh", rid="abc")
     assert (msg["type"], msg["seq"], msg["request_id"], msg["changed"]) == (
         "snapshot", 2, "abc", None)
-    assert names(msg) == ["x", "model"]
+    assert names(msg) == ["model", "x"]
 
 
 def test_pushes_over_the_cap_are_split_into_consecutive_messages() -> None:
-    ns = {f"tensor_with_a_long_name_{i:05d}": torch.zeros(1, 2) for i in range(12000)}
+    ns: dict[str, Any] = {f"model_{i:03d}": linear_stack(30) for i in range(240)}  # ~16 kB rows
     _, comm = opened(ns)
     msgs = comm.take()[1:]
     assert len(msgs) >= 3
@@ -145,12 +154,14 @@ def test_pushes_over_the_cap_are_split_into_consecutive_messages() -> None:
     assert msgs[0]["changed"] is None
     for m in msgs[1:]:
         assert m["changed"] == names(m) and m["removed"] == []
-    assert [n for m in msgs for n in names(m)] == list(ns)
+    assert [n for m in msgs for n in names(m)] == sorted(ns)[:200] == msgs[0]["window"]["names"]
     assert all(m["snapshot"]["totals"] == msgs[0]["snapshot"]["totals"] for m in msgs)
+    assert all(m["window"] == msgs[0]["window"] for m in msgs)
     # NB: sizes are summed, not re-encoded: a miscount would leave full messages short of the
     # cap (the first one, which names no rows in ``changed``, reserves room for those names)
     full = comm.sizes[2:-1]
-    assert full and all(n > MAX_PAYLOAD_BYTES - _push.ENVELOPE_BYTES - 400 for n in full)
+    biggest = max(_push.size(o) for m in msgs for o in m["snapshot"]["objects"])
+    assert full and all(n > MAX_PAYLOAD_BYTES - _push.ENVELOPE_BYTES - biggest for n in full)
 
 
 _TEXT = st.text(st.characters(codec=None, blacklist_categories=()), max_size=12)
@@ -171,9 +182,6 @@ def test_sizes_summed_from_parts_are_the_sizes_the_wire_encodes(items: list[Any]
     assert _push.size(items) == wire(items)
     assert _push.list_size([wire(x) for x in items]) == wire(items)
     assert _push.text_size(text) == wire(text)
-    measure = _push.RowSizes()
-    rows = [{"name": text, "v": x} for x in items]
-    assert [measure(r) for r in rows] == [measure(r) for r in rows] == list(map(wire, rows))
 
 
 def test_a_frames_findings_size_is_their_encoded_size() -> None:
@@ -192,7 +200,7 @@ def test_a_frames_findings_size_is_their_encoded_size() -> None:
 def test_big_objects_ship_children_lazily(ns: dict[str, Any]) -> None:
     ns["big"] = linear_stack(40)  # 80 tensors > EAGER_CHILDREN
     _, comm = opened(ns)
-    big = comm.take()[1]["snapshot"]["objects"][2]
+    big = row(comm.take()[1], "big")
     assert (big["name"], big["tensors"], big["children"], big["expandable"]) == (
         "big", 80, None, True)
     assert len(big["modules"]) == 41
@@ -202,7 +210,7 @@ def test_no_push_and_empty_snapshot_without_torch(ns: dict[str, Any],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "torch")
     frame = _push.build_frame(ns)
-    assert (frame.rows, frame.findings, frame.base["torch_version"]) == ({}, [], None)
+    assert (frame.snapshot, frame.findings, frame.base["torch_version"]) == (None, [], None)
     assert "torch" not in sys.modules
 
 

@@ -1,10 +1,12 @@
 """The panel's frames, each built from the last (:class:`devicelens.jupyter._push.Frames`).
 
-A training step gives the model's and the optimizer's records new grad storages and nothing
-else: their rows, which carry no storage, are kept without being encoded again, and their
-findings stand (no rule reads a grad's storage), so no rule runs again; a cell that steps and
-changes anything else is judged afresh. A frame that fails half-way leaves no memory behind:
-the next one is built afresh, never diffed against a frame the live snapshot has moved past.
+The first frame is a plain snapshot; the live one starts at the second (so the tests below
+build two before the cells they play). A training step gives the model's and the optimizer's
+records new grad storages and nothing else: their rows, which carry no storage, are kept
+without being encoded again, and their findings stand (no rule reads a grad's storage), so no
+rule runs again; a cell that steps and changes anything else is judged afresh. A frame that
+fails half-way leaves no memory behind: the next one is built afresh, never diffed against a
+frame the live snapshot has moved past.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import torch
 from devicelens import analysis
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
-from devicelens.jupyter import _push
+from devicelens.jupyter import _push, _window
 from devicelens.jupyter._protocol import finding_to_wire, object_to_wire, row_to_wire
 
 from .test_inspect_regrad import namespace, step
@@ -31,16 +33,39 @@ def fresh_findings(ns: dict[str, Any]) -> list[Any]:
     return [finding_to_wire(f) for f in diagnose(take_snapshot(ns))]
 
 
+def rows_of(frame: _push.Frame, cache: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The rows a panel's default window shows of ``frame`` (every row, in these tests)."""
+    assert frame.snapshot is not None
+    spec = _window.Spec()
+    ordered = _window.order(frame.snapshot, frame.findings, spec)
+    rows, window = _window.page(frame.snapshot, ordered, spec, {} if cache is None else cache,
+                                frame.regraded)
+    assert window["matched"] == window["total"] == len(rows)
+    return rows
+
+
 def _encoded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
-    real = _push.row_to_wire
+    real = _window.row_to_wire
 
     def counted(o: Any, **kw: Any) -> Any:
         names.append(o.name)
         return real(o, **kw)
 
-    monkeypatch.setattr(_push, "row_to_wire", counted)
+    monkeypatch.setattr(_window, "row_to_wire", counted)
     return names
+
+
+def test_the_first_frame_is_a_plain_snapshot_and_the_live_one_follows() -> None:
+    ns = namespace()
+    frames = _push.Frames()
+    first = frames.build(ns)
+    assert first.snapshot == take_snapshot(ns) and first.changed is None
+    assert frames.live.snap is None  # NB: nothing kept per tensor but the snapshot
+    ns["x"] = ns["x"].double()
+    second = frames.build(ns)
+    assert second.changed is None and frames.live.snap is second.snapshot
+    assert rows_of(second) == fresh_rows(ns) and second.findings == fresh_findings(ns)
 
 
 def test_a_row_never_reads_a_storage() -> None:
@@ -61,13 +86,16 @@ def test_after_a_training_step_no_row_is_encoded_again(monkeypatch: pytest.Monke
     ns = namespace()
     frames = _push.Frames()
     frames.build(ns)
-    last = frames.build(ns)
+    frames.build(ns)
+    cache: dict[str, Any] = {}
+    last = rows_of(frames.build(ns), cache)
     encoded = _encoded(monkeypatch)
     step(ns)
     frame = frames.build(ns)
+    rows = rows_of(frame, cache)
     assert encoded == []
-    assert frame.rows is last.rows and frame.changed == frozenset()
-    assert frame.rows == fresh_rows(ns)
+    assert all(rows[n] is last[n] for n in rows) and set(frame.regraded) == {"model", "opt"}
+    assert rows == fresh_rows(ns)
     assert frame.snapshot.objects == take_snapshot(ns).objects  # NB: the new storages
 
 
@@ -77,13 +105,16 @@ def test_a_step_that_changes_a_row_is_encoded(monkeypatch: pytest.MonkeyPatch) -
     frames = _push.Frames()
     frames.build(ns)
     frames.build(ns)
+    cache: dict[str, Any] = {}
+    rows_of(frames.build(ns), cache)
     encoded = _encoded(monkeypatch)
     w = ns["model"][0].weight
     w.data = w.data.double()
     w.grad = torch.zeros(w.shape, dtype=torch.float64)
     frame = frames.build(ns)
+    rows = rows_of(frame, cache)
     assert "model" in encoded and "model" in (frame.changed or ())
-    assert frame.rows == fresh_rows(ns)
+    assert rows == fresh_rows(ns)
 
 
 def test_a_frame_that_fails_leaves_nothing_to_diff_against(monkeypatch: pytest.MonkeyPatch
@@ -92,6 +123,7 @@ def test_a_frame_that_fails_leaves_nothing_to_diff_against(monkeypatch: pytest.M
     show that change, though the live snapshot has nothing new to report."""
     ns = namespace()
     frames = _push.Frames()
+    frames.build(ns)
     frames.build(ns)
     ns["x"] = ns["x"].double()
 
@@ -103,8 +135,8 @@ def test_a_frame_that_fails_leaves_nothing_to_diff_against(monkeypatch: pytest.M
         frames.build(ns)
     monkeypatch.undo()
     frame = frames.build(ns)
-    assert frame.rows == fresh_rows(ns)
-    assert frame.rows["x"]["dtypes"] == ["float64"]
+    assert rows_of(frame) == fresh_rows(ns)
+    assert rows_of(frame)["x"]["dtypes"] == ["float64"]
     assert frame.findings == fresh_findings(ns)
 
 
@@ -132,6 +164,7 @@ def test_training_steps_run_no_rule_again(monkeypatch: pytest.MonkeyPatch) -> No
     ns["In"] = ["stray @ model[0].weight"]
     frames = _push.Frames()
     frames.build(ns)
+    frames.build(ns)
     frames.build(ns)  # NB: the watches that tell a training step are set from the second on
     judged = _judged(monkeypatch)
     for cell in ("step", "step", "noop", "step"):
@@ -150,6 +183,7 @@ def test_a_step_and_another_change_in_one_cell_are_judged_again() -> None:
     ns = namespace()
     frames = _push.Frames()
     frames.build(ns)
+    frames.build(ns)
     step(ns)
     frames.build(ns)
     step(ns)
@@ -158,7 +192,7 @@ def test_a_step_and_another_change_in_one_cell_are_judged_again() -> None:
     frame = frames.build(ns)
     assert "optimizer_state" in {f["kind"] for f in frame.findings}
     assert frame.findings == fresh_findings(ns)
-    assert frame.rows == fresh_rows(ns)
+    assert rows_of(frame) == fresh_rows(ns)
 
 
 def test_a_model_changed_between_steps_is_judged_again() -> None:
@@ -166,6 +200,7 @@ def test_a_model_changed_between_steps_is_judged_again() -> None:
     findings are a fresh diagnosis's."""
     ns = namespace()
     frames = _push.Frames()
+    frames.build(ns)
     frames.build(ns)
     step(ns)
     frames.build(ns)
@@ -189,6 +224,7 @@ def test_standing_mismatches_are_not_judged_again_after_an_unrelated_cell(
     ns.update({f"d{i}": torch.zeros(3, dtype=torch.float64) for i in range(40)})
     ns.update({f"x{i}": torch.zeros(3) for i in range(40)})
     frames = _push.Frames()
+    frames.build(ns)
     first = frames.build(ns)
     judged: list[str] = []
     real = _rules_data._loose_object

@@ -55,7 +55,7 @@ def test_a_refresh_on_a_subshell_keeps_the_cells_gc_disable() -> None:
         go.set()
         gc.enable()
     assert [m["type"] for m in replies[0]] == ["snapshot"]
-    assert [o["name"] for o in replies[0][0]["snapshot"]["objects"]] == ["x", "m"]
+    assert [o["name"] for o in replies[0][0]["snapshot"]["objects"]] == ["m", "x"]
 
 
 def test_a_frame_built_on_the_main_thread_pauses_and_restores_the_gc() -> None:

@@ -57,6 +57,8 @@ def as_ts(tp: Any) -> str:
         return simple[tp]
     if tp == P.Method:
         return "Method"
+    if tp == P.SortKey:
+        return "SortKey"
     origin, args = get_origin(tp), get_args(tp)
     if origin is Literal:
         return " | ".join(f"'{a}'" for a in args)
@@ -101,6 +103,9 @@ def test_constants_match(ts: str) -> None:
     assert ts_const(ts, "ERROR_CODES") == list(P.ERROR_CODES)
     assert list(get_args(P.ErrorCode)) == list(P.ERROR_CODES)
     assert list(get_args(P.Method)) == list(P.METHODS)
+    assert ts_const(ts, "SORT_KEYS") == list(P.SORT_KEYS) == list(get_args(P.SortKey))
+    assert ts_const(ts, "DEFAULT_LIMIT") == P.DEFAULT_LIMIT
+    assert ts_const(ts, "MAX_LIMIT") == P.MAX_LIMIT
 
 
 def test_panel_version_is_the_package_version(ts: str) -> None:

@@ -3,8 +3,9 @@
 The cells of :mod:`tests.test_inspect_live` are played against a bridge with a recording comm;
 after each one the bridge pushes (as after a cell), a model of the panel applies the messages
 (full replace, or upserts and removals), and its rows, totals and findings must equal the wire
-form of ``take_snapshot`` + ``diagnose``. Diffs are forced (no full replace for small
-namespaces), so a stale row cannot hide behind a full push.
+form of ``take_snapshot`` + ``diagnose``, its window's order the panel's order (flagged rows
+first, then by name, case-insensitively) written out here. Diffs are forced (no full replace
+for small namespaces), so a stale row cannot hide behind a full push.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Panel:
         self.rows: dict[str, Any] = {}
         self.base: dict[str, Any] = {}
         self.findings: list[Any] = []
+        self.window: dict[str, Any] = {}
         self.seq = 0
 
     def apply(self, msgs: list[dict[str, Any]]) -> None:
@@ -52,6 +54,22 @@ class Panel:
                     del self.rows[name]
             self.base = {k: v for k, v in m["snapshot"].items() if k != "objects"}
             self.findings = m["findings"]
+            self.window = m["window"]
+        assert sorted(self.rows) == sorted(self.window["names"])
+
+
+RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def fresh_order(names: list[str], findings: list[Any]) -> list[str]:
+    """By name, case-insensitively (ties: as written), rows flagged by an error first, then by
+    a warning, then by info: a finding is drawn under the first of its objects with a row."""
+    rank: dict[str, int] = {}
+    for f in findings:
+        at = next((n for n in f["objects"] if n in names), None)
+        if at is not None:
+            rank[at] = min(rank.get(at, 3), RANK[f["severity"]])
+    return sorted(names, key=lambda n: (rank.get(n, 3), n.lower(), n))
 
 
 def fresh(ns: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
@@ -79,6 +97,8 @@ class PanelCells(Cells):
         assert self.panel.rows == rows
         assert self.panel.base == base
         assert self.panel.findings == findings
+        assert self.panel.window["names"] == fresh_order(list(rows), findings)
+        assert self.panel.window["total"] == self.panel.window["matched"] == len(rows)
 
 
 # NB: the same examples on every run, so `make test` is reproducible on a fresh clone

@@ -1,7 +1,9 @@
 /**
  * State of the inspector: the last snapshot, its findings, requests in flight, and what the
- * user chose to see (filter, sort, expanded rows). The view only reads it; kernel I/O goes
- * through an IKernelBridge (kernel.ts), which tests replace with a fake.
+ * user chose to see (filter, sort, page, expanded rows). The kernel sorts and filters and sends
+ * one page of rows (the window, protocol v4); the model asks for another when the user sorts,
+ * filters or scrolls. The view only reads it; kernel I/O goes through an IKernelBridge
+ * (kernel.ts), which tests replace with a fake.
  */
 
 import { ISignal, Signal } from '@lumino/signaling';
@@ -10,24 +12,30 @@ import { Changes, IMovePlan, IOutcome, IProgress, IQueued } from './changes';
 import { RequestError, Requests, Result } from './requests';
 import { EMPTY, IView, merge, withChildren } from './view';
 import {
+  DEFAULT_LIMIT,
   DEFAULT_SETTINGS,
   ExpandResult,
   IBridgeStatus,
   IKernelBridge,
   ISettings,
   KernelMsg,
+  MAX_LIMIT,
   Method,
   ResultMsg,
   SnapshotMsg,
+  SortKey,
+  WindowParams,
   WireDevice,
   WireReport
 } from './tokens';
 
-/** At most this many objects have their rows fetched for one filter. */
-const FILTER_FETCH = 50;
+export type { SortKey } from './tokens';
 
-/** Columns the table sorts by. */
-export type SortKey = 'name' | 'kind' | 'device' | 'dtype' | 'shape' | 'bytes';
+/** What the model needs besides its bridge and settings. */
+export interface IModelOptions {
+  /** ms the filter waits for the next keystroke before the kernel is asked (0: at once). */
+  filterDelay?: number;
+}
 
 export type { IMovePlan, IOutcome, IProgress, IQueued } from './changes';
 
@@ -36,7 +44,12 @@ export type { IMovePlan, IOutcome, IProgress, IQueued } from './changes';
  * `error` reply; a lost connection rejects every request in flight.
  */
 export class DeviceModel {
-  constructor(bridge: IKernelBridge, settings: ISettings = DEFAULT_SETTINGS) {
+  constructor(
+    bridge: IKernelBridge,
+    settings: ISettings = DEFAULT_SETTINGS,
+    options: IModelOptions = {}
+  ) {
+    this._filterDelay = options.filterDelay ?? 250;
     this._bridge = bridge;
     this._requests = new Requests(bridge);
     this._changes = new Changes({
@@ -106,9 +119,18 @@ export class DeviceModel {
   get filter(): string {
     return this._filter;
   }
+  /** Filter the rows; the kernel filters them all (after a short pause in the typing). */
   set filter(value: string) {
     this._filter = value;
-    this._fetchForFilter();
+    this._clearFilterTimer();
+    if (this._filterDelay <= 0) {
+      this._askRows({ offset: 0 });
+    } else {
+      this._filterTimer = setTimeout(() => {
+        this._filterTimer = null;
+        this._askRows({ offset: 0 });
+      }, this._filterDelay);
+    }
     this._emit();
   }
   get sortKey(): SortKey {
@@ -117,12 +139,49 @@ export class DeviceModel {
   get sortAscending(): boolean {
     return this._sortAscending;
   }
-  /** Sort by `key`; a second call on the same key reverses the order. */
+  /** Sort by `key` (in the kernel); a second call on the same key reverses the order. */
   sortBy(key: SortKey): void {
     this._sortAscending = key === this._sortKey ? !this._sortAscending : key !== 'bytes';
     this._sortKey = key;
+    this._askRows({ offset: 0 });
     this._emit();
   }
+
+  /** Rows the window can grow to as the user scrolls: the max-rows setting (at most MAX_LIMIT). */
+  get maxWindow(): number {
+    return Math.max(1, Math.min(this._settings.maxRows, MAX_LIMIT));
+  }
+  /** The user scrolled to the end of the rows: ask for more, up to `maxWindow`. */
+  showMore(): boolean {
+    const w = this._view.window;
+    if (!w || this._paging || w.offset + w.names.length >= w.matched) {
+      return false;
+    }
+    if (w.names.length < w.limit || w.limit >= this.maxWindow) {
+      return false; // NB: a page cut short (long names), or as long as allowed: use next page
+    }
+    this._askRows({ limit: Math.min(this.maxWindow, w.limit + DEFAULT_LIMIT) });
+    return true;
+  }
+  /** The next page of rows (the window as long as it is, past its end). */
+  nextPage(): void {
+    const w = this._view.window;
+    if (w && w.offset + w.names.length < w.matched) {
+      this._askRows({ offset: w.offset + Math.max(1, w.names.length) });
+    }
+  }
+  /** The page before this one. */
+  previousPage(): void {
+    const w = this._view.window;
+    if (w && w.offset > 0) {
+      this._askRows({ offset: Math.max(0, w.offset - w.limit) });
+    }
+  }
+  /** A `rows` request is on its way. */
+  get paging(): boolean {
+    return this._paging;
+  }
+
   isExpanded(path: string): boolean {
     return this._expanded.has(path);
   }
@@ -220,23 +279,35 @@ export class DeviceModel {
       return;
     }
     this._disposed = true;
+    this._clearFilterTimer();
     this._requests.rejectAll('Inspector closed.');
     Signal.clearData(this);
   }
 
-  /** With a filter typed, fetch the rows of objects sent without them, so it can match them. */
-  private _fetchForFilter(): void {
-    if (!this._filter.trim()) {
-      return;
-    }
-    const lazy = this._view.objects.filter(
-      o => o.children === null && o.tensors > 0 && !this._fetching.has(o.name)
-    );
-    for (const o of lazy.slice(0, FILTER_FETCH)) {
-      this._fetching.add(o.name);
-      void this.request('expand', { name: o.name })
-        .catch(() => undefined)
-        .then(() => this._fetching.delete(o.name));
+  /** Ask the kernel for the window the user chose, `change` applied. */
+  private _askRows(change: WindowParams): void {
+    const w = this._view.window;
+    const params: WindowParams = {
+      offset: w?.offset ?? 0,
+      limit: w?.limit ?? DEFAULT_LIMIT,
+      sort: this._sortKey,
+      ascending: this._sortAscending,
+      filter: this._filter.trim(),
+      ...change
+    };
+    this._paging = true;
+    void this.request('rows', params as Result)
+      .catch(() => undefined)
+      .then(() => {
+        this._paging = false;
+        this._emit();
+      });
+  }
+
+  private _clearFilterTimer(): void {
+    if (this._filterTimer !== null) {
+      clearTimeout(this._filterTimer);
+      this._filterTimer = null;
     }
   }
 
@@ -253,11 +324,15 @@ export class DeviceModel {
   private _onMessage(_: IKernelBridge, msg: KernelMsg): void {
     switch (msg.type) {
       case 'hello':
-        // NB: the kernel pushes a first snapshot right after hello; only devices to ask for
+        // NB: the kernel pushes a first snapshot right after hello; only devices to ask for,
+        // and the window, where the user had chosen another sort or filter before
         this._reset();
         this._followNext = true; // NB: the first push fills an empty table, auto-refresh or not
         this._emit();
         void this.listDevices().catch(() => undefined);
+        if (this._sortKey !== 'name' || !this._sortAscending || this._filter.trim()) {
+          this._askRows({ offset: 0, limit: DEFAULT_LIMIT });
+        }
         return;
       case 'queued':
         if (this._requests.get(msg.request_id)?.change) {
@@ -313,7 +388,6 @@ export class DeviceModel {
       // then "Load devicelens"); now a cell imported it
       void this.listDevices().catch(() => undefined);
     }
-    this._fetchForFilter();
     this._emit();
   }
 
@@ -343,7 +417,7 @@ export class DeviceModel {
     this._live = this._view = EMPTY;
     this._devices = null;
     this._changes.reset();
-    this._fetching.clear();
+    this._paging = false;
     this._error = '';
     this._followNext = false;
   }
@@ -362,8 +436,9 @@ export class DeviceModel {
   private _devices: WireDevice[] | null = null;
   private _requests: Requests;
   private _changes: Changes;
-  /** Objects whose rows are being fetched for the filter. */
-  private _fetching = new Set<string>();
+  private _filterDelay: number;
+  private _filterTimer: ReturnType<typeof setTimeout> | null = null;
+  private _paging = false;
   private _error = '';
   private _followNext = false;
   private _filter = '';

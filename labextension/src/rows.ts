@@ -1,9 +1,10 @@
 /**
- * Table rows for the panel: objects grouped with their submodules and tensors, filtered,
- * sorted, capped. Pure functions of a view and the user's choices, so tests compare values.
+ * Table rows for the panel: objects grouped with their submodules and tensors, capped. The
+ * kernel sorts and filters the objects (the view's window, protocol v4); under a filter, an
+ * open object shows the rows that match. Pure functions of a view and the user's choices, so
+ * tests compare values.
  */
 
-import { SortKey } from './model';
 import { IView } from './view';
 import { shapeStr, WireFinding, WireModule, WireObject, WireTensor } from './tokens';
 
@@ -32,8 +33,6 @@ export interface IRow {
 
 export interface ITableOptions {
   filter: string;
-  sortKey: SortKey;
-  ascending: boolean;
   maxRows: number;
   isExpanded: (key: string) => boolean;
 }
@@ -42,8 +41,11 @@ export interface ITable {
   rows: IRow[];
   /** Rows left out by maxRows. */
   hidden: number;
-  /** Objects left out by the filter. */
+  /** Objects left out by the filter (the kernel's count, over the whole namespace). */
   filtered: number;
+  /** Objects past this page, before and after it. */
+  before: number;
+  after: number;
 }
 
 /** Paths and names that findings point at (info findings excluded), as `_rows.py` flags them. */
@@ -85,23 +87,6 @@ function rowMatches(r: IRow, needle: string): boolean {
   return matches(needle, r.key, r.name, r.kind, r.devices, r.counters, r.dtypes, r.shape);
 }
 
-function sortValue(o: WireObject, key: SortKey): string | number {
-  switch (key) {
-    case 'bytes':
-      return o.bytes;
-    case 'kind':
-      return o.type.toLowerCase();
-    case 'device':
-      return o.devices.join(',');
-    case 'dtype':
-      return o.dtypes.join(',');
-    case 'shape':
-      return o.shape ? o.shape.reduce((a, b) => a * b, 1) : -1;
-    default:
-      return o.name.toLowerCase();
-  }
-}
-
 function compare(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -118,16 +103,6 @@ export function bySeverity(findings: WireFinding[]): WireFinding[] {
       compare(SEVERITY_RANK[a.severity] ?? NO_FINDING, SEVERITY_RANK[b.severity] ?? NO_FINDING) ||
       compare(a.title, b.title)
   );
-}
-
-/** The worst severity of the findings drawn under each object row (findingsByObject). */
-function worstByObject(view: IView): Map<string, number> {
-  const names = new Set(view.objects.map(o => o.name));
-  const out = new Map<string, number>();
-  for (const [name, fs] of findingsByObject(view.findings, names)) {
-    out.set(name, Math.min(...fs.map(f => SEVERITY_RANK[f.severity] ?? NO_FINDING)));
-  }
-  return out;
 }
 
 function tensorRow(t: WireTensor, object: string, level: number, flagged: Set<string>): IRow {
@@ -227,54 +202,42 @@ function objectRow(o: WireObject, flagged: Set<string>, open: boolean): IRow {
 }
 
 /**
- * Which of an object's rows the filter keeps: null for all of them (no filter, or the object's
- * own row matches), else the keys of the rows that match (whether drawn or not: every module
- * and tensor sent), which keep their ancestors in view too.
+ * Which of an open object's rows the filter keeps: null for all of them (no filter, the
+ * object's own row matches, or no row sent matches: the kernel matched it on what it did not
+ * send), else the keys of the rows that match, which keep their ancestors in view too.
  */
 function filterHits(o: WireObject, self: IRow, needle: string, flagged: Set<string>): string[] | null {
   if (!needle || rowMatches(self, needle)) {
     return null;
   }
-  return childRows(o, flagged, () => true)
+  const keys = childRows(o, flagged, () => true)
     .filter(r => rowMatches(r, needle))
     .map(r => r.key);
+  return keys.length ? keys : null;
 }
 
-/** The rows to draw for `view` under the user's filter, sort order and open rows. */
+/** The rows to draw for `view` (the kernel's page, in its order) and the user's open rows. */
 export function tableRows(view: IView, opts: ITableOptions): ITable {
   const needle = opts.filter.trim().toLowerCase();
   const flagged = flaggedPaths(view.findings);
-  const shown: [WireObject, IRow, string[] | null][] = [];
+  const rows: IRow[] = [];
   for (const o of view.objects) {
     const self = objectRow(o, flagged, o.expandable && opts.isExpanded(o.name));
-    const hit = filterHits(o, self, needle, flagged);
-    if (hit === null || hit.length > 0) {
-      shown.push([o, self, hit]);
-    }
-  }
-  const sign = opts.ascending ? 1 : -1;
-  // NB: by name (the default) means by severity first, so error cards come before warnings
-  const worst = opts.sortKey === 'name' ? worstByObject(view) : new Map<string, number>();
-  const rank = (o: WireObject) => worst.get(o.name) ?? NO_FINDING;
-  shown.sort(
-    ([a], [b]) =>
-      compare(rank(a), rank(b)) ||
-      sign * compare(sortValue(a, opts.sortKey), sortValue(b, opts.sortKey)) ||
-      compare(a.name, b.name)
-  );
-  const rows: IRow[] = [];
-  for (const [o, self, hit] of shown) {
     rows.push(self);
     if (self.expanded) {
+      const hit = filterHits(o, self, needle, flagged);
       const kids = childRows(o, flagged, opts.isExpanded);
       rows.push(...(hit ? kids.filter(r => hit.some(h => under(h, r.key))) : kids));
     }
   }
   const max = Math.max(1, opts.maxRows);
+  const w = view.window;
   return {
     rows: rows.slice(0, max),
     hidden: Math.max(0, rows.length - max),
-    filtered: view.objects.length - shown.length
+    filtered: w ? w.total - w.matched : 0,
+    before: w ? w.offset : 0,
+    after: w ? Math.max(0, w.matched - w.offset - w.names.length) : 0
   };
 }
 

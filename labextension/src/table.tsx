@@ -34,8 +34,6 @@ export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Elem
   const view = model.view;
   const table = tableRows(view, {
     filter: model.filter,
-    sortKey: model.sortKey,
-    ascending: model.sortAscending,
     maxRows: model.settings.maxRows,
     isExpanded: key => model.isExpanded(key)
   });
@@ -87,6 +85,7 @@ export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Elem
         </thead>
         <tbody>{body}</tbody>
       </table>
+      <Pager model={model} before={table.before} after={table.after} />
       {(table.hidden > 0 || table.filtered > 0 || view.truncated) && (
         <div className="dl-note">
           {table.hidden > 0 && `${table.hidden} more rows not shown (max rows setting). `}
@@ -95,6 +94,50 @@ export function Table(props: { model: DeviceModel; host: IPanelHost }): JSX.Elem
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * Where this page is among the namespace's rows: more rows load as the end scrolls into view
+ * (up to the max-rows setting), then Previous / Next move by a page.
+ */
+function Pager(props: { model: DeviceModel; before: number; after: number }): JSX.Element | null {
+  const { model, before, after } = props;
+  const end = React.useRef<HTMLDivElement>(null);
+  React.useEffect(() => {
+    const node = end.current;
+    if (!node || after === 0 || typeof IntersectionObserver === 'undefined') {
+      return;
+    }
+    const seen = new IntersectionObserver(entries => {
+      if (entries.some(e => e.isIntersecting)) {
+        model.showMore();
+      }
+    });
+    seen.observe(node);
+    return () => seen.disconnect();
+  }, [model, after, model.view.window?.limit]);
+  const w = model.view.window;
+  if (!w || (before === 0 && after === 0)) {
+    return null;
+  }
+  const shown = w.names.length;
+  return (
+    <div className="dl-pager" ref={end} role="navigation" aria-label="Pages of rows">
+      <span className="dl-pager-where">
+        Rows {shown ? w.offset + 1 : 0}–{w.offset + shown} of {w.matched.toLocaleString('en')}
+      </span>{' '}
+      {before > 0 && (
+        <button className="dl-link dl-pager-prev" onClick={() => model.previousPage()}>
+          ◂ Previous
+        </button>
+      )}{' '}
+      {after > 0 && (
+        <button className="dl-link dl-pager-next" onClick={() => model.nextPage()}>
+          Next ▸
+        </button>
+      )}
+    </div>
   );
 }
 

@@ -9,7 +9,7 @@
 import { ISignal } from '@lumino/signaling';
 
 /** Version of the wire protocol this panel speaks; the kernel sends its own in `hello`. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 /** Version of this panel (the Python package version it was built with). */
 export const PANEL_VERSION = '0.1.0';
 /** Comm target the kernel registers on `%load_ext devicelens`. */
@@ -28,15 +28,30 @@ export namespace CommandIDs {
 }
 
 /** Request methods the kernel serves. */
-export type Method = 'refresh' | 'expand' | 'move_all' | 'apply_fix' | 'list_devices' | 'cancel';
+export type Method =
+  | 'refresh'
+  | 'rows'
+  | 'expand'
+  | 'move_all'
+  | 'apply_fix'
+  | 'list_devices'
+  | 'cancel';
 export const METHODS: Method[] = [
   'refresh',
+  'rows',
   'expand',
   'move_all',
   'apply_fix',
   'list_devices',
   'cancel'
 ];
+
+/** The columns the panel sorts its rows by; the kernel sorts (v4). */
+export type SortKey = 'name' | 'kind' | 'device' | 'dtype' | 'shape' | 'bytes';
+export const SORT_KEYS: SortKey[] = ['name', 'kind', 'device', 'dtype', 'shape', 'bytes'];
+/** Rows in a window unless the panel asks for another number; at most MAX_LIMIT. */
+export const DEFAULT_LIMIT = 200;
+export const MAX_LIMIT = 2000;
 
 // --- data ------------------------------------------------------------------------------------
 
@@ -109,6 +124,24 @@ export interface WireSnapshot {
   skipped: string[];
 }
 
+/**
+ * Which of the namespace's top-level rows a snapshot message carries (v4): one page, in the
+ * panel's order, after its filter. The kernel orders and filters; the panel draws.
+ */
+export interface WireWindow {
+  offset: number;
+  limit: number;
+  sort: SortKey;
+  ascending: boolean;
+  filter: string;
+  /** The page's rows, in order (`snapshot.objects` holds those sent). */
+  names: string[];
+  /** Top-level rows the filter keeps (all of them without a filter). */
+  matched: number;
+  /** Top-level rows in the namespace. */
+  total: number;
+}
+
 export interface WireFinding {
   id: string;
   kind: string;
@@ -166,7 +199,10 @@ export interface HelloMsg {
   version: string;
 }
 
-/** Kernel -> panel, pushed after each cell while a panel is open, and as a refresh reply. */
+/**
+ * Kernel -> panel, pushed after each cell while a panel is open, and as the reply to refresh
+ * and rows. Its rows are those of `window` only; totals and findings are the namespace's.
+ */
 export interface SnapshotMsg {
   type: 'snapshot';
   seq: number;
@@ -175,6 +211,7 @@ export interface SnapshotMsg {
   findings: WireFinding[];
   changed: string[] | null;
   removed: string[];
+  window: WireWindow;
 }
 
 export interface ResultMsg {
@@ -221,6 +258,18 @@ export interface RequestMsg {
 // --- requests: params and results -----------------------------------------------------------
 
 export interface RefreshParams {}
+
+/**
+ * `rows` params (and `window` in the comm's open data): what to change of the window; a field
+ * left out keeps its value.
+ */
+export interface WindowParams {
+  offset?: number;
+  limit?: number;
+  sort?: SortKey;
+  ascending?: boolean;
+  filter?: string;
+}
 
 export interface ExpandParams {
   name: string;

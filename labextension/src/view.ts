@@ -13,11 +13,13 @@ import {
   WireObject,
   WireReport,
   WireSnapshot,
-  WireTotal
+  WireTotal,
+  WireWindow
 } from './tokens';
 
 /** The part of a snapshot the view shows; replaced, never mutated. */
 export interface IView {
+  /** The window's rows, in the kernel's order (its sort and filter). */
   objects: WireObject[];
   findings: WireFinding[];
   totals: WireTotal[];
@@ -26,6 +28,8 @@ export interface IView {
   skipped: string[];
   torchVersion: string | null;
   seq: number;
+  /** Which page of the namespace `objects` is; null before the first snapshot. */
+  window: WireWindow | null;
 }
 
 export const EMPTY: IView = {
@@ -36,7 +40,8 @@ export const EMPTY: IView = {
   truncated: false,
   skipped: [],
   torchVersion: null,
-  seq: -1
+  seq: -1,
+  window: null
 };
 
 /** The report inside a move_all/apply_fix result (`{report: ...}` or the report itself). */
@@ -136,7 +141,10 @@ export function reportHeadline(report: WireReport): string {
   );
 }
 
-/** Apply one snapshot message to a view: a full replace, or the changed/removed names. */
+/**
+ * Apply one snapshot message to a view: a full replace, or the changed/removed names; then the
+ * rows in the order of the message's window (the kernel sorts and filters).
+ */
 export function merge(view: IView, msg: SnapshotMsg): IView {
   const snap: WireSnapshot = msg.snapshot;
   let objects: WireObject[];
@@ -153,6 +161,13 @@ export function merge(view: IView, msg: SnapshotMsg): IView {
       }
     }
   }
+  const window = msg.window ?? null;
+  if (window) {
+    const byName = new Map(objects.map(o => [o.name, o]));
+    objects = window.names
+      .map(name => byName.get(name))
+      .filter((o): o is WireObject => o !== undefined);
+  }
   return {
     objects,
     findings: msg.findings,
@@ -161,7 +176,8 @@ export function merge(view: IView, msg: SnapshotMsg): IView {
     truncated: snap.truncated,
     skipped: snap.skipped,
     torchVersion: snap.torch_version,
-    seq: msg.seq
+    seq: msg.seq,
+    window
   };
 }
 

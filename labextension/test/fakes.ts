@@ -14,7 +14,8 @@ import {
   RequestMsg,
   SnapshotMsg,
   WireFinding,
-  WireObject
+  WireObject,
+  WireWindow
 } from '../src/tokens';
 
 export class FakeBridge implements IKernelBridge {
@@ -157,6 +158,22 @@ export const SPLIT: WireFinding = {
   applicable: true
 };
 
+/** The window of a first page holding `names` (all of a namespace of that many rows). */
+export function windowOf(names: string[], extra: Partial<WireWindow> = {}): WireWindow {
+  return {
+    offset: 0,
+    limit: 200,
+    sort: 'name',
+    ascending: true,
+    filter: '',
+    names,
+    matched: names.length,
+    total: names.length,
+    ...extra
+  };
+}
+
+/** A snapshot message; its window holds the rows sent, in that order, unless `extra` says. */
 export function snapshotMsg(
   seq: number,
   objects: WireObject[],
@@ -181,6 +198,7 @@ export function snapshotMsg(
     findings,
     changed: null,
     removed: [],
+    window: windowOf(objects.map(o => o.name)),
     ...extra
   };
 }

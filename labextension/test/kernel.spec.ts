@@ -84,7 +84,7 @@ describe('KernelBridge: opening the comm', () => {
     expect(kernel.comms.map(c => c.targetName)).toEqual([COMM_TARGET]);
     expect(COMM_TARGET).toBe('devicelens');
     expect(kernel.comm.opened).toEqual([{ protocol: PROTOCOL_VERSION, version: PANEL_VERSION }]);
-    expect(kernel.comm.opened).toEqual([{ protocol: 3, version: PANEL_VERSION }]);
+    expect(kernel.comm.opened).toEqual([{ protocol: PROTOCOL_VERSION, version: PANEL_VERSION }]);
 
     kernel.comm.receive(hello(PROTOCOL_VERSION, '0.1.0'));
     expect(bridge.status).toEqual(
@@ -137,12 +137,12 @@ describe('KernelBridge: protocol mismatch', () => {
     const kernel = new FakeKernel();
     const { bridge, states, received } = follow(kernel);
     await flush();
-    kernel.comm.receive(hello(4, '0.3.0'));
+    kernel.comm.receive(hello(PROTOCOL_VERSION + 1, '0.3.0'));
 
-    // panel.tsx words it from these: `kernel-side devicelens 0.3.0 (protocol 4), panel
-    // ${PANEL_VERSION} (protocol 3) — reinstall devicelens …`
+    // panel.tsx words it from these: `kernel-side devicelens 0.3.0 (protocol 5), panel
+    // ${PANEL_VERSION} (protocol 4) — reinstall devicelens …`
     expect(bridge.status).toEqual(
-      status({ state: 'mismatch', kernelVersion: '0.3.0', kernelProtocol: 4 })
+      status({ state: 'mismatch', kernelVersion: '0.3.0', kernelProtocol: PROTOCOL_VERSION + 1 })
     );
     expect(states).toEqual(['connecting', 'mismatch']);
     expect(received).toEqual([]); // NB: the model never sees a hello it cannot speak to
@@ -394,7 +394,7 @@ describe('KernelBridge: restarts, notebooks, dispose', () => {
     await flush();
     other.comm.receive(hello());
     expect(bridge.status).toEqual(
-      status({ state: 'ready', notebook: 'a.ipynb', kernelVersion: PANEL_VERSION, kernelProtocol: 3 })
+      status({ state: 'ready', notebook: 'a.ipynb', kernelVersion: PANEL_VERSION, kernelProtocol: PROTOCOL_VERSION })
     );
   });
 

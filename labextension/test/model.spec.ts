@@ -1,6 +1,6 @@
 import { DeviceModel } from '../src/model';
 import { DEFAULT_SETTINGS, PROTOCOL_VERSION, WireReport } from '../src/tokens';
-import { batch, FakeBridge, snapshotMsg, splitModel, SPLIT } from './fakes';
+import { batch, FakeBridge, snapshotMsg, splitModel, SPLIT, windowOf } from './fakes';
 
 function report(moved: number, extra: Partial<WireReport> = {}, device = 'meta'): WireReport {
   return {
@@ -27,7 +27,7 @@ function report(moved: number, extra: Partial<WireReport> = {}, device = 'meta')
 
 function setup(settings = DEFAULT_SETTINGS) {
   const bridge = new FakeBridge();
-  const model = new DeviceModel(bridge, settings);
+  const model = new DeviceModel(bridge, settings, { filterDelay: 0 });
   let changes = 0;
   model.changed.connect(() => changes++);
   bridge.connect();
@@ -462,16 +462,91 @@ describe('DeviceModel requests', () => {
     expect(model.devices.map(d => d.name)).toEqual(['cpu', 'cuda:0', 'meta']);
   });
 
-  it('fetches the rows of lazily sent objects so the filter can match them', async () => {
+  it('asks the kernel to filter, and shows the rows it sends in its order', async () => {
     const { bridge, model } = await ready();
-    const big = { ...splitModel(), name: 'big', children: null };
-    bridge.emit(snapshotMsg(2, [big, batch()], [], { changed: ['big', 'batch'], removed: [] }));
+    model.filter = ' exp_avg ';
+    expect(bridge.last('rows').params).toEqual({ offset: 0, limit: 200, sort: 'name',
+      ascending: true, filter: 'exp_avg' });
+    expect(model.paging).toBe(true);
+    const rid = bridge.last('rows').request_id;
+    const opt = { ...batch('opt'), kind: 'optimizer', type: 'Adam', expandable: true };
+    bridge.emit(snapshotMsg(2, [opt], [], { request_id: rid,
+      window: windowOf(['opt'], { filter: 'exp_avg', matched: 1, total: 900 }) }));
+    await Promise.resolve();
+    expect(model.view.objects.map(o => o.name)).toEqual(['opt']);
+    expect(model.view.window!.total - model.view.window!.matched).toBe(899);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(model.paging).toBe(false);
+  });
+
+  it('waits for a pause in the typing before it asks the kernel to filter', () => {
+    jest.useFakeTimers();
+    try {
+      const bridge = new FakeBridge();
+      const model = new DeviceModel(bridge, DEFAULT_SETTINGS);
+      bridge.connect();
+      bridge.emit(snapshotMsg(1, [batch()]));
+      model.filter = 'b';
+      model.filter = 'ba';
+      expect(bridge.sent.filter(m => m.method === 'rows')).toHaveLength(0);
+      jest.advanceTimersByTime(300);
+      const rows = bridge.sent.filter(m => m.method === 'rows');
+      expect(rows.map(m => m.params.filter)).toEqual(['ba']);
+      model.filter = 'bat';
+      model.dispose(); // NB: no request after the panel is gone
+      jest.advanceTimersByTime(300);
+      expect(bridge.sent.filter(m => m.method === 'rows')).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('asks the kernel to sort from the first page; the same column again reverses it', async () => {
+    const { bridge, model } = await ready();
+    model.sortBy('bytes');
+    expect(bridge.last('rows').params).toMatchObject({ offset: 0, sort: 'bytes',
+      ascending: false });
+    model.sortBy('bytes');
+    expect(bridge.last('rows').params).toMatchObject({ sort: 'bytes', ascending: true });
+    model.sortBy('name');
+    expect(bridge.last('rows').params).toMatchObject({ sort: 'name', ascending: true });
+  });
+
+  it('loads more rows as the user scrolls, up to max rows, then pages', async () => {
+    const { bridge, model } = await ready({ ...DEFAULT_SETTINGS, maxRows: 300 });
+    const page = (offset: number, limit: number, n: number) => {
+      const names = Array.from({ length: n }, (_, i) => `t${offset + i}`);
+      bridge.emit(snapshotMsg(model.view.seq + 1, names.map(name => batch(name)), [], {
+        request_id: bridge.sent[bridge.sent.length - 1].request_id,
+        window: windowOf(names, { offset, limit, matched: 1000, total: 1000 })
+      }));
+    };
+    page(0, 200, 200);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(model.showMore()).toBe(true);
+    expect(bridge.last('rows').params).toMatchObject({ offset: 0, limit: 300 });
+    expect(model.showMore()).toBe(false); // NB: one request at a time
+    page(0, 300, 300);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(model.view.objects).toHaveLength(300);
+    expect(model.showMore()).toBe(false); // NB: as long as max rows allows
+    model.nextPage();
+    expect(bridge.last('rows').params).toMatchObject({ offset: 300, limit: 300 });
+    page(300, 300, 300);
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(model.view.objects[0].name).toBe('t300');
+    model.previousPage();
+    expect(bridge.last('rows').params).toMatchObject({ offset: 0, limit: 300 });
+  });
+
+  it('asks again for the sort and filter the user chose after the kernel reconnects', async () => {
+    const { bridge, model } = await ready();
+    model.sortBy('device');
     const before = bridge.sent.length;
-    model.filter = 'exp_avg';
-    const fetched = bridge.sent.slice(before);
-    expect(fetched.map(m => [m.method, m.params])).toEqual([['expand', { name: 'big' }]]);
-    model.filter = 'exp_avg2'; // still fetching: not asked twice
-    expect(bridge.sent.length).toBe(before + 1);
+    bridge.connect(); // a restart: the kernel starts over with its default window
+    const again = bridge.sent.slice(before).filter(m => m.method === 'rows');
+    expect(again.map(m => m.params)).toEqual([{ offset: 0, limit: 200, sort: 'device',
+      ascending: true, filter: '' }]);
   });
 
   it('offers meta as a target only when the setting allows it', async () => {

@@ -14,15 +14,14 @@ function view(): IView {
     truncated: false,
     skipped: [],
     torchVersion: null,
-    seq: 1
+    seq: 1,
+    window: null
   };
 }
 
 function opts(open: string[] = [], extra: Partial<ITableOptions> = {}): ITableOptions {
   return {
     filter: '',
-    sortKey: 'name',
-    ascending: true,
     maxRows: 500,
     isExpanded: k => open.includes(k),
     ...extra
@@ -59,13 +58,24 @@ describe('tableRows', () => {
     expect(rows.find(r => r.key === 'model.1')!.expandable).toBe(false);
   });
 
-  it('filters by device, type or nested path, and counts what it hid', () => {
-    const t = tableRows(view(), opts([], { filter: 'META' }));
-    expect(t.rows.map(r => r.key)).toEqual(['model', 'z_meta']);
-    expect(t.filtered).toBe(1);
-    expect(tableRows(view(), opts([], { filter: '2.0.bias' })).rows.map(r => r.key)).toEqual([
-      'model'
-    ]);
+  it('draws the objects the kernel sent in its order, and counts what its filter hid', () => {
+    const v = { ...view(), objects: [batch('z_meta', 'meta', 4096), splitModel()] };
+    v.window = { offset: 0, limit: 200, sort: 'device', ascending: false, filter: 'META',
+      names: ['z_meta', 'model'], matched: 2, total: 3 };
+    const t = tableRows(v, opts([], { filter: 'META' }));
+    expect(t.rows.map(r => r.key)).toEqual(['z_meta', 'model']);
+    expect([t.filtered, t.before, t.after]).toEqual([1, 0, 0]);
+    // an open object the kernel matched on a nested path shows the rows that match
+    const open = tableRows(v, opts(['model', 'model.2'], { filter: '2.0.bias' }));
+    expect(open.rows.map(r => r.key)).toEqual(['z_meta', 'model', 'model.2', 'model.2.0']);
+  });
+
+  it('says how many rows are before and after the page', () => {
+    const v = { ...view() };
+    v.window = { offset: 200, limit: 3, sort: 'name', ascending: true, filter: '',
+      names: ['model', 'batch', 'z_meta'], matched: 1000, total: 1000 };
+    const t = tableRows(v, opts());
+    expect([t.before, t.after, t.filtered]).toEqual([200, 797, 0]);
   });
 
   it('draws a tensor row alike whether or not the kernel repeats its tensor as a child', () => {
@@ -79,14 +89,14 @@ describe('tableRows', () => {
     });
     for (const filter of ['', 'meta', 'batch', 'float32', 'tensor', 'nothing']) {
       for (const open of [[], ['batch', 'z_meta', 'model']]) {
-        const o = opts(open, { filter, sortKey: 'bytes' });
+        const o = opts(open, { filter });
         expect(tableRows(view(), o)).toEqual(tableRows(repeated(), o));
       }
     }
     expect(tableRows(view(), opts()).rows.map(r => r.name)).toEqual(['model', 'batch', 'z_meta']);
   });
 
-  it('filters every row the same way: optimizer state, submodules, and keeps their ancestors', () => {
+  it('narrows an open object to the rows that match: optimizer state, submodules, ancestors', () => {
     const opt = {
       ...batch('opt', 'cpu', 256),
       kind: 'optimizer',
@@ -100,60 +110,19 @@ describe('tableRows', () => {
         tensor("opt.state[model.0.weight]['step']", 'cpu', 'model.0.weight', 'state')
       ]
     };
-    const v = { ...view(), objects: [...view().objects, opt] };
-    // an optimizer's child row matches: the optimizer stays, and open, shows only that row
+    // the kernel's window under the filter 'exp_avg': the optimizer only
+    const v = { ...view(), objects: [opt] };
     const closed = tableRows(v, opts([], { filter: 'exp_avg' }));
     expect(closed.rows.map(r => r.key)).toEqual(['opt']);
-    expect(closed.filtered).toBe(3);
     const open = tableRows(v, opts(['opt'], { filter: 'exp_avg' }));
     expect(open.rows.map(r => r.key)).toEqual(['opt', "opt.state[model.0.weight]['exp_avg']"]);
     // a submodule's type matches: its ancestors stay in view, its siblings go
-    const linear = tableRows(v, opts(['model', 'model.2'], { filter: 'linear' })).rows;
+    const m = { ...view(), objects: [splitModel()] };
+    const linear = tableRows(m, opts(['model', 'model.2'], { filter: 'linear' })).rows;
     expect(linear.map(r => r.key)).toEqual(['model', 'model.0', 'model.2', 'model.2.0']);
     // the object's own row matches: all of it stays
-    const whole = tableRows(v, opts(['model'], { filter: 'sequential' })).rows;
+    const whole = tableRows(m, opts(['model'], { filter: 'sequential' })).rows;
     expect(whole.map(r => r.key)).toEqual(['model', 'model.0', 'model.1', 'model.2']);
-  });
-
-  it('puts errors first, then warnings, then info, each by name, as %devices lists them', () => {
-    const finding = (severity: WireFinding['severity'], title: string, objects: string[]) => ({
-      ...SPLIT,
-      id: `${severity}-${title}`,
-      severity,
-      title,
-      objects,
-      paths: []
-    });
-    const v: IView = {
-      ...view(),
-      objects: [...view().objects, batch('a_plain'), batch('y_info'), batch('b_warn')],
-      findings: [
-        finding('info', 'y is unused', ['y_info']),
-        finding('warning', 'batch is float64', ['b_warn']),
-        finding('warning', 'another batch warning', ['b_warn']),
-        finding('error', 'z is on meta', ['z_meta']),
-        finding('error', 'model is partly moved', ['model'])
-      ]
-    };
-    // the analysis sends errors first; the table sorted by name drew warnings above them
-    expect(tableRows(v, opts()).rows.map(r => r.key)).toEqual([
-      'model',
-      'z_meta',
-      'b_warn',
-      'y_info',
-      'a_plain',
-      'batch'
-    ]);
-    // the cards under one row: by severity, then title
-    const under = findingsByObject(v.findings, new Set(v.objects.map(o => o.name)));
-    expect(under.get('b_warn')!.map(f => f.title)).toEqual([
-      'another batch warning',
-      'batch is float64'
-    ]);
-    // another column sorts by that column alone
-    expect(tableRows(v, opts([], { sortKey: 'bytes', ascending: false })).rows[0].key).toBe(
-      'z_meta'
-    );
   });
 
   it("draws an optimizer's step counters apart: meta, and cpu where they stay", () => {
@@ -179,8 +148,9 @@ describe('tableRows', () => {
     expect(tableRows({ ...v, objects: [same] }, opts()).rows[0].counters).toEqual([]);
   });
 
-  it('sorts objects and keeps children under their object', () => {
-    const t = tableRows(view(), opts(['model'], { sortKey: 'bytes', ascending: false }));
+  it("keeps children under their object, in the kernel's order of objects", () => {
+    const sorted = [batch('z_meta', 'meta', 4096), splitModel(), batch('batch', 'cpu', 128)];
+    const t = tableRows({ ...view(), objects: sorted }, opts(['model']));
     expect(t.rows.filter(r => r.level === 0).map(r => r.key)).toEqual([
       'z_meta',
       'model',
@@ -188,6 +158,24 @@ describe('tableRows', () => {
     ]);
     const i = t.rows.findIndex(r => r.key === 'model');
     expect(t.rows[i + 1].key).toBe('model.0');
+  });
+
+  it('lists the cards under one row by severity, then title, as %devices does', () => {
+    const finding = (severity: WireFinding['severity'], title: string) => ({
+      ...SPLIT,
+      id: `${severity}-${title}`,
+      severity,
+      title,
+      objects: ['batch'],
+      paths: []
+    });
+    const under = findingsByObject(
+      [finding('info', 'a note'), finding('warning', 'b warns'), finding('warning', 'a warns'),
+        finding('error', 'z fails')],
+      new Set(['batch'])
+    );
+    expect(under.get('batch')!.map(f => f.title)).toEqual(['z fails', 'a warns', 'b warns',
+      'a note']);
   });
 
   it('caps rows at maxRows and says how many are left out', () => {

@@ -221,6 +221,7 @@ class LooseIndex(NamedTuple):
 
 
 _new = tuple.__new__  # NB: several times cheaper than a NamedTuple's generated __new__
+_NAME = itemgetter(0)  # of an ObjectRecord
 LOOSE, FULL = 0, 1  # what each position of a snapshot holds
 
 
@@ -355,27 +356,25 @@ class Snapshot:
         return self.records_at([position])[0]
 
     def records_at(self, positions: list[int]) -> list[ObjectRecord]:
-        """The records at ascending ``positions``, in one pass over the kinds."""
+        """The records at ascending ``positions``. NB: the kinds between two positions are
+        counted at C speed, so a page of 1M names costs its rows, not a loop over the names."""
         if self._objects is not None:
             return [self._objects[p] for p in positions]
         out: list[ObjectRecord] = []
-        counts = [0, 0]
-        wanted = iter(positions)
-        nxt = next(wanted, None)
-        for p, kind in enumerate(self._kinds):
-            if p == nxt:
-                i = counts[kind]
-                out.append(self._loose.record(i) if kind == LOOSE else self._full[i])
-                nxt = next(wanted, None)
-                if nxt is None:
-                    break
-            counts[kind] += 1
+        kinds, loose, full = self._kinds, self._loose, self._full
+        walked = last = 0  # NB: walked records before position ``last``
+        for p in positions:
+            walked += kinds.count(FULL, last, p)
+            last = p
+            out.append(full[walked] if kinds[p] == FULL else loose.record(p - walked))
         return out
 
     def names(self) -> list[str]:
-        """Every object's name, in namespace order."""
-        full, loose = iter(self._full), iter(self._loose.names)
-        return [next(loose) if kind == LOOSE else next(full).name for kind in self._kinds]
+        """Every object's name, in namespace order. NB: at C speed (1M names)."""
+        if not self._full:
+            return list(self._loose.names)
+        pick = (iter(self._loose.names), map(_NAME, self._full))
+        return list(map(next, map(pick.__getitem__, self._kinds)))
 
     def tensors(self) -> list[TensorRecord]:
         return [t for o in self.objects for t in o.tensors]

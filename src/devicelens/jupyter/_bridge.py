@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import _push
+from . import _push, _window
 from ._gate import Gate
 from ._protocol import (
     PROTOCOL_VERSION,
@@ -32,7 +32,9 @@ from ._protocol import (
     QueuedMsg,
     ResultMsg,
     SnapshotMsg,
+    WireObject,
     WireSnapshot,
+    WireWindow,
     device_to_wire,
     report_to_wire,
 )
@@ -43,6 +45,7 @@ from ._requests import (
     describe,
     mismatch_detail,
     parse_request,
+    parse_window,
     request_id_of,
     scrub,
     show,
@@ -80,8 +83,11 @@ class Bridge:
         self.seq = 0
         self.compatible = True
         self.closed = False
-        self._rows: dict[str, Any] = {}
-        self._base: object = None
+        self.spec = _window.Spec()  # the window the panel shows (``rows`` changes it)
+        self._rows: dict[str, WireObject] = {}  # the page the panel holds
+        self._state: object = None  # and its base, findings and window
+        self._sent_any = False
+        self._pager = _window.Pager()
         comm.on_msg(self.handle)
         comm.on_close(self._handle_close)
 
@@ -97,6 +103,10 @@ class Bridge:
             self.compatible = False
             self._error(None, "protocol_mismatch", mismatch_detail(panel))
             return False
+        try:
+            self.spec = self.spec.with_params(parse_window(data))
+        except ProtocolError as e:  # NB: the panel still gets the default window
+            self._error(None, e.code, e.detail)
         try:
             self.push(force=True)
         except Exception as e:
@@ -122,16 +132,18 @@ class Bridge:
     # -- pushes
     def push(self, frame: _push.Frame | None = None, *, request_id: str | None = None,
              force: bool = False) -> int:
-        """Send what changed since the last push (every row on the first push, a refresh or a
-        forced push: a full replace heals whatever the panel held); returns the number of
-        messages sent, 0 when nothing changed."""
+        """Send what changed in the panel's window since the last push (every row of it on
+        the first push, a refresh, a ``rows`` request or a forced push: a full replace heals
+        whatever the panel held); returns the number of messages sent, 0 when nothing
+        changed."""
         with self.lock:
             if self.closed or not self.compatible:
                 return 0
             if frame is None:
                 frame = _push.build_frame(self.namespace(), live=self.gate.cell_running)
-            full = force or request_id is not None or not self._rows
-            chunks = _push.plan(frame, self._rows, self._base, full=full,
+            rows, window = self._page(frame)
+            full = force or request_id is not None or not self._sent_any
+            chunks = _push.plan(frame, rows, window, self._rows, self._state, full=full,
                                 force=force or request_id is not None)
             for c in chunks:
                 self.seq += 1
@@ -139,10 +151,18 @@ class Bridge:
                 snap["truncated"] = c.truncated
                 self._send(SnapshotMsg(type="snapshot", seq=self.seq, request_id=request_id,
                                        snapshot=snap, findings=frame.findings,
-                                       changed=c.changed, removed=c.removed))
+                                       changed=c.changed, removed=c.removed, window=window))
             if chunks:
-                self._rows, self._base = frame.rows, (frame.base, frame.findings)
+                self._rows, self._state = rows, _push.state_of(frame, window)
+                self._sent_any = True
             return len(chunks)
+
+    def _page(self, frame: _push.Frame) -> tuple[dict[str, WireObject], WireWindow]:
+        """The rows of the panel's window in ``frame``."""
+        from ..inspect import gc_paused
+
+        with gc_paused():  # NB: as for a snapshot: 1M names sorted, no object to collect
+            return self._pager.page(frame, self.spec)
 
     # -- requests
     def handle(self, msg: object) -> None:
@@ -189,6 +209,16 @@ class Bridge:
 
     def _do_refresh(self, rid: str, params: dict[str, Any]) -> None:
         self.push(request_id=rid)
+
+    def _do_rows(self, rid: str, params: dict[str, Any]) -> None:
+        """Another page, sort or filter: the reply, and every push after it, show that
+        window. NB: the frame the panel last saw, unless none was built yet: a page is a read
+        of what the panel shows, not a new snapshot (pushes bring those)."""
+        with self.lock:
+            self.spec = self.spec.with_params(params)  # type: ignore[arg-type]
+            frames = _push.frames_of(self.namespace())
+            self.push(frames.last if frames is not None and frames.last is not None else None,
+                      request_id=rid)
 
     def _do_list_devices(self, rid: str, params: dict[str, Any]) -> None:
         devices = []
@@ -357,7 +387,7 @@ class _Progress:
 
 
 _HANDLERS: dict[str, Callable[[Bridge, str, dict[str, Any]], None]] = {
-    "refresh": Bridge._do_refresh, "expand": Bridge._do_expand,
+    "refresh": Bridge._do_refresh, "rows": Bridge._do_rows, "expand": Bridge._do_expand,
     "move_all": Bridge._do_move_all, "apply_fix": Bridge._do_apply_fix,
     "list_devices": Bridge._do_list_devices, "cancel": Bridge._do_cancel,
 }

@@ -17,13 +17,20 @@ if TYPE_CHECKING:
     from ..inspect import DeviceInfo, ModuleRecord, ObjectRecord, Snapshot, TensorRecord
     from ..moves import MoveReport
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 COMM_TARGET = "devicelens"
 MAX_PAYLOAD_BYTES = 1_000_000
 
-Method = Literal["refresh", "expand", "move_all", "apply_fix", "list_devices", "cancel"]
-METHODS: tuple[str, ...] = ("refresh", "expand", "move_all", "apply_fix", "list_devices",
-                            "cancel")
+Method = Literal["refresh", "rows", "expand", "move_all", "apply_fix", "list_devices", "cancel"]
+METHODS: tuple[str, ...] = ("refresh", "rows", "expand", "move_all", "apply_fix",
+                            "list_devices", "cancel")
+
+#: the columns a panel sorts its rows by (v4: in the kernel)
+SortKey = Literal["name", "kind", "device", "dtype", "shape", "bytes"]
+SORT_KEYS: tuple[str, ...] = ("name", "kind", "device", "dtype", "shape", "bytes")
+#: rows in a window unless the panel asks for another number; at most MAX_LIMIT
+DEFAULT_LIMIT = 200
+MAX_LIMIT = 2_000
 
 
 # --- data -----------------------------------------------------------------------------------
@@ -93,6 +100,20 @@ class WireSnapshot(TypedDict):
     skipped: list[str]
 
 
+class WireWindow(TypedDict):
+    """Which of the namespace's top-level rows a snapshot message carries (v4): one page, in
+    the panel's order, after its filter. The kernel orders and filters; the panel draws."""
+
+    offset: int
+    limit: int
+    sort: SortKey
+    ascending: bool
+    filter: str
+    names: list[str]  # the page's rows, in order (``snapshot.objects`` holds those sent)
+    matched: int  # top-level rows the filter keeps (all of them without a filter)
+    total: int  # top-level rows in the namespace
+
+
 class WireFinding(TypedDict):
     id: str
     kind: str
@@ -145,14 +166,18 @@ class HelloMsg(TypedDict):
 
 
 class SnapshotMsg(TypedDict):
-    """Kernel -> panel, pushed after each cell while a panel is open, and as a refresh reply.
+    """Kernel -> panel, pushed after each cell while a panel is open, and as the reply to
+    refresh and rows.
 
-    ``changed`` None: ``snapshot.objects`` replaces every row. Otherwise upsert the rows named in
-    ``changed`` (new or different since ``seq - 1``; their objects are in ``snapshot.objects``)
-    and delete those in ``removed``. ``seq`` grows by one per message on a comm: a gap means a
-    lost message, so ask for ``refresh``. A push over ``MAX_PAYLOAD_BYTES`` arrives as several
-    messages with consecutive ``seq``: the first as usual, the rest upserting more rows; every
-    one carries the full ``findings``, ``totals`` and ``devices``.
+    The rows are those of ``window`` only (v4): one page of the top-level rows, in the order
+    ``window.names`` gives; ``totals`` and ``findings`` are the whole namespace's.
+    ``changed`` None: ``snapshot.objects`` replaces every row the panel holds. Otherwise upsert
+    the rows named in ``changed`` (new in the window or different since ``seq - 1``; their
+    objects are in ``snapshot.objects``) and delete those in ``removed`` (gone from the
+    window). ``seq`` grows by one per message on a comm: a gap means a lost message, so ask
+    for ``refresh``. A page over ``MAX_PAYLOAD_BYTES`` arrives as several messages with
+    consecutive ``seq``: the first as usual, the rest upserting more rows; every one carries
+    the full ``findings``, ``totals``, ``devices`` and ``window``.
     """
 
     type: Literal["snapshot"]
@@ -162,6 +187,7 @@ class SnapshotMsg(TypedDict):
     findings: list[WireFinding]
     changed: list[str] | None  # names whose rows changed since seq-1; None = full replace
     removed: list[str]
+    window: WireWindow
 
 
 class ResultMsg(TypedDict):
@@ -198,11 +224,12 @@ class ErrorMsg(TypedDict):
 class RequestMsg(TypedDict):
     """Panel -> kernel. ``params`` by method (see the ``*Params`` dicts below):
 
-    refresh: {} · expand: {"name": str, "path"?: str, "offset"?: int} · move_all: {"device": str,
-    "dry_run"?: bool, "names"?: list[str] | None} · apply_fix: {"finding_id": str,
-    "dry_run"?: bool} · list_devices: {} · cancel: {"request_id": str}
+    refresh: {} · rows: WindowParams · expand: {"name": str, "path"?: str, "offset"?: int} ·
+    move_all: {"device": str, "dry_run"?: bool, "names"?: list[str] | None} · apply_fix:
+    {"finding_id": str, "dry_run"?: bool} · list_devices: {} · cancel: {"request_id": str}
 
-    Replies carry the same ``request_id``: refresh -> SnapshotMsg; the others -> ResultMsg
+    Replies carry the same ``request_id``: refresh, rows -> SnapshotMsg (rows: of the window
+    asked for, which later pushes keep to); the others -> ResultMsg
     (``result`` is the method's ``*Result`` dict), preceded by ProgressMsgs for moves; any
     failure -> ErrorMsg instead. A change (move_all, apply_fix, not a dry run) that arrives
     while a cell runs is answered QueuedMsg first; it runs when the cell ends, or is answered
@@ -220,6 +247,18 @@ class RequestMsg(TypedDict):
 
 class RefreshParams(TypedDict):
     pass
+
+
+class WindowParams(TypedDict, total=False):
+    """``rows`` params (and ``window`` in the comm's open data): what to change of the window;
+    a field left out keeps its value (on open: offset 0, DEFAULT_LIMIT rows, by name,
+    ascending, no filter)."""
+
+    offset: int
+    limit: int  # 1..MAX_LIMIT
+    sort: SortKey
+    ascending: bool
+    filter: str  # case-insensitive, in what a row and the rows under it show; "" = all
 
 
 class _ExpandRequired(TypedDict):

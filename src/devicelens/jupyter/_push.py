@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from json.encoder import (  # type: ignore[attr-defined]
     c_make_encoder,
@@ -23,11 +24,10 @@ from ._protocol import (
     WireFinding,
     WireObject,
     WireTensor,
+    WireWindow,
     finding_to_wire,
     module_to_wire,
     object_to_wire,
-    row_to_wire,
-    rows_to_wire,
     snapshot_to_wire,
     tensor_to_wire,
 )
@@ -67,72 +67,46 @@ def list_size(sizes: list[int]) -> int:
     return 2 + sum(sizes) + 2 * (len(sizes) - 1) if sizes else 2
 
 
-class RowSizes:
-    """Each row's encoded size, measured once in its life: a row is a new dict whenever it
-    changes, so a push measures only the rows it is about to send for the first time.
-
-    NB: keyed by ``id`` with the row itself kept beside its size, so an id is never reused
-    while its entry lives; :meth:`keep_only` drops the rows no frame holds any more.
-    """
-
-    def __init__(self) -> None:
-        self.known: dict[int, tuple[WireObject, int]] = {}
-
-    def __call__(self, row: WireObject) -> int:
-        hit = self.known.get(id(row))
-        if hit is not None and hit[0] is row:
-            return hit[1]
-        n = size(row)
-        self.known[id(row)] = (row, n)
-        return n
-
-    def keep_only(self, rows: dict[str, WireObject]) -> None:
-        if len(self.known) > 2 * len(rows) + 64:
-            live = set(map(id, rows.values()))
-            self.known = {k: v for k, v in self.known.items() if k in live}
-
-
 @dataclass(frozen=True)
 class Frame:
-    """One look at the namespace, encoded once and shared by every open panel."""
+    """One look at the namespace, shared by every open panel: its snapshot and findings, and
+    what changed since the frame before. NB: no row: each panel encodes the rows of its own
+    window (:mod:`._window`), never the whole namespace's."""
 
-    rows: dict[str, WireObject]  # namespace order (names new since the last frame: last)
     base: dict[str, Any]  # the WireSnapshot minus ``objects``
     findings: list[WireFinding]
     snapshot: Snapshot | None = None
     raw_findings: tuple[Finding, ...] = ()
-    # NB: what changed since the frame before (whose rows are ``prev_rows``); None: unknown
-    prev_rows: dict[str, WireObject] | None = field(default=None, repr=False, compare=False)
+    # NB: names whose record changed since the frame before; None: unknown (a first frame)
     changed: frozenset[str] | None = field(default=None, repr=False, compare=False)
     removed: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    _compact: dict[str, WireObject] = field(default_factory=dict, repr=False, compare=False)
-    # NB: shared by the frames of one namespace (rows outlive their frame)
-    row_size: RowSizes = field(default_factory=RowSizes, repr=False, compare=False)
+    # NB: changed names whose record differs from the one it replaced (given here) only in
+    # grads' storages: their rows are as they were (a row carries no storage)
+    regraded: Mapping[str, ObjectRecord] = field(default_factory=dict, repr=False,
+                                                 compare=False)
     findings_bytes: int | None = field(default=None, repr=False, compare=False)
+    previous: Snapshot | None = field(default=None, repr=False, compare=False)  # the frame's
+    # before, which ``changed`` and ``removed`` compare with
 
     def findings_size(self) -> int:
         """``size(self.findings)``, from the sizes measured when they were encoded."""
         return size(self.findings) if self.findings_bytes is None else self.findings_bytes
 
-    def compact(self, name: str) -> WireObject:
-        """``rows[name]`` small enough to ship: children on ``expand``, modules to depth 1."""
-        if name not in self._compact:
-            row = self.rows[name]
-            if self.snapshot is not None and name in self.snapshot:
-                row = object_to_wire(self.snapshot[name], children=False)
-            row = {**row, "children": None}
-            if size(row) > ROW_BYTES:
-                row["modules"] = [m for m in row["modules"] if m["depth"] <= 1]
-            if size(row) > ROW_BYTES:
-                row["modules"] = []
-                row["truncated"] = True
-            self._compact[name] = row
-        return self._compact[name]
+
+def compact(row: WireObject) -> WireObject:
+    """``row`` small enough to ship: children on ``expand``, modules to depth 1."""
+    out: WireObject = {**row, "children": None}
+    if size(out) > ROW_BYTES:
+        out["modules"] = [m for m in out["modules"] if m["depth"] <= 1]
+    if size(out) > ROW_BYTES:
+        out["modules"] = []
+        out["truncated"] = True
+    return out
 
 
 def empty_frame() -> Frame:
     base = {"totals": [], "devices": [], "truncated": False, "torch_version": None, "skipped": []}
-    return Frame({}, base, [])
+    return Frame(base, [])
 
 
 #: while a cell runs on another thread, a snapshot in which some object could not be walked
@@ -182,6 +156,12 @@ def build_frame(namespace: dict[str, Any], *, live: bool = False) -> Frame:
         return frames.build(ns, live)
 
 
+def frames_of(namespace: dict[str, Any]) -> Frames | None:
+    """The frames built so far of ``namespace``, if any."""
+    with _FRAMES_LOCK:
+        return _FRAMES.get(id(namespace))
+
+
 #: the frames of each namespace a panel serves, by id. NB: a frame is exact whatever namespace
 #: it was built from (every row is re-checked), so an id reused by another dict costs nothing.
 _FRAMES: dict[int, Frames] = {}
@@ -190,9 +170,13 @@ _FRAMES_LOCK = threading.Lock()
 
 class Frames:
     """The frames of one namespace, one after another, each built from the last: a snapshot
-    that re-walks only what changed (:class:`~devicelens.inspect._live.Live`), findings
-    recomputed only for changed records or context (:class:`~devicelens.analysis.Memo`), and
-    rows encoded only for changed names."""
+    that re-walks only what changed (:class:`~devicelens.inspect._live.Live`) and findings
+    recomputed only for changed records or context (:class:`~devicelens.analysis.Memo`).
+
+    NB: the first frame is a plain snapshot (what opening a panel costs: about one
+    ``snapshot()``, and no memory beyond it); the live snapshot starts at the next frame,
+    after the first cell the panel sees.
+    """
 
     def __init__(self) -> None:
         from ..analysis import Memo
@@ -201,7 +185,6 @@ class Frames:
         self.live, self.memo = Live(), Memo()
         self.last: Frame | None = None
         self.wired: dict[int, tuple[Finding, WireFinding, int]] = {}
-        self.row_size = RowSizes()
         # NB: name -> (its record now, the record the memo judged for it), see _twins
         self.twins: dict[str, tuple[ObjectRecord, ObjectRecord]] = {}
 
@@ -210,10 +193,20 @@ class Frames:
         memory goes: the next frame is built afresh, never diffed against a frame the live
         snapshot has left behind (its changes since then would be lost)."""
         try:
-            return self._build(ns, live)
+            return self._first(ns, live) if self.last is None else self._build(ns, live)
         except BaseException:
             self.__init__()  # type: ignore[misc]
             raise
+
+    def _first(self, ns: dict[str, Any], live: bool) -> Frame:
+        from ..analysis import diagnose
+
+        snap = steady_snapshot(ns, live=live)
+        findings = diagnose(snap)
+        base = _base(snap)
+        wire, wire_bytes = self._wire(findings, base)
+        self.last = Frame(base, wire, snap, tuple(findings), findings_bytes=wire_bytes)
+        return self.last
 
     def _build(self, ns: dict[str, Any], live: bool) -> Frame:
         from ..analysis import diagnose
@@ -227,23 +220,14 @@ class Frames:
         # judges a record whose grads only moved as the one it stands for (:meth:`_twins`)
         self.memo.alias(self._twins(update))
         findings = diagnose(snap, memo=self.memo)
-        changed = update.changed
-        if last is None or changed is None:
-            rows = rows_to_wire(snap)
-        elif not changed and not update.removed:
-            rows = last.rows  # NB: no row changed (a new cell's text, say): the very same rows
-        else:
-            rows, changed = self._rows(last.rows, update)
         base = _base(snap)
         wire, wire_bytes = self._wire(findings, base)
         if last is not None:  # NB: the same objects when equal, so plan() compares identities
             base = last.base if base == last.base else base
             wire = last.findings if wire == last.findings else wire
-        self.row_size.keep_only(rows)
-        frame = Frame(rows, base, wire, snap, tuple(findings),
-                      last.rows if last is not None else None,
-                      changed if last is not None else None, update.removed,
-                      row_size=self.row_size, findings_bytes=wire_bytes)
+        frame = Frame(base, wire, snap, tuple(findings), update.changed, update.removed,
+                      dict(update.regraded), findings_bytes=wire_bytes,
+                      previous=last.snapshot if last is not None else None)
         self.last = frame
         return frame
 
@@ -271,31 +255,6 @@ class Frames:
             twins[name] = (new, twin)
             pairs.append((new, (old, twin)))
         return pairs
-
-    @staticmethod
-    def _rows(last: dict[str, WireObject], update: Update
-              ) -> tuple[dict[str, WireObject], frozenset[str]]:
-        """The last rows with the changed ones replaced, and the names whose row did change.
-        NB: a record can change where its row does not (a training step's new grads have new
-        storages, and the same bytes): the very old row is kept, so nothing is sent for it,
-        and the panel does not redraw a model's row after every training cell. Where the live
-        snapshot says that only grads' storages moved (``Update.regraded``) the row is not even
-        encoded again."""
-        assert update.changed is not None
-        rows = dict(last)
-        for name in update.removed:
-            rows.pop(name, None)
-        regraded = update.regraded
-        for name in update.changed:
-            old = last.get(name)
-            if old is not None and name in regraded:
-                continue  # NB: only grads' storages moved, and a row carries no storage
-            row = row_to_wire(update.records[name])
-            rows[name] = old if old is not None and old == row else row
-        changed = frozenset(n for n in update.changed if rows[n] is not last.get(n))
-        if not changed and not update.removed:
-            return last, changed
-        return rows, changed
 
     def _update(self, ns: dict[str, Any], live: bool) -> Update:
         """The live snapshot; while a cell runs, taken again while objects were skipped (a
@@ -372,40 +331,41 @@ class Chunk(NamedTuple):
     truncated: bool
 
 
-def plan(frame: Frame, sent_rows: dict[str, WireObject], sent_base: object, *,
-         full: bool, force: bool = False) -> list[Chunk]:
-    """Messages that bring a panel holding ``sent_rows``/``sent_base`` up to ``frame``.
+def plan(frame: Frame, rows: dict[str, WireObject], window: WireWindow,
+         sent_rows: dict[str, WireObject], sent_state: object, *, full: bool,
+         force: bool = False) -> list[Chunk]:
+    """Messages that bring a panel holding ``sent_rows``/``sent_state`` up to ``frame`` and the
+    page ``rows`` of its ``window``.
 
     ``[]`` when nothing changed (unless ``force``). ``full`` replaces every row; otherwise only
-    new/changed rows go out, plus the names removed.
+    new/changed rows go out, plus the names that left the window.
     """
-    if sent_rows is frame.rows:  # NB: the panel has this very frame's rows
-        changed, removed = [], []
-    elif sent_rows is frame.prev_rows and frame.changed is not None:
-        changed = list(filter(frame.changed.__contains__, frame.rows))  # NB: in row order
-        removed = [] if full else sorted(n for n in frame.removed if n in sent_rows)
+    if sent_rows is rows:
+        changed: list[str] = []
     else:
-        changed = [n for n, row in frame.rows.items()
+        changed = [n for n, row in rows.items()
                    if sent_rows.get(n) is not row and sent_rows.get(n) != row]
-        removed = [] if full else [n for n in sent_rows if n not in frame.rows]
-    if not (force or changed or removed or sent_base != (frame.base, frame.findings)
-            or (full and len(sent_rows) != len(frame.rows))):
+    removed = [] if full else [n for n in sent_rows if n not in rows]
+    if not (force or changed or removed or sent_state != state_of(frame, window)
+            or (full and len(sent_rows) != len(rows))):
         return []
-    send = list(frame.rows) if full else changed
-    fixed = ENVELOPE_BYTES + size(frame.base) + frame.findings_size() + size(removed)
+    send = list(rows) if full else changed
+    fixed = (ENVELOPE_BYTES + size(frame.base) + frame.findings_size() + size(removed)
+             + size(window))
     budget = MAX_PAYLOAD_BYTES - fixed
     groups: list[list[WireObject]] = [[]]
     used, dropped = 0, False
-    rows = [frame.rows[name] for name in send]
-    sizes = list(map(frame.row_size, rows))
+    whole = [rows[name] for name in send]
     # NB: when the whole fits one message and no row is big, every row goes, uncut, in one
-    if rows and list_size(sizes) + size(send) + 4 * len(send) <= min(budget, ROW_BYTES):
-        groups, send = [rows], []
-    for name, row, n in zip(send, rows, sizes, strict=bool(send)):
-        cost = n + text_size(name) + 4  # NB: ', ' in two lists
+    # (measured in one call of the encoder: a page's rows, not each one)
+    if whole and size(whole) + size(send) <= min(budget, ROW_BYTES):
+        groups, send = [whole], []
+    for name in send:
+        row = rows[name]
+        cost = size(row) + text_size(name) + 4  # NB: ', ' in two lists
         if cost > ROW_BYTES:
-            row = frame.compact(name)
-            cost = size(row) + size(name) + 4  # NB: ', ' in two lists
+            row = compact(row)
+            cost = size(row) + text_size(name) + 4
         if cost > budget:  # NB: only a pathological name gets here; the row is left out
             dropped = True
             continue
@@ -417,6 +377,11 @@ def plan(frame: Frame, sent_rows: dict[str, WireObject], sent_base: object, *,
     return [Chunk(g, None if full and i == 0 else [o["name"] for o in g],
                   removed if i == 0 else [], dropped or bool(frame.base["truncated"]))
             for i, g in enumerate(groups)]
+
+
+def state_of(frame: Frame, window: WireWindow) -> tuple[object, object, WireWindow]:
+    """What a panel holds besides its rows; the same objects while nothing changed."""
+    return frame.base, frame.findings, window
 
 
 # --- expand ---------------------------------------------------------------------------------

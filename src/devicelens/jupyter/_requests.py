@@ -11,11 +11,14 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from ._protocol import (
+    MAX_LIMIT,
     MAX_REQUEST_BYTES,
     METHODS,
     PROTOCOL_VERSION,
+    SORT_KEYS,
     ErrorCode,
     RequestMsg,
+    WindowParams,
 )
 
 
@@ -136,9 +139,20 @@ _NAMES: tuple[Check, str] = (
                             and all(type(n) is str and 0 < len(n) <= 1000 for n in v)),
     "null or a non-empty list of names (strings)")
 
+_WINDOW: dict[str, tuple[Check, str]] = {
+    "offset": _OFFSET,
+    "limit": (lambda v: type(v) is int and 1 <= v <= MAX_LIMIT,
+              f"an integer from 1 to {MAX_LIMIT}"),
+    "sort": (lambda v: type(v) is str and v in SORT_KEYS, f"one of {', '.join(SORT_KEYS)}"),
+    "ascending": _BOOL,
+    "filter": (lambda v: type(v) is str and len(v) <= 1000 and utf8(v),
+               "a string of at most 1000 characters"),
+}
+
 #: per method: (required params, optional params), each name -> (check, what it must be)
 PARAMS: dict[str, tuple[dict[str, tuple[Check, str]], dict[str, tuple[Check, str]]]] = {
     "refresh": ({}, {}),
+    "rows": ({}, _WINDOW),
     "expand": ({"name": _text(1000)}, {"path": _text(10_000), "offset": _OFFSET}),
     "move_all": ({"device": _text(64)}, {"dry_run": _BOOL, "names": _NAMES}),
     "apply_fix": ({"finding_id": _text(200)}, {"dry_run": _BOOL}),
@@ -179,7 +193,19 @@ def parse_request(data: object) -> RequestMsg:
     return cast(RequestMsg, data)
 
 
-def _check_params(method: str, params: dict[Any, Any], rid: str) -> None:
+def parse_window(data: object) -> WindowParams:
+    """The ``window`` of a comm's open data (absent: ``{}``), or :class:`ProtocolError`."""
+    window = dict.get(data, "window") if type(data) is dict else None
+    if window is None:
+        return WindowParams()
+    if type(window) is not dict:
+        raise ProtocolError("bad_request", f"open: window must be an object, got "
+                            f"{show(window)}")
+    _check_params("rows", window, None)
+    return cast(WindowParams, window)
+
+
+def _check_params(method: str, params: dict[Any, Any], rid: str | None) -> None:
     required, optional = PARAMS[method]
     for key in params:
         if key not in required and key not in optional:

@@ -1,0 +1,176 @@
+"""What opening the panel costs a real kernel, beside a ``snapshot()`` of the same namespace.
+
+A real ipykernel (``jupyter_client``) holds N loose tensors (``torch.zeros(2)`` each); the
+panel's side of the comm is built by hand as JupyterLab sends it, and its messages are read off
+iopub. Per size, side by side in one run:
+
+- ``snapshot()``: the kernel's CPU time of ``take_snapshot`` on its namespace (timed inside the
+  kernel, best of three);
+- the panel's first frame: the kernel process's CPU time (every thread: the session's JSON,
+  ZMQ sends included, read from ``/proc``) from ``comm_open`` until the last message of the
+  first frame, with no frame kept from an earlier panel (best of three; one at 1M);
+- bytes kept per tensor afterwards, the panel still open: ``tracemalloc`` in the kernel (every
+  Python allocation made by opening the panel and still alive), in a separate open.
+
+Targets (issue 39): first frame <= 2x the snapshot at 10k, 100k and 1M; <= 200 B a tensor kept.
+Run: .venv/bin/python benchmarks/bench_panel.py [N ...]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import uuid
+
+from jupyter_client.blocking.client import BlockingKernelClient
+from jupyter_client.manager import KernelManager, start_new_kernel
+
+from devicelens.jupyter._protocol import COMM_TARGET, PROTOCOL_VERSION
+
+SIZES = (10_000, 100_000, 1_000_000)
+QUIET_S = 1.5  # the first frame is over once the kernel has sent nothing for this long
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds of process ``pid``, all its threads (``schedstat``: nanoseconds, where
+    ``/proc/PID/stat`` counts 10 ms ticks)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:  # NB: a thread that ended meanwhile
+            continue
+    return total / 1e9
+
+
+class Kernel:
+    def __init__(self) -> None:
+        self.km: KernelManager
+        self.kc: BlockingKernelClient
+        self.km, self.kc = start_new_kernel(kernel_name="python3")
+        self.pid = self.km.provisioner.process.pid  # type: ignore[union-attr]
+
+    def run(self, code: str, timeout: float = 900) -> str:
+        msg_id = self.kc.execute(code)
+        out: list[str] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                msg = self.kc.get_iopub_msg(timeout=1)
+            except Exception:
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "stream":
+                out.append(content["text"])
+            elif kind == "error":
+                raise RuntimeError("\n".join(content["traceback"]))
+            elif kind == "status" and content["execution_state"] == "idle":
+                return "".join(out)
+        raise RuntimeError(f"cell did not finish: {code!r}")
+
+    def open_panel(self) -> tuple[str, float, int, int]:
+        """Open a panel comm; (comm id, kernel CPU seconds until its first frame is over,
+        messages, bytes received)."""
+        comm_id = uuid.uuid4().hex
+        cpu0 = cpu_of(self.pid)
+        msg = self.kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": COMM_TARGET,
+                                               "data": {"protocol": PROTOCOL_VERSION}})
+        self.kc.shell_channel.send(msg)
+        n = size = 0
+        last = cpu0
+        wait = 600.0  # NB: the first message may take long (the frame is built before it)
+        while True:
+            try:
+                m = self.kc.get_iopub_msg(timeout=wait)
+            except Exception:
+                break
+            if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == comm_id:
+                n += 1
+                size += len(str(m["content"]["data"]))
+                last = cpu_of(self.pid)
+                if m["content"]["data"].get("type") == "snapshot":
+                    wait = QUIET_S
+        return comm_id, last - cpu0, n, size
+
+    def close_panel(self, comm_id: str) -> None:
+        self.kc.shell_channel.send(self.kc.session.msg("comm_close",
+                                                       {"comm_id": comm_id, "data": {}}))
+        time.sleep(0.2)
+
+    def shutdown(self) -> None:
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+SETUP = """
+%load_ext devicelens
+import gc, time, tracemalloc, torch
+from devicelens.inspect import take_snapshot
+from devicelens.jupyter import _push
+"""
+
+FILL = """
+for _k in [k for k in globals() if k.startswith('t') and k[1:].isdigit()]:
+    del globals()[_k]
+globals().update({{f"t{{i}}": torch.zeros(2) for i in range({n})}})
+gc.collect()
+"""
+
+TIME_SNAPSHOT = """
+_best = None
+for _ in range({repeat}):
+    _t0 = time.process_time()
+    _s = take_snapshot(get_ipython().user_ns)
+    _dt = time.process_time() - _t0
+    del _s
+    _best = _dt if _best is None else min(_best, _dt)
+print(_best)
+"""
+
+FORGET = "_push._FRAMES.clear(); gc.collect()"
+TRACE = "gc.collect(); tracemalloc.start()"
+TRACED = "gc.collect(); print(tracemalloc.get_traced_memory()[0]); tracemalloc.stop()"
+
+
+def row(k: Kernel, n: int) -> None:
+    k.run(FILL.format(n=n))
+    repeat = 1 if n >= 1_000_000 else 3
+    snap = float(k.run(TIME_SNAPSHOT.format(repeat=3)))
+    frames: list[float] = []
+    msgs = size = 0
+    for _ in range(repeat):
+        k.run(FORGET)
+        comm_id, cpu, msgs, size = k.open_panel()
+        frames.append(cpu)
+        k.close_panel(comm_id)
+    k.run(FORGET)
+    k.run(TRACE)
+    comm_id, _, _, _ = k.open_panel()
+    kept = int(k.run(TRACED))
+    k.close_panel(comm_id)
+    k.run(FORGET)
+    frame = min(frames)
+    print(f"{n:>10,}{snap * 1e3:>14.1f}{frame * 1e3:>16.1f}{frame / snap:>9.2f}"
+          f"{msgs:>7}{size / 1e3:>11.1f}{kept / n:>12.0f}", flush=True)
+
+
+def main(sizes: tuple[int, ...]) -> None:
+    k = Kernel()
+    try:
+        k.run(SETUP)
+        print("a real ipykernel, N loose tensors (torch.zeros(2) each); CPU ms of the kernel; "
+              "first frame: best of 3 opens (1 at 1M), no frame kept from an earlier panel")
+        print(f"{'tensors':>10}{'snapshot ms':>14}{'first frame ms':>16}{'x snap':>9}"
+              f"{'msgs':>7}{'kB sent':>11}{'B/tensor':>12}")
+        for n in sizes:
+            row(k, n)
+    finally:
+        k.shutdown()
+
+
+if __name__ == "__main__":
+    main(tuple(int(a) for a in sys.argv[1:]) or SIZES)
