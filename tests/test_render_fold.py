@@ -293,3 +293,33 @@ def test_the_widget_folds_its_table_and_opens_every_row_on_request():
     view.rows_button.value = False
     assert view.table.value.count("<tr") == 1 + len(folded)
     assert DevicesWidget({"peft": peft}, show_all=True).table.value.count("<tr") == 1 + every
+
+
+def test_the_magic_prints_the_folded_table_and_all_of_it_with_all(ip, capsys):
+    peft = llama_7b_lora(adapters=torch.float32)
+    ip.user_ns["peft"] = peft
+    capsys.readouterr()
+    ip.run_line_magic("devices", "--text --no-rehearse")
+    folded = capsys.readouterr().out
+    shown = table_part(folded)
+    assert len(shown) == 20 and shown[6].split()[:2] == [f"{LAYERS}.0-31", "DecoderLayer"]
+    assert len(folded.splitlines()) <= MAX_ROWS + 10
+    ip.run_line_magic("devices", "--all --text --no-rehearse")
+    every = capsys.readouterr().out
+    assert [line.split()[0] for line in table_part(every)] == [
+        "peft", *(f"peft.{n}" for n, _ in peft.named_parameters())]
+    assert len(folded.encode()) * 20 < len(every.encode())
+
+
+def test_an_error_opens_its_path_even_past_the_row_limit():
+    # NB: 50 named (not numbered) blocks: their level alone is past the limit, so only the
+    # error opens it
+    d = nn.ModuleDict({f"b{i}": nn.Sequential(nn.Linear(2, 2)) for i in range(50)}).to("meta")
+    d["b30"][0].weight = nn.Parameter(torch.ones(2, 2))
+    snap = take_snapshot({"d": d})
+    found = diagnose(snap)
+    assert [f.paths for f in found] == [("d.b30.0.weight",)]
+    got = [(r.name, r.flagged) for r in rows(snap, found)]
+    assert got == [("d", True), *((f"d.b{i}", i == 30) for i in range(31)),
+                   ("d.b30.0", True), ("d.b30.0.weight", True),
+                   *((f"d.b{i}", False) for i in range(31, 50))]
