@@ -50,27 +50,33 @@ def rehearse_cell(ns: dict[str, Any], devices: tuple[str, ...], *, filename: str
 
 def rehearse_file(ns: dict[str, Any], devices: tuple[str, ...], *, filename: str,
                   is_user: Any, dtype: bool = True, steps: int = 0,
-                  limit: float | None = None, prepare: Any = None) -> Rehearsal:
+                  limit: float | None = None, prepare: Any = None,
+                  judge: Any = None) -> Rehearsal:
     """Rehearse a script (or a module run as ``__main__``) whose globals are ``ns``; culprits are
-    named in the scopes of the user's code at the failure (``is_user``: their files)."""
+    named in the scopes of the user's code at the failure (``is_user``: their files).
+    ``judge(report, exc)``: the report seen from where the script runs (a torchrun rank)."""
     from ._scoped import scoped_guard
 
     def run(code: Any, namespace: dict[str, Any]) -> None:
         with scoped_guard(dtype=dtype, is_cell=is_user):
             exec(code, namespace)
 
-    code = Code(filename, run, _explainer(is_user, scoped=True), is_user, steps, prepare)
+    code = Code(filename, run, _explainer(is_user, scoped=True, judge=judge), is_user, steps,
+                prepare)
     return rehearse(code, ns, devices, _limit(limit))
 
 
-def _explainer(is_user: Any, scoped: bool = False) -> Any:
+def _explainer(is_user: Any, scoped: bool = False, judge: Any = None) -> Any:
     def explain(exc: BaseException, ns: dict[str, Any]) -> Any:
         from ._mode import DeviceMismatchError
         from .postmortem import explain as post_mortem
 
+        report: Any
         if isinstance(exc, DeviceMismatchError):
-            return exc.report
-        return post_mortem(exc, exc.__traceback__, None if scoped else ns, is_user)
+            report = exc.report
+        else:
+            report = post_mortem(exc, exc.__traceback__, None if scoped else ns, is_user)
+        return report if report is None or judge is None else judge(report, exc)
     return explain
 
 

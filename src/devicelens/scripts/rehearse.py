@@ -2,6 +2,9 @@
 that GPU? It is run in a forked sandbox as on a machine with the GPUs (tensors simulated, nothing
 computed, nothing written), and every mismatch the GPU run would hit is printed with its fix.
 
+Under torchrun each rank rehearses alone, as on its machine's GPUs (one a local rank at least,
+``cuda:{LOCAL_RANK}`` its own), and its verdict is tagged ``[rank r/N, local_rank l]``.
+
 Exit status: 0 when the rehearsal ran through (or to ``--steps``) without a mismatch, 1 when
 the GPU run would fail, 3 when the rehearsal stopped short of the end without finding one, 2 for
 a bad command line. NB: the script's own output goes nowhere; only the verdict is printed.
@@ -13,7 +16,10 @@ import os
 import sys
 import types
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..inspect.ranks import RankInfo
 
 USAGE = """\
 usage: python -m devicelens rehearse --device DEVICES [--steps N] [--seconds S]
@@ -62,8 +68,11 @@ def main(argv: list[str]) -> int:
     except UsageError as e:
         print(f"devicelens rehearse: {e}", file=sys.stderr)
         return 2
-    result = _rehearse(opts, filename, ns, main_module)
-    print(result.text())
+    from ..inspect.ranks import rank_info
+
+    info = rank_info()
+    result = _rehearse(opts, filename, ns, main_module, info)
+    _emit(result.text(), info)
     return 0 if result.clean else 1 if result.found else 3
 
 
@@ -141,13 +150,60 @@ def _main_module(opts: Options) -> tuple[str, dict[str, Any], types.ModuleType]:
     return path, ns, main
 
 
-def _rehearse(opts: Options, filename: str, ns: dict[str, Any], main: types.ModuleType) -> Any:
+def _rehearse(opts: Options, filename: str, ns: dict[str, Any], main: types.ModuleType,
+              info: RankInfo | None) -> Any:
     from ..guard._on_device import rehearse_file
     from ..guard._scopes import user_files
 
-    def prepare(namespace: dict[str, Any]) -> None:
-        """In the child: the script's module is ``__main__`` (pickle, dataclasses look it up)."""
-        sys.modules["__main__"] = main
+    devices = opts.devices
+    if info is not None:
+        from ._rehearse_ranks import machine
 
-    return rehearse_file(ns, opts.devices, filename=filename, is_user=user_files(),
-                         steps=opts.steps, limit=opts.seconds, prepare=prepare)
+        devices = machine(devices, info)
+
+    def prepare(namespace: dict[str, Any]) -> None:
+        """In the child: the script's module is ``__main__`` (pickle, dataclasses look it up);
+        under torchrun, this rank's process group, alone."""
+        sys.modules["__main__"] = main
+        if info is not None:
+            from ._rehearse_ranks import one_rank
+
+            one_rank(info)
+
+    is_user = user_files()
+    return rehearse_file(ns, devices, filename=filename, is_user=is_user, steps=opts.steps,
+                         limit=opts.seconds, prepare=prepare,
+                         judge=None if info is None else _judge(info, is_user))
+
+
+def _judge(info: RankInfo, is_user: Any) -> Any:
+    """In the child: a report seen from this rank (its own GPU is where the others belong, fixes
+    in every rank's terms), as ``devicelens run`` says it."""
+    def judge(report: Any, exc: BaseException) -> Any:
+        from ..guard._frames import traceback_frames
+        from ..guard._scopes import user_scope
+        from ._dist import rejudge
+
+        try:
+            frames = traceback_frames(exc.__traceback__)
+            return rejudge(report, info, user_scope(frames, is_user), frames)
+        except Exception:  # NB: the report as the post-mortem made it is still true
+            return report
+    return judge
+
+
+def _emit(text: str, info: RankInfo | None) -> None:
+    """The verdict; under torchrun each line tagged with the rank, written in one piece (other
+    ranks' lines never land inside it)."""
+    if info is not None:
+        head = f"this rank's GPU: {info.device}"
+        text = "\n".join(f"{info.tag} {ln}" for ln in [head, *text.splitlines()])
+    sys.stdout.flush()
+    data = (text + "\n").encode(sys.stdout.encoding or "utf-8", "backslashreplace")
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # NB: a replaced stdout (a test's capture)
+        sys.stdout.write(text + "\n")
+        return
+    while data:
+        data = data[os.write(fd, data):]

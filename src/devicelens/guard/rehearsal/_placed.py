@@ -19,8 +19,8 @@ _Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def placed(fix: str, filename: str, lines: Sequence[int]) -> str | Edit:
-    """``fix`` as an edit of ``filename`` inserting it after the binding of the name it changes
-    that precedes one of ``lines`` (the failure's lines in that file, innermost first), or
+    """``fix`` as an edit of ``filename`` inserting it after the bindings of the names it works on
+    that precede one of ``lines`` (the failure's lines in that file, innermost first), or
     ``fix`` itself when the code binds no such name there."""
     roots = _roots(fix)
     text = source_lines(filename)
@@ -28,13 +28,12 @@ def placed(fix: str, filename: str, lines: Sequence[int]) -> str | Edit:
         tree = ast.parse(python_text(text))
     except SyntaxError:
         return fix
-    if len(roots) != 1:
-        return fix
-    (root,) = roots
     for line in lines:
-        binding = _last_binding(_scope(tree, line), root, line)
-        if binding is not None:
-            return _after(binding, fix, text, filename)
+        # NB: after the last binding of any of them: by then the code has bound each it binds
+        found = [b for root in sorted(roots)
+                 if (b := _last_binding(_scope(tree, line), root, line)) is not None]
+        if found:
+            return _after(max(found, key=lambda b: b.lineno), fix, text, filename)
     return fix
 
 
@@ -54,18 +53,22 @@ def _after(binding: ast.stmt, fix: str, text: list[str], filename: str) -> Edit:
 
 
 def _roots(fix: str) -> set[str]:
-    """The names a fix works on: those it reads and does not bind itself (``pe`` in
-    ``_t = pe.table; del pe.table; pe.register_buffer("table", _t.to("cuda:0"))``)."""
+    """The names a fix works on: those it reads before binding them itself (``pe`` in
+    ``_t = pe.table; del pe.table; pe.register_buffer("table", _t.to("cuda:0"))``, ``scale``
+    in ``scale = scale.to("cuda:1")``)."""
     import builtins
 
     try:
         tree = ast.parse(fix)
     except SyntaxError:
         return set()
-    names = [n for n in ast.walk(tree) if isinstance(n, ast.Name)]
-    bound = {n.id for n in names if isinstance(n.ctx, ast.Store)}
-    return {n.id for n in names if isinstance(n.ctx, ast.Load)} - bound - _MODULES - set(
-        dir(builtins))
+    bound: set[str] = set()
+    roots: set[str] = set()
+    for stmt in tree.body:  # NB: a statement reads its names before it binds its targets
+        names = [n for n in ast.walk(stmt) if isinstance(n, ast.Name)]
+        roots |= {n.id for n in names if isinstance(n.ctx, ast.Load)} - bound
+        bound |= {n.id for n in names if isinstance(n.ctx, ast.Store)}
+    return roots - _MODULES - set(dir(builtins))
 
 
 _MODULES = frozenset({"torch", "nn", "F", "np", "numpy"})

@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import linecache
+import os
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -77,6 +79,7 @@ def simulated(trace: Trace, steps: int, where: UserLine) -> Iterator[None]:
     # NB: Module.to() keeps each Parameter object, as on a GPU (an optimizer still holds them)
     torch.__future__.set_swap_module_params_on_conversion(True)
     _swap_freely()
+    _params_from_class(FakeTensorMode)
     torch._C._set_grad_enabled(False)
     _no_grad_ever()
     with _Devices(trace):
@@ -116,8 +119,36 @@ def _pretend_cuda(count: int) -> None:
     for name, fn in patches.items():
         setattr(cuda, name, fn)
     cuda.device = cuda.device_of = _OnDevice  # type: ignore[assignment,misc]
+    accelerator = torch.accelerator  # NB: what accelerate and torch.device(0) ask
+    for name, fn in {"is_available": lambda *a, **k: True, "device_count": lambda: count,
+                     "current_accelerator": lambda *a, **k: torch.device("cuda"),
+                     "current_device_index": lambda: _CURRENT["index"],
+                     "current_device_idx": lambda: _CURRENT["index"],
+                     "set_device_index": set_device, "set_device_idx": set_device,
+                     "current_stream": lambda *a: _STREAM, "synchronize": none,
+                     "empty_cache": none}.items():
+        setattr(accelerator, name, fn)
     # NB: no cudnn here: an RNN's flat weights (a cudnn layout) stay as they are
     torch.backends.cudnn.is_acceptable = lambda tensor: False
+
+
+class _Stream:
+    """The current stream of a simulated GPU: never capturing a graph, always done."""
+
+    def is_capturing(self) -> bool:
+        return False
+
+    def query(self) -> bool:
+        return True
+
+    def synchronize(self) -> None:
+        return None
+
+    def wait_stream(self, stream: Any) -> None:
+        return None
+
+
+_STREAM = _Stream()
 
 
 class _OnDevice:
@@ -149,8 +180,10 @@ def _index(device: torch.device) -> int:
 
 def _swap_freely() -> None:
     """``swap_tensors`` (how ``Module.to`` keeps each Parameter) refuses a tensor with weak
-    references; the fake mode's converter keeps one to each real tensor it has read, so it
-    forgets them first. NB: only a cache: a real tensor read again is simply read again."""
+    references, or held twice: the fake mode's converter keeps a weak one to each real tensor it
+    has read, so it forgets them first (NB: only a cache: a real tensor read again is simply read
+    again); a graph left by a step run earlier for real holds each trained parameter once more,
+    so such graphs are let go (:func:`_release_graphs`)."""
     swap = torch.utils.swap_tensors
 
     def swap_tensors(t1: torch.Tensor, t2: torch.Tensor) -> None:
@@ -159,9 +192,45 @@ def _swap_freely() -> None:
             describer = mode.fake_tensor_converter.meta_converter.describer
             describer.lookup_tensor.clear()
             describer.lookup_storage.clear()
+        if not released and t1._use_count() > 1:  # type: ignore[attr-defined]
+            # NB: once: autograd is off from here on, so no graph is made again
+            _release_graphs()
+            released.append(True)
         swap(t1, t2)  # type: ignore[no-untyped-call]
 
+    released: list[bool] = []
     torch.utils.swap_tensors = swap_tensors
+
+
+def _params_from_class(mode: Any) -> None:
+    """A parameter made here is a ``FakeTensor`` marked as one (torch's path for a tensor
+    subclass); code that rebuilds a parameter from its class, ``type(p)(data,
+    requires_grad=...)`` (accelerate's ``set_module_tensor_to_device``), gets one again."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    new = FakeTensor.__new__
+
+    def __new__(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and isinstance(args[0], FakeTensor) and set(kwargs) <= {
+                "requires_grad"}:
+            return torch.nn.Parameter(args[0], kwargs.get("requires_grad", True))
+        return new(cls, *args, **kwargs)
+
+    FakeTensor.__new__ = staticmethod(__new__)  # type: ignore[method-assign]
+
+
+def _release_graphs() -> None:
+    """Detach in place every tensor that still holds an autograd graph (the ``loss`` of a step
+    run earlier for real). Such a graph holds each trained parameter once more, which
+    ``swap_tensors`` refuses with autograd off; on a GPU ``Module.to`` sets ``.data`` instead,
+    which a held parameter allows, so the move must succeed here too.
+    NB: child only; no graph is of use here, since autograd never runs in a rehearsal."""
+    for obj in gc.get_objects():
+        # NB: type(), not isinstance(): the latter asks some lazy modules' __class__, which warns
+        if issubclass(type(obj), torch.Tensor) and obj.grad_fn is not None:
+            with contextlib.suppress(RuntimeError):  # NB: a view cannot be detached in place
+                obj.detach_()
+    gc.collect()
 
 
 # --- what a CPU build cannot simulate ----------------------------------------------------------
@@ -182,10 +251,29 @@ def _skip(trace: Trace, where: UserLine) -> None:
     def save(*args: Any, **kwargs: Any) -> None:
         _note(trace, where, "nothing is written in a rehearsal")
 
+    _no_smi(trace, where)
     torch.Tensor.backward = backward  # type: ignore[method-assign]
     torch.autograd.backward = backward
     torch.autograd.grad = grad  # type: ignore[assignment]
     torch.save = save
+
+
+def _no_smi(trace: Trace, where: UserLine) -> None:
+    """``nvidia-smi`` (accelerate asks it of a multi-GPU ``device_map``) is not found, as on a
+    machine without it, instead of the sandbox's refusal of a process: code that can do
+    without its answer goes on, and the user is told it was not asked."""
+    popen = subprocess.Popen.__init__
+
+    def init(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
+        first = args if isinstance(args, str | bytes | os.PathLike) else next(iter(args), "")
+        program = os.path.basename(os.fsdecode(first).split(" ")[0]) if first else ""
+        if program.startswith("nvidia-smi"):
+            _note(trace, where, "nvidia-smi was not run (a simulated GPU has none): the code "
+                                "was told it is not found")
+            raise FileNotFoundError(2, "No such file or directory", program)
+        popen(self, args, *rest, **kwargs)
+
+    subprocess.Popen.__init__ = init  # type: ignore[method-assign]
 
 
 def _note(trace: Trace, where: UserLine, why: str) -> None:
@@ -235,6 +323,13 @@ class _Devices(TorchFunctionMode):
 
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
+        if func is torch.device:  # NB: torch.device("cuda", 1) is cuda:1; "cuda" stays "cuda"
+            return _cuda(args[0]) if len(args) == 1 and type(args[0]) is int else func(
+                *args, **kwargs)
+        if type(kwargs.get("device")) is int:  # NB: device=1, as a machine with GPUs reads it
+            kwargs = {**kwargs, "device": _cuda(kwargs["device"])}
+        if func is torch.Tensor.to and len(args) > 1 and type(args[1]) is int:  # .to(1)
+            args = (args[0], _cuda(args[1]), *args[2:])
         if func is torch.Tensor.cuda:  # NB: .cuda() and .cuda(None): the current GPU
             device = args[1] if len(args) > 1 else kwargs.get("device")
             args, kwargs = args[:1], {**kwargs, "device": _cuda(device)}
