@@ -323,3 +323,19 @@ def test_an_error_opens_its_path_even_past_the_row_limit():
     assert got == [("d", True), *((f"d.b{i}", i == 30) for i in range(31)),
                    ("d.b30.0", True), ("d.b30.0.weight", True),
                    *((f"d.b{i}", False) for i in range(31, 50))]
+
+
+def test_a_long_container_folds_runs_of_alike_tensors_a_short_one_shows_each():
+    lst = [torch.zeros(i % 2 + 1) for i in range(30)]
+    lst[15] = torch.zeros(3, dtype=torch.float64)
+    ns = {"model": nn.Linear(2, 2), "lst": lst, "batch": {"x": torch.ones(2), "y": torch.ones(2)}}
+    snap = take_snapshot(ns)
+    found = diagnose(snap)
+    assert [f.paths for f in found] == [("lst[15]",)]
+    assert [(r.name, r.kind, r.shape, r.nbytes, r.flagged) for r in rows(snap, found)] == [
+        ("model", "Linear", "", 24, False), ("lst", "list", "", 4 * 43 + 24, True),
+        ("lst[0] … lst[14]", "tensor ×15", "2 shapes", 4 * 22, False),
+        ("lst[15]", "tensor", "(3,)", 24, True),
+        ("lst[16] … lst[29]", "tensor ×14", "2 shapes", 4 * 21, False),
+        ("batch", "dict", "", 16, False), ("batch['x']", "tensor", "(2,)", 8, False),
+        ("batch['y']", "tensor", "(2,)", 8, False)]

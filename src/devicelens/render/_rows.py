@@ -5,6 +5,7 @@ to show, not how. Which rows a view shows (every one, or folded to fit a screen)
 
 from __future__ import annotations
 
+from itertools import groupby
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -108,14 +109,35 @@ def _optimizer_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
 _PATH, _NBYTES = attrgetter("path"), attrgetter("nbytes")
 
 
+#: tensors a container shows one row each (more: runs of alike ones fold, then one row)
+MAX_ITEMS = 20
+
+
 def _summary_rows(o: ObjectRecord, flagged: set[str]) -> list[Row]:
-    """Containers and optimizers: one row per tensor, up to 20, then one summary row."""
+    """Containers: one row per tensor, up to :data:`MAX_ITEMS`; more fold each run of tensors
+    alike in role, device, dtype and flag into one row (``lst[0] … lst[29]``, ``tensor ×30``);
+    past that many runs, one summary row for the rest."""
     shown = [t for t in o.tensors if t.role not in ("opt_param",)]
-    out = [Row(1, t.path, t.role, (t.device,), (t.dtype,), shape_str(t.shape), t.nbytes,
-               t.path in flagged) for t in shown[:20]]
-    if len(shown) > 20:
-        rest = shown[20:]
+    if len(shown) > MAX_ITEMS:
+        runs = [list(g) for _k, g in groupby(shown, key=lambda t: (
+            t.role, t.device, t.dtype, t.path in flagged))]
+        out = [_run_row(g, flagged) for g in runs[:MAX_ITEMS]]
+        rest = [t for g in runs[MAX_ITEMS:] for t in g]
+    else:
+        out, rest = [_run_row([t], flagged) for t in shown], []
+    if rest:
         out.append(Row(1, f"… {len(rest)} more", "", tuple(dict.fromkeys(t.device for t in rest)),
                        tuple(dict.fromkeys(t.dtype for t in rest)), "",
                        sum(t.nbytes for t in rest), any(t.path in flagged for t in rest)))
     return out
+
+
+def _run_row(ts: list[TensorRecord], flagged: set[str]) -> Row:
+    t = ts[0]
+    if len(ts) == 1:
+        return Row(1, t.path, t.role, (t.device,), (t.dtype,), shape_str(t.shape), t.nbytes,
+                   t.path in flagged)
+    shapes = {u.shape for u in ts}
+    return Row(1, f"{t.path} … {ts[-1].path}", f"{t.role} ×{len(ts):,}", (t.device,),
+               (t.dtype,), shape_str(shapes.pop()) if len(shapes) == 1 else f"{len(shapes)} shapes",
+               sum(u.nbytes for u in ts), t.path in flagged)
