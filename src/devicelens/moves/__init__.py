@@ -10,7 +10,8 @@ from __future__ import annotations
 from ._device import parse_device
 from ._engine import apply_all_fixes, apply_fix, apply_plan, move_all, plan_fixes, plan_move
 from ._progress import ConsoleProgress, console_progress
-from ._report import REMAPPED, Move, MoveReport
+from ._report import REMAPPED, MoveReport
+from ._row import Move
 
 __all__ = ["REMAPPED", "ConsoleProgress", "Move", "MoveReport", "apply_all_fixes", "apply_fix",
            "apply_plan", "console_progress", "move_all", "parse_device", "plan_fixes", "plan_move"]

@@ -17,11 +17,13 @@ from functools import partial
 from typing import Any
 
 from ..inspect import _tree
+from ..inspect._tree import Step
 from ..inspect._types import type_mro, type_name
 from . import _swap
 from ._containers import Node, Slot
 from ._final import MISSING, Entry, Literal, Plan, read_slot
 from ._layout import copy_group, copy_single
+from ._loose import Loose, copy_into, rebind, stale
 
 Progress = Callable[[int, int], None]
 _CLASS_DICT = type.__dict__["__dict__"].__get__  # NB: a class's dict past any metaclass
@@ -61,6 +63,7 @@ class Side:
         self.built: dict[int, Any] = {}
         self.known_refs = known_refs  # NB: weak references the commit releases (RNN weights)
         self.graphs = graphs
+        self.loose: list[Any] = []  # the new tensors of the names moved as columns, in order
 
     def value(self, prod: Any) -> Any:
         if isinstance(prod, Entry):
@@ -92,12 +95,33 @@ def allocate(torch: Any, plan: Plan, progress: Progress | None) -> Side:
             done += nbytes
             if progress is not None:
                 progress(done, total)
+        if plan.loose is not None:
+            _copy_loose(torch, plan.loose, side, progress, done, total)
         for e in plan.entries:
             _finish(torch, e, side)
     for _slot, prod, _old in plan.assigns:
         if isinstance(prod, Node):
             _build(prod, side)
     return side
+
+
+def _copy_loose(torch: Any, loose: Loose, side: Side, progress: Progress | None, done: int,
+                total: int) -> None:
+    """The new tensors of the names that move as columns, into ``side.loose``."""
+    def step(nbytes: int) -> None:
+        nonlocal done
+        done += nbytes
+        progress(done, total)  # type: ignore[misc]
+
+    try:
+        copy_into(torch, loose, side.loose, None if progress is None else step)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as ex:  # NB: SystemExit too: a move never raises it
+        k = len(side.loose)  # NB: the one that failed, as an entry for the report to name
+        e = Entry(loose.tensors[k], (Step("name", loose.names[k]),), loose.names[k])
+        e.device = loose.device
+        raise Failed(e, ex) from ex
 
 
 def _finish(torch: Any, e: Entry, side: Side) -> None:
@@ -190,6 +214,11 @@ def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> N
                 value = side.value(prod)
                 undo.append((_what(prod), partial(write_slot, slot, old, value)))
                 write_slot(slot, value, old)
+            if plan.loose is not None:
+                names = plan.loose.names
+                undo.append((_few(names), partial(rebind, plan.namespace, names,
+                                                  plan.loose.tensors)))
+                rebind(plan.namespace, names, side.loose)
             cuda = any(e.device is not None and e.device.type == "cuda" for e in plan.entries)
             _swap.relink_rnn_refs(torch, plan.rnns, flatten=cuda)
             deferred.done = True  # NB: the last line that may fail: from here on it is done
@@ -203,6 +232,10 @@ def commit(torch: Any, plan: Plan, side: Side, deferred: DeferredInterrupt) -> N
 
 #: (what it restores, the step) for every change the commit makes
 Undo = list[tuple[str, Callable[[], None]]]
+
+
+def _few(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _what(prod: Any) -> str:
@@ -351,6 +384,9 @@ def _verify(plan: Plan) -> None:
     for ns, name, obj in plan.anchors:
         if dict.get(ns, name, MISSING) is not obj:
             raise Stale(f"{name} was changed or deleted after the move was planned")
+    gone = stale(plan.namespace, plan.loose) if plan.loose is not None else None
+    if gone is not None:
+        raise Stale(f"{gone} was changed or deleted after the move was planned")
     for slot, prod, old in plan.assigns:
         if read_slot(slot, old) is not old:
             what = prod.path if isinstance(prod, Entry) else "a container holding tensors"

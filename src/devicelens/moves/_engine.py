@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from itertools import compress, repeat
 from typing import TYPE_CHECKING, Any
 
 from ..inspect import gc_paused
@@ -21,6 +22,7 @@ from ._report import MoveReport
 if TYPE_CHECKING:
     from ..analysis import Finding
     from ._final import Plan
+    from ._loose import Loose
     from ._plan import Target, Walker
 
 Progress = Callable[[int, int], None]
@@ -35,10 +37,11 @@ def _namespace(namespace: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _names(ns: dict[str, Any], names: Iterable[str] | None) -> list[str]:
-    from ..inspect import candidates
+    from ..inspect._columns import shown as public
 
-    if names is None:
-        return [n for n, _ in candidates(ns, None)]
+    if names is None:  # NB: the names a snapshot shows, picked at C speed
+        keys = list(dict.keys(ns))
+        return list(compress(keys, public(keys)))
     if type(names) is str:
         raise ValueError(f"names must be a list of names, not the string {names!r}")
     names = list(names)
@@ -53,29 +56,57 @@ def _names(ns: dict[str, Any], names: Iterable[str] | None) -> list[str]:
 def plan_move(device: Any, namespace: dict[str, Any] | None = None, *,
               names: Iterable[str] | None = None) -> Plan:
     """The plan for :func:`move_all`; apply it with :func:`apply_plan`. Changes nothing;
-    raises ``ValueError`` for a bad device or name."""
+    raises ``ValueError`` for a bad device or name.
+
+    NB: names bound to a plain tensor that nothing else holds move as columns (:mod:`._loose`);
+    the rest is walked. A name that turns out to share its tensor with the walk leaves the
+    columns and the walk starts again with it, so the plan is the one a walk of everything
+    would make."""
     import torch
 
     from ._containers import _SCALARS
-    from ._final import finalize
-    from ._plan import Target, Walker
+    from ._final import finalize, namespace_optimizers
+    from ._loose import candidates, finish, held, shared
+    from ._plan import Target
 
     dev = parse_device(device)
     ns = _namespace(namespace)
     selected = _names(ns, names)
-    w = Walker(torch, ns)
     target = Target(device=dev)
     with torch._C.DisableTorchFunctionSubclass(), gc_paused():
-        plain = (torch.Tensor, torch.nn.Parameter)
-        for n in sorted(selected, key=lambda n: _order(torch, dict.get(ns, n))):
-            obj = dict.get(ns, n)
-            if one_of(type(obj), plain):
-                w.loose(n, obj, target)
-            else:
-                w.unit(n, n, target)
-        anchors = [(ns, n, dict.get(ns, n)) for n in selected
-                   if not one_of(type(dict.get(ns, n)), _SCALARS)]  # NB: names whose change matters
-        return finalize(torch, w, str(dev), anchors)
+        values = list(map(dict.get, repeat(ns), selected))
+        loose = candidates(torch, selected, values, dev)
+        w, rest = _walk(torch, ns, selected, values, loose, target)
+        optimizers = namespace_optimizers(w)
+        while (loose.names or loose.still) and shared(torch, loose, *held(torch, w, optimizers)):
+            w, rest = _walk(torch, ns, selected, values, loose, target)
+        finish(loose)
+        anchors = [(ns, selected[i], values[i]) for i in rest
+                   if not one_of(type(values[i]), _SCALARS)]  # NB: names whose change matters
+        return finalize(torch, w, str(dev), anchors, optimizers, loose)
+
+
+def _walk(torch: Any, ns: dict[str, Any], selected: list[str], values: list[Any], loose: Loose,
+          target: Target) -> tuple[Walker, list[int]]:
+    """Walk every selected name that does not move as a column: modules first, then
+    optimizers, then the rest (only the report's order depends on it). Returns the walker and
+    the positions of the names it walked."""
+    from ._loose import positions
+    from ._plan import Walker
+
+    w = Walker(torch, ns)
+    rest = positions(loose, values)
+    plain = (torch.Tensor, torch.nn.Parameter)
+    ranks = [_order(torch, values[i]) for i in rest]
+    for j in sorted(range(len(rest)), key=ranks.__getitem__):
+        i = rest[j]
+        name, obj = selected[i], values[i]
+        w.seq = i - j if ranks[j] == 2 else 0  # NB: how many column names come before it
+        if one_of(type(obj), plain):
+            w.loose(name, obj, target)
+        else:
+            w.unit(name, name, target)
+    return w, rest
 
 
 def _order(torch: Any, obj: Any) -> int:
@@ -202,12 +233,13 @@ def apply_plan(plan: Plan, *, dry_run: bool = False, progress: Progress | None =
         return out.report(plan, dry_run, ok=False, error=short[0], missing=short[1])
     if dry_run:
         return _dry_run(torch, plan)
-    if not (plan.entries or plan.assigns):
+    if not (plan.entries or plan.assigns or plan.loose):
         return out.report(plan, False, ok=True)
     report = _run(torch, plan, progress)
     if report.ok:
         plan.spent = True
         plan.entries, plan.groups, plan.assigns, plan.anchors = [], [], [], []
+        plan.loose = None
     return report
 
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import collections
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain, compress, islice, repeat
+from operator import is_not
 from typing import Any
 
 from ..inspect import _tree
@@ -15,7 +18,9 @@ from ..inspect._tree import Ref, Step
 from ._aliases import not_moved_note
 from ._containers import Node, Slot
 from ._layout import groupable, span, storage_key, strided_copy
+from ._loose import Loose
 from ._plan import Occ, Target, Walker, optimizer_params
+from ._row import Move
 
 MISSING = object()
 
@@ -23,10 +28,12 @@ MISSING = object()
 class Entry:
     """One distinct tensor (by identity). ``device``/``dtype`` None: that part does not change."""
 
-    __slots__ = ("device", "dtype", "grad", "inplace", "notes", "ref", "slots", "t", "unit")
+    __slots__ = ("device", "dtype", "grad", "inplace", "notes", "ref", "seq", "slots", "t",
+                 "unit")
 
-    def __init__(self, t: Any, ref: Ref, unit: str) -> None:
+    def __init__(self, t: Any, ref: Ref, unit: str, seq: int = 0) -> None:
         self.t = t
+        self.seq = seq  # NB: where its row goes among the names moved as columns
         self.ref = ref
         self.unit = unit
         self.device: Any = None
@@ -54,11 +61,6 @@ class Literal:
         self.value = value
 
 
-#: one report row: unit, from (label), to (label), bytes, tensors, the target device if the
-#: device changes, the target dtype if the dtype changes (a cast)
-Row = tuple[str, str, str, int, int, str | None, str | None]
-
-
 @dataclass
 class Plan:
     """Everything :mod:`devicelens.moves._apply` needs; holds the user's objects until applied."""
@@ -70,7 +72,7 @@ class Plan:
     group_bytes: list[int] = field(default_factory=list)
     assigns: list[tuple[Slot, Any, Any]] = field(default_factory=list)  # slot, producer, old
     anchors: list[tuple[dict[str, Any], str, Any]] = field(default_factory=list)
-    rows: list[Row] = field(default_factory=list)
+    rows: list[Move] = field(default_factory=list)
     bytes_by_device: dict[str, int] = field(default_factory=dict)
     refused: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -78,19 +80,44 @@ class Plan:
     spent: bool = False
     rnns: list[Any] = field(default_factory=list)  # RNN modules whose weights may be swapped
     graphs: list[str] = field(default_factory=list)  # names of tensors that hold a graph
+    loose: Loose | None = None  # names bound to plain tensors, moved as columns (._loose)
+    seqs: list[int] = field(default_factory=list)  # of each row: the column names before it
 
     @property
     def total(self) -> int:
-        return sum(self.group_bytes)
+        return sum(self.group_bytes) + (self.loose.total if self.loose is not None else 0)
+
+    def moved(self) -> tuple[Move, ...]:
+        """Every row of the report: the general rows among the columns' rows, a row whose
+        ``seq`` is k before the k-th column name's, as one walk of the whole selection would
+        have ordered them."""
+        if self.loose is None:
+            return tuple(self.rows)
+        rows = self.loose.rows()
+        parts: list[Iterable[Move]] = []
+        done = 0
+        for row, seq in zip(self.rows, self.seqs, strict=True):
+            if seq > done:
+                parts.append(islice(rows, seq - done))
+                done = seq
+            parts.append((row,))
+        parts.append(rows)
+        return tuple(chain.from_iterable(parts))
 
 
 def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, Any], str, Any]],
+             optimizers: list[tuple[Any, Ref]] | None = None, loose: Loose | None = None,
              ) -> Plan:
+    """``optimizers``: every optimizer the namespace binds (:func:`namespace_optimizers`), when
+    the caller has them; ``loose``: the names that move as columns, whose rows join the
+    others' in selection order."""
     entries: dict[int, Entry] = {}
     shared: list[str] = []
-    for o in w.occ:
-        _merge(entries, o, w, shared)
-    _optimizer_state(torch, w, entries, shared)
+    for o, seq in zip(w.occ, w.seqs(), strict=True):
+        _merge(entries, o, w, shared, seq)
+    w.seq = len(loose) if loose is not None else 0  # NB: what follows comes after every name
+    _optimizer_state(torch, w, entries, shared,
+                     namespace_optimizers(w) if optimizers is None else optimizers)
     _grads(entries, w, shared)
     changing = [e for e in entries.values() if e.changes]
     plan = Plan(w.ns, target, changing, anchors=anchors,
@@ -99,8 +126,13 @@ def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, A
                                      if o.t.requires_grad and not o.t.is_leaf))
     plan.groups, plan.group_bytes = _groups(torch, changing)
     plan.assigns = _assigns(w, changing, entries)
-    plan.rows, plan.bytes_by_device = _rows(plan)
-    plan.rows += w.extra_rows
+    plan.rows, plan.seqs, plan.bytes_by_device = _rows(plan)
+    plan.rows += [Move(*r) for r in w.extra_rows]
+    plan.seqs += [w.seq] * len(w.extra_rows)
+    if loose is not None and loose.names:
+        plan.loose = loose
+        dev = str(loose.device)
+        plan.bytes_by_device[dev] = plan.bytes_by_device.get(dev, 0) + loose.total
     plan.notes = _notes(w, changing, shared)
     return plan
 
@@ -129,14 +161,14 @@ def _want(target: Target, t: Any) -> tuple[Any, Any]:
     return dev, dt
 
 
-def _merge(entries: dict[int, Entry], o: Occ, w: Walker, shared: list[str]) -> None:
+def _merge(entries: dict[int, Entry], o: Occ, w: Walker, shared: list[str], seq: int) -> None:
     t = o.t
     if id(t) in w.protected:
         shared.append(_tree.display_for(o.ref))
         return
     e = entries.get(id(t))
     if e is None:
-        e = entries[id(t)] = Entry(t, o.ref, o.unit)
+        e = entries[id(t)] = Entry(t, o.ref, o.unit, seq)
     e.inplace |= o.inplace
     dev, dt = o.explicit if o.explicit is not None else _want(o.target or Target(), t)
     if dev is not None and e.device is None:
@@ -151,14 +183,14 @@ def _merge(entries: dict[int, Entry], o: Occ, w: Walker, shared: list[str]) -> N
 
 # --- things that follow their parameter ----------------------------------------------------
 
-def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: list[str]) -> None:
+def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: list[str],
+                     found: list[tuple[Any, Ref]]) -> None:
     """Optimizer state goes to its parameter's (final) device, the way PyTorch's
     ``load_state_dict`` places it. NB: ``step`` and 0-dim CPU scalars stay on the CPU unless the
     group is capturable or fused."""
-    for name, v in list(dict.items(w.ns)):
-        for opt, ref in _optimizers_at(w, name, v):
-            if id(opt) not in w.optimizers:
-                w.optimizers[id(opt)] = (opt, ref, "follow", _tree.display_for(ref))
+    for opt, ref in found:
+        if id(opt) not in w.optimizers:
+            w.optimizers[id(opt)] = (opt, ref, "follow", _tree.display_for(ref))
     for opt, ref, mode, unit in list(w.optimizers.values()):
         d = _tree.instance_dict(opt) or {}
         state: Any = d.get("state")
@@ -191,7 +223,15 @@ def _optimizer_state(torch: Any, w: Walker, entries: dict[int, Entry], shared: l
                     dt = pdt
                 sref = (*ref, Step("state", (g, i)), Step("item", k))
                 _merge(entries, Occ(v, Slot("map", pstate, k), sref, False, None, unit, "",
-                                    (dev, dt)), w, shared)
+                                    (dev, dt)), w, shared, w.seq)
+
+
+def namespace_optimizers(w: Walker) -> list[tuple[Any, Ref]]:
+    """Every optimizer the namespace binds to a name or holds in a plain wrapper object. NB: the
+    names bound to a plain tensor (most, in a big namespace) are passed over at C speed."""
+    others = compress(dict.items(w.ns), map(is_not, map(type, dict.values(w.ns)),
+                                            repeat(w.Tensor)))
+    return [found for name, v in others for found in _optimizers_at(w, name, v)]
 
 
 def _optimizers_at(w: Walker, name: str, v: Any) -> list[tuple[Any, Ref]]:
@@ -224,7 +264,7 @@ def _grads(entries: dict[int, Entry], w: Walker, shared: list[str]) -> None:
         dt = e.dtype if e.dtype is not None and g.dtype != e.dtype else None
         gref = (*e.ref, Step("attr", "grad", "grad"))
         _merge(entries, Occ(g, Slot("grad", t, None), gref, False, None, e.unit, "", (dev, dt)),
-               w, shared)
+               w, shared, w.seq)
 
 
 # --- storage groups -----------------------------------------------------------------------
@@ -330,7 +370,8 @@ def _label(device: Any, dtype: Any) -> str:
     return " ".join(x for x in (str(device) if device is not None else "", dt) if x)
 
 
-def _rows(plan: Plan) -> tuple[list[Row], dict[str, int]]:
+def _rows(plan: Plan) -> tuple[list[Move], list[int], dict[str, int]]:
+    """The report's rows (one per unit and change), the ``seq`` of each, bytes by device."""
     agg: dict[tuple[Any, ...], list[int]] = {}
     by_dev: dict[str, int] = {}
     for group, nbytes in zip(plan.groups, plan.group_bytes, strict=True):
@@ -340,15 +381,15 @@ def _rows(plan: Plan) -> tuple[list[Row], dict[str, int]]:
                    t.dtype if e.dtype is not None else None, e.device, e.dtype)
             row = agg.get(key)
             if row is None:
-                row = agg[key] = [0, 0]
+                row = agg[key] = [0, 0, group[0].seq]  # NB: a group is where its first is
             row[0] += nbytes if k == 0 else 0
             row[1] += 1
         dev = str(group[0].device if group[0].device is not None else group[0].t.device)
         by_dev[dev] = by_dev.get(dev, 0) + nbytes
-    rows = [(u, _label(sd, st), _label(dd, dt), b, n, None if dd is None else str(dd),
-             None if dt is None else str(dt).removeprefix("torch."))
-            for (u, sd, st, dd, dt), (b, n) in agg.items()]
-    return rows, by_dev
+    rows = [Move(u, _label(sd, st), _label(dd, dt), b, n, None if dd is None else str(dd),
+                 None if dt is None else str(dt).removeprefix("torch."))
+            for (u, sd, st, dd, dt), (b, n, _s) in agg.items()]
+    return rows, [s for _b, _n, s in agg.values()], by_dev
 
 
 def _notes(w: Walker, changing: list[Entry], shared: list[str]) -> list[str]:

@@ -34,9 +34,13 @@ def strided_copy(torch: Any, t: Any) -> bool:
 
 
 def storage_key(t: Any) -> Any:
-    """What tells storages apart (None for one a move cannot share)."""
+    """What tells storages apart (None for one a move cannot share). NB: ``_storage_id`` is the
+    address ``untyped_storage()._cdata`` gives, without leaving a Python storage object on the
+    tensor's storage for as long as it lives (64 bytes each)."""
     try:
-        return t.untyped_storage()._cdata
+        import torch
+
+        return torch._C._storage_id(t)  # type: ignore[attr-defined]
     except Exception:  # NB: exotic storages just move on their own
         return None
 

@@ -8,6 +8,8 @@ code and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from ..inspect import _tree
@@ -88,6 +90,10 @@ class Walker:
         self.rnns: dict[int, Any] = {}  # NB: their _flat_weight_refs are the only weak refs
         self.aliases: Aliases | None = None  # NB: set for the last walk of a fix: views follow
         self.left: list[tuple[Ref, Target]] = []  # tensors in plain objects, not moved
+        # NB: the report's order: how many names moved as columns (:mod:`._loose`) come before
+        # the unit being walked; ``marks``: (index in ``occ``, seq) where it changes
+        self.seq = 0
+        self.marks: list[tuple[int, int]] = []
 
     # -- units
     def unit(self, name: str, label: str, target: Target, want: set[int] | None = None, *,
@@ -115,6 +121,7 @@ class Walker:
                 self.refused.append((label, self._refusal))
             self.protected.update(id(o.t) for o in self._u_occ)
             return
+        self._mark()
         self.occ += self._u_occ
         self.links += self._u_links
         self.literals += self._u_lits
@@ -129,8 +136,21 @@ class Walker:
     def loose(self, name: str, t: Any, target: Target) -> None:
         """The fast path for ``unit``: a plain tensor bound to a name (most names, often)."""
         inplace = type(t) is self.Parameter
+        self._mark()
         self.occ.append(Occ(t, None if inplace else Slot("map", self.ns, name),
                             (Step("name", name),), inplace, target, name))
+
+    def _mark(self) -> None:
+        if self.seq != (self.marks[-1][1] if self.marks else 0):
+            self.marks.append((len(self.occ), self.seq))
+
+    def seqs(self) -> Iterator[int]:
+        """The ``seq`` of each occurrence, in order."""
+        seq, k = 0, 0
+        for start, s in self.marks:
+            yield from repeat(seq, start - k)
+            seq, k = s, start
+        yield from repeat(seq, len(self.occ) - k)
 
     def refuse(self, reason: str) -> None:
         self._refusal = self._refusal or reason

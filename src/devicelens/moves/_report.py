@@ -6,7 +6,9 @@ Plain data, no renderer: :mod:`devicelens.render` and the wire protocol read the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from ._row import Move
 
 if TYPE_CHECKING:
     from ._final import Plan
@@ -15,22 +17,6 @@ if TYPE_CHECKING:
 #: ``Move.source`` of a row that moves no tensor: an optimizer remapped onto the module's
 #: current parameters (its state tensors follow them and are counted in their own rows)
 REMAPPED = "stale parameters"
-
-
-class Move(NamedTuple):
-    """One row of a report: what (a namespace name or a fixed path) went from where to where.
-
-    ``device`` is the device its tensors go to, None when they stay on theirs; ``dtype`` the
-    dtype they are cast to, None when they keep theirs. ``source``/``target`` say both as text.
-    """
-
-    path: str
-    source: str
-    target: str
-    nbytes: int
-    tensors: int = 1
-    device: str | None = None
-    dtype: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +45,10 @@ class MoveReport:
 
 def report(plan: Plan, dry_run: bool, *, ok: bool, error: str | None = None,
            missing: int = 0, notes: tuple[str, ...] = ()) -> MoveReport:
-    moved = tuple(Move(*row) for row in plan.rows) if ok else ()
+    from ..inspect import gc_paused
+
+    with gc_paused():  # NB: a row a name: many small acyclic tuples
+        moved = plan.moved() if ok else ()
     return MoveReport(ok, dry_run, plan.target, moved, tuple(plan.refused),
                       dict(plan.bytes_by_device), error, (*plan.notes, *notes), missing)
 
