@@ -40,17 +40,11 @@ def write(folder: Path, files: dict[str, str]) -> None:
 
 # --- -m package.module ------------------------------------------------------------------------
 
-TRAIN = '''\
-import argparse
-
+NET = '''\
 import torch
 from torch import nn
 
 from .config import HIDDEN
-
-parser = argparse.ArgumentParser()
-parser.add_argument("--batch", type=int, default=4)
-args = parser.parse_args()
 
 
 class Encoder(nn.Module):
@@ -62,8 +56,18 @@ class Encoder(nn.Module):
         h0 = torch.zeros(1, x.size(0), HIDDEN{device})
         out, _ = self.gru(x, h0)
         return out
+'''
+TRAIN = '''\
+import argparse
 
+import torch
 
+from .config import HIDDEN
+from .net import Encoder
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--batch", type=int, default=4)
+args = parser.parse_args()
 device = "cuda" if torch.cuda.is_available() else "cpu"
 enc = Encoder().to(device)
 out = enc(torch.randn(args.batch, 5, 8, device=device))
@@ -73,18 +77,20 @@ assert out.shape == (args.batch, 5, HIDDEN), out.shape
 
 @pytest.fixture
 def package(tmp_path):
-    """``pkg.train`` in a folder on PYTHONPATH (not the working directory), with a relative
-    import and arguments of its own."""
+    """``pkg.train`` in a folder on PYTHONPATH (not the working directory), with arguments of
+    its own; its model is in ``pkg.net``, which it imports itself (relative imports)."""
     lib, work = tmp_path / "lib", tmp_path / "work"
     work.mkdir()
-    write(lib, {"pkg/__init__.py": "", "pkg/config.py": "HIDDEN = 16\n"})
+    write(lib, {"pkg/__init__.py": "", "pkg/config.py": "HIDDEN = 16\n", "pkg/train.py": TRAIN})
     return lib, work
 
 
 @pytest.mark.parametrize("fixed", [False, True])
 def test_a_module_is_rehearsed_with_its_package_and_arguments(package, fixed):
+    """The fix is an edit of ``pkg/net.py``, which the module imports: each round imports it
+    edited, so the fix is verified there too."""
     lib, work = package
-    write(lib, {"pkg/train.py": TRAIN.format(device=", device=x.device" if fixed else "")})
+    write(lib, {"pkg/net.py": NET.format(device=", device=x.device" if fixed else "")})
     assert run(["-m", "pkg.train", "--batch", "2"], work, lib).returncode == 0  # cpu: runs
     done = run(["-m", "devicelens", "rehearse", "--device", "cuda:0", "-m", "pkg.train",
                 "--batch", "2"], work, lib)
@@ -97,12 +103,14 @@ def test_a_module_is_rehearsed_with_its_package_and_arguments(package, fixed):
     assert out[:2] == ["rehearsed on cuda:0: the GPU run would hit 1 mismatch",
                        "1. gru() got tensors on different devices: cpu, cuda:0"]
     for want in ["inside: enc.gru (GRU)",
-                 "at: train.py line 20 (in Encoder.forward): out, _ = self.gru(x, h0)",
+                 "at: net.py line 14 (in Encoder.forward): out, _ = self.gru(x, h0)",
+                 "edit: in `enc` (Encoder.forward, net.py line 13)",
                  "- h0 = torch.zeros(1, x.size(0), HIDDEN)",
                  "+ h0 = torch.zeros(1, x.size(0), HIDDEN, device=x.device)",
                  VERIFIED.format("cuda:0")]:
         assert want in out, done.stdout
     assert sorted(p.name for p in work.iterdir()) == []
+    assert (lib / "pkg" / "net.py").read_text() == NET.format(device="")  # edited in memory
 
 
 def test_a_module_that_is_not_there_is_a_usage_error(tmp_path):

@@ -21,7 +21,7 @@ from .._frames import CellFiles, cell_label
 from .._mismatch import MismatchReport
 from ._apply import is_code
 from ._attempt import Attempt, Explain, Runner, Unit, attempt
-from ._placed import placed
+from ._placed import deferred, imports_edited, placed
 from ._sandbox import run_forked
 
 MAX_ROUNDS = 8
@@ -185,8 +185,9 @@ def _round(units: list[Unit], code: Code, ns: dict[str, Any],
     failure: list[TracebackType | None] = []
     if code.prepare is not None:
         code.prepare(ns)
-    with simulated(trace, code.steps, where):
-        a = attempt(units, code.filename, ns, run, code.explain, fake=True)
+    now, later = deferred(units, code.filename)
+    with simulated(trace, code.steps, where), imports_edited(later):
+        a = attempt(now, code.filename, ns, run, code.explain, fake=True)
         if a.report is not None and failure and not any(map(is_code, a.report.fixes)):
             trace.guesses = _guesses(a.report, failure[-1], code.filename, trace.lines)
     return a, trace

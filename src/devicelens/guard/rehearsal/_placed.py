@@ -1,19 +1,31 @@
-"""Where a rehearsal puts a ``fix:`` line: after the code binds the name it fixes.
+"""Where a rehearsal puts a fix: a ``fix:`` line after the code binds the name it fixes, an
+``edit:`` of a module the code has not imported yet into that import.
 
 Each round runs the code from its start, so a fix of ``crit`` applied beforehand is undone (or
 raises ``NameError``) when the code itself makes ``crit``; the next round then applies it as the
 user would: inserted after the last binding of ``crit`` before the failing line, in the same
-scope (the cell's top level, or the function the failure ran in).
+scope (the cell's top level, or the function the failure ran in). Likewise a script's own module
+(``from .net import Encoder``) is imported by the script in each round: an edit of it is made to
+the text that import reads (:func:`imports_edited`).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import linecache
+import os
+import sys
 from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import Any
 
 from .._edits import Edit
 from .._frames import cell_label
-from ._apply import python_text, source_lines
+from ._apply import NotApplied, _edited, python_text, source_lines
 
 _Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -115,3 +127,69 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _statements(getattr(s, field, []))
         for h in getattr(s, "handlers", []):
             yield from _statements(h.body)
+
+
+# --- edits of modules the code imports itself -------------------------------------------------
+
+def deferred(units: Sequence[Any], filename: str) -> tuple[list[Any], list[Edit]]:
+    """(the units to apply before the code runs, the edits to make as their module is
+    imported): an edit of a file on disk that no loaded module runs, other than the code's own
+    (the script ``filename`` imports it itself, in the round). NB: child only."""
+    loaded = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
+    now: list[Any] = []
+    later: list[Edit] = []
+    for unit in units:
+        if isinstance(unit, Edit) and unit.file != filename and unit.file not in loaded \
+                and os.path.isfile(unit.file):
+            later.append(unit)
+        else:
+            now.append(unit)
+    return now, later
+
+
+@contextlib.contextmanager
+def imports_edited(edits: Sequence[Edit]) -> Iterator[None]:
+    """Inside: importing the file of an edit runs its edited text (linecache holds it too, so a
+    later report quotes what runs). NB: child only; no bytecode is read or written for it."""
+    texts: dict[str, list[str]] = {}
+    for edit in edits:
+        try:
+            texts[edit.file] = _edited(edit, texts.get(edit.file) or source_lines(edit.file))
+        except NotApplied:
+            continue  # NB: imported as it is: the round then says the fix did not clear it
+    for path, lines in texts.items():
+        linecache.cache[path] = (0, None, [ln + "\n" for ln in lines], path)
+    finder = _Finder({p: "\n".join(ln for ln in lines) + "\n" for p, lines in texts.items()})
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+
+    def find_spec(self, name: str, path: Any, target: ModuleType | None = None) -> Any:
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.origin not in self.texts:
+            return None
+        loader = _Edited(name, spec.origin, self.texts[spec.origin])
+        return importlib.util.spec_from_file_location(
+            name, spec.origin, loader=loader,
+            submodule_search_locations=spec.submodule_search_locations)
+
+
+class _Edited(importlib.machinery.SourceFileLoader):
+    """A module's file, read as its edited text."""
+
+    def __init__(self, name: str, path: str, text: str) -> None:
+        super().__init__(name, path)
+        self.text = text
+
+    def get_data(self, path: str) -> bytes:
+        return self.text.encode() if path == self.path else super().get_data(path)
+
+    def path_stats(self, path: str) -> Any:
+        raise OSError("no bytecode for an edited text")  # NB: its .pyc is of the old text
