@@ -10,7 +10,8 @@ iopub. Per size, side by side in one run:
   ZMQ sends included, read from ``/proc``) from ``comm_open`` until the last message of the
   first frame, with no frame kept from an earlier panel (best of three; one at 1M);
 - bytes kept per tensor afterwards, the panel still open: ``tracemalloc`` in the kernel (every
-  Python allocation made by opening the panel and still alive), in a separate open.
+  Python allocation made by opening the panel and still alive), in a separate open; and after
+  the first cell the panel sees (its push starts the incremental snapshot, which keeps more).
 
 Targets (issue 39): first frame <= 2x the snapshot at 10k, 100k and 1M; <= 200 B a tensor kept.
 Run: .venv/bin/python benchmarks/bench_panel.py [N ...]
@@ -133,7 +134,10 @@ print(_best)
 
 FORGET = "_push._FRAMES.clear(); gc.collect()"
 TRACE = "gc.collect(); tracemalloc.start()"
-TRACED = "gc.collect(); print(tracemalloc.get_traced_memory()[0]); tracemalloc.stop()"
+TRACED = "gc.collect(); print(tracemalloc.get_traced_memory()[0])"
+# NB: the push after a cell, run now rather than when the event loop gets to it
+PUSHED = ("from devicelens.jupyter import comm as _c; _c._HUBS[id(get_ipython())].flush(); "
+          "gc.collect(); print(tracemalloc.get_traced_memory()[0]); tracemalloc.stop()")
 
 
 def row(k: Kernel, n: int) -> None:
@@ -151,11 +155,12 @@ def row(k: Kernel, n: int) -> None:
     k.run(TRACE)
     comm_id, _, _, _ = k.open_panel()
     kept = int(k.run(TRACED))
+    after = int(k.run(PUSHED))
     k.close_panel(comm_id)
     k.run(FORGET)
     frame = min(frames)
     print(f"{n:>10,}{snap * 1e3:>14.1f}{frame * 1e3:>16.1f}{frame / snap:>9.2f}"
-          f"{msgs:>7}{size / 1e3:>11.1f}{kept / n:>12.0f}", flush=True)
+          f"{msgs:>7}{size / 1e3:>11.1f}{kept / n:>12.0f}{after / n:>14.0f}", flush=True)
 
 
 def main(sizes: tuple[int, ...]) -> None:
@@ -165,7 +170,7 @@ def main(sizes: tuple[int, ...]) -> None:
         print("a real ipykernel, N loose tensors (torch.zeros(2) each); CPU ms of the kernel; "
               "first frame: best of 3 opens (1 at 1M), no frame kept from an earlier panel")
         print(f"{'tensors':>10}{'snapshot ms':>14}{'first frame ms':>16}{'x snap':>9}"
-              f"{'msgs':>7}{'kB sent':>11}{'B/tensor':>12}")
+              f"{'msgs':>7}{'kB sent':>11}{'B/tensor':>12}{'after a cell':>14}")
         for n in sizes:
             row(k, n)
     finally:

@@ -176,6 +176,8 @@ def _texts(o: ObjectRecord | LooseHeader) -> Iterator[str]:
         yield from (m.path, m.type_name + (" (not moved by .to())" if m.trapped else ""),
                     *m.devices, *m.dtypes)
     for t in o.tensors:
+        if t.role == "grad" and o.kind == "module":
+            continue  # NB: a module's rows show its parameters and buffers, not their grads
         yield from (t.path, t.role, t.device, t.dtype, shape_str(t.shape))
         if t.role == "opt_param" and t.owner:
             yield t.owner
@@ -192,16 +194,10 @@ def page(snap: Snapshot, ordered: Order, spec: Spec,
     name -> the record it replaced; a row carries no storage)."""
     names = fitting(ordered.names[spec.offset:spec.offset + spec.limit])
     records = records_of(snap, names)
-    rows: dict[str, WireObject] = {}
-    for name in names:
-        rec = records[name]
-        hit = cache.get(name)
-        if hit is None or (hit[0] is not rec and regraded.get(name) is not hit[0]
-                           and hit[0] != rec):
-            hit = (rec, row_to_wire(rec))
-        rows[name] = hit[1]
+    kept = {n: cache[n] for n in names if n in cache}
     cache.clear()
-    cache.update((name, (records[name], rows[name])) for name in names)
+    cache.update(kept)
+    rows = {name: encode(records[name], cache, regraded) for name in names}
     window = WireWindow(offset=spec.offset, limit=spec.limit, sort=spec.sort,
                         ascending=spec.ascending, filter=spec.filter, names=names,
                         matched=len(ordered.names), total=ordered.total)
@@ -233,18 +229,23 @@ def fitting(names: list[str]) -> list[str]:
     return names
 
 
+Held = tuple["Snapshot", list[WireFinding], tuple[str, bool, str], Order]
+
+
 class Pager:
     """One panel's window over successive frames: the order of the last snapshot read, kept
-    while it still holds, and the rows last encoded (see :func:`page`)."""
+    while it still holds, and the page last sent, of which a frame re-encodes only the rows
+    whose records changed (see :func:`page`)."""
 
     def __init__(self) -> None:
-        self.held: tuple[Snapshot, list[WireFinding], tuple[str, bool, str], Order] | None = None
+        self.held: Held | None = None
         self.encoded: dict[str, tuple[ObjectRecord, WireObject]] = {}
-        self.last: tuple[object, Spec, tuple[dict[str, WireObject], WireWindow]] | None = None
+        self.last: tuple[Frame, Spec, tuple[dict[str, WireObject], WireWindow]] | None = None
 
     def page(self, frame: Frame, spec: Spec) -> tuple[dict[str, WireObject], WireWindow]:
         """The rows of ``spec``'s window in ``frame``, and the window. NB: the very same
-        result for the same frame and spec (a cell that changed nothing costs nothing here)."""
+        objects while nothing on the page changed (a cell that changed nothing costs nothing
+        here, and the panel is sent nothing)."""
         last = self.last
         if last is not None and last[0] is frame and last[1] == spec:
             return last[2]
@@ -253,29 +254,62 @@ class Pager:
             return {}, empty(spec)
         key = spec.ordering()
         held = self.held
-        if held is None or held[2] != key or not self._holds(held, frame, key):
-            held = (snap, frame.findings, key, order(snap, frame.findings, spec))
-        self.held = (snap, frame.findings, key, held[3])
-        out = page(snap, held[3], spec, self.encoded, frame.regraded)
+        kept = held is not None and held[2] == key and self._holds(held, frame, key)
+        ordered = held[3] if kept and held is not None else order(snap, frame.findings, spec)
+        self.held = (snap, frame.findings, key, ordered)
+        if kept and last is not None and last[1] == spec and frame.changed is not None \
+                and frame.previous is last[0].snapshot:
+            out = self._patched(snap, frame, last[2])
+        else:
+            out = page(snap, ordered, spec, self.encoded, frame.regraded)
         self.last = (frame, spec, out)
         return out
 
+    def _patched(self, snap: Snapshot, frame: Frame,
+                 last: tuple[dict[str, WireObject], WireWindow],
+                 ) -> tuple[dict[str, WireObject], WireWindow]:
+        """The last page, in the same order, its rows whose records changed encoded again."""
+        rows, window = last
+        assert frame.changed is not None
+        stale = [n for n in window["names"] if n in frame.changed]
+        if not stale:
+            return last
+        records = records_of(snap, stale)
+        out = dict(rows)
+        for name in stale:
+            out[name] = encode(records[name], self.encoded, frame.regraded)
+        return out, window
+
     @staticmethod
-    def _holds(held: tuple[Snapshot, list[WireFinding], tuple[str, bool, str], Order],
-               frame: Frame, key: tuple[str, bool, str]) -> bool:
+    def _holds(held: Held, frame: Frame, key: tuple[str, bool, str]) -> bool:
         """Whether the order of ``held`` is ``frame``'s too: the same snapshot and findings;
-        or, by name without a filter, the next snapshot with the same names (none gone, none
-        new) and the same rows flagged (a cell that rebinds names orders nothing again)."""
+        or the next snapshot, in which no record changed (any sort or filter), or, by name
+        without a filter, only records of the same names (none gone, none new); by name, with
+        the same rows flagged. A cell that rebinds names orders nothing again."""
         snap, findings, _, ordered = held
         if frame.snapshot is snap and frame.findings is findings:
             return True
-        if key[0] != "name" or key[2] or frame.previous is not snap or frame.removed \
-                or frame.changed is None or frame.snapshot is None:
+        if frame.previous is not snap or frame.removed or frame.changed is None \
+                or frame.snapshot is None:
             return False
         changed = frame.changed
-        return (len(frame.snapshot) == ordered.total
-                and present(snap, set(changed)) == changed
-                and ranks_in(frame.snapshot, frame.findings) == ordered.ranks)
+        if changed and (key[0] != "name" or key[2] or present(snap, set(changed)) != changed):
+            return False
+        return (key[0] != "name" or frame.findings is findings
+                or ranks_in(frame.snapshot, frame.findings) == ordered.ranks)
+
+
+def encode(rec: ObjectRecord, cache: dict[str, tuple[ObjectRecord, WireObject]],
+           regraded: Mapping[str, ObjectRecord]) -> WireObject:
+    """``rec``'s row: the one in ``cache`` where its record is unchanged or only had its
+    grads replaced (``regraded``: name -> the record it replaced; a row carries no storage),
+    else encoded; ``cache`` keeps it."""
+    name = rec.name
+    hit = cache.get(name)
+    if hit is None or (hit[0] is not rec and regraded.get(name) is not hit[0] and hit[0] != rec):
+        hit = (rec, row_to_wire(rec))
+    cache[name] = (rec, hit[1])
+    return hit[1]
 
 
 def empty(spec: Spec) -> WireWindow:
