@@ -13,8 +13,9 @@ Columns: the step run for real on the cpu (``device = "cpu"``), and rehearsed as
 the forked sandbox (simulated tensors, ``backward()`` skipped), wall time, best of the
 interleaved rounds, in a real IPython shell with devicelens loaded. Rehearsals and real steps
 alternate, so each rehearsal after the first follows a real step (the graph it left, ``loss``,
-still held). The first rehearsal (which imports ``torch._dynamo`` once) is reported apart; the
-verdict is the last rehearsal's first line. The rehearsal's own time limit is lifted to 600 s.
+still held). ``first``: the first rehearsal of the workload, before any real step of it (the
+README's also imports ``torch._dynamo`` once); the verdict is the last rehearsal's first line.
+The rehearsal's own time limit is lifted to 600 s.
 Run: .venv/bin/python benchmarks/bench_rehearse_device.py
 """
 
