@@ -182,6 +182,20 @@ def test_the_same_cell_run_for_real_does_change_the_state(user, capsys, tmp_path
     assert user.user_ns["optimizer"].state != {} and "loss" in user.user_ns
 
 
+def test_a_step_run_for_real_first_does_not_stop_the_rehearsal(user, capsys):
+    """A real cpu step leaves ``loss`` holding its graph, which holds every trained parameter
+    once more; a GPU's ``Module.to`` does not mind, so the rehearsal's must not either."""
+    user.run_cell(CLEAN.replace('"cuda" if torch.cuda.is_available() else "cpu"', '"cpu"')
+                  .replace("torch.save", "pass  # "), store_history=False)
+    assert user.user_ns["loss"].grad_fn is not None
+    # NB: a new optimizer: the stepped one's state stays on the cpu, which is a real bug
+    cell = CLEAN.replace("model.to(device)\n", "model.to(device)\n"
+                         "optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)\n")
+    out = rehearse(user, capsys, "cuda:0", cell)
+    assert lines(out)[0] == "rehearsed on cuda:0: no device or dtype mismatch", out
+    assert user.user_ns["loss"].grad_fn is not None  # NB: let go in the child only
+
+
 def test_values_stop_the_rehearsal_where_they_are_needed(user, capsys):
     cell = CLEAN.replace('torch.save(model.state_dict(), "ckpt.pt")\n',
                          "if loss.item() < 0.5:\n    print('good')\n")

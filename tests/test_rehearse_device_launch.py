@@ -261,3 +261,31 @@ def test_an_accelerate_split_is_checked_before_it_is_paid_for(tmp_path, fixed):
     assert "+ return torch.relu(self.proj(h)) * gate.to(next(self.parameters()).device)" in out
     assert VERIFIED.format("cuda:0,cuda:1") in out and NO_SMI in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["split.py"]
+
+
+MAGIC_DEFS = SPLIT.split("model = Net()")[0].replace("{gate}", '"cuda:0"').replace(
+    "{{", "{").replace("}}", "}") + "model = Net()\nids = torch.randint(0, 100, (2, 8))\n"
+
+
+def test_the_magic_checks_a_dispatch_before_it_is_paid_for(ip, capsys):
+    """``%%cuda_safe --rehearse cuda:0,cuda:1`` on a notebook cell that dispatches the user's
+    model: the split is checked, and the model, the namespace and accelerate's hooks stay as
+    they were (the cell ran in the sandbox only)."""
+    pytest.importorskip("accelerate")
+    ip.run_cell(MAGIC_DEFS, store_history=True)
+    model = ip.user_ns["model"]
+    capsys.readouterr()
+    cell = ('from accelerate import dispatch_model\n'
+            'model = dispatch_model(model, device_map={"embed": 0, "block1": 0, "block2": 1, '
+            '"head": 1})\nlogits = model(ids)\n')
+    result = ip.run_cell(f"%%cuda_safe --rehearse cuda:0,cuda:1\n{cell}", store_history=True)
+    assert result.error_in_exec is None
+    out = lines(capsys.readouterr().out)
+    assert out[:2] == ["rehearsed on cuda:0,cuda:1: the GPU run would hit 1 mismatch",
+                       "1. Tensor.mul() got tensors on different devices: cuda:0, cuda:1"]
+    assert "inside: model.block2 (Block)" in out
+    assert "+ gate = torch.ones(16, device=h.device)" in out
+    assert VERIFIED.format("cuda:0,cuda:1") in out
+    assert ip.user_ns["model"] is model and not hasattr(model, "hf_device_map")
+    assert not hasattr(model.block2, "_hf_hook") and "logits" not in ip.user_ns
+    assert all(p.device.type == "cpu" for p in model.parameters())
