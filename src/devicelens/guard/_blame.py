@@ -89,7 +89,9 @@ class Namer:
             obj = self._resolve(rec.ref)
             if obj is not None and id(obj) not in self._tensors:
                 code = _tree.code_for(rec.ref) if _tree.has_code(rec.ref) else ""
-                self._tensors[id(obj)] = Named(rec.path, code, rec.role, str(rec.ref[0].key))
+                # NB: named as the user would write it (``model.blocks[0].w``), when it can be
+                self._tensors[id(obj)] = Named(code if code and rec.role != "state" else rec.path,
+                                               code, rec.role, str(rec.ref[0].key))
                 self._named.append((obj, self._tensors[id(obj)]))
         modules: dict[int, tuple[tuple[int, int], str]] = {}
         for o in snap.objects:

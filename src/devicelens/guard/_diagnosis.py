@@ -20,6 +20,7 @@ from ._complete import cell_extras
 from ._context import Ctx, Failure, Op
 from ._edits import Edit
 from ._frames import CellFiles, Frame, cell_lines, frame_locals, internal_file
+from ._handle import with_handle
 from ._mismatch import MismatchReport, is_float
 from ._naming import blame_for, blames_from_origins, titles
 from ._owners import with_owners
@@ -55,13 +56,14 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
         fixes = tuple(f for f in fixes if not f.startswith("#"))  # NB: code, not comments
     notes = tuple(dict.fromkeys(n for b in every for n in b.notes))
     stack = ctx.stack
-    return MismatchReport(
+    report = MismatchReport(
         failure.kind, failure.op, _shown_expected(failure, expected),
         tuple(o.operand for o in ops), tuple(culprit_ops),
         ctx.namer.module_label(stack[0]) if stack else "",
         tuple(cell_lines(frames, is_cell)), fixes, notes,
         _merge_edits(with_owners(edits, frames, ctx.namer)),
         titles(failure, ops))
+    return with_handle(report, frames, ctx.namer, is_cell)
 
 
 def _anchor(ctx: Ctx, ops: list[Op], expected: str) -> str:

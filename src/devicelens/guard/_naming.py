@@ -197,6 +197,18 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
     return out
 
 
+def _array_fix(code: str, failure: Failure, expected: str) -> str:
+    """``y = y.astype("float32")`` for a NumPy array a tensor is made from; a comment where
+    NumPy has no such dtype (``bfloat16``)."""
+    import numpy as np
+
+    try:
+        np.dtype(expected)
+    except TypeError:
+        return _comment(code, failure, expected)
+    return f"{code} = {code}.astype({expected!r})"
+
+
 def _operand(op: Op, o: Origin, local: str) -> Operand:
     root = o.code.split(".")[0].split("[")[0] if o.code else ""
     role = o.role if o.role != "rebuilt" else "tensor"
@@ -204,6 +216,10 @@ def _operand(op: Op, o: Origin, local: str) -> Operand:
     where = op.operand.where
     if local and o.name and local != o.name:
         where = local if not where or where.startswith(("argument", "on the")) else where
+    if o.role == "array":
+        shape = tuple(int(n) for n in o.obj.shape)
+        return Operand(where, named, "cpu", op.operand.dtype, shape,
+                       f"NumPy {o.obj.dtype}{list(shape)}")
     if o.obj is not None and o.obj is not op.tensor:
         return describe_tensor(o.obj, where, named)
     return op.operand._replace(named=named, where=where)
@@ -223,9 +239,44 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         return f"{_module_path(code)}.to({target})"
     if role == "state" and root:
         return _optimizer_fix(code.split(".state[")[0] if ".state[" in code else root)
+    if role == "array" and code:
+        return _array_fix(code, failure, expected)
+    if role in ("attribute", "tensor") and code and _is_parameter(o.obj):
+        # NB: a Parameter found through a plain object (``policy.target_model.q_net[0].weight``)
+        # cannot be rebound to a tensor; the module holding it moves, as for a model's own
+        holder = _outer_module(ctx, code)
+        if holder:
+            target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
+            return f"{holder}.to({target})"
     if role in ("attribute", "trapped", "tensor", "grad") and code:
         return f"{code} = {code}.{call}"
     return _comment(o.name, failure, expected)
+
+
+def _is_parameter(obj: Any) -> bool:
+    import torch
+
+    return isinstance(obj, torch.nn.Parameter)
+
+
+def _outer_module(ctx: Ctx, code: str) -> str:
+    """The shortest prefix of path ``code`` that is an ``nn.Module`` (``policy.target_model``
+    for ``policy.target_model.q_net[0].weight``); '' when there is none."""
+    import torch
+
+    try:
+        node: ast.expr = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return ""
+    chain = []
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        chain.append(node)
+    for prefix in reversed(chain):
+        text = ast.unparse(prefix)
+        if isinstance(ctx.resolve(text), torch.nn.Module):
+            return text
+    return ""
 
 
 def _module_path(code: str) -> str:

@@ -114,9 +114,21 @@ class Tracer:
 
     def name(self, sc: Scope, name: str, depth: int) -> list[Origin]:
         bugs = _code_bugs.for_name(self, sc, name) or derived_input(self, sc, name)
+        assigned = _source.assignments(sc.code, name, sc.line)
+        if bugs and assigned and assigned[-1][1] is not None \
+                and all(o.role == "code" and o.edit is None for o in bugs):
+            # NB: a line with nothing to take the right dtype from (``torch.as_tensor(y[i:j])``)
+            # may still copy it from the user's data: the data, when the trail reaches it, is
+            # the culprit the user can fix
+            stmt, value = assigned[-1]
+            at = sc._replace(line=stmt.lineno)
+            args = [*value.args, *(k.value for k in value.keywords)] \
+                if isinstance(value, ast.Call) else [value]
+            held = [o for a in args for o in self.expr(at, a, depth + 1) if o.role != "code"]
+            if held:
+                return held
         if bugs:
             return with_twins(self, sc, name, bugs)
-        assigned = _source.assignments(sc.code, name, sc.line)
         if assigned:
             stmt, value = assigned[-1]
             # NB: names in the value are those bound before that line (`x = x.view(-1)`)
@@ -314,12 +326,24 @@ class Tracer:
             return None
 
     def _named(self, obj: Any, code: str) -> list[Origin]:
-        if obj is None or not is_tensor(obj):
+        if obj is None:
             return []
+        if not is_tensor(obj):
+            return self._named_array(obj)
         named = self.namer.namespace_tensor(obj)
         if named is None or not self.matches(obj):
             return []
         return [self._origin(named, obj)]
+
+    def _named_array(self, obj: Any) -> list[Origin]:
+        """A NumPy array of the user's that a tensor with the culprit's dtype was made from
+        (``torch.as_tensor(y[i:j])``, ``y`` the labels passed in): its dtype is where the
+        wrong dtype comes from, so it is the culprit. NB: never for a device: NumPy is on the
+        cpu, and its data is never read."""
+        if self.want.kind == "device" or array_dtype(obj) != self.want.dtype:
+            return []
+        path = self.namer.deep([obj]).get(id(obj), "")
+        return [Origin(path, path, obj, "array")] if path else []
 
     def _origin(self, named: Any, obj: Any) -> Origin:
         return Origin(named.name, named.code, obj, named.role)
@@ -332,6 +356,22 @@ class Tracer:
         if self.want.kind == "device":
             return m[0] == self.want.device
         return m[1] == self.want.dtype or self.want.fix != ""
+
+
+def array_dtype(obj: Any) -> str:
+    """The torch dtype (``int64``) a tensor made from NumPy array ``obj`` gets; '' for anything
+    else. NB: reads the dtype only."""
+    import sys
+
+    np = sys.modules.get("numpy")
+    if np is None or type(obj) is not np.ndarray:
+        return ""
+    import torch
+
+    try:
+        return str(torch.from_numpy(np.empty(0, dtype=obj.dtype)).dtype).removeprefix("torch.")
+    except (TypeError, ValueError):  # NB: object, string and datetime arrays have no twin
+        return ""
 
 
 def _key(sc: Scope, node: ast.expr) -> str | int | None:

@@ -46,7 +46,7 @@ def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, file
             raise
         with contextlib.suppress(Exception):  # NB: a rehearsal never hides the error it explains
             _rehearse(explained, namespace, guard, filename,
-                      tree.body[0].lineno if tree.body else 0)
+                      tree.body[0].lineno if tree.body else 0, exc.__traceback__)
         if explained is exc:
             raise
         raise explained from exc
@@ -54,7 +54,7 @@ def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, file
 
 
 def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: DeviceGuard,
-              filename: str, first: int) -> None:
+              filename: str, first: int, raised: Any = None) -> None:
     """``err`` with its fix rehearsed (:mod:`.rehearsal`): the cell runs again under a guard
     like ``guard`` on a sandboxed copy of the namespace. NB: ``err`` is changed in place, so
     its traceback stays the one the user's code raised."""
@@ -64,7 +64,9 @@ def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: Device
 
     if guard.autofix:
         return
-    tb = err.__traceback__
+    # NB: an error explained after the fact (not raised by the guard) has no traceback of its
+    # own yet: the frames are the original error's
+    tb = err.__traceback__ or raised
     line = max((line for f, line in traceback.walk_tb(tb) if f.f_code.co_filename == filename),
                default=first)
 

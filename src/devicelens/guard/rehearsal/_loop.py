@@ -58,9 +58,24 @@ def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
     if limit <= 0:
         return report
     try:
-        return _verify(report, cell, ns, explain, limit)
+        out = _verify(report, cell, ns, explain, limit)
+        return out if out.edits == report.edits else _handled(out, cell, ns)
     except Exception as e:
         return replace(report, verdict=f"not verified: the rehearsal failed ({type(e).__name__})")
+
+
+def _handled(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> MismatchReport:
+    """``report`` whose rehearsed edit names the user's handle on the code it changes
+    (:mod:`.._handle`), as a rule's edit does."""
+    from .._blame import Namer
+    from .._frames import traceback_frames
+    from .._handle import with_handle
+
+    def is_cell(filename: str) -> bool:
+        return filename == cell.filename
+
+    frames = traceback_frames(cell.tb)
+    return with_handle(report, frames, Namer(ns, frames, is_cell), is_cell)
 
 
 def _fake() -> bool:
