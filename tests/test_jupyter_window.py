@@ -197,7 +197,8 @@ def test_a_cell_that_rebinds_names_orders_nothing_again(monkeypatch: pytest.Monk
     both reuses it; a new name is ordered again, and lands where it belongs."""
     from devicelens.jupyter import _window
 
-    ns = loose(400)
+    ns = {f"t{i}": torch.zeros(i % 7 + 1) for i in range(400)}
+    ns["model"] = torch.nn.Linear(2, 2)  # NB: float32: a float64 tensor is then flagged
     bridge, comm = opened(ns)
     bridge.push()  # NB: the live snapshot starts here
     comm.take()
@@ -214,8 +215,16 @@ def test_a_cell_that_rebinds_names_orders_nothing_again(monkeypatch: pytest.Monk
     assert bridge.push() == 1
     [msg] = comm.take()
     assert calls == [] and msg["changed"] == ["t0"]  # NB: t7 is past the first page
-    ns["a_new"] = torch.zeros(1)
+    ns["a_new"] = torch.zeros(1)  # NB: a new name: put in its place, nothing sorted again
+    ns["t42"] = torch.zeros(2, dtype=torch.float64)  # NB: now flagged (no other is float64)
     assert bridge.push() == 1
     [msg] = comm.take()
-    assert calls == [1] and names(msg)[0] == "a_new" and msg["removed"] == [
-        sorted(ns, key=str.lower)[DEFAULT_LIMIT]]
+    flagged = {n for f in diagnose(take_snapshot(ns)) for n in f.objects}
+    assert flagged == {"t42"}
+    assert calls == [] and names(msg) == ["t42", "a_new"]  # NB: the rows new to the page
+    want = sorted(ns, key=lambda n: (n not in flagged, n.lower(), n))[:DEFAULT_LIMIT]
+    assert msg["window"]["names"] == want
+    ns["t42"] = torch.zeros(2)  # NB: no longer flagged: back in its place
+    assert bridge.push() == 1
+    [msg] = comm.take()
+    assert calls == [] and msg["window"]["names"] == sorted(ns, key=str.lower)[:DEFAULT_LIMIT]

@@ -8,6 +8,7 @@ C-speed sorts) and encodes only the rows of one page; nothing is kept per row bu
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Container, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse
 from math import prod
@@ -255,7 +256,11 @@ class Pager:
         key = spec.ordering()
         held = self.held
         kept = held is not None and held[2] == key and self._holds(held, frame, key)
-        ordered = held[3] if kept and held is not None else order(snap, frame.findings, spec)
+        if kept and held is not None:
+            ordered = held[3]
+        else:
+            moved = self._moved(held, frame, key) if held is not None else None
+            ordered = moved if moved is not None else order(snap, frame.findings, spec)
         self.held = (snap, frame.findings, key, ordered)
         if kept and last is not None and last[1] == spec and frame.changed is not None \
                 and frame.previous is last[0].snapshot:
@@ -279,6 +284,33 @@ class Pager:
         for name in stale:
             out[name] = encode(records[name], self.encoded, frame.regraded)
         return out, window
+
+    @staticmethod
+    def _moved(held: Held, frame: Frame, key: tuple[str, bool, str]) -> Order | None:
+        """By name, ascending, without a filter: the order of ``held`` with the names gone
+        taken out, and the new ones and those flagged otherwise now put where they belong
+        (a cell that rebinds k names costs k insertions, not a sort); None where it cannot
+        be (sorted otherwise, or most names moved: sort them all again)."""
+        snap, findings, _, ordered = held
+        now = frame.snapshot
+        if key != ("name", True, "") or frame.previous is not snap or frame.changed is None \
+                or now is None:
+            return None
+        changed = set(frame.changed)
+        added = changed - present(snap, changed)
+        rank = ordered.ranks if frame.findings is findings else ranks_in(now, frame.findings)
+        flags = {n for n in rank.keys() | ordered.ranks.keys()
+                 if rank.get(n) != ordered.ranks.get(n)}
+        moved = (added | flags) - frame.removed
+        if len(moved) + len(frame.removed) > max(64, len(ordered.names) // 8):
+            return None
+        out = list(ordered.names)
+        for name in (frame.removed | flags) - added:
+            if name in out:
+                out.remove(name)
+        for name in sorted(moved):
+            insort(out, name, key=lambda n: (rank.get(n, NO_FINDING), n.lower(), n))
+        return Order(out, len(now), rank)
 
     @staticmethod
     def _holds(held: Held, frame: Frame, key: tuple[str, bool, str]) -> bool:
