@@ -302,12 +302,11 @@ class Pager:
         flags = {n for n in rank.keys() | ordered.ranks.keys()
                  if rank.get(n) != ordered.ranks.get(n)}
         moved = (added | flags) - frame.removed
-        if len(moved) + len(frame.removed) > max(64, len(ordered.names) // 8):
-            return None
-        out = list(ordered.names)
-        for name in (frame.removed | flags) - added:
-            if name in out:
-                out.remove(name)
+        if len(moved) > max(16, len(ordered.names) // 64):
+            return None  # NB: an insertion moves the list's tail: past this, one sort is less
+        drop = (frame.removed | flags) - added
+        out = list(filterfalse(drop.__contains__, ordered.names)) if drop else \
+            list(ordered.names)
         for name in sorted(moved):
             insort(out, name, key=lambda n: (rank.get(n, NO_FINDING), n.lower(), n))
         return Order(out, len(now), rank)
