@@ -262,23 +262,28 @@ class Pager:
             moved = self._moved(held, frame, key) if held is not None else None
             ordered = moved if moved is not None else order(snap, frame.findings, spec)
         self.held = (snap, frame.findings, key, ordered)
-        if kept and last is not None and last[1] == spec and frame.changed is not None \
-                and frame.previous is last[0].snapshot:
-            out = self._patched(snap, frame, last[2])
+        names = fitting(ordered.names[spec.offset:spec.offset + spec.limit])
+        if last is not None and last[1] == spec and frame.changed is not None \
+                and frame.previous is last[0].snapshot and names == last[2][1]["names"]:
+            out = self._patched(snap, frame, last[2], ordered)  # NB: the same rows, in order
         else:
             out = page(snap, ordered, spec, self.encoded, frame.regraded)
         self.last = (frame, spec, out)
         return out
 
     def _patched(self, snap: Snapshot, frame: Frame,
-                 last: tuple[dict[str, WireObject], WireWindow],
+                 last: tuple[dict[str, WireObject], WireWindow], ordered: Order,
                  ) -> tuple[dict[str, WireObject], WireWindow]:
-        """The last page, in the same order, its rows whose records changed encoded again."""
+        """The last page (the same names in the same order), its rows whose records changed
+        encoded again, its counts brought up to date."""
         rows, window = last
         assert frame.changed is not None
+        if window["matched"] != len(ordered.names) or window["total"] != ordered.total:
+            window = window.copy()
+            window["matched"], window["total"] = len(ordered.names), ordered.total
         stale = [n for n in window["names"] if n in frame.changed]
         if not stale:
-            return last
+            return rows, window
         records = records_of(snap, stale)
         out = dict(rows)
         for name in stale:
@@ -297,7 +302,9 @@ class Pager:
                 or now is None:
             return None
         changed = set(frame.changed)
-        added = changed - present(snap, changed)
+        # NB: as many names as before and none gone: none is new
+        added = set() if len(now) == ordered.total and not frame.removed \
+            else changed - present(snap, changed)
         rank = ordered.ranks if frame.findings is findings else ranks_in(now, frame.findings)
         flags = {n for n in rank.keys() | ordered.ranks.keys()
                  if rank.get(n) != ordered.ranks.get(n)}
@@ -324,7 +331,9 @@ class Pager:
                 or frame.snapshot is None:
             return False
         changed = frame.changed
-        if changed and (key[0] != "name" or key[2] or present(snap, set(changed)) != changed):
+        if changed and (key[0] != "name" or key[2] or (
+                len(frame.snapshot) != ordered.total  # NB: as many names, none gone: none new
+                and present(snap, set(changed)) != changed)):
             return False
         return (key[0] != "name" or frame.findings is findings
                 or ranks_in(frame.snapshot, frame.findings) == ordered.ranks)
