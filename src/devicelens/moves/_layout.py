@@ -4,6 +4,7 @@ storage's size and each view's strides. NB: runs no user code."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ..inspect._trust import type_name
@@ -38,9 +39,7 @@ def storage_key(t: Any) -> Any:
     address ``untyped_storage()._cdata`` gives, without leaving a Python storage object on the
     tensor's storage for as long as it lives (64 bytes each)."""
     try:
-        import torch
-
-        return torch._C._storage_id(t)  # type: ignore[attr-defined]
+        return sys.modules["torch"]._C._storage_id(t)
     except Exception:  # NB: exotic storages just move on their own
         return None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import compress, islice, repeat
-from operator import and_, attrgetter, eq, is_, not_
+from operator import and_, attrgetter, eq, is_, is_not, not_, or_
 from typing import TYPE_CHECKING, Any
 
 from ._row import Move
@@ -203,6 +203,16 @@ def stale(ns: dict[str, Any], loose: Loose) -> str | None:
     return None if False not in same else loose.names[same.index(False)]
 
 
+def _plain(torch: Any, tensors: list[Any]) -> tuple[list[Any], list[Any]]:
+    """``tensors`` split into exact ``Tensor``s and ``Parameter``s, and the others."""
+    types = list(map(type, tensors))
+    exact = list(map(or_, map(is_, types, repeat(torch.Tensor)),
+                     map(is_, types, repeat(torch.nn.Parameter))))
+    if False not in exact:
+        return list(tensors), []
+    return list(compress(tensors, exact)), list(compress(tensors, map(not_, exact)))
+
+
 def held(torch: Any, w: Walker, optimizers: list[tuple[Any, Any]],
          ) -> tuple[set[int], set[int], set[int]]:
     """(ids, storage keys, ids a refusal protects): what the general walk reached, their
@@ -221,14 +231,21 @@ def held(torch: Any, w: Walker, optimizers: list[tuple[Any, Any]],
         for s in dict.values(state) if issubclass(type(state), dict) else ():
             if issubclass(type(s), dict):
                 tensors += [v for v in dict.values(s) if issubclass(type(v), w.Tensor)]
-    grad = torch._C.TensorBase.grad.__get__
-    for t in list(tensors):
+    plain, odd = _plain(torch, tensors)
+    grads = list(map(torch._C.TensorBase.grad.__get__, plain))  # NB: C getters, exact types
+    for t in odd:
         try:
-            g = grad(t)
+            grads.append(torch._C.TensorBase.grad.__get__(t))
         except Exception:  # NB: an exotic tensor: its grad, if any, cannot be a plain name's
             continue
-        if g is not None:
-            tensors.append(g)
-    storages = {storage_key(t) for t in tensors if groupable(torch, t)}
+    grads = list(compress(grads, map(is_not, grads, repeat(None))))
+    tensors += grads
+    more, odd_grads = _plain(torch, grads)
+    plain += more
+    try:
+        storages = set(map(torch._C._storage_id, plain))
+    except Exception:  # NB: a sparse one has no storage: one by one
+        storages = {storage_key(t) for t in plain if groupable(torch, t)}
+    storages |= {storage_key(t) for t in (*odd, *odd_grads) if groupable(torch, t)}
     storages.discard(None)
     return set(map(id, tensors)) | w.protected, storages, w.protected
