@@ -123,6 +123,7 @@ def test_a_module_that_is_not_there_is_a_usage_error(tmp_path):
 # --- torchrun ---------------------------------------------------------------------------------
 
 DDP = '''\
+import gc
 import os
 
 import torch
@@ -146,6 +147,9 @@ else:
 loss = (model(x) * scale).sum()
 loss.backward()
 opt.step()
+del model, opt  # NB: DDP's reducer goes before its process group (gloo aborts otherwise)
+gc.collect()
+dist.barrier()
 dist.destroy_process_group()
 '''
 
@@ -177,7 +181,7 @@ def test_under_torchrun_each_rank_rehearses_its_own_gpu(tmp_path):
     assert ranks[0] == [
         "this rank's GPU: cuda:0",
         "rehearsed on cuda:0,cuda:1: no device or dtype mismatch",
-        "not rehearsed: train.py line 22: `loss.backward()`: autograd does not run on a "
+        "not rehearsed: train.py line 23: `loss.backward()`: autograd does not run on a "
         "simulated GPU in a CPU build of torch; each trained parameter got a zero gradient on "
         "its own device"], done.stdout
     assert ranks[1][:5] == [
@@ -185,7 +189,7 @@ def test_under_torchrun_each_rank_rehearses_its_own_gpu(tmp_path):
         "rehearsed on cuda:0,cuda:1: the GPU run would hit 1 mismatch",
         "1. Tensor.mul() got tensors on different devices: cuda:0, cuda:1",
         "culprit: scale (float32[4] on cuda:0), argument 2; expected cuda:1",
-        "at: train.py line 21: loss = (model(x) * scale).sum()"], done.stdout
+        "at: train.py line 22: loss = (model(x) * scale).sum()"], done.stdout
     assert "scale = scale.to(device)" in ranks[1]  # NB: in every rank's terms, no literal
     assert VERIFIED.format("cuda:0,cuda:1") in ranks[1]
     assert "exitcode  : 1" in done.stderr and "rank      : 1 (local_rank: 1)" in done.stderr

@@ -23,8 +23,9 @@ from ..inspect.ranks import RankInfo
 
 
 def machine(devices: tuple[str, ...], info: RankInfo) -> tuple[str, ...]:
-    """The GPUs of this rank's machine: those given, and at least one per local rank."""
-    count = max(len(devices), info.local_world_size, info.local_rank + 1)
+    """The GPUs this rank sees: those given, and at least one per local rank; as many as
+    ``CUDA_VISIBLE_DEVICES`` names where it is set (one GPU per process: its ``cuda:0``)."""
+    count = info.visible_gpus or max(len(devices), info.local_world_size, info.local_rank + 1)
     return tuple(f"cuda:{i}" for i in range(count))
 
 
