@@ -39,7 +39,8 @@ def storage_key(t: Any) -> Any:
     address ``untyped_storage()._cdata`` gives, without leaving a Python storage object on the
     tensor's storage for as long as it lives (64 bytes each)."""
     try:
-        return sys.modules["torch"]._C._storage_id(t)
+        c = sys.modules["torch"]._C
+        return c._storage_id(t) if hasattr(c, "_storage_id") else t.untyped_storage()._cdata
     except Exception:  # NB: exotic storages just move on their own
         return None
 
