@@ -165,6 +165,13 @@ class Loose:
             self.names, map(device_name, self.devices), map(_INFO_NAME, infos), self.shapes,
             map(mul, map(prod, self.shapes), map(_INFO_SIZE, infos)), self.ids, strict=True)))
 
+    def header(self, i: int) -> LooseHeader:
+        """Row ``i``'s header, as :meth:`headers` spells it, without its record."""
+        shape = self.shapes[i]
+        dtname, itemsize, _quantized = dtype_info(self.dtypes[i])
+        return _new(LooseHeader, (self.names[i], device_name(self.devices[i]), dtname, shape,
+                                  prod(shape) * itemsize, self.ids[i]))
+
     def record(self, i: int) -> ObjectRecord:
         """The ObjectRecord of row ``i``: exactly what the full walk records for that tensor."""
         name, shape = self.names[i], self.shapes[i]
@@ -367,6 +374,20 @@ class Snapshot:
             walked += kinds.count(FULL, last, p)
             last = p
             out.append(full[walked] if kinds[p] == FULL else loose.record(p - walked))
+        return out
+
+    def rows_at(self, positions: list[int]) -> list[ObjectRecord | LooseHeader]:
+        """:meth:`records_at`, a compact row's header in place of its record (a panel's page
+        of loose tensors builds no record)."""
+        if self._objects is not None:
+            return [self._objects[p] for p in positions]
+        out: list[ObjectRecord | LooseHeader] = []
+        kinds, loose, full = self._kinds, self._loose, self._full
+        walked = last = 0
+        for p in positions:
+            walked += kinds.count(FULL, last, p)
+            last = p
+            out.append(full[walked] if kinds[p] == FULL else loose.header(p - walked))
         return out
 
     def names(self) -> list[str]:

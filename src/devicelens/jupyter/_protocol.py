@@ -394,17 +394,17 @@ def rows_to_wire(s: Snapshot) -> dict[str, WireObject]:
     """The panel's row of every object, by name in namespace order: :func:`row_to_wire` of
     each, a compact row's built from its header (a panel's first frame of 10k loose tensors
     builds no record of them)."""
-    out: dict[str, WireObject] = {}
-    for o in s.in_order():
-        if not isinstance(o, LooseHeader):
-            out[o.name] = row_to_wire(o)
-            continue
-        name, device, dtype, shape, nbytes, _storage = o
-        out[name] = WireObject(
-            name=name, kind="tensor", type="Tensor", devices=[device], dtypes=[dtype],
-            shape=plain_shape(shape), bytes=nbytes, tensors=1, truncated=False,
-            expandable=False, modules=[], children=[], counters=[])
-    return out
+    return {o.name: row_to_wire(o) if not isinstance(o, LooseHeader) else header_to_wire(o)
+            for o in s.in_order()}
+
+
+def header_to_wire(h: LooseHeader) -> WireObject:
+    """:func:`row_to_wire` of a compact row's record, from its header (no record built)."""
+    name, device, dtype, shape, nbytes, _storage = h
+    return WireObject(
+        name=name, kind="tensor", type="Tensor", devices=[device], dtypes=[dtype],
+        shape=plain_shape(shape), bytes=nbytes, tensors=1, truncated=False,
+        expandable=False, modules=[], children=[], counters=[])
 
 
 def snapshot_to_wire(s: Snapshot, *, all_tensors: bool = False,

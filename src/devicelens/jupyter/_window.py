@@ -13,7 +13,7 @@ from collections.abc import Container, Iterable, Iterator, Mapping
 from itertools import compress, filterfalse
 from math import prod
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from ..inspect.records import LooseHeader
 from ._protocol import (
@@ -25,6 +25,7 @@ from ._protocol import (
     WireFinding,
     WireObject,
     WireWindow,
+    header_to_wire,
     plain_shape,
     row_to_wire,
 )
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from ._push import Frame
 
 _NONE: Mapping[str, Any] = MappingProxyType({})
+Row: TypeAlias = "ObjectRecord | LooseHeader"  # what a page is encoded from
 #: a window's ``names`` fit in this many bytes of JSON (a page is cut short before that)
 NAMES_BYTES = MAX_PAYLOAD_BYTES // 8
 #: rank of a severity, as the panel draws rows: errors first (sort by name only)
@@ -185,7 +187,7 @@ def _texts(o: ObjectRecord | LooseHeader) -> Iterator[str]:
 
 
 def page(snap: Snapshot, ordered: Order, spec: Spec,
-         cache: dict[str, tuple[ObjectRecord, WireObject]],
+         cache: dict[str, tuple[Row, WireObject]],
          regraded: Mapping[str, ObjectRecord] = _NONE) -> tuple[dict[str, WireObject],
                                                                  WireWindow]:
     """The rows of ``spec``'s page of ``ordered``, by name in window order, and the window
@@ -205,15 +207,16 @@ def page(snap: Snapshot, ordered: Order, spec: Spec,
     return rows, window
 
 
-def records_of(snap: Snapshot, names: list[str]) -> dict[str, ObjectRecord]:
-    """The records of ``names`` (a page's), found at C speed among the compact rows."""
+def records_of(snap: Snapshot, names: list[str]) -> dict[str, Row]:
+    """The records of ``names`` (a page's), found at C speed among the compact rows; a
+    compact row's header in place of its record."""
     if not names:
         return {}
     wanted = set(names)
     positions = snap.loose_named(wanted)
     positions += [p for p, o in snap.composites() if o.name in wanted]
     positions.sort()
-    return {o.name: o for o in snap.records_at(positions)}
+    return {o.name: o for o in snap.rows_at(positions)}
 
 
 def fitting(names: list[str]) -> list[str]:
@@ -240,7 +243,7 @@ class Pager:
 
     def __init__(self) -> None:
         self.held: Held | None = None
-        self.encoded: dict[str, tuple[ObjectRecord, WireObject]] = {}
+        self.encoded: dict[str, tuple[Row, WireObject]] = {}
         self.last: tuple[Frame, Spec, tuple[dict[str, WireObject], WireWindow]] | None = None
 
     def page(self, frame: Frame, spec: Spec) -> tuple[dict[str, WireObject], WireWindow]:
@@ -339,7 +342,7 @@ class Pager:
                 or ranks_in(frame.snapshot, frame.findings) == ordered.ranks)
 
 
-def encode(rec: ObjectRecord, cache: dict[str, tuple[ObjectRecord, WireObject]],
+def encode(rec: Row, cache: dict[str, tuple[Row, WireObject]],
            regraded: Mapping[str, ObjectRecord]) -> WireObject:
     """``rec``'s row: the one in ``cache`` where its record is unchanged or only had its
     grads replaced (``regraded``: name -> the record it replaced; a row carries no storage),
@@ -347,7 +350,7 @@ def encode(rec: ObjectRecord, cache: dict[str, tuple[ObjectRecord, WireObject]],
     name = rec.name
     hit = cache.get(name)
     if hit is None or (hit[0] is not rec and regraded.get(name) is not hit[0] and hit[0] != rec):
-        hit = (rec, row_to_wire(rec))
+        hit = (rec, header_to_wire(rec) if isinstance(rec, LooseHeader) else row_to_wire(rec))
     cache[name] = (rec, hit[1])
     return hit[1]
 
