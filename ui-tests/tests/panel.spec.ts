@@ -1,6 +1,7 @@
 /**
  * The devicelens panel in a real JupyterLab 4 / Notebook 7 with a real kernel: rows and
- * colours, a finding applied and inserted, move all (to meta), kernel restart, two notebooks.
+ * colours, a finding applied and inserted, move all (to meta), kernel restart, two notebooks, a
+ * long namespace in pages.
  * Devices: cpu + meta (a real second device on a CPU-only machine).
  */
 import { expect, galata, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
@@ -230,6 +231,31 @@ test.describe('JupyterLab, the quickstart namespace', () => {
     await panelOf(page).locator('.dl-filter').fill('TransformerEncoder'); // a submodule's type
     await expect(row(page, 'model')).toBeVisible();
     await expect(row(page, 'optimizer')).toHaveCount(0);
+  });
+});
+
+test.describe('JupyterLab, a long namespace', () => {
+  test('the kernel sends a page of rows, more as the end scrolls into view; sorts and filters', async ({
+    page
+  }) => {
+    await notebookWithPanel(
+      page,
+      'long.ipynb',
+      '%load_ext devicelens\nimport torch\nglobals().update({f"t{i:04d}": torch.zeros(2) for i in range(1000)})'
+    );
+    const rows = panelOf(page).locator('tr.dl-row');
+    const where = panelOf(page).locator('.dl-pager-where');
+    await expect(rows).toHaveCount(200);
+    await expect(where).toHaveText('Rows 1–200 of 1,000');
+    await row(page, 't0199').scrollIntoViewIfNeeded(); // the end comes into view: more rows
+    await expect(rows).toHaveCount(400);
+    await expect(where).toHaveText('Rows 1–400 of 1,000');
+    await panelOf(page).locator('.dl-sort', { hasText: 'Name' }).click(); // descending, in the kernel
+    await expect(rows.first()).toHaveAttribute('data-key', 't0999');
+    await panelOf(page).locator('.dl-filter').fill('t09');
+    await expect(where).toHaveCount(0); // 100 rows match: one page, no pager
+    await expect(rows).toHaveCount(100);
+    await expect(rows.first()).toHaveAttribute('data-key', 't0999');
   });
 });
 
