@@ -74,11 +74,12 @@ def _in_commit(frame: Any) -> bool:
 
 @contextlib.contextmanager
 def interrupted_undo(inj: Injector) -> Iterator[None]:
-    """The k-th reference the commit writes fails; then every other undo step that writes a
-    reference back or unswaps a tensor is cut short by a KeyboardInterrupt as it starts."""
+    """The k-th reference the commit writes fails (the names moved as columns are rebound
+    together: one write); then every other undo step that writes a reference back or unswaps a
+    tensor is cut short by a KeyboardInterrupt as it starts."""
     from devicelens.moves import _apply
 
-    real = {name: getattr(_apply, name) for name in ("write_slot", "_unswap")}
+    real = {name: getattr(_apply, name) for name in ("write_slot", "rebind", "_unswap")}
     undo_steps = [0]
 
     def wrap(name: str) -> Any:
@@ -87,7 +88,7 @@ def interrupted_undo(inj: Injector) -> Iterator[None]:
                 undo_steps[0] += 1
                 if undo_steps[0] % 2:
                     raise KeyboardInterrupt
-            elif name == "write_slot" and inj.tick():
+            elif name in ("write_slot", "rebind") and inj.tick():
                 raise RuntimeError("injected commit failure")
             return real[name](*args)
         return step
@@ -199,3 +200,25 @@ def test_moves_are_all_or_nothing(recipe: dict[str, Any], target: str, op: str, 
     elif op == "move_all":  # complete: nothing is left to move
         again = moves.move_all(target, ns, dry_run=True)
         assert again.moved == (), again
+
+
+@settings(max_examples=100 * SCALE, deadline=None, database=None, derandomize=SCALE == 1,
+          suppress_health_check=list(HealthCheck))
+@given(recipe=namespaces, target=st.sampled_from(["meta", "meta", "cpu"]))
+def test_columns_plan_and_report_what_the_walk_does(recipe: dict[str, Any], target: str,
+                                                     monkeypatch: Any) -> None:
+    """Names bound to plain tensors move as columns (issue 39); a move is then the one the
+    general walk of every name makes: the same report, row for row, dry or real."""
+    from devicelens.moves import _loose
+
+    recipe = {**recipe, "plain": "f32", "also": "f32"}  # NB: always two names for the columns
+    ns, walked_ns = build(recipe), build(recipe)
+    CALLS.clear()
+    dry = moves.move_all(target, ns, dry_run=True)
+    real = moves.move_all(target, ns)
+    with monkeypatch.context() as m:
+        m.setattr(_loose, "candidates", lambda torch, names, values, dev: _loose.Loose(
+            dev, [], [], [False] * len(values)))
+        assert moves.move_all(target, walked_ns, dry_run=True) == dry
+        assert moves.move_all(target, walked_ns) == real
+    assert [c for c in CALLS if not c.startswith("torch_function:")] == []
