@@ -293,3 +293,32 @@ def test_the_magic_checks_a_dispatch_before_it_is_paid_for(ip, capsys):
     assert ip.user_ns["model"] is model and not hasattr(model, "hf_device_map")
     assert not hasattr(model.block2, "_hf_hook") and "logits" not in ip.user_ns
     assert all(p.device.type == "cpu" for p in model.parameters())
+
+
+ONE_GPU = '''\
+import torch
+from accelerate import dispatch_model
+from torch import nn
+
+GPUS = torch.cuda.device_count()
+model = nn.Sequential(nn.Embedding(100, 16), nn.Linear(16, 4))
+model = dispatch_model(model, device_map={"": 1} if GPUS > 1 else {"": "cpu"})
+logits = model(torch.randint(0, 100, (2, 8)))
+'''
+
+
+def test_a_one_gpu_device_map_moves_the_model_and_not_its_inputs(tmp_path):
+    """With every module on one GPU, ``dispatch_model`` is ``model.to(1)`` and adds no hooks, so
+    a batch left on the cpu fails on the GPU: ``1`` is read as ``cuda:1`` there, as on the
+    machine (``Module.to`` parses it in C++)."""
+    pytest.importorskip("accelerate")
+    write(tmp_path, {"one.py": ONE_GPU})
+    assert run(["one.py"], tmp_path).returncode == 0  # cpu: runs
+    done = run(["-m", "devicelens", "rehearse", "--device", "cuda:0,cuda:1", "one.py"],
+               tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    out = lines(done.stdout)
+    assert out[:2] == ["rehearsed on cuda:0,cuda:1: the GPU run would hit 1 mismatch",
+                       "1. embedding() got tensors on different devices: cpu, cuda:1"], out
+    assert "+ logits = model(torch.randint(0, 100, (2, 8)).to(\"cuda:1\"))" in out
+    assert VERIFIED.format("cuda:0,cuda:1") in out

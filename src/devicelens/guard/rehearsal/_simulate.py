@@ -1,5 +1,6 @@
-"""The GPUs a rehearsal runs on, inside the sandbox's child: ``torch.cuda`` says they are there,
-``"cuda"`` means the current one, and tensors on them are ``FakeTensor``s (nothing computed).
+"""The GPUs a rehearsal runs on, inside the sandbox's child: ``torch.cuda`` says they are there
+(:mod:`._gpus`), ``"cuda"`` means the current one, and tensors on them are ``FakeTensor``s
+(nothing computed).
 
 A CPU build of torch cannot do everything on a fake cuda tensor; each gap is crossed or named:
 autograd aborts the process, so the code runs under ``no_grad`` and ``backward()`` is skipped
@@ -23,6 +24,8 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
+
+from ._gpus import cuda, index, pretend
 
 
 class StepsDone(BaseException):
@@ -68,7 +71,7 @@ def simulated(trace: Trace, steps: int, where: UserLine) -> Iterator[None]:
     """Inside: the devices of ``trace`` exist; ``steps`` > 0 ends the run after that many
     optimizer steps (:class:`StepsDone`)."""
     torch._C._ensureCUDADeviceGuardSet()  # NB: a no-op guard for cuda: views work on fakes
-    _pretend_cuda(len(trace.devices))
+    pretend(len(trace.devices))
     _skip(trace, where)
     _count_steps(trace, steps)
     # NB: FakeTensorMode asks torch.cuda.is_available() (now True) whether to avoid touching a
@@ -84,98 +87,6 @@ def simulated(trace: Trace, steps: int, where: UserLine) -> Iterator[None]:
     _no_grad_ever()
     with _Devices(trace):
         yield
-
-
-# --- torch.cuda, as on a machine with the devices ----------------------------------------------
-
-_CURRENT = {"index": 0, "count": 1}
-
-
-def _pretend_cuda(count: int) -> None:
-    """``torch.cuda`` answers as on a machine with ``count`` GPUs."""
-    cuda = torch.cuda
-    _CURRENT["count"] = count
-
-    def set_device(device: Any) -> None:
-        _CURRENT["index"] = _index(torch.device("cuda", device) if isinstance(device, int)
-                                   else torch.device(device))
-
-    def none(*args: Any, **kwargs: Any) -> None:
-        return None
-
-    def zero(*args: Any, **kwargs: Any) -> int:
-        return 0
-
-    patches: dict[str, Any] = {
-        "is_available": lambda: True, "device_count": lambda: count,
-        "current_device": lambda: _CURRENT["index"], "set_device": set_device,
-        "is_initialized": lambda: True, "get_device_name": lambda *a: "simulated GPU",
-        "get_device_capability": lambda *a: (9, 0), "is_bf16_supported": lambda *a: True,
-        "synchronize": none, "empty_cache": none, "manual_seed": none, "manual_seed_all": none,
-        "seed": none, "seed_all": none, "init": none, "reset_peak_memory_stats": none,
-        "memory_allocated": zero, "max_memory_allocated": zero, "memory_reserved": zero,
-        "max_memory_reserved": zero, "is_current_stream_capturing": lambda: False,
-    }
-    for name, fn in patches.items():
-        setattr(cuda, name, fn)
-    cuda.device = cuda.device_of = _OnDevice  # type: ignore[assignment,misc]
-    accelerator = torch.accelerator  # NB: what accelerate and torch.device(0) ask
-    for name, fn in {"is_available": lambda *a, **k: True, "device_count": lambda: count,
-                     "current_accelerator": lambda *a, **k: torch.device("cuda"),
-                     "current_device_index": lambda: _CURRENT["index"],
-                     "current_device_idx": lambda: _CURRENT["index"],
-                     "set_device_index": set_device, "set_device_idx": set_device,
-                     "current_stream": lambda *a: _STREAM, "synchronize": none,
-                     "empty_cache": none}.items():
-        setattr(accelerator, name, fn)
-    # NB: no cudnn here: an RNN's flat weights (a cudnn layout) stay as they are
-    torch.backends.cudnn.is_acceptable = lambda tensor: False
-
-
-class _Stream:
-    """The current stream of a simulated GPU: never capturing a graph, always done."""
-
-    def is_capturing(self) -> bool:
-        return False
-
-    def query(self) -> bool:
-        return True
-
-    def synchronize(self) -> None:
-        return None
-
-    def wait_stream(self, stream: Any) -> None:
-        return None
-
-
-_STREAM = _Stream()
-
-
-class _OnDevice:
-    """``with torch.cuda.device(1):`` (or ``device_of(t)``): "cuda" means cuda:1 inside."""
-
-    def __init__(self, device: Any) -> None:
-        if isinstance(device, torch.Tensor):
-            device = device.device if device.device.type == "cuda" else -1
-        if isinstance(device, int) or device is None:
-            device = torch.device("cuda", device) if device is not None and device >= 0 else None
-        self.index = None if device is None else _index(torch.device(device))
-
-    def __enter__(self) -> None:
-        self.prev = _CURRENT["index"]
-        if self.index is not None:
-            _CURRENT["index"] = self.index
-
-    def __exit__(self, *exc: object) -> None:
-        _CURRENT["index"] = self.prev
-
-
-def _index(device: torch.device) -> int:
-    """The index of a simulated ``device``; a real GPU's own error for one that is not there."""
-    index = _CURRENT["index"] if device.index is None else device.index
-    if not 0 <= index < _CURRENT["count"]:
-        raise RuntimeError("CUDA error: invalid device ordinal")
-    return index
 
 
 def _swap_freely() -> None:
@@ -324,15 +235,15 @@ class _Devices(TorchFunctionMode):
     def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
         if func is torch.device:  # NB: torch.device("cuda", 1) is cuda:1; "cuda" stays "cuda"
-            return _cuda(args[0]) if len(args) == 1 and type(args[0]) is int else func(
+            return cuda(args[0]) if len(args) == 1 and type(args[0]) is int else func(
                 *args, **kwargs)
         if type(kwargs.get("device")) is int:  # NB: device=1, as a machine with GPUs reads it
-            kwargs = {**kwargs, "device": _cuda(kwargs["device"])}
+            kwargs = {**kwargs, "device": cuda(kwargs["device"])}
         if func is torch.Tensor.to and len(args) > 1 and type(args[1]) is int:  # .to(1)
-            args = (args[0], _cuda(args[1]), *args[2:])
+            args = (args[0], cuda(args[1]), *args[2:])
         if func is torch.Tensor.cuda:  # NB: .cuda() and .cuda(None): the current GPU
             device = args[1] if len(args) > 1 else kwargs.get("device")
-            args, kwargs = args[:1], {**kwargs, "device": _cuda(device)}
+            args, kwargs = args[:1], {**kwargs, "device": cuda(device)}
         args, kwargs = tree_map(_device, (args, kwargs))
         if func is torch.Tensor.pin_memory:
             return args[0]  # NB: pinned or not, the data stays on the cpu
@@ -352,19 +263,11 @@ NOT_SIMULATED = ("not linked with support for cuda", "from the 'CUDA' backend",
                  "no fake impl or Meta kernel")
 
 
-def _cuda(device: Any) -> torch.device:
-    if device is None:
-        return torch.device("cuda", _CURRENT["index"])
-    if isinstance(device, int):
-        return torch.device("cuda", _index(torch.device("cuda", device)))
-    return torch.device("cuda", _index(torch.device(device)))
-
-
 def _device(x: Any) -> Any:
     if isinstance(x, str) and (x == "cuda" or x.startswith("cuda:")):
         x = torch.device(x)
     if isinstance(x, torch.device) and x.type == "cuda":
-        return torch.device("cuda", _index(x))
+        return torch.device("cuda", index(x))
     return x
 
 
