@@ -203,7 +203,7 @@ function Ready(props: { model: DeviceModel; host: IPanelHost }): JSX.Element {
       ))}
       {view.seq < 0 ? (
         <div className="dl-state">Taking a snapshot…</div>
-      ) : view.objects.length === 0 ? (
+      ) : (view.window?.total ?? view.objects.length) === 0 ? (
         <div className="dl-state">
           No tensors, modules or optimizers in this notebook's namespace yet.
         </div>
