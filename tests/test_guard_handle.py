@@ -1,5 +1,8 @@
-"""A stray made by the user's code is named by the user's handle on that code, and labels from
-NumPy with the wrong dtype are named (and fixed) as the array the user holds.
+"""A culprit in the user's own names, and a fix where it lasts: a stray made by their code is
+named by their handle on it (the object or the function the cell called); data with the wrong
+dtype is named where it comes from (NumPy arrays, a DataLoader's dataset, the tensor a cell slices
+again), a tuple's items are fixed by making the tuple again, and data that already is what the op
+wants is never blamed.
 
 Real IPython shell with devicelens loaded; ``meta`` is the second device. Each case asserts the
 culprit lines exactly, then applies the printed fix and re-runs the cell.
@@ -133,3 +136,100 @@ def test_numpy_data_is_never_blamed_for_a_device(ip, capsys) -> None:
     lines = _post_mortem(ip, capsys, setup, "loss = fit(net, X_np, y_np)\n")
     assert lines[0].startswith("devicelens: tensors on different devices"), lines
     assert not any("X_np" in ln or "y_np" in ln for ln in _culprits(lines)), lines
+
+
+LOADER = IMPORTS + '''
+import numpy as np
+from torch.utils.data import DataLoader, Dataset
+
+class Labelled(Dataset):
+    def __init__(self, x, y):
+        self.x_data, self.y_data = x, y
+
+    def __getitem__(self, i):
+        return self.x_data[i], self.y_data[i]
+
+    def __len__(self):
+        return len(self.x_data)
+
+x_np = np.random.default_rng(0).normal(size=(12, 3)).astype(np.float32)
+y_np = np.array([0, 1, 2] * 4, dtype=np.int32)
+dataset = Labelled(x_np, y_np)
+loader = DataLoader(dataset, batch_size=4)
+clf = nn.Linear(3, 3)
+criterion = nn.CrossEntropyLoss()
+'''
+LOADER_CELL = '''
+for xb, yb in loader:
+    loss = criterion(clf(xb), yb)
+'''
+
+
+def test_a_batch_from_a_loader_is_named_by_the_dataset_field_it_was_collated_from(
+        ip, capsys) -> None:
+    lines = _post_mortem(ip, capsys, LOADER, LOADER_CELL)
+    assert [ln.split(" (")[0] for ln in _culprits(lines)] == ["  culprit: dataset.y_data"], lines
+    fix = _fix_code("\n".join(lines))
+    # NB: through the dataset: rebinding `y_np` would leave the dataset reading the old array
+    assert fix == "dataset.y_data = dataset.y_data.astype('int64')"
+    assert _run(ip, fix, None) is None
+    assert _run(ip, LOADER_CELL, None) is None
+
+
+def test_a_name_the_cell_slices_again_is_fixed_at_its_source(ip, capsys) -> None:
+    setup = IMPORTS + ("clf = nn.Linear(3, 2)\nX_all = torch.randn(8, 3, dtype=torch.float64)\n")
+    cell = "for i in range(0, 8, 4):\n    xb = X_all[i:i + 4]\n    out = clf(xb)\n"
+    lines = _post_mortem(ip, capsys, setup, cell)
+    assert [ln.split(" (")[0] for ln in _culprits(lines)] == ["  culprit: X_all"], lines
+    assert _fix_code("\n".join(lines)) == "X_all = X_all.float()"
+    assert _run(ip, "X_all = X_all.float()", None) is None
+    assert _run(ip, cell, None) is None
+
+
+def test_a_tuple_item_is_named_as_the_cell_reads_it_and_the_tuple_is_made_again(
+        ip, capsys) -> None:
+    setup = IMPORTS + '''
+class TwoTower(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(4, 2), nn.Linear(3, 2)
+
+    def forward(self, features):
+        x, y = features
+        return self.a(x) + self.b(y)
+
+model = TwoTower().to("meta")
+raw = {"features": (torch.randn(5, 4), torch.randn(5, 3))}
+batch = {k: v.to("meta") if torch.is_tensor(v) else v for k, v in raw.items()}
+'''
+    cell = 'out = model(batch["features"])\n'
+    lines = _post_mortem(ip, capsys, setup, cell)
+    # NB: `raw` holds the very same tuple; the cell reads it as `batch`
+    assert [ln.split(" (")[0] for ln in _culprits(lines)] == [
+        "  culprit: batch['features'][0]", "  culprit: batch['features'][1]"], lines
+    fix = _fix_code("\n".join(lines))
+    assert fix == """batch['features'] = tuple(t.to("meta") for t in batch['features'])"""
+    assert _run(ip, fix, None) is None
+    assert _run(ip, cell, None) is None
+    assert ip.user_ns["raw"]["features"][0].device.type == "cpu"
+
+
+def test_data_that_already_is_what_the_op_wants_is_not_blamed(ip, capsys) -> None:
+    setup = IMPORTS + '''
+class Task:
+    def __init__(self):
+        self.model, self.criterion = nn.Linear(3, 4), nn.CrossEntropyLoss()
+
+    def step(self, batch):
+        out = self.model(batch["x"])
+        return self.criterion(out, batch["y"].to(torch.float32))
+
+task = Task()
+batch = {"x": torch.randn(5, 3), "y": torch.randint(0, 4, (5,))}
+'''
+    lines = _post_mortem(ip, capsys, setup, "loss = task.step(batch)\n")
+    # NB: batch['y'] is int64, what cross_entropy wants: the cast in Task.step is the bug
+    assert [ln.split(" (")[0] for ln in _culprits(lines)] == ["  culprit: task"], lines
+    old, new = _edits("\n".join(lines))[0]
+    assert _run(ip, _apply(setup, old, new), None) is None
+    assert _run(ip, "loss = task.step(batch)\n", None) is None

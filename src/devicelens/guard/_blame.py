@@ -72,6 +72,14 @@ class Namer:
         self._views: dict[int, list[tuple[Any, Named]]] | None = None  # id(base) -> its views
         self.snapshot: Any = None
 
+    def _cell_names(self) -> frozenset[str]:
+        """The global names the innermost cell's top level reads."""
+        for fr in self.frames:
+            code = fr.frame.f_code
+            if code.co_name == "<module>" and self.is_cell(code.co_filename):
+                return frozenset(code.co_names)
+        return frozenset()
+
     def _build(self) -> dict[int, Named]:
         if self._tensors is not None:
             return self._tensors
@@ -84,7 +92,11 @@ class Namer:
         # NB: module paths first: `w = model.fc.weight` is still named model.fc.weight; then an
         # optimizer's state (what uses it), then containers; a parameter only an optimizer still
         # holds (its model replaced it) last
-        records = sorted((t for o in snap.objects for t in o.tensors), key=_rank)
+        # NB: between names of the same rank, one the failing cell reads (``batch``, not the
+        # ``raw_batch`` it was made from, when both hold the same tuple)
+        used = self._cell_names()
+        records = sorted((t for o in snap.objects for t in o.tensors),
+                         key=lambda t: (_rank(t), str(t.ref[0].key) not in used))
         for rec in records:
             obj = self._resolve(rec.ref)
             if obj is not None and id(obj) not in self._tensors:

@@ -42,8 +42,12 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     if named.role not in ("local", "unnamed"):
         holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
         origins = [Origin(named.name, named.code, holder, named.role)]
-        code = _rebound_in_cell(ctx, tracer, named) or _dropped_on_the_way(ctx, tracer, op)
-        if code:
+        source = _source_in_cell(ctx, tracer, named)
+        code = [] if source else (
+            _rebound_in_cell(ctx, tracer, named) or _dropped_on_the_way(ctx, tracer, op))
+        if source:
+            origins = source
+        elif code:
             origins = [origins[0]._replace(role="rebuilt", edit=c.edit) for c in code]
         else:
             origins += _siblings(ctx, tracer, named, holder)
@@ -156,6 +160,22 @@ def _base(t: Any) -> Any:
         return None
 
 
+def _source_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
+    """The namespace data a name the failing cell binds was made from (``inputs`` sliced from
+    ``X_train``, ``labels`` collated from ``dataset.y_data``): fixing the name would be undone
+    when the cell runs again; fixing its source is not. NB: only a source the cell does not bind
+    itself, and never the name itself."""
+    if ctx.cell < 0 or named.role != "tensor" or named.code != named.root:
+        return []
+    sc = tracer.scope(ctx.cell)
+    if sc is None or not _source.assignments(sc.code, named.root, sc.line):
+        return []
+    found = [o for o in tracer.name(sc, named.root, 0) if o.role in ("tensor", "array")
+             and o.code and o.code.split(".")[0].split("[")[0] != named.root]
+    return [o for o in found
+            if not _source.assignments(sc.code, o.code.split(".")[0].split("[")[0], sc.line)]
+
+
 def _rebound_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
     """A namespace tensor the failing cell itself (re)made before the failing line: moving it
     now is no fix, the cell would make it again; the line that makes it is what to change."""
@@ -248,9 +268,29 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         if holder:
             target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
             return f"{holder}.to({target})"
+    holder = _tuple_holder(ctx, code) if role == "tensor" and code else ""
+    if holder:
+        # NB: a tuple's item cannot be assigned: the tuple is made again, every item moved
+        return f"{holder} = tuple(t.{call} for t in {holder})"
     if role in ("attribute", "trapped", "tensor", "grad") and code:
         return f"{code} = {code}.{call}"
     return _comment(o.name, failure, expected)
+
+
+def _tuple_holder(ctx: Ctx, code: str) -> str:
+    """``batch['features']`` for ``batch['features'][1]`` when it is a plain tuple of tensors
+    only; '' otherwise."""
+    try:
+        node = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return ""
+    if not isinstance(node, ast.Subscript):
+        return ""
+    parent = ast.unparse(node.value)
+    held = ctx.resolve(parent)
+    if type(held) is not tuple or not held or not all(is_tensor(t) for t in held):
+        return ""
+    return parent
 
 
 def _is_parameter(obj: Any) -> bool:

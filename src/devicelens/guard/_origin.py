@@ -133,6 +133,9 @@ class Tracer:
             stmt, value = assigned[-1]
             # NB: names in the value are those bound before that line (`x = x.view(-1)`)
             if value is None:  # NB: a loop target: in a live frame, what it is bound to now
+                loaded = self._loaded(sc, stmt)
+                if loaded:
+                    return loaded
                 return self._named(sc.values.get(name), name) if sc.frame >= 0 else []
             at = sc._replace(line=stmt.lineno)
             return self.expr(at, value, depth + 1)
@@ -335,6 +338,38 @@ class Tracer:
             return []
         return [self._origin(named, obj)]
 
+    def _loaded(self, sc: Scope, stmt: ast.stmt) -> list[Origin]:
+        """A batch from ``for x, y in loader`` with a wrong dtype: the one array (or tensor) of
+        the loader's dataset with that dtype, which the batch was collated from
+        (``dataset.y_data``, int32 labels). NB: the dataset's ``__dict__`` is read, never its
+        ``__getitem__``; nothing is named when several fields could be it."""
+        if self.want.kind == "device" or not isinstance(stmt, ast.For | ast.AsyncFor):
+            return []
+        it = stmt.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
+                and it.func.id == "enumerate" and it.args:
+            it = it.args[0]
+        ds = _dataset(self.live(sc, it))
+        data = _tree.instance_dict(ds) if ds is not None else None
+        if data is None:
+            return []
+        found = [(k, v) for k, v in data.items() if self._holds_want(v)]
+        if len(found) != 1 or not found[0][0].isidentifier():
+            return []
+        # NB: named through the dataset that holds it: rebinding another name for the same
+        # array would leave the dataset reading the old one
+        key, obj = found[0]
+        holder = self.namer.deep([ds]).get(id(ds), "")
+        path = f"{holder}.{key}" if holder else ""
+        return [Origin(path, path, obj, "array" if array_dtype(obj) else "tensor")] if path \
+            else []
+
+    def _holds_want(self, v: Any) -> bool:
+        if array_dtype(v):
+            return array_dtype(v) == self.want.dtype
+        m = meta(v)
+        return m is not None and m[1] == self.want.dtype and m[2] != ()
+
     def _named_array(self, obj: Any) -> list[Origin]:
         """A NumPy array of the user's that a tensor with the culprit's dtype was made from
         (``torch.as_tensor(y[i:j])``, ``y`` the labels passed in): its dtype is where the
@@ -356,6 +391,26 @@ class Tracer:
         if self.want.kind == "device":
             return m[0] == self.want.device
         return m[1] == self.want.dtype or self.want.fix != ""
+
+
+def _dataset(loader: Any) -> Any:
+    """A DataLoader's dataset (through ``Subset``-style wrappers that keep theirs in
+    ``.dataset``); None for anything else."""
+    import torch
+
+    if not isinstance(loader, torch.utils.data.DataLoader):
+        return None
+    own = _tree.instance_dict(loader)
+    data = own.get("dataset") if own is not None else None
+    for _ in range(3):
+        d = _tree.instance_dict(data)
+        if d is None:
+            return None
+        inner = d.get("dataset")
+        if inner is None or _tree.instance_dict(inner) is None:
+            return data
+        data = inner
+    return None
 
 
 def array_dtype(obj: Any) -> str:
