@@ -9,7 +9,7 @@ iopub. Per size, side by side in one run:
   kernel's CPU from the request to its end, message handling included: "as a cell");
 - the panel's first frame: the kernel process's CPU time (every thread: the session's JSON,
   ZMQ sends included, read from ``/proc``) from ``comm_open`` until the last message of the
-  first frame, with no frame kept from an earlier panel (best of three; one at 1M);
+  first frame, with no frame kept from an earlier panel (best of three; two at 1M);
 - bytes kept per tensor afterwards, the panel still open: ``tracemalloc`` in the kernel (every
   Python allocation made by opening the panel and still alive), in a separate open; and after
   the first cell the panel sees (its push starts the incremental snapshot, which keeps more).
@@ -144,7 +144,7 @@ PUSHED = ("from devicelens.jupyter import comm as _c; _c._HUBS[id(get_ipython())
 
 def row(k: Kernel, n: int) -> None:
     k.run(FILL.format(n=n))
-    repeat = 1 if n >= 1_000_000 else 3
+    repeat = 2 if n >= 1_000_000 else 3
     snap = float(k.run(TIME_SNAPSHOT.format(repeat=3)))
     cells = []
     for _ in range(3):
@@ -177,7 +177,7 @@ def main(sizes: tuple[int, ...]) -> None:
     try:
         k.run(SETUP)
         print("a real ipykernel, N loose tensors (torch.zeros(2) each); CPU ms of the kernel; "
-              "first frame: best of 3 opens (1 at 1M), no frame kept from an earlier panel")
+              "first frame: best of 3 opens (2 at 1M), no frame kept from an earlier panel")
         print(f"{'tensors':>10}{'snapshot ms':>14}{'first frame ms':>16}{'x snap':>9}"
               f"{'as a cell':>11}{'x cell':>9}{'msgs':>7}{'kB sent':>11}{'B/tensor':>12}"
               f"{'after a cell':>14}")
