@@ -322,3 +322,25 @@ def test_a_one_gpu_device_map_moves_the_model_and_not_its_inputs(tmp_path):
                        "1. embedding() got tensors on different devices: cpu, cuda:1"], out
     assert "+ logits = model(torch.randint(0, 100, (2, 8)).to(\"cuda:1\"))" in out
     assert VERIFIED.format("cuda:0,cuda:1") in out
+
+
+def test_an_auto_device_map_stops_where_it_asks_the_gpus_memory(tmp_path):
+    """``device_map="auto"`` places by each GPU's free memory, which a simulated GPU does not
+    have: the rehearsal stops there (exit 3) rather than check the all-cpu placement accelerate
+    falls back to when the question fails, which the real run never makes."""
+    pytest.importorskip("accelerate")
+    script = SPLIT.format(gate="h.device").replace(
+        "model = dispatch_model(", "split = infer_auto_device_map(model)\n"
+                                   "model = dispatch_model(").replace(
+        "from accelerate import dispatch_model",
+        "from accelerate import dispatch_model, infer_auto_device_map")
+    write(tmp_path, {"auto.py": script.split("assert model.hf_device_map")[0]})
+    done = run(["-m", "devicelens", "rehearse", "--device", "cuda:0,cuda:1", "auto.py"],
+               tmp_path)
+    assert done.returncode == 3, done.stdout + done.stderr[-2000:]
+    assert lines(done.stdout)[:2] == [
+        "on cuda:0,cuda:1, rehearsed up to auto.py line 32: `split = "
+        "infer_auto_device_map(model)`",
+        "stopped: the code asks how much memory cuda:0 has free (torch.cuda.mem_get_info), "
+        "which a simulated GPU does not know (for accelerate: give max_memory, or a "
+        "device_map); what follows was not rehearsed"], done.stdout

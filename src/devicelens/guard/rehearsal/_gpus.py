@@ -6,9 +6,13 @@ NB: runs only in the forked child; every patch here dies with it.
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import torch
+
+from ._sandbox import Refused
 
 _CURRENT = {"index": 0, "count": 1}
 
@@ -51,7 +55,26 @@ def _pretend_cuda(count: int) -> None:
     }
     for name, fn in patches.items():
         setattr(module, name, fn)
+    module.mem_get_info = _unknown("how much memory {} has free (torch.cuda.mem_get_info)")
+    module.get_device_properties = _unknown("the properties of {} (its memory, its SMs)")
     module.device = module.device_of = _OnDevice  # type: ignore[assignment,misc]
+
+
+def _unknown(what: str) -> Any:
+    """A question a simulated GPU cannot answer: the rehearsal stops there and says so.
+    NB: not an ``Exception``: accelerate's ``get_max_memory`` would take the GPU for missing
+    and place everything elsewhere, and the rehearsal would check a placement the real run
+    never makes."""
+    def ask(device: Any = None, *args: Any, **kwargs: Any) -> Any:
+        on = cuda(device if device is not None else _CURRENT["index"])
+        if sys._getframe(1).f_code.co_filename.startswith(_OURS):
+            raise RuntimeError(f"{on} is simulated")  # NB: the snapshot's own question
+        raise Refused(f"the code asks {what.format(on)}, which a simulated GPU does not know "
+                      "(for accelerate: give max_memory, or a device_map)")
+    return ask
+
+
+_OURS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 
 def _pretend_accelerator(count: int) -> None:
