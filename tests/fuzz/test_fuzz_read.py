@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from devicelens import moves
 from devicelens.analysis import diagnose
 from devicelens.inspect import take_snapshot
-from devicelens.jupyter import _push
+from devicelens.jupyter import _push, _window
 from devicelens.jupyter._protocol import finding_to_wire, report_to_wire, snapshot_to_wire
 from devicelens.render import DevicesView, report_mimebundle
 
@@ -26,6 +26,11 @@ from .strategies import build, namespaces
 # NB: ``make fuzz`` runs 20x longer than the suite's per-test timeout
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"),
               pytest.mark.timeout(300 * SCALE)]
+
+
+WINDOWS = (_window.Spec(), _window.Spec(sort="bytes", ascending=False, filter="a"),
+           _window.Spec(sort="shape", limit=3), _window.Spec(sort="kind", filter="float"),
+           _window.Spec(sort="device"), _window.Spec(sort="dtype", offset=2))
 
 
 def read_everything(ns: dict[str, Any], target: str) -> None:
@@ -39,7 +44,10 @@ def read_everything(ns: dict[str, Any], target: str) -> None:
     for f in findings:
         assert_plain_json(finding_to_wire(f))
     frame = _push.build_frame(ns)
-    assert_plain_json(list(frame.rows.values()))
+    for spec in WINDOWS:  # NB: the panel's page, ordered and filtered in the kernel
+        rows, window = _window.Pager().page(frame, spec)
+        assert_plain_json(list(rows.values()))
+        assert_plain_json(window)
     assert_plain_json(frame.base)
     assert_plain_json(list(frame.findings))
     for report in (moves.move_all(target, ns, dry_run=True),
