@@ -14,7 +14,14 @@ iopub. Per size, side by side in one run:
   Python allocation made by opening the panel and still alive), in a separate open; and after
   the first cell the panel sees (its push starts the incremental snapshot, which keeps more).
 
-Targets (issue 39): first frame <= 2x the snapshot at 10k, 100k and 1M; <= 200 B a tensor kept.
+Then, in the same kernel, the README workload (10k loose tensors + a 2k-parameter model + Adam):
+the push after a cell that changes nothing, where the user is: the kernel's CPU for a cell
+``pass`` and the push after it (debounced on the kernel's event loop), less the same cell with
+no panel open, against the bare loop timed in the kernel (median of rounds, each round one of
+each).
+
+Targets (issue 39): first frame <= 2x the snapshot at 10k, 100k and 1M; <= 200 B a tensor kept;
+a no-op push <= 1.0x the bare loop in a real kernel at 10k objects.
 Run: .venv/bin/python benchmarks/bench_panel.py [N ...]
 """
 
@@ -172,6 +179,53 @@ def row(k: Kernel, n: int) -> None:
           f"{msgs:>7}{size / 1e3:>11.1f}{kept / n:>12.0f}{after / n:>14.0f}", flush=True)
 
 
+WORKLOAD = """
+for _k in [k for k in globals() if k.startswith('t') and k[1:].isdigit()]:
+    del globals()[_k]
+import sys; sys.path.insert(0, {here!r})
+from _workload import namespace as _ns, bare_loop as _bare
+globals().update(_ns(10_000))
+gc.collect()
+"""
+BARE = """
+_b = []
+for _ in range(9):
+    _t0 = time.process_time(); _bare(get_ipython().user_ns); _b.append(time.process_time() - _t0)
+print(min(_b))
+"""
+SETTLE_S = 0.4  # NB: the push waits 0.05 s for the next cell, then runs on the event loop
+
+
+def cell_cpu(k: Kernel, code: str = "pass") -> float:
+    """The kernel's CPU for ``code`` run as a cell and whatever follows it within SETTLE_S."""
+    cpu0 = cpu_of(k.pid)
+    k.run(code)
+    time.sleep(SETTLE_S)
+    return cpu_of(k.pid) - cpu0
+
+
+def noop_push(k: Kernel) -> None:
+    """The push after a cell that changes nothing, in a real kernel (README workload)."""
+    import statistics
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    k.run(WORKLOAD.format(here=here))
+    bare = float(k.run(BARE))
+    comm_id, _, _, _ = k.open_panel()
+    for _ in range(10):  # NB: the live snapshot starts, its watches settle
+        cell_cpu(k)
+    with_panel = [cell_cpu(k) for _ in range(9)]
+    k.close_panel(comm_id)
+    for _ in range(3):
+        cell_cpu(k)
+    without = [cell_cpu(k) for _ in range(9)]
+    push = statistics.median(with_panel) - statistics.median(without)
+    print(f"\nREADME workload in a real kernel: bare loop {bare * 1e3:.2f} ms; a cell 'pass' "
+          f"{statistics.median(without) * 1e3:.2f} ms of kernel CPU without the panel, "
+          f"{statistics.median(with_panel) * 1e3:.2f} ms with it: the push "
+          f"{push * 1e3:.2f} ms ({push / bare:.2f}x the bare loop)", flush=True)
+
+
 def main(sizes: tuple[int, ...]) -> None:
     k = Kernel()
     try:
@@ -183,6 +237,7 @@ def main(sizes: tuple[int, ...]) -> None:
               f"{'after a cell':>14}")
         for n in sizes:
             row(k, n)
+        noop_push(k)
     finally:
         k.shutdown()
 
