@@ -28,7 +28,8 @@ usage: python -m devicelens rehearse --device DEVICES [--steps N] [--seconds S]
 Rehearses SCRIPT (or MODULE) as __main__ on a machine with the GPUs DEVICES (cuda:0, or
 cuda:0,cuda:1 for a model split over two), on this machine, in a sandbox: torch.cuda says they
 are there, tensors on them are simulated, nothing is computed or written. Prints every device
-or dtype mismatch the GPU run would hit, with its culprits and its fix.
+or dtype mismatch the GPU run would hit, with its culprits and its fix. Under torchrun each
+rank rehearses alone, its own GPU cuda:LOCAL_RANK, and tags its lines with its rank.
 
 options:
   --device DEVICES  the GPUs to rehearse on (required)
@@ -193,8 +194,8 @@ def _judge(info: RankInfo, is_user: Any) -> Any:
 
 
 def _emit(text: str, info: RankInfo | None) -> None:
-    """The verdict; under torchrun each line tagged with the rank, written in one piece (other
-    ranks' lines never land inside it)."""
+    """The verdict; under torchrun each line tagged with the rank, in one ``write`` (atomic on a
+    pipe up to 4 KiB, so other ranks' lines do not land inside a verdict of that size)."""
     if info is not None:
         head = f"this rank's GPU: {info.device}"
         text = "\n".join(f"{info.tag} {ln}" for ln in [head, *text.splitlines()])
