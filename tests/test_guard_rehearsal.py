@@ -202,6 +202,24 @@ def test_the_sandbox_reports_a_crash_and_refuses_side_effects(tmp_path) -> None:
         "Refused: the cell runs a shell command")
 
 
+def test_the_sandbox_lets_a_folder_that_exists_be_asked_for_and_refuses_a_new_one(
+        tmp_path) -> None:
+    """``os.makedirs(exist_ok=True)`` audits an ``os.mkdir`` even for a folder that exists
+    (torch's first import of ``torch._dynamo`` asks for its cache folder that way): no side
+    effect, so no refusal. A folder that does not exist yet is the cell's side effect."""
+    def make(path: object) -> str:
+        try:
+            os.makedirs(path, exist_ok=True)  # type: ignore[call-overload]
+        except Refused as e:
+            return str(e)
+        return "made"
+
+    assert run_forked(lambda: make(tmp_path), 5).value == "made"
+    new = tmp_path / "new"
+    assert run_forked(lambda: make(new), 5).value == f"the cell creates a folder ({new})"
+    assert not new.exists()
+
+
 def test_a_name_that_is_no_identifier_is_spelled_through_globals(ip, ns, capsys):
     ns.update({"net": nn_linear(), "x;__import__('os')": torch.randn(2, 8, dtype=torch.float64)})
     _err, out, _ = run(ip, capsys, "out = net(globals()[\"x;__import__('os')\"])\n")

@@ -16,6 +16,7 @@ import pickle
 import select
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,8 +63,28 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
             isinstance(flags, int) and flags & _WRITE_FLAGS)
         if writes and path not in (os.devnull, None) and not isinstance(path, int):
             raise Refused(f"the cell writes the file {os.fspath(path)!r}")
+    elif event == "os.mkdir" and args and _harmless_folder(args[0]):
+        return
     elif event in _REFUSED_EVENTS:
-        raise Refused(f"the cell {_REFUSED_EVENTS[event]}")
+        path = args[0] if args and isinstance(args[0], str | bytes | os.PathLike) else None
+        where = f" ({os.fsdecode(path)})" if path is not None and event.startswith(
+            ("os.mkdir", "os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod",
+             "shutil.rmtree", "os.utime")) else ""
+        raise Refused(f"the cell {_REFUSED_EVENTS[event]}{where}")
+
+
+def _harmless_folder(path: Any) -> bool:
+    """A folder that exists already (``os.makedirs(..., exist_ok=True)`` asks anyway), or
+    torch's own cache folder, which its first import of ``torch._dynamo`` makes (an op the
+    cell reaches only after the fix can be the first to import it). Neither is the cell's."""
+    try:
+        path = os.fsdecode(path)
+    except TypeError:
+        return False
+    if os.path.isdir(path):
+        return True
+    parent, name = os.path.split(os.path.abspath(path))
+    return parent == os.path.abspath(tempfile.gettempdir()) and name.startswith("torchinductor_")
 
 
 def _refuse(what: str) -> Callable[..., Any]:
