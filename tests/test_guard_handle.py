@@ -233,3 +233,51 @@ batch = {"x": torch.randn(5, 3), "y": torch.randint(0, 4, (5,))}
     old, new = _edits("\n".join(lines))[0]
     assert _run(ip, _apply(setup, old, new), None) is None
     assert _run(ip, "loss = task.step(batch)\n", None) is None
+
+
+BASELINE = IMPORTS + '''
+class Actor:
+    def __init__(self):
+        self.alpha = 0.9
+        self.avg_baseline = torch.tensor([-1.0])
+
+    def update(self, reward):
+        self.avg_baseline = self.alpha * self.avg_baseline + (1.0 - self.alpha) * reward.mean()
+
+actor = Actor()
+reward = torch.randn(8, device="meta")
+'''
+
+
+def test_cuda_safe_names_the_operand_behind_a_temporary_as_the_post_mortem_does(ip) -> None:
+    assert _run(ip, BASELINE, None) is None
+    err = _run(ip, "%%cuda_safe --no-preflight\nactor.update(reward)\n", None)
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    # NB: the op saw `self.alpha * self.avg_baseline`, a temporary; the user holds the tensor
+    assert _culprits(str(err).splitlines()) == [
+        "  culprit: actor.avg_baseline (float32[1] on cpu); expected meta"], str(err)
+    fix = _fix_code(str(err))
+    assert fix == 'actor.avg_baseline = actor.avg_baseline.to("meta")'
+    assert _run(ip, fix, None) is None
+    assert _run(ip, "actor.update(reward)\n", None) is None
+
+
+def test_cuda_safe_names_the_statement_s_other_stray_too(ip) -> None:
+    setup = IMPORTS + '''
+class TwoTower(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(4, 2), nn.Linear(3, 2)
+
+    def forward(self, x, y):
+        return self.a(x) + self.b(y)
+
+model = TwoTower().to("meta")
+xs, ys = torch.randn(5, 4), torch.randn(5, 3)
+'''
+    assert _run(ip, setup, None) is None
+    err = _run(ip, "%%cuda_safe --no-preflight\nout = model(xs, ys)\n", None)
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    # NB: the op that failed saw `xs` only; `ys` fails next on the same statement
+    assert [ln.split(" (")[0] for ln in _culprits(str(err).splitlines())] == [
+        "  culprit: xs", "  culprit: ys"], str(err)

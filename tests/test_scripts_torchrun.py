@@ -75,8 +75,8 @@ def test_only_the_failing_rank_reports_and_the_exit_status_is_torchruns(every_ra
 def test_every_rank_on_cuda0_blames_the_model_in_every_ranks_terms(every_rank_on_cuda0):
     assert report(every_rank_on_cuda0.stderr, "[rank 1/2, local_rank 1]") == (
         "devicelens [rank 1/2, local_rank 1]: tensors on different devices: cuda:0, cuda:1\n"
-        "  culprit: model.0.weight (float32[16, 8] on cuda:0), Linear.weight; expected cuda:1\n"
-        "  culprit: model.0.bias (float32[16] on cuda:0), Linear.bias; expected cuda:1\n"
+        "  culprit: model[0].weight (float32[16, 8] on cuda:0), Linear.weight; expected cuda:1\n"
+        "  culprit: model[0].bias (float32[16] on cuda:0), Linear.bias; expected cuda:1\n"
         "  inside: model.0 (Linear)\n"
         f"  at: {line('rank_gpus.py', 'out = model(x)')}\n"
         "  note: model is on cuda:0 on every rank: the code does not use LOCAL_RANK, so all "

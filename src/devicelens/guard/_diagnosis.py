@@ -38,6 +38,8 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
     else:
         ops = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t) for where, t in tensors]
     expected, culprits = judge(ctx, failure, ops, forced)
+    if tensors is not None:
+        culprits = _behind_temporaries(ctx, failure, culprits)
     ctx.anchor = _anchor(ctx, ops, expected) if failure.kind == "device" else ""
     blames = [b for op in culprits for b in blame_for(ctx, failure, expected, op)]
     if not blames:
@@ -147,6 +149,31 @@ def _shown_expected(failure: Failure, expected: str) -> str:
 
 
 # --- operands ----------------------------------------------------------------------------------
+
+def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op]) -> list[Op]:
+    """The guard's culprits read as the post-mortem reads the failing statement: a temporary
+    it made (``self.alpha * self.avg_baseline``) is the named operand with the same device
+    (dtype) and shape (``actor.avg_baseline``); the statement's other operands on a culprit's
+    device are culprits too."""
+    if not culprits:
+        return culprits
+    attr = "device" if failure.kind == "device" else "dtype"
+    named = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+             for where, t in statement_tensors(ctx, ctx.user)]
+    named = [o for o in named if o.operand.named.role not in ("unnamed", "local")]
+    if all(o.operand.named.role == "unnamed" for o in culprits):
+        wrong = {(getattr(o.operand, attr), o.operand.shape) for o in culprits}
+        found = [o for o in named if (getattr(o.operand, attr), o.operand.shape) in wrong]
+        return found or culprits
+    if failure.kind != "device":
+        return culprits
+    # NB: the statement's other operands on the culprit's device fail next (``self.meta(meta)``
+    # after ``self.img(image)``): named now, as the post-mortem, which reads them all, does
+    seen = {id(o.tensor) for o in culprits}
+    devices = {o.operand.device for o in culprits}
+    return culprits + [o for o in named if id(o.tensor) not in seen
+                       and o.operand.device in devices and not o.operand.scalar_cpu]
+
 
 def candidates(ctx: Ctx) -> list[Op]:
     """What the failing op most likely saw (post-mortem: no arguments, only frames)."""

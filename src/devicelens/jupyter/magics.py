@@ -37,8 +37,9 @@ class DeviceMagics(Magics):
         Flags mismatched devices and dtypes with a fix as code, each rehearsed first on a forked
         copy of the kernel (``verified: ...`` or ``not verified: why``; ``--no-rehearse`` skips
         it). ``--to cuda:1`` moves everything
-        (identity-preserving, all-or-nothing), ``--fix`` applies every fix; add ``--dry-run``
-        to see the plan first.
+        (identity-preserving, all-or-nothing), ``--fix`` applies every fix, rehearsed on a copy
+        first: it says ``verified`` or why not, and applies nothing that would do harm; add
+        ``--dry-run`` to see the plan first.
         """
         args = parse_argstring(self.devices, line)
         if "torch" not in sys.modules:
@@ -103,10 +104,32 @@ def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
             moves.parse_device(args.to)
         except ValueError as e:
             raise UsageError(f"%devices: {e}") from None
+    verdict = "" if args.to or args.dry_run or args.no_rehearse else _rehearsed_fix(ns, names)
+    if "would do harm" in verdict:
+        print(f"%devices --fix: nothing applied: {verdict.removeprefix('not verified: ')}. "
+              "%devices --fix --no-rehearse applies the fixes anyway.")
+        return None
     bar = moves.console_progress()
     try:
         if args.to:
             return moves.move_all(args.to, ns, names=names, dry_run=args.dry_run, progress=bar)
-        return moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run, progress=bar)
+        report = moves.apply_all_fixes(ns, names=names, dry_run=args.dry_run, progress=bar)
     finally:
         bar.close()
+    if verdict:
+        print(verdict)
+    return report
+
+
+def _rehearsed_fix(ns: dict[str, Any], names: list[str] | None) -> str:
+    """``--fix``, rehearsed on a forked copy of the namespace before it is applied."""
+    from .. import moves
+    from ..analysis import diagnose
+    from ..guard import rehearsal
+    from ..inspect import take_snapshot
+
+    def again(copy: dict[str, Any]) -> list[Any]:
+        return diagnose(take_snapshot(copy, names=names))
+
+    return rehearsal.rehearsed_apply(
+        ns, lambda copy: moves.apply_all_fixes(copy, names=names), again)

@@ -5,12 +5,14 @@
 (:mod:`._attempt`) and repeats until the cell runs (:mod:`._loop`): the fix shown is complete,
 harmless, and marked ``verified`` or ``not verified: why``. :func:`rehearsed_findings` does
 the same for ``%devices``, which has no failing cell: each fix is run on a copy of the
-namespace, which is then diagnosed again (:mod:`._findings`).
+namespace, which is then diagnosed again (:mod:`._findings`); :func:`rehearsed_apply` does it
+for ``%devices --fix``, every fix at once, before they are applied for real.
 """
 
 from __future__ import annotations
 
 from ._findings import rehearsed as rehearsed_findings
+from ._findings import rehearsed_apply
 from ._loop import Cell, seconds, verify
 
-__all__ = ["Cell", "rehearsed_findings", "seconds", "verify"]
+__all__ = ["Cell", "rehearsed_apply", "rehearsed_findings", "seconds", "verify"]

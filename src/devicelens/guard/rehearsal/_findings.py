@@ -77,3 +77,45 @@ def _one(f: Finding, before: Sequence[Finding], ns: dict[str, Any], diagnose: Di
     if new:
         return f"not verified: after this fix, a new {new[0].severity}: {new[0].title}"
     return VERIFIED
+
+
+Apply = Callable[[dict[str, Any]], Any]
+
+
+def rehearsed_apply(ns: dict[str, Any], apply: Apply, diagnose: Diagnose) -> str:
+    """The verdict on ``%devices --fix`` (``apply``: what it does to a namespace), rehearsed
+    on a forked copy first: ``verified: ...`` when it does no harm and leaves no error or
+    warning that it could fix, else ``not verified: why``. NB: never raises."""
+    limit = seconds()
+    if limit <= 0:
+        return ""
+    try:
+        out = run_forked(partial(_all, ns, apply, diagnose, _fake()), limit)
+    except Exception as e:
+        return f"not verified: the rehearsal failed ({type(e).__name__})"
+    return f"not verified: {out.problem}" if out.problem else str(out.value)
+
+
+def _all(ns: dict[str, Any], apply: Apply, diagnose: Diagnose, fake: bool) -> str:
+    """In the child: every fix at once, the harm checks, the diagnosis after."""
+    _unshare(ns)
+    before = {(g.kind, g.objects) for g in diagnose(ns) if g.severity != "info"}
+    with _fake_mode() if fake else contextlib.nullcontext():
+        linked = links(ns)
+        try:
+            report = apply(ns)
+        except Refused as e:
+            return f"not verified: {e} (in the fix)"
+        if not getattr(report, "ok", True):
+            return "not verified: the fixes did not apply on the copy (see the report)"
+        found = harms(linked, ns)
+        if found:
+            return f"not verified: the fixes would do harm: {found[0]}"
+    after = [g for g in diagnose(ns) if g.severity != "info" and g.action is not None]
+    if after:
+        return f"not verified: after the fixes, still: {after[0].title}"
+    new = [g for g in diagnose(ns) if g.severity != "info" and (g.kind, g.objects) not in before]
+    if new:
+        return f"not verified: after the fixes, a new {new[0].severity}: {new[0].title}"
+    return ("verified: rehearsed on a copy of this kernel's state first, the fixes do no harm "
+            "and leave no finding they could fix")

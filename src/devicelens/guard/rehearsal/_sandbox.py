@@ -78,12 +78,12 @@ def _harmless_folder(path: Any) -> bool:
     torch's own cache folder, which its first import of ``torch._dynamo`` makes (an op the
     cell reaches only after the fix can be the first to import it). Neither is the cell's."""
     try:
-        path = os.fsdecode(path)
+        text = os.fsdecode(path)
     except TypeError:
         return False
-    if os.path.isdir(path):
+    if os.path.isdir(text):
         return True
-    parent, name = os.path.split(os.path.abspath(path))
+    parent, name = os.path.split(os.path.abspath(text))
     return parent == os.path.abspath(tempfile.gettempdir()) and name.startswith("torchinductor_")
 
 
