@@ -56,7 +56,7 @@ def test_autofix_never_moves_parameters(ip):
                       store_history=False).error_in_exec
     assert isinstance(err, DeviceMismatchError)
     # NB: a model split over the cpu and an accelerator is being moved there (as %devices says)
-    assert err.culprits == ("model.2.weight", "model.2.bias")
+    assert err.culprits == ("model[2].weight", "model[2].bias")
     assert err.report.expected == "meta"
     assert "--autofix does not move module parameters silently" in str(err)
     assert err.fix == 'model.to("meta")'

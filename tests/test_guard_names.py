@@ -62,7 +62,7 @@ CASES = [
          "        self.weight = nn.Parameter(torch.ones(4))\n"
          "    def forward(self, x):\n        return x * self.weight\n"
          "model = nn.Sequential(nn.Linear(4, 4), Scale())\nmodel[0].to('meta')\n"
-         "x = torch.randn(2, 4, device='meta')\n", "out = model(x)\n", "model.1.weight"),
+         "x = torch.randn(2, 4, device='meta')\n", "out = model(x)\n", "model[1].weight"),
     Case("derived_in_forward", "fake",
          "class Rotary(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
          "        self.register_buffer('inv_freq', torch.rand(4), persistent=False)\n"
@@ -274,8 +274,8 @@ def test_every_part_a_partial_move_left_behind_is_a_culprit(ip, capsys) -> None:
     assert _run(ip, "y = net(x)\n", None) is not None
     text = _text("".join(capsys.readouterr()))
     names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
-    assert names == ["net.0.down.weight", "net.0.down.bias", "net.0.up", "net.2.down",
-                     "net.2.up"], text
+    assert names == ["net[0].down.weight", "net[0].down.bias", "net[0].up", "net[2].down",
+                     "net[2].up"], text
     assert _fix_code(text) == 'net.to("meta")', text
     err = _run(ip, "%%cuda_safe --no-preflight\ny = net(x)\n", None)
     assert isinstance(err, DeviceMismatchError), repr(err)

@@ -96,7 +96,7 @@ def test_dataparallel_device_ids_family_fake_cuda(ip, ns, capsys, fake_cuda):
     err, out, _ = run(ip, capsys, "with torch.no_grad():\n    out = dp(x)\n", fake_cuda)
     assert "(device_ids[0]) but found one of them on device: cuda:1" in str(err)
     text = diagnosis(out)
-    assert "culprit: dp.module.0.weight (float32[2, 4] on cuda:1)" in text
+    assert "culprit: dp.module[0].weight (float32[2, 4] on cuda:1)" in text
     assert "inside: dp (DataParallel)" in text
     assert "at: cell line 2: out = dp(x)" in text
     # NB: simulated GPUs cannot replicate a module: the rehearsal says so rather than "verified"

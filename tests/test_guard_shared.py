@@ -43,10 +43,10 @@ def test_state_dict_values_are_named_after_the_parameters() -> None:
     namer = Namer({"model": model})
     sd = model.state_dict()
     names = {k: namer.tensor(v) for k, v in sd.items()}
-    assert names["0.weight"] is not None and names["0.weight"].name == "model.0.weight"
+    assert names["0.weight"] is not None and names["0.weight"].name == "model[0].weight"
     assert names["0.weight"].role == "parameter"
     assert names["1.running_mean"] is not None
-    assert names["1.running_mean"].name == "model.1.running_mean"
+    assert names["1.running_mean"].name == "model[1].running_mean"
     # NB: same storage, another layout: another tensor, not the parameter
     assert namer.tensor(model[0].weight.detach().t()) is None
     assert namer.tensor(model[0].weight.detach()[1:]) is None

@@ -11,7 +11,7 @@ from torch import nn
 
 from devicelens import moves
 from devicelens.inspect import take_snapshot
-from devicelens.jupyter import _push
+from devicelens.jupyter._protocol import row_to_wire
 
 
 def scripted() -> dict[str, Any]:
@@ -29,7 +29,7 @@ def test_scripted_and_traced_modules_show_their_tensors() -> None:
         "s.0.weight", "s.0.bias", "s.1.weight", "s.1.bias", "s.1.running_mean",
         "s.1.running_var", "s.1.num_batches_tracked", "t.weight", "t.bias", "x"]
     # 6+3 + 3+3 + 3+3 floats and one int64 counter; 6+3 floats
-    rows = _push.build_frame(ns).rows
+    rows = {o.name: row_to_wire(o) for o in snap.objects}  # the panel's rows
     assert (rows["s"]["bytes"], rows["s"]["devices"]) == ((9 + 3 + 3 + 3 + 3) * 4 + 8, ["cpu"])
     assert (rows["t"]["bytes"], rows["t"]["devices"]) == (9 * 4, ["cpu"])
 

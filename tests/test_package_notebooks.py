@@ -107,7 +107,9 @@ def test_quickstart_widget_cell_is_a_live_view_of_the_same_findings(quickstart):
 def test_quickstart_fix_removes_every_mistake(quickstart):
     plan = quickstart.text("fix-plan")
     assert plan.startswith("Would move") and "\n  batch: cpu float64 → " in plan
-    assert quickstart.text("fix").startswith("Moved")
+    verdict, report = quickstart.text("fix").split("\n", 1)
+    assert verdict.startswith("verified: rehearsed on a copy of this kernel's state first")
+    assert report.lstrip("\n").startswith("Moved")
     after = findings(quickstart.text("after-fix"))
     assert after == ["model.pos is not a buffer"]  # on the right device now; not yet a buffer
     assert "No device or dtype problems found." in quickstart.text("clean")
@@ -140,7 +142,9 @@ def test_multi_gpu_split_model(multi_gpu):
 def test_multi_gpu_data_parallel(multi_gpu):
     assert "device_ids[0]" in multi_gpu.error("dp-error").evalue
     assert findings(multi_gpu.text("dp-before")) == ["dp.module is not on cuda:0"]
-    assert multi_gpu.text("dp-fix").startswith("Moved")
+    verdict, report = multi_gpu.text("dp-fix").split("\n", 1)
+    assert verdict.startswith("verified: rehearsed on a copy of this kernel's state first")
+    assert report.lstrip("\n").startswith("Moved")
     assert "No device or dtype problems found." in multi_gpu.text("dp-after")
     run = multi_gpu.text("dp-run")
     assert ("output on cuda:0 with shape (8, 4)" if REAL_MULTI else "Simulated:") in run

@@ -44,9 +44,15 @@ def cell_extras(ctx: Ctx, failure: Failure, expected: str,
 
 def _covered(name: str, named: set[str]) -> bool:
     """``batch['y']`` is covered by ``batch['y']``, ``batch`` or ``batch['y'][0]``, not by
-    ``batch['x']``: one object, one culprit line."""
+    ``batch['x']``: one object, one culprit line. ``model.1`` and ``model[1]`` are one name
+    (a snapshot path and the same path spelled as code)."""
+    name = _dotted(name)
     return any(name == n or name.startswith((n + "[", n + ".")) or n.startswith(
-        (name + "[", name + ".")) for n in named)
+        (name + "[", name + ".")) for n in map(_dotted, named))
+
+
+def _dotted(name: str) -> str:
+    return re.sub(r"\[(\d+)\]", r".\1", name)
 
 
 def _root(name: str) -> str:
@@ -111,7 +117,7 @@ def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
     out: list[Operand] = []
     for owner in owners:
         if owner == root:  # NB: the module's own buffers (MFCC's dct_mat): each by itself
-            out += [Operand("left behind", Named(t.path, code_for(t.ref), t.role, root),
+            out += [Operand("left behind", Named(code_for(t.ref), code_for(t.ref), t.role, root),
                             t.device, t.dtype, t.shape) for t in rec.tensors
                     if t.owner == root and t.path in stray and not _covered(t.path, named)
                     and has_code(t.ref)]
@@ -121,7 +127,7 @@ def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
             continue
         code = code_for(m.ref)
         what = f"{m.type_name} on {', '.join(m.devices)}"
-        out.append(Operand("left behind", Named(owner, code, "object", root), m.devices[0], "",
+        out.append(Operand("left behind", Named(code, code, "object", root), m.devices[0], "",
                            (), what))
         if len(out) >= MAX_STRAY_PARTS:
             break

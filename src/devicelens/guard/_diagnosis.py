@@ -39,7 +39,7 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
         ops = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t) for where, t in tensors]
     expected, culprits = judge(ctx, failure, ops, forced)
     if tensors is not None:
-        culprits = _behind_temporaries(ctx, failure, culprits)
+        culprits = _behind_temporaries(ctx, failure, culprits, others=complete)
     ctx.anchor = _anchor(ctx, ops, expected) if failure.kind == "device" else ""
     blames = [b for op in culprits for b in blame_for(ctx, failure, expected, op)]
     if not blames:
@@ -150,10 +150,12 @@ def _shown_expected(failure: Failure, expected: str) -> str:
 
 # --- operands ----------------------------------------------------------------------------------
 
-def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op]) -> list[Op]:
+def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
+                        others: bool) -> list[Op]:
     """The guard's culprits read as the post-mortem reads the failing statement: a temporary
     it made (``self.alpha * self.avg_baseline``) is the named operand with the same device
-    (dtype) and shape (``actor.avg_baseline``); the statement's other operands on a culprit's
+    (dtype) and shape (``actor.avg_baseline``); with ``others`` (not for ``--autofix``, which
+    reports the op's own arguments it moved), the statement's other operands on a culprit's
     device are culprits too."""
     if not culprits:
         return culprits
@@ -165,7 +167,7 @@ def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op]) -> list[
         wrong = {(getattr(o.operand, attr), o.operand.shape) for o in culprits}
         found = [o for o in named if (getattr(o.operand, attr), o.operand.shape) in wrong]
         return found or culprits
-    if failure.kind != "device":
+    if failure.kind != "device" or not others:
         return culprits
     # NB: the statement's other operands on the culprit's device fail next (``self.meta(meta)``
     # after ``self.img(image)``): named now, as the post-mortem, which reads them all, does

@@ -34,6 +34,9 @@ class Links:
     modules: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (buffers, hooks)
     placed: dict[str, tuple[int, str]] = field(default_factory=dict)  # path -> (tensor id, place)
     places: set[str] = field(default_factory=set)  # where the models' floating weights are
+    # NB: ids of the Parameters a model or a name holds now; an optimizer's other Parameters
+    # are stale copies (a model moved after the optimizer was made): relinking them is the fix
+    current: set[int] = field(default_factory=set)
 
 
 def links(ns: dict[str, Any]) -> Links:
@@ -51,13 +54,25 @@ def links(ns: dict[str, Any]) -> Links:
             del params
         elif isinstance(v, torch.nn.Module):
             out.modules[name] = (_count_buffers(v), _count_hooks(v))
+            out.current |= {id(p) for p in v.parameters()}
     out.places = _places(ns)
     for name, v in list(ns.items()):
         if _is_user(name, v) and isinstance(v, torch.nn.Parameter) and id(v) in held:
             out.param_names[name] = id(v)
+        if _is_user(name, v):
+            out.current |= {id(p) for p in _direct(v) if isinstance(p, torch.nn.Parameter)}
     for path, t in _loose_tensors(ns):
         out.placed[path] = (id(t), _place(t, with_dtype=t.is_floating_point()))
     return out
+
+
+def _direct(v: Any) -> list[Any]:
+    """``v`` and the items of a top-level dict, list or tuple."""
+    if type(v) is dict:
+        return [v, *v.values()]
+    if type(v) in (list, tuple):
+        return [v, *v]
+    return [v]
 
 
 def _place(t: Any, with_dtype: bool = True) -> str:
@@ -98,7 +113,7 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
     for opt, params in before.trained.items():
         now = ns.get(opt)
         held = {id(p): p for g in getattr(now, "param_groups", ()) for p in g.get("params", ())}
-        lost = [p for p in params if p not in held]
+        lost = [p for p in params if p not in held and p in before.current]
         if lost:
             who = names.get(lost[0]) or f"{len(lost)} of its parameters"
             out.append(f"`{opt}` would no longer train {who}")

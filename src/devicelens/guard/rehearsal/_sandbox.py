@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import gc
 import os
 import pickle
 import select
@@ -101,6 +102,10 @@ def _seal(seconds: float, keep: int) -> None:
     files opened, not writes to files already open.
     """
     faulthandler.disable()  # NB: a crash of the child is reported by the parent, not dumped
+    # NB: the parent's garbage is the parent's: collected here, a finaliser of an object from
+    # before the fork can crash the child (seen: a segfault while collecting), and every object
+    # the collector touches is copied on write
+    gc.freeze()
     sys.dont_write_bytecode = True  # NB: a first import must not write a .pyc
     null = os.open(os.devnull, os.O_RDWR)
     for fd in [0, 1, 2, *_open_fds()]:

@@ -136,11 +136,17 @@ def _release_graphs() -> None:
     ``swap_tensors`` refuses with autograd off; on a GPU ``Module.to`` sets ``.data`` instead,
     which a held parameter allows, so the move must succeed here too.
     NB: child only; no graph is of use here, since autograd never runs in a rehearsal."""
-    for obj in gc.get_objects():
+    # NB: the sandbox froze the parent's objects (never collected in the child): listed here,
+    # frozen again before anything is collected
+    gc.unfreeze()
+    objects = gc.get_objects()
+    gc.freeze()
+    for obj in objects:
         # NB: type(), not isinstance(): the latter asks some lazy modules' __class__, which warns
         if issubclass(type(obj), torch.Tensor) and obj.grad_fn is not None:
             with contextlib.suppress(RuntimeError):  # NB: a view cannot be detached in place
                 obj.detach_()
+    del objects
     gc.collect()
 
 
