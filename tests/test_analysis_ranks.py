@@ -116,7 +116,7 @@ def test_ddp_device_ids_on_a_cpu_module_is_fixed_by_what_the_machine_has(
         process_group, monkeypatch, gpu):
     """Issue 36 harm 7: without the GPU, only dropping ``device_ids`` works; with it, moving
     the module first."""
-    from devicelens.guard._frames import traceback_frames
+    from devicelens.guard.running._frames import traceback_frames
     from devicelens.scripts import _dist
 
     monkeypatch.setattr(_dist, "_has_gpu", lambda want: gpu)

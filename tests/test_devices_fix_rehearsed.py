@@ -17,6 +17,8 @@ def _setup(ip: Any) -> None:
     ip.run_cell("import torch\nfrom torch import nn\nmodel = nn.Linear(3, 2).to('meta')\n"
                 "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
                 "x = torch.randn(4, 3)\n", store_history=False)
+    # NB: a cell in the history passes x to the model (%devices only warns about what cells use)
+    ip.run_cell("try:\n    y = model(x)\nexcept RuntimeError:\n    pass\n", store_history=True)
 
 
 def test_fix_says_verified_then_applies(ip: Any, capsys: Any) -> None:

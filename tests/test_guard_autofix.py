@@ -131,7 +131,7 @@ def test_guard_steps_aside_inside_torch_compile(ip):
 
 
 def test_cpu_lengths_of_packed_sequences_and_ctc_are_allowed():
-    from devicelens.guard._mode import _device_split, tensor_slots
+    from devicelens.guard.running._mode import _device_split, tensor_slots
 
     data, sizes = torch.ones(6, 4, device="meta"), torch.tensor([2, 2, 1])
     assert _device_split(torch._VF.lstm, tensor_slots((data, sizes, (data,)), {})) == []
@@ -216,7 +216,7 @@ def test_running_statistics_are_never_replaced_by_copies(ip):
 
 
 def test_written_slots_of_each_kind():
-    from devicelens.guard._slots import _written, tensor_slots
+    from devicelens.guard.running._slots import _written, tensor_slots
 
     a, b, c = torch.ones(1), torch.ones(1), torch.ones(1)
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-from devicelens.guard._messages import RULES, match
+from devicelens.guard.diagnosis._messages import RULES, match
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -485,7 +485,7 @@ def test_inside_a_function_a_guess_takes_another_operands_dtype_never_a_literal(
     level a literal is right (the user's own objects)."""
     import linecache
 
-    from devicelens.guard._mismatch import MismatchReport
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
     from devicelens.guard.rehearsal._candidates import line_guesses
 
     name = "<ipython-input-99-guesses>"
@@ -512,7 +512,7 @@ def test_a_guess_never_rewrites_what_an_op_writes_into() -> None:
     method's receiver and an ``out=`` are never rewritten."""
     import linecache
 
-    from devicelens.guard._mismatch import MismatchReport
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
     from devicelens.guard.rehearsal._candidates import line_guesses
 
     name = "<ipython-input-98-guesses>"

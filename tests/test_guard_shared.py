@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from devicelens.guard import DeviceMismatchError
-from devicelens.guard._blame import Namer
+from devicelens.guard.diagnosis._blame import Namer
 from tests.test_guard_messages import IMPORTS, _apply, _edits, _fix_code, _run
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")

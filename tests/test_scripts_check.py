@@ -114,8 +114,8 @@ def test_guard_is_a_context_manager_naming_the_callers_variables():
 
 def test_guard_stays_callable_once_its_subpackage_is_imported():
     """``devicelens.guard`` is both the public function and the subpackage (importing
-    ``devicelens.guard._mode`` rebinds the name): the subpackage itself is callable."""
-    import devicelens.guard._mode
+    ``devicelens.guard.rehearsal`` rebinds the name): the subpackage itself is callable."""
+    import devicelens.guard.rehearsal
 
     assert {"check", "guard"} <= set(devicelens.__all__)
     assert callable(devicelens.guard) and devicelens.guard is sys.modules["devicelens.guard"]

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from torch import nn
 
 from devicelens import diagnose, snapshot
-from devicelens.guard._blame import Named, Operand
-from devicelens.guard._mismatch import fix_for
+from devicelens.guard.diagnosis._blame import Named, Operand
+from devicelens.guard.diagnosis._mismatch import fix_for
 from devicelens.inspect._tree import code_for, step
 
 from .checks import SCALE

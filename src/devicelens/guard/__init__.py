@@ -19,11 +19,11 @@ __all__ = ["AutofixReport", "DeviceGuard", "DeviceMismatchError", "DtypeGuard", 
 
 def __getattr__(name: str) -> Any:
     if name == "run_cell":
-        from . import _run
+        from .running import _run
 
         return _run.run_cell
     if name in __all__:
-        from . import _mode
+        from .running import _mode
 
         return getattr(_mode, name)
     raise AttributeError(f"module 'devicelens.guard' has no attribute {name!r}")
@@ -41,7 +41,7 @@ class _CallableModule(types.ModuleType):
         ``DeviceMismatchError`` naming the variables of the code that failed (its globals and
         its functions' locals); ``dtype=True`` also checks floating dtypes. Options:
         ``autofix``, ``device`` (see ``%%cuda_safe``)."""
-        from ._scoped import scoped_guard
+        from .running._scoped import scoped_guard
 
         return scoped_guard(dtype=dtype, **options)
 

@@ -15,12 +15,12 @@ import traceback
 from dataclasses import replace
 from typing import Any
 
-from ._context import Failure
-from ._diagnosis import diagnose
-from ._frames import CellFiles, Frame, default_cell_files, traceback_frames
-from ._messages import Match, match
-from ._mismatch import MismatchReport
-from ._special import special
+from .diagnosis._context import Failure
+from .diagnosis._diagnosis import diagnose
+from .diagnosis._messages import Match, match
+from .diagnosis._mismatch import MismatchReport
+from .families._special import special
+from .running._frames import CellFiles, Frame, default_cell_files, traceback_frames
 
 
 def classify(exc: BaseException) -> Match | None:
@@ -28,7 +28,7 @@ def classify(exc: BaseException) -> Match | None:
     everything else."""
     if "torch" not in sys.modules or not isinstance(exc, Exception):
         return None  # NB: without torch imported there is no tensor to blame
-    guard = sys.modules.get("devicelens.guard._mode")
+    guard = sys.modules.get("devicelens.guard.running._mode")
     if guard is not None and isinstance(exc, guard.DeviceMismatchError):
         return None  # already explained by %%cuda_safe
     return match(str(exc))
@@ -77,7 +77,7 @@ def _autograd_note(text: str, ns: dict[str, Any]) -> tuple[str, str]:
 
 def _defined_at(obj: Any) -> str:
     """`` (cell In[3] line 7)`` for a class whose backward the user wrote; '' otherwise."""
-    from ._frames import cell_label
+    from .running._frames import cell_label
 
     fn = getattr(obj, "__dict__", {}).get("backward") if isinstance(obj, type) else None
     fn = getattr(fn, "__func__", fn)

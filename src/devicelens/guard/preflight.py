@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..inspect import _tree
-from ._forward_lint import Issue, lint_forward
-from ._preflight_calls import call
-from ._preflight_flow import Flow
+from .running._forward_lint import Issue, lint_forward
+from .running._preflight_calls import call
+from .running._preflight_flow import Flow
 
 __all__ = ["Issue", "PreflightReport", "lint_forward", "lint_modules", "preflight"]
 
@@ -105,7 +105,7 @@ def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
 
 def lint_modules(modules: list[Any]) -> list[Issue]:
     """Forward lint of every module class reachable from ``modules``, each class once."""
-    from ._decide import is_pipeline
+    from .diagnosis._decide import is_pipeline
 
     classes: dict[type, None] = {}
     for root in modules:

@@ -84,7 +84,7 @@ class CudaSafeMagics(Magics):
                 print(moved)
 
     def _rehearse(self, args: Any, line: str, cell: str) -> None:
-        from ..guard._on_device import parse_devices, rehearse_cell
+        from ..guard.running._on_device import parse_devices, rehearse_cell
 
         assert self.shell is not None
         try:

@@ -17,7 +17,7 @@ from .. import moves
 from ..analysis import diagnose
 from ..inspect import take_snapshot
 from ..inspect.units import human_bytes
-from ..render import DevicesView, mimebundle
+from . import DevicesView, mimebundle
 from ._rows import MAX_FINDINGS, more_findings
 from .html import esc, finding_html, report_html, table_html
 from .text import findings_text

@@ -12,10 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..analysis import RANK_DEVICE_CODE, RANK_INDEX_CODE, Finding, device_code, diagnose_ranks
-from ..guard._blame import Namer, Operand, describe_tensor, is_tensor, iter_params
-from ..guard._edits import Edit
-from ..guard._frames import CellFiles, Frame, cell_label, cell_lines, frame_locals
-from ..guard._mismatch import MismatchReport, fixes_for
+from ..guard.diagnosis._blame import Namer, Operand, describe_tensor, is_tensor, iter_params
+from ..guard.diagnosis._edits import Edit
+from ..guard.diagnosis._mismatch import MismatchReport, fixes_for
+from ..guard.running._frames import CellFiles, Frame, cell_label, cell_lines, frame_locals
 from ..inspect.ranks import RankInfo
 
 

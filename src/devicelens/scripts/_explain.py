@@ -11,9 +11,9 @@ import sys
 from types import TracebackType
 from typing import Any
 
-from ..guard._frames import CellFiles, traceback_frames
-from ..guard._mismatch import MismatchReport
-from ..guard._scopes import function_lines, user_scope
+from ..guard.diagnosis._mismatch import MismatchReport
+from ..guard.running._frames import CellFiles, traceback_frames
+from ..guard.running._scopes import function_lines, user_scope
 from ..inspect.ranks import RankInfo, rank_info
 
 
@@ -70,5 +70,5 @@ def _rejudge(rep: MismatchReport, info: RankInfo, ns: dict[str, Any],
 
 
 def _guard_error(exc: BaseException) -> bool:
-    mode = sys.modules.get("devicelens.guard._mode")
+    mode = sys.modules.get("devicelens.guard.running._mode")
     return mode is not None and isinstance(exc, mode.DeviceMismatchError)

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..analysis import DEVICE_KINDS, DIST_KINDS, DTYPE_KINDS, Finding, diagnose, diagnose_ranks
 from ..analysis.findings import model_layout
-from ..guard._blame import Named, Operand
-from ..guard._frames import Frame, cell_lines
-from ..guard._mismatch import Kind, MismatchReport
+from ..guard.diagnosis._blame import Named, Operand
+from ..guard.diagnosis._mismatch import Kind, MismatchReport
+from ..guard.running._frames import Frame, cell_lines
 from ..inspect.ranks import RankInfo, rank_info
 from ..inspect.records import Snapshot, TensorRecord
 

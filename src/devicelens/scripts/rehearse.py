@@ -103,7 +103,7 @@ def parse(argv: list[str]) -> Options:
 
 
 def _options(target: str, module: bool, rest: list[str], values: dict[str, str]) -> Options:
-    from ..guard._on_device import parse_devices
+    from ..guard.running._on_device import parse_devices
 
     if "--device" not in values:
         raise UsageError("--device is required, e.g. --device cuda:0")
@@ -153,8 +153,8 @@ def _main_module(opts: Options) -> tuple[str, dict[str, Any], types.ModuleType]:
 
 def _rehearse(opts: Options, filename: str, ns: dict[str, Any], main: types.ModuleType,
               info: RankInfo | None) -> Any:
-    from ..guard._on_device import rehearse_file
-    from ..guard._scopes import user_files
+    from ..guard.running._on_device import rehearse_file
+    from ..guard.running._scopes import user_files
 
     devices = opts.devices
     if info is not None:
@@ -181,8 +181,8 @@ def _judge(info: RankInfo, is_user: Any) -> Any:
     """In the child: a report seen from this rank (its own GPU is where the others belong, fixes
     in every rank's terms), as ``devicelens run`` says it."""
     def judge(report: Any, exc: BaseException) -> Any:
-        from ..guard._frames import traceback_frames
-        from ..guard._scopes import user_scope
+        from ..guard.running._frames import traceback_frames
+        from ..guard.running._scopes import user_scope
         from ._dist import rejudge
 
         try:

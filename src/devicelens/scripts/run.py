@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-from ..guard._scopes import PACKAGE
+from ..guard.running._scopes import PACKAGE
 from ._args import USAGE, RunOptions, UsageError, parse
 
 
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def user_files() -> Callable[[str], bool]:
     """The user's own files: not Python's, not an installed package's, not devicelens'."""
-    from ..guard._scopes import user_files as files
+    from ..guard.running._scopes import user_files as files
 
     return files()
 
@@ -137,7 +137,7 @@ def _run_file(path: str) -> None:
 
 
 def _guard(opts: RunOptions) -> Any:
-    from ..guard._scoped import scoped_guard
+    from ..guard.running._scoped import scoped_guard
 
     return scoped_guard(dtype=opts.dtype, autofix=opts.autofix, device=opts.device,
                         is_cell=user_files())

@@ -16,8 +16,8 @@ import sys
 import types
 from typing import Any
 
-from .. import _source
-from .._edits import Edit
+from ..diagnosis import _source
+from ..diagnosis._edits import Edit
 
 
 class NotApplied(Exception):

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any, Union
 
-from .._edits import Edit
-from .._mismatch import MismatchReport
+from ..diagnosis._edits import Edit
+from ..diagnosis._mismatch import MismatchReport
 from ._apply import NotApplied, Texts, apply_edit, cell_code, run_fix
 from ._harm import harms, links
 from ._sandbox import Refused, TimeUp

@@ -13,9 +13,9 @@ import ast
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from .._edits import Edit
-from .._frames import cell_label
-from .._mismatch import MismatchReport
+from ..diagnosis._edits import Edit
+from ..diagnosis._mismatch import MismatchReport
+from ..running._frames import cell_label
 from ._apply import python_text, source_lines
 
 #: how many guesses one failing line gets (each costs a rehearsal round)
@@ -38,7 +38,7 @@ class Guess(NamedTuple):
 def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, dict[str, Any]]]:
     """(file, line, qualname, locals) of the statements to rewrite: the innermost frame in the
     user's cells (a function a cell defined), then the failing cell's own line."""
-    from .._frames import default_cell_files, frame_locals, traceback_frames
+    from ..running._frames import default_cell_files, frame_locals, traceback_frames
 
     is_cell = default_cell_files([failing[0]])
     out = [(f.frame.f_code.co_filename, f.lineno,

@@ -16,9 +16,9 @@ from functools import partial
 from types import TracebackType
 from typing import Any
 
-from .._edits import Edit
-from .._frames import CellFiles, cell_label
-from .._mismatch import MismatchReport
+from ..diagnosis._edits import Edit
+from ..diagnosis._mismatch import MismatchReport
+from ..running._frames import CellFiles, cell_label
 from ._apply import is_code
 from ._attempt import Attempt, Explain, Runner, Unit, attempt
 from ._placed import deferred, imports_edited, placed

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from .._edits import Edit
-from .._frames import cell_label
-from .._mismatch import MismatchReport
+from ..diagnosis._edits import Edit
+from ..diagnosis._mismatch import MismatchReport
+from ..running._frames import cell_label
 from ._apply import is_code, python_text, source_lines
 from ._attempt import Attempt, Explain, Runner, Unit, attempt
 from ._candidates import line_guesses, sites
@@ -67,9 +67,9 @@ def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
 def _handled(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> MismatchReport:
     """``report`` whose rehearsed edit names the user's handle on the code it changes
     (:mod:`.._handle`), as a rule's edit does."""
-    from .._blame import Namer
-    from .._frames import traceback_frames
-    from .._handle import with_handle
+    from ..diagnosis._blame import Namer
+    from ..diagnosis._handle import with_handle
+    from ..running._frames import traceback_frames
 
     def is_cell(filename: str) -> bool:
         return filename == cell.filename

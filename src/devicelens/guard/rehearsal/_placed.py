@@ -23,8 +23,8 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
-from .._edits import Edit
-from .._frames import cell_label
+from ..diagnosis._edits import Edit
+from ..running._frames import cell_label
 from ._apply import NotApplied, _edited, python_text, source_lines
 
 _Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef

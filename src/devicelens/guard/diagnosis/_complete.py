@@ -1,0 +1,184 @@
+"""The rest of the failing cell: everything else it will trip on, so one fix lets it run.
+
+Two sources, both read-only: the snapshot's findings about the objects the failing line uses
+(optimizer state left behind, a DataParallel module on the wrong GPU), and the pre-flight of the
+whole cell (a label tensor and a class weight the next lines will meet). Only fixes that agree
+with the diagnosis' one expected device are kept: never ``x.to("cpu")`` next to
+``model.to("meta")``.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+from typing import Any
+
+from ..families._held import held_strays
+from . import _source
+from ._blame import Named, Operand, describe_tensor, is_tensor
+from ._context import Blame, Ctx, Failure
+
+_DEVICE_ISSUES = ("mixed_operands", "module_input", "loss_weight", "optimizer_state",
+                  "trap_attribute", "trap_module", "dataparallel_device", "module_split",
+                  "optimizer_orphan")
+_DTYPE_ISSUES = ("mixed_dtypes", "module_input_dtype", "optimizer_state_dtype")
+_MOVE_TO = re.compile(r"""\.to\(["']([^"']+)["']\)""")
+
+
+def cell_extras(ctx: Ctx, failure: Failure, expected: str,
+                blames: list[Blame]) -> tuple[list[Blame], set[str]]:
+    """Extra culprits (with their fixes) and the roots whose own fix a finding replaces."""
+    if failure.kind == "index_dtype" or (failure.rule is not None and failure.rule.role in (
+            "host", "load", "meta", "lengths", "mask", "target", "dest")):
+        return [], set()
+    named = {b.operand.named.name for b in blames if b.operand is not None}
+    extras, covered = _findings(ctx, failure, expected, named)
+    if failure.kind == "device":
+        held, roots = held_strays(ctx, expected, named)
+        extras, covered = extras + held, covered | roots
+        named |= {b.operand.named.name for b in held if b.operand is not None}
+    named |= covered
+    extras += _preflight(ctx, failure, expected, named)
+    return extras, covered
+
+
+def _covered(name: str, named: set[str]) -> bool:
+    """``batch['y']`` is covered by ``batch['y']``, ``batch`` or ``batch['y'][0]``, not by
+    ``batch['x']``: one object, one culprit line. ``model.1`` and ``model[1]`` are one name
+    (a snapshot path and the same path spelled as code)."""
+    name = _dotted(name)
+    return any(name == n or name.startswith((n + "[", n + ".")) or n.startswith(
+        (name + "[", name + ".")) for n in map(_dotted, named))
+
+
+def _dotted(name: str) -> str:
+    return re.sub(r"\[(\d+)\]", r".\1", name)
+
+
+def _root(name: str) -> str:
+    m = re.match(r"[A-Za-z_]\w*", name)
+    return m.group(0) if m else ""
+
+
+def _consistent(failure: Failure, expected: str, fix: str, device: str | None) -> bool:
+    if failure.kind != "device":
+        return True
+    if device is not None and device != expected:
+        return False
+    return all(d == expected for d in _MOVE_TO.findall(fix))
+
+
+def _findings(ctx: Ctx, failure: Failure, expected: str,
+              named: set[str]) -> tuple[list[Blame], set[str]]:
+    from ...analysis import DEVICE_KINDS, DTYPE_KINDS, diagnose
+
+    snap = ctx.namer.build()
+    if snap is None:
+        return [], set()
+    kinds = DEVICE_KINDS if failure.kind == "device" else DTYPE_KINDS
+    on_line = _line_names(ctx) | {_root(n) for n in named}
+    out: list[Blame] = []
+    covered: set[str] = set()
+    for f in diagnose(snap):
+        if f.kind not in kinds or f.severity != "error" or not set(f.objects) & on_line:
+            continue
+        device = f.action.device if f.action is not None else None
+        if not _consistent(failure, expected, f.fix, device):
+            continue
+        covered |= set(f.objects)
+        operands = [_object_operand(ctx, o, f.title) for o in f.objects[:1]
+                    if not _covered(o, named) and o not in {_root(n) for n in named}]
+        out += [Blame(op, (f.fix,), (), (f.message,)) for op in operands] or [
+            Blame(None, (f.fix,), (), (f.message,))]
+        if f.kind == "module_split":
+            out += [Blame(op) for op in _split_strays(snap, f, named)]
+        if len(out) >= 3:
+            break
+    return out, covered
+
+
+#: at most this many parts of a partly moved module get a culprit line each (the note lists
+#: them all by count)
+MAX_STRAY_PARTS = 6
+
+
+def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
+    """A culprit line for each submodule a partly moved module left behind, besides the one the
+    op met: LoRA layers added after ``unet.to()`` are all strays, not only the first one run."""
+    from ...inspect._tree import code_for, has_code
+
+    root = f.objects[0] if f.objects else ""
+    if root not in snap:
+        return []
+    rec = snap[root]
+    stray = set(f.paths)
+    owners = list(dict.fromkeys(t.owner for t in rec.tensors if t.path in stray))
+    mods = {m.path: m for m in rec.modules}
+    out: list[Operand] = []
+    for owner in owners:
+        if owner == root:  # NB: the module's own buffers (MFCC's dct_mat): each by itself
+            out += [Operand("left behind", Named(code_for(t.ref), code_for(t.ref), t.role, root),
+                            t.device, t.dtype, t.shape) for t in rec.tensors
+                    if t.owner == root and t.path in stray and not _covered(t.path, named)
+                    and has_code(t.ref)]
+            continue
+        m = mods.get(owner)
+        if m is None or _covered(owner, named) or not has_code(m.ref):
+            continue
+        code = code_for(m.ref)
+        what = f"{m.type_name} on {', '.join(m.devices)}"
+        out.append(Operand("left behind", Named(code, code, "object", root), m.devices[0], "",
+                           (), what))
+        if len(out) >= MAX_STRAY_PARTS:
+            break
+    return out[:MAX_STRAY_PARTS]
+
+
+def _line_names(ctx: Ctx) -> set[str]:
+    if ctx.cell < 0:
+        return set()
+    fr = ctx.frames[ctx.cell]
+    line = linecache.getline(fr.frame.f_code.co_filename, fr.lineno)
+    return set(re.findall(r"[A-Za-z_]\w*", line))
+
+
+def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> list[Blame]:
+    from ..preflight import preflight
+
+    if ctx.cell < 0:
+        return []
+    src = _source.load(ctx.frames[ctx.cell].frame.f_code.co_filename)
+    if src is None:
+        return []
+    text = "".join(_source._blank_magic(ln) for ln in src.lines)
+    wanted = _DEVICE_ISSUES if failure.kind == "device" else _DTYPE_ISSUES
+    out: list[Blame] = []
+    for issue in preflight(text, ctx.ns, check_dtype=failure.kind != "device").issues:
+        if issue.severity != "error" or issue.kind not in wanted or not issue.names:
+            continue
+        fresh = [n for n in issue.names if not _covered(n, named)]
+        if not fresh or not _consistent(failure, expected, issue.fix, None):
+            continue
+        named |= set(fresh)
+        ops = [_object_operand(ctx, n, f"cell line {issue.line}") for n in fresh]
+        out.append(Blame(ops[0], (issue.fix,), (), ()))
+        out += [Blame(op) for op in ops[1:]]
+    return out
+
+
+def _object_operand(ctx: Ctx, code: str, where: str) -> Operand:
+    """A culprit line for a namespace object named by ``code`` (a tensor, module, optimizer)."""
+    import torch
+
+    obj = ctx.resolve(code)
+    named = Named(code, code, "tensor", _root(code))
+    if is_tensor(obj):
+        return describe_tensor(obj, where, named)
+    what = type(obj).__name__ if obj is not None else "object"
+    if issubclass(type(obj), torch.nn.Module):
+        from ._decide import module_target
+
+        what = f"{what} on {module_target(obj)}"
+    elif issubclass(type(obj), torch.optim.Optimizer):
+        what = f"{what} state"
+    return Operand(where, named._replace(role="object"), "", "", (), what)

@@ -1,0 +1,201 @@
+"""Decide once, per diagnosis, where the op's tensors belong, and which operands are culprits.
+
+The device is the model's the op is used with: the module running it (the stage it belongs to,
+for a deliberate pipeline), else the modules called on the user's failing line, else those the
+cell calls, else a device the user's own code spelled out on that line, else the namespace's
+model, else the one accelerator among the operands. Every fix of the diagnosis moves things
+there, so no two of them contradict each other.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ...inspect import _tree
+from ._blame import Operand, is_tensor, iter_params, majority_device
+from ._mismatch import is_float
+
+# C++ and Python spellings of dtypes in messages -> torch names
+_DTYPES = {"unsigned char": "uint8", "byte": "uint8", "signed char": "int8", "char": "int8",
+           "short": "int16", "int": "int32", "long int": "int64", "long": "int64",
+           "float": "float32", "double": "float64", "c10::half": "float16", "half": "float16",
+           "c10::bfloat16": "bfloat16", "bfloat16": "bfloat16", "bool": "bool"}
+_INT = ("int", "uint", "bool")
+_MODEL_ROLES = ("parameter", "buffer", "attribute", "trapped")
+
+
+def dtype_name(text: str) -> str:
+    t = text.strip().lower().removeprefix("torch.")
+    return _DTYPES.get(t, t)
+
+
+def is_int(dtype: str) -> bool:
+    return dtype.startswith(_INT)
+
+
+# --- devices -----------------------------------------------------------------------------------
+
+def module_target(m: Any) -> str | None:
+    """Where a module is (or is being moved): its one device; split over the cpu and one
+    accelerator, the accelerator (users move models *to* accelerators)."""
+    params = list(iter_params(m, limit=20_000))
+    if not params:
+        buffers = [b for mod in _tree.submodules(m) for _n, b in _tree.module_parts(mod).buffers]
+        return majority_device(b for b in buffers if b.dim() or b.is_floating_point())
+    devices = {str(p.device) for p in params}
+    if len(devices) == 1:
+        return devices.pop()
+    accel = devices - {"cpu"}
+    if len(accel) == 1:
+        return accel.pop()
+    return majority_device(params)
+
+
+def is_pipeline(m: Any) -> bool:
+    """Several accelerators, each child on one of them: deliberate model parallelism."""
+    devices = {str(p.device) for p in iter_params(m, limit=20_000)} - {"cpu"}
+    return len(devices) > 1
+
+
+def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
+                    line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
+                    ns_device: str | None, named: tuple[str, ...] = (),
+                    name_of: Any = None) -> str:
+    """``named``: the devices the error message names (a temporary's too); ``name_of``: a
+    module's namespace name ('' when unknown)."""
+    if forced:
+        return forced
+    devices = list(dict.fromkeys([*(o.device for o in operands if not o.scalar_cpu), *named]))
+    outer = [m for m in reversed(stack) if any(True for _ in iter_params(m, limit=1))]
+    if outer:
+        model = outer[0]
+        if is_pipeline(model):  # NB: the stage that runs the op decides, never the whole model
+            d = module_target(stack[0]) if any(True for _ in iter_params(stack[0], 1)) else None
+        else:
+            d = module_target(model)
+            # NB: a model left on the cpu while the data was moved: the model goes (a stale
+            # cache the model itself holds does not count as data; another model's weights do)
+            own = _root_of(name_of(model)) if name_of is not None else ""
+            data = {o.device for o in operands if o.device != "cpu" and not o.scalar_cpu
+                    and (o.named.role not in _MODEL_ROLES
+                         or (own and o.named.root and o.named.root != own))}
+            if d == "cpu" and len(data) == 1 and len(
+                    {x for x in devices if x != "cpu"}) == 1:
+                return data.pop()
+        if d is not None and (d in devices or not devices):
+            return d
+    for group in (line_modules, cell_modules):
+        found = _one_device(group, devices)
+        if found is not None:
+            return found
+    if explicit is not None and explicit in devices:
+        return explicit
+    if ns_device in devices:
+        return str(ns_device)
+    accel = [d for d in devices if d != "cpu"]
+    if len(accel) == 1:
+        return accel[0]
+    return devices[0] if devices else "cpu"
+
+
+def _root_of(name: str) -> str:
+    m = re.match(r"[A-Za-z_]\w*", name or "")
+    return m.group(0) if m else ""
+
+
+def _one_device(modules: Iterable[Any], devices: list[str]) -> str | None:
+    found = [d for d in (module_target(m) for m in modules) if d is not None]
+    found = [d for d in dict.fromkeys(found) if d in devices]
+    return found[0] if len(found) == 1 else None
+
+
+def explicit_device(stmt: ast.stmt | None) -> str | None:
+    """A device the statement spells out (``x.cpu()``, ``device="cpu"``, ``.to("cuda:1")``)."""
+    if stmt is None:
+        return None
+    found: list[str] = []
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "cpu" and not node.args:
+                found.append("cpu")
+            elif node.func.attr == "to" and node.args and _const_device(node.args[0]):
+                found.append(_const_device(node.args[0]) or "")
+        if isinstance(node, ast.keyword) and node.arg == "device" and _const_device(node.value):
+            found.append(_const_device(node.value) or "")
+    found = list(dict.fromkeys(found))
+    return found[0] if len(found) == 1 else None
+
+
+def _const_device(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(
+            r"(cpu|meta|cuda:\d+|mps|xpu:\d+)", node.value):
+        return node.value
+    return None
+
+
+# --- dtypes ------------------------------------------------------------------------------------
+
+def expected_dtype(floats: list[Operand], stack: list[Any], line_modules: list[Any]) -> str:
+    """The floating dtype the op's values should share: the model's (the running module's,
+    else one called on the line), else a parameter's among them, else the most common (ties
+    go to the default dtype). NB: a loss holding only buffers (class weights) is not a model."""
+    import torch
+
+    dts = list(dict.fromkeys(o.dtype for o in floats))
+    for m in [*reversed(stack), *line_modules]:
+        params = [p for p in iter_params(m) if p.is_floating_point()]
+        if params:
+            d = _majority(str(p.dtype).removeprefix("torch.") for p in params)
+            if d in dts or not dts:
+                return d
+            break
+    for o in floats:
+        if o.named.role == "parameter":
+            return o.dtype
+    default = str(torch.get_default_dtype()).removeprefix("torch.")
+    counts: dict[str, int] = {}
+    for o in floats:
+        if o.named.role != "buffer":
+            counts[o.dtype] = counts.get(o.dtype, 0) + 1
+    return max(dts, key=lambda d: (counts.get(d, 0), d == default)) if dts else default
+
+
+def _majority(items: Iterable[str]) -> str:
+    count: dict[str, int] = {}
+    for i in items:
+        count[i] = count.get(i, 0) + 1
+    return max(count, key=count.__getitem__)
+
+
+def value_floats(operands: list[Operand]) -> list[Operand]:
+    return [o for o in operands if is_float(o.dtype) and o.shape != ()]
+
+
+def local_name(where: str) -> str:
+    """``target`` for an operand found as "`target` in cross_entropy" or passed as target=."""
+    m = re.match(r"`(\w+)` in ", where) or re.match(r"(\w+)=$", where)
+    return m.group(1) if m else ""
+
+
+def modules_called(stmt: ast.stmt | None, resolve: Any) -> list[Any]:
+    """Modules with parameters the statement calls (``model(x)``, ``self.fc(h)``)."""
+    import torch
+
+    if stmt is None:
+        return []
+    out: list[Any] = []
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call):
+            obj = resolve(node.func)
+            # NB: a loss holding only class weights is not a model: its inputs decide
+            if issubclass(type(obj), torch.nn.Module) and not any(obj is m for m in out) \
+                    and any(True for _ in iter_params(obj, limit=1)):
+                out.append(obj)
+    return out
+
+
+def tensors_of(values: Iterable[Any]) -> list[Any]:
+    return [v for v in values if is_tensor(v)]

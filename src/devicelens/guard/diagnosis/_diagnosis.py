@@ -1,0 +1,263 @@
+"""One diagnosis for the guard and the post-mortem alike: operands -> culprits -> user names ->
+one consistent, complete fix.
+
+The guard hands in the failing op's exact arguments; the post-mortem only has a traceback, so the
+operands are read off the failing statement (only what it touches, never its assignment target).
+The expected device (dtype) is decided once (:mod:`._decide`), culprits are named where the user
+knows them (:mod:`._origin`), and the rest of the cell is checked too (:mod:`._complete`), so
+applying the printed fix once lets the cell run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from ..running._frames import CellFiles, Frame, cell_lines, frame_locals, internal_file
+from . import _source
+from ._blame import Named, Operand, _local_tensors, describe_tensor, is_tensor
+from ._complete import cell_extras
+from ._context import Ctx, Failure, Op
+from ._edits import Edit
+from ._handle import with_handle
+from ._mismatch import MismatchReport, is_float
+from ._naming import blame_for, blames_from_origins, titles
+from ._owners import with_owners
+from ._roles import select
+from ._trace import Want
+
+
+def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell: CellFiles, *,
+             tensors: list[tuple[str, Any]] | None = None, forced: str | None = None,
+             complete: bool = True) -> MismatchReport:
+    """The report for one failure; ``tensors``: the failing op's arguments, when known."""
+    ctx = Ctx(frames, ns, is_cell)
+    if tensors is None:
+        ops = candidates(ctx)
+    else:
+        ops = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t) for where, t in tensors]
+    expected, culprits = judge(ctx, failure, ops, forced)
+    if tensors is not None:
+        culprits = _behind_temporaries(ctx, failure, culprits, others=complete)
+    ctx.anchor = _anchor(ctx, ops, expected) if failure.kind == "device" else ""
+    blames = [b for op in culprits for b in blame_for(ctx, failure, expected, op)]
+    if not blames:
+        blames = temporaries(ctx, failure, expected, ops)
+    extras, covered = cell_extras(ctx, failure, expected, blames) if complete else ([], set())
+    # NB: a finding's fix (the whole module, the optimizer's state) replaces the culprit's own
+    blames = [b._replace(fixes=()) if b.operand is not None and b.operand.named.root in covered
+              else b for b in blames]
+    every = blames + extras
+    culprit_ops = _unique([b.operand for b in every if b.operand is not None])
+    fixes = _one_move_per_module(ctx, [f for b in blames for f in b.fixes if f],
+                                 [f for b in extras for f in b.fixes if f])
+    edits = tuple(dict.fromkeys(e for b in every for e in b.edits))
+    if fixes and any(f.startswith("#") for f in fixes) and (edits or not all(
+            f.startswith("#") for f in fixes)):
+        fixes = tuple(f for f in fixes if not f.startswith("#"))  # NB: code, not comments
+    notes = tuple(dict.fromkeys(n for b in every for n in b.notes))
+    stack = ctx.stack
+    report = MismatchReport(
+        failure.kind, failure.op, _shown_expected(failure, expected),
+        tuple(o.operand for o in ops), tuple(culprit_ops),
+        ctx.namer.module_label(stack[0]) if stack else "",
+        tuple(cell_lines(frames, is_cell)), fixes, notes,
+        _merge_edits(with_owners(edits, frames, ctx.namer)),
+        titles(failure, ops))
+    return with_handle(report, frames, ctx.namer, is_cell)
+
+
+def _anchor(ctx: Ctx, ops: list[Op], expected: str) -> str:
+    """A plain namespace tensor already on the expected device, for ``y.to(x.device)``; never
+    one the failing cell makes itself (running the fix first, it would not exist yet)."""
+    sc, _stmt = ctx.statement(ctx.cell)
+    for o in ops:
+        n = o.operand.named
+        if o.operand.device == expected and n.role == "tensor" and n.code and n.code == n.root \
+                and not (sc is not None and _source.assignments(sc.code, n.root, 1 << 30)):
+            return n.code
+    return ""
+
+
+_MOVE = re.compile(r"^([A-Za-z_][\w.]*(?:\[[^\]]+\])*)\.to\([^()]*\)$")
+
+
+def _one_move_per_module(ctx: Ctx, own: list[str], found: list[str]) -> tuple[str, ...]:
+    """The fixes, each module moved once whatever name it goes by (``net`` and
+    ``dp.module``): a finding's fix wins over the op's own."""
+    import torch
+
+    seen: set[int] = set()
+    keep: dict[str, None] = {}
+    for fix in [*found, *own]:
+        m = _MOVE.match(fix)
+        obj = _resolve_code(ctx, m.group(1)) if m else None
+        if issubclass(type(obj), torch.nn.Module):
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+        keep[fix] = None
+    order = list(dict.fromkeys([*own, *found]))
+    return tuple(f for f in order if f in keep)
+
+
+def _resolve_code(ctx: Ctx, code: str) -> Any:
+    return ctx.resolve(code)
+
+
+def _unique(ops: list[Operand]) -> list[Operand]:
+    """Each culprit once; an optimizer's tensors (state, the parameters it holds, their grads)
+    as one line for the optimizer: one object, one fix."""
+    seen: set[str] = set()
+    out = []
+    held: dict[str, list[Operand]] = {}
+    for o in ops:
+        if _optimizer_held(o):
+            held.setdefault(o.named.root, []).append(o)
+        elif o.named.name not in seen:
+            seen.add(o.named.name)
+            out.append(o)
+    for root, group in held.items():
+        if root in seen:
+            continue
+        devices = ", ".join(sorted({o.device for o in group}))
+        what = f"{len(group)} tensor{'s' * (len(group) != 1)} it holds on {devices}"
+        out.append(Operand("", Named(root, root, "object", root), group[0].device, "", (), what))
+    return out
+
+
+def _optimizer_held(o: Operand) -> bool:
+    n = o.named
+    return bool(n.root) and (n.role in ("state", "opt_param") or (
+        n.role == "grad" and ".param_groups[" in n.name))
+
+
+def _merge_edits(edits: tuple[Edit, ...]) -> tuple[Edit, ...]:
+    """One edit per quoted line: two fixes of the same line are one edit."""
+    out: dict[tuple[str, ...], Edit] = {}
+    for e in edits:
+        out.setdefault(e.old, e)
+    return tuple(out.values())
+
+
+def _shown_expected(failure: Failure, expected: str) -> str:
+    rule = failure.rule
+    if rule is not None and rule.want == "cpu_int64":
+        return "cpu"
+    return expected
+
+
+# --- operands ----------------------------------------------------------------------------------
+
+def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
+                        others: bool) -> list[Op]:
+    """The guard's culprits read as the post-mortem reads the failing statement: a temporary
+    it made (``self.alpha * self.avg_baseline``) is the named operand with the same device
+    (dtype) and shape (``actor.avg_baseline``); with ``others`` (not for ``--autofix``, which
+    reports the op's own arguments it moved), the statement's other operands on a culprit's
+    device are culprits too."""
+    if not culprits:
+        return culprits
+    attr = "device" if failure.kind == "device" else "dtype"
+    named = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+             for where, t in statement_tensors(ctx, ctx.user)]
+    named = [o for o in named if o.operand.named.role not in ("unnamed", "local")]
+    if all(o.operand.named.role == "unnamed" for o in culprits):
+        wrong = {(getattr(o.operand, attr), o.operand.shape) for o in culprits}
+        found = [o for o in named if (getattr(o.operand, attr), o.operand.shape) in wrong]
+        return found or culprits
+    if failure.kind != "device" or not others:
+        return culprits
+    # NB: the statement's other operands on the culprit's device fail next (``self.meta(meta)``
+    # after ``self.img(image)``): named now, as the post-mortem, which reads them all, does
+    seen = {id(o.tensor) for o in culprits}
+    devices = {o.operand.device for o in culprits}
+    return culprits + [o for o in named if id(o.tensor) not in seen
+                       and o.operand.device in devices and not o.operand.scalar_cpu]
+
+
+def candidates(ctx: Ctx) -> list[Op]:
+    """What the failing op most likely saw (post-mortem: no arguments, only frames)."""
+    out: dict[int, Op] = {}
+    caller = next((i for i, fr in enumerate(ctx.frames)
+                   if not internal_file(fr.frame.f_code.co_filename)), -1)
+    if caller >= 0 and not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename):
+        f = ctx.frames[caller].frame
+        for k, v in frame_locals(f).items():
+            if k == "self":
+                continue
+            for sub, t in _local_tensors(v):
+                _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
+        if ctx.stack:
+            from ...inspect import _tree
+
+            parts = _tree.module_parts(ctx.stack[0])
+            for name, v in [*parts.params, *parts.buffers, *parts.attrs]:
+                if is_tensor(v):
+                    _add(ctx, out, v, f"{type(ctx.stack[0]).__name__}.{name}")
+    for where, v in statement_tensors(ctx, ctx.user):
+        _add(ctx, out, v, where)
+    return list(out.values())
+
+
+def _add(ctx: Ctx, out: dict[int, Op], t: Any, where: str) -> None:
+    if id(t) not in out:
+        out[id(t)] = Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+
+
+def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
+    """Tensors the statement at frame ``i``'s line reads (its targets are not read, except an
+    augmented assignment's)."""
+    sc, stmt = ctx.statement(i)
+    if stmt is None:
+        return []
+    tracer = ctx.tracer(Want("device", "", "", "", ""))
+    nodes = _source.own_nodes_of(stmt)
+    if isinstance(stmt, ast.AugAssign):
+        nodes = [stmt.target, *nodes]
+    parents = {id(c): n for n in nodes for c in ast.iter_child_nodes(n)}
+    out = []
+    for node in nodes:
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute) and parent.attr in _NOT_OPERAND:
+            continue  # NB: `x.shape`, `t.cpu()`: the op never sees `x` or `t` themselves
+        if isinstance(node, ast.Name | ast.Attribute | ast.Subscript) and (
+                isinstance(node.ctx, ast.Load) or node is getattr(stmt, "target", None)):
+            obj = tracer.live(sc, node) if not isinstance(node, ast.Name) else (
+                sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id))
+            if is_tensor(obj):
+                out.append(("", obj))
+    return out
+
+
+_NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "numel", "is_cuda",
+                          "to", "cpu", "cuda", "item", "tolist", "numpy", "data_ptr",
+                          "is_floating_point", "requires_grad", "grad_fn", "stride"})
+
+
+# --- culprits ----------------------------------------------------------------------------------
+
+def judge(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tuple[str, list[Op]]:
+    return select(ctx, failure, ops, forced)
+
+
+def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> list[Any]:
+    """No operand is to blame: the culprit is a temporary made by the user's code."""
+    if ctx.user < 0 or failure.kind != "device":
+        return []
+    others = [d for d in failure.devices if d != expected] or [
+        o.operand.device for o in ops if o.operand.device != expected]
+    if not others:
+        return []
+    want = Want("device", others[0], "", expected, failure.rule.want if failure.rule else "")
+    origins = ctx.tracer(want).temporary(ctx.user)
+    if not origins:
+        return []
+    fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "", (),
+                      f"made on {others[0]}"), None)
+    return blames_from_origins(ctx, failure, expected, fake, origins, want)
+
+
+def floats(ops: list[Op]) -> list[Op]:
+    return [o for o in ops if is_float(o.operand.dtype) and o.operand.shape != ()]

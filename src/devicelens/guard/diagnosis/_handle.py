@@ -1,0 +1,130 @@
+"""The user's handle on a stray their own code makes: the object or function the cell reached the
+edited line through.
+
+A tensor made inside a method or a helper (``torch.hann_window(n)`` in Preprocessor.forward, a
+``Uniform`` on the cpu in BandPassFilter.randomize_parameters) has no name in the namespace, and a
+culprit called "a temporary" or `window` in stft tells the user nothing they hold. What they hold
+is the object whose method runs that code (``model.prep``, ``transform``) or the function their
+cell called (``gumbel_softmax``): that is named, first, beside what the edit rewrites. One rule for
+every family: it applies whenever the fix is an edit and no culprit has a namespace name.
+NB: reads frames, ``__dict__``s and the namespace only; no user code runs.
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import replace
+from typing import Any
+
+from ..running._frames import CellFiles, Frame, frame_locals
+from ._blame import Named, Namer, Operand
+from ._edits import Edit
+from ._mismatch import MismatchReport
+from ._owners import with_owners
+
+
+def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
+                is_cell: CellFiles) -> MismatchReport:
+    """``report`` with its edits' owners and, when no culprit has a namespace name, the user's
+    handle on the edited code as its first culprit."""
+    if not report.edits:
+        return report
+    edits = with_owners(report.edits, frames, namer)
+    report = _without_innocents(report)
+    if any(_held(c, namer.ns) for c in report.culprits):
+        return replace(report, edits=edits) if edits != report.edits else report
+    name, what = handle(edits, frames, namer, is_cell)
+    if not name:
+        return replace(report, edits=edits)
+    op = Operand("", Named(name, name, "code", _root(name)), "", "", (), what)
+    # NB: a culprit named after the function whose line made it is that same stray: the handle
+    # takes its place rather than naming it twice
+    rest = tuple(c for c in report.culprits if not _function(c.named.name, namer.ns))
+    return replace(report, culprits=(op, *rest), edits=edits)
+
+
+def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
+           is_cell: CellFiles) -> tuple[str, str]:
+    """(the user's name, what it is) for the code the first edit changes, or ("", "")."""
+    for e in edits:
+        if e.owner:
+            return e.owner, f"its {e.qualname} has the line to edit"
+    cell = _cell_index(frames, is_cell)
+    for e in edits:
+        found = _edited_frame(e, frames, cell)
+        if found < 0:
+            continue
+        # NB: outward from the edited frame: the first object of the user's whose method ran it
+        for i in range(found, cell):
+            f = frames[i].frame
+            me = frame_locals(f).get("self") if "self" in f.f_code.co_varnames else None
+            name = namer.owner(me) if me is not None else ""
+            if name:
+                return name, (f"its {f.f_code.co_qualname} has the line to edit"
+                              if i == found else
+                              f"its {f.f_code.co_qualname} runs the line to edit, in {e.qualname}")
+        name = _called_function(frames, cell, namer.ns)
+        if name:
+            return name, ("a function: the line to edit is in it" if cell - 1 == found else
+                          f"a function: it runs the line to edit, in {e.qualname}")
+    return "", ""
+
+
+def _cell_index(frames: list[Frame], is_cell: CellFiles) -> int:
+    """The innermost frame of a cell's top level (frames are innermost first): the cell that
+    ran, not an outer one that ran ``%%cuda_safe``."""
+    for i in range(len(frames)):
+        code = frames[i].frame.f_code
+        if code.co_name == "<module>" and is_cell(code.co_filename):
+            return i
+    return len(frames)
+
+
+def _edited_frame(e: Edit, frames: list[Frame], cell: int) -> int:
+    for i in range(min(cell, len(frames))):
+        code = frames[i].frame.f_code
+        if code.co_filename == e.file and (code.co_qualname == e.qualname or not e.qualname):
+            return i
+    return -1
+
+
+def _called_function(frames: list[Frame], cell: int, ns: dict[str, Any]) -> str:
+    """The namespace name of the plain function the cell's line called, when it is one."""
+    if not 0 < cell < len(frames):
+        return ""
+    code = frames[cell - 1].frame.f_code
+    for name, v in list(ns.items()):
+        if type(v) is types.FunctionType and v.__code__ is code and name.isidentifier():
+            return str(name)
+    return ""
+
+
+def _without_innocents(report: MismatchReport) -> MismatchReport:
+    """``report`` without the culprits that already are what the op expects (an int64
+    ``batch['label']`` that the edited line casts to float32 before a loss that wants int64):
+    the edit fixes the code, and the data was right."""
+    attr = "device" if report.kind == "device" else "dtype"
+    right = [c for c in report.culprits if getattr(c, attr) == report.expected != ""]
+    if not right:
+        return report
+    return replace(report, culprits=tuple(c for c in report.culprits if c not in right))
+
+
+def _held(c: Operand, ns: dict[str, Any]) -> bool:
+    """The culprit is something the user holds: a namespace path, not a local, a temporary or
+    the function whose line made it."""
+    if c.named.root:
+        return True
+    root = _root(c.named.name)
+    return root.isidentifier() and root in ns and not _function(root, ns)
+
+
+def _function(name: str, ns: dict[str, Any]) -> bool:
+    return name.isidentifier() and type(ns.get(name)) is types.FunctionType
+
+
+def _root(path: str) -> str:
+    for i, ch in enumerate(path):
+        if ch in ".[":
+            return path[:i]
+    return path

@@ -1,0 +1,121 @@
+"""Find objects by identity where the snapshot does not look: plain objects' attributes, the
+functions and objects whose code failed.
+
+A breadth-first walk from the namespace through containers, module parts and plain instances'
+``__dict__`` (never properties, never ``__getattr__``), so the shortest user path wins:
+``noise_scheduler.alphas_cumprod``, ``ema.ema_params[3]``. Bounded in depth and nodes.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Iterator
+from typing import Any
+
+from ...inspect import _tree
+
+MAX_DEPTH = 4
+MAX_NODES = 20_000
+_SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+         str, bytes, int, float, bool, complex, type(None))
+
+
+_IPYTHON_CACHE = re.compile(r"_+|_\d+|_i+|_i\d+|_[io]h|_dh|__.*__|_exit_code")
+
+
+def _shells(obj: Any) -> bool:
+    """IPython's and Jupyter's own objects (``exit``, the shell, its display hooks): their
+    attributes lead back into the namespace itself (``exit._ip._user_ns``), never to a user's
+    name."""
+    return type(obj).__module__.startswith(("IPython.", "ipykernel.", "jupyter_client.",
+                                            "traitlets.", "zmq."))
+
+
+#: an optimizer's own attributes, walked above (``state``) or holding no stray of its own
+_OPTIMIZER_OWN = frozenset({"state", "param_groups", "defaults"})
+
+
+def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
+    """id -> the shortest code path (``a.b[0]``) of each object in ``targets`` found; an
+    optimizer's state tensor as ``opt.state[...]['exp_avg']`` (no code form of its own)."""
+    found: dict[int, str] = {}
+    if not targets:
+        return found
+    names = [k for k in dict.keys(namespace) if type(k) is str and k not in ("In", "Out")]
+    # NB: a private name the user wrote (``_x``) after every public one; IPython's output cache
+    # (``_``, ``_5``, ``_oh``, ``_i3``) never
+    names = ([k for k in names if not k.startswith("_")]
+             + [k for k in names if k.startswith("_") and not _IPYTHON_CACHE.fullmatch(k)])
+    todo: list[tuple[Any, str, int]] = [(dict.get(namespace, k), k, 0) for k in names]
+    seen: set[int] = set()
+    budget = MAX_NODES
+    i = 0
+    while i < len(todo) and budget > 0 and len(found) < len(targets):
+        obj, path, depth = todo[i]
+        i += 1
+        budget -= 1
+        if id(obj) in targets and id(obj) not in found:
+            found[id(obj)] = path
+        if depth >= MAX_DEPTH or id(obj) in seen or issubclass(type(obj), _SKIP) or _shells(obj):
+            continue
+        seen.add(id(obj))
+        todo += [(child, p, depth + 1) for child, p in _children(obj, path)]
+    return found
+
+
+def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
+    import torch
+
+    tp = type(obj)
+    if issubclass(tp, torch.Tensor):
+        return
+    if issubclass(tp, torch.nn.Module):
+        parts = _tree.module_parts(obj)
+        for name, v in (*parts.params, *parts.buffers, *parts.children, *parts.attrs):
+            yield v, _attr(path, name, parts.hint)
+        return
+    kind = _tree.container_kind(obj)
+    if kind is not None:
+        for step, child in _tree.iter_children(obj, kind, 200):
+            if step.kind != "pos":
+                yield child, _tree._apply_step_code(path, step)
+        return
+    if issubclass(tp, torch.optim.Optimizer):
+        own = _tree.instance_dict(obj) or {}
+        state: Any = own.get("state")
+        if issubclass(type(state), dict):
+            for per_param in dict.values(state):
+                if issubclass(type(per_param), dict):
+                    for key, v in dict.items(per_param):
+                        yield v, f"{path}.state[...][{key!r}]"
+        groups: Any = own.get("param_groups")
+        if type(groups) is list:  # NB: Prodigy keeps tensors beside each group's params
+            for i, group in enumerate(groups):
+                if type(group) is dict:
+                    for key, v in dict.items(group):
+                        if key != "params":
+                            yield v, f"{path}.param_groups[{i}][{key!r}]"
+        # NB: what an optimizer keeps beside ``state`` (Shampoo's Kronecker factors in
+        # ``self.preconditioner``): ``load_state_dict`` moves none of it
+        for name, v in dict.items(own):
+            if type(name) is str and not name.startswith("_") and name not in _OPTIMIZER_OWN:
+                yield v, _attr(path, name, "")
+        return
+    d = _tree.instance_dict(obj)
+    if d is not None:
+        for name, v in dict.items(d):
+            if type(name) is str and not name.startswith("__"):
+                yield v, _attr(path, name, "")
+
+
+def _attr(path: str, name: str, hint: str) -> str:
+    return _tree._apply_step_code(path, _tree.Step("attr", name, hint))
+
+
+def function_name(namespace: dict[str, Any], code: Any) -> str:
+    """The namespace name of the plain function whose code object is ``code`` ('' if none)."""
+    for k, v in dict.items(namespace):
+        if type(v) is types.FunctionType and v.__code__ is code and type(k) is str:
+            return k
+    return ""

@@ -1,0 +1,413 @@
+"""A culprit operand, as printed: the user's name for it and the fix (or edit) that puts it right.
+
+A namespace culprit gets a line of code in its own name (``y = y.to("cuda:0")``); one the namespace
+does not hold is traced back (:mod:`._origin`) to the namespace object it came from or to the
+line of code that made it, which becomes an edit. A tensor kept as a plain module attribute also
+gets the edit of ``__init__`` that registers it as a buffer, so ``Module.to()`` moves it next time.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from . import _edits, _source
+from ._blame import Named, Operand, describe_tensor, is_tensor, meta
+from ._context import Blame, Ctx, Failure, Op
+from ._edits import Edit
+from ._trace import Origin, Scope, Want
+
+_CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
+          "bfloat16": "bfloat16()", "int64": "long()", "int32": "int()", "bool": "bool()"}
+
+
+def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
+    from ..families._crossed import crossed_update
+    from ..families._lengths import lengths_blame
+
+    named = op.operand.named
+    rule = failure.rule
+    packed = lengths_blame(ctx, failure, op)
+    if packed is not None:
+        return [packed]
+    crossed = crossed_update(ctx, failure, op)
+    if crossed is not None:
+        return [crossed]
+    want = Want(failure.kind, op.operand.device, op.operand.dtype, expected,
+                rule.want if rule is not None else "")
+    tracer = ctx.tracer(want)
+    inplace = _in_place_edit(ctx, tracer, failure, named)
+    if inplace:
+        return blames_from_origins(ctx, failure, expected, op, inplace, want)
+    if named.role not in ("local", "unnamed"):
+        holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
+        origins = [Origin(named.name, named.code, holder, named.role)]
+        source = _source_in_cell(ctx, tracer, named)
+        code = [] if source else (
+            _rebound_in_cell(ctx, tracer, named) or _dropped_on_the_way(ctx, tracer, op))
+        if source:
+            origins = source
+        elif code:
+            origins = [origins[0]._replace(role="rebuilt", edit=c.edit) for c in code]
+        else:
+            origins += _siblings(ctx, tracer, named, holder)
+    else:
+        loc = ctx.namer.local_at.get(id(op.tensor))
+        base = _base(op.tensor)
+        if loc is None and base is not None:
+            loc = ctx.namer.local_at.get(id(base))
+        origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
+        if not origins and failure.kind == "dtype":
+            from ..families._held_attr import attribute_origins
+
+            origins = attribute_origins(ctx, op, expected)
+    return blames_from_origins(ctx, failure, expected, op, origins, want)
+
+
+def _made_earlier(ctx: Ctx, tracer: Any, o: Origin) -> list[Origin]:
+    """The line of an earlier cell that made namespace tensor ``o`` what it is (a batch helper
+    that moved it along with the rest), as an edit."""
+    import re
+
+    root = o.code.split(".")[0].split("[")[0] if o.code else ""
+    if not root:
+        return []
+    key = re.search(r"\[(['\"])(\w+)\1\]$", o.code)
+    tracer.item_key = key.group(2) if key else ""
+    current = ctx.frames[ctx.cell].frame.f_code.co_filename if ctx.cell >= 0 else ""
+    for filename in _source.earlier_cells(current):
+        code = _source.code_at(filename, "<module>", 1, "<module>")
+        found = _source.assignments(code, root, 1 << 30) if code is not None else []
+        if code is None or not found:
+            continue
+        sc = Scope(code, {}, ctx.ns, found[-1][0].lineno + 1, -1)
+        return [x for x in tracer.name(sc, root, 0) if x.role == "code" and x.edit]
+    return []
+
+
+def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
+    """The user's function got the tensor and meant to move it, but dropped the moved copy
+    (``mask.to(device)`` on a line of its own): that line is the fix, not the namespace."""
+    from ..families import _code_bugs
+
+    out: list[Origin] = []
+    for i, fr in enumerate(ctx.frames):
+        if not ctx.is_user(fr.frame.f_code.co_filename) or fr.frame.f_code.co_name == "<module>":
+            continue
+        sc = tracer.scope(i)
+        names = [k for k, v in sc.values.items() if v is op.tensor] if sc is not None else []
+        for k in names:
+            out += _code_bugs.dropped_moves(tracer, sc, k)
+    return out
+
+
+def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> list[Origin]:
+    """An in-place op whose float result cannot go back into an integer tensor, inside a
+    function of the user's: the statement becomes out of place (code, not the namespace)."""
+    from ..families import _code_inplace
+
+    rule = failure.rule
+    if rule is None or rule.key not in ("cast", "out_dtype", "index_put_dtype") or ctx.user < 0:
+        return []
+    sc = tracer.scope(ctx.user)
+    if sc is None or sc.code.func is None:
+        return []  # NB: at a cell's top level the data is the user's: cast it instead
+    found = (_code_inplace.index_put_cast(tracer, sc) if rule.key == "index_put_dtype"
+             else _code_inplace.in_place(tracer, sc))
+    if not found:
+        return []
+    keep = named.name if named.role not in ("local", "unnamed") else ""
+    return [o._replace(name=keep or o.name) for o in found]
+
+
+def _siblings(ctx: Ctx, tracer: Any, named: Named, holder: Any) -> list[Origin]:
+    """Items next to a culprit in the same list or dict with the same wrong device/dtype: the
+    cell would trip on them next (``grid[1]`` after ``grid[0]``)."""
+    import re
+
+    m = re.fullmatch(r"(.+)\[([^\[\]]+)\]", named.code or "")
+    if m is None:
+        return []
+    from ...inspect import _tree
+    container = ctx.resolve(m.group(1))
+    kind = _tree.container_kind(container)
+    if kind not in ("list", "dict") or (kind == "dict" and not _looped(ctx, m.group(1))):
+        return []  # NB: a dict's items are different things, unless the cell loops over them
+    out = []
+    for step, child in _tree.iter_children(container, kind, 1000):
+        if child is holder or not is_tensor(child) or step.kind == "pos":
+            continue
+        a, b = meta(child), meta(holder)
+        i = 0 if tracer.want.kind == "device" else 1
+        if a is not None and b is not None and a[i] == b[i]:
+            code = _tree._apply_step_code(m.group(1), step)
+            out.append(Origin(code, code, child, named.role))
+    return out[:16]
+
+
+def _looped(ctx: Ctx, container: str) -> bool:
+    """The failing statement indexes ``container`` with a variable (``d[k]`` in a loop)."""
+    _sc, stmt = ctx.statement(ctx.user)
+    return stmt is not None and any(
+        isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Name)
+        and ast.unparse(n.value) == container for n in ast.walk(stmt))
+
+
+def _base(t: Any) -> Any:
+    try:
+        return t._base
+    except Exception:
+        return None
+
+
+def _source_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
+    """The namespace data a name the failing cell binds was made from (``inputs`` sliced from
+    ``X_train``, ``labels`` collated from ``dataset.y_data``): fixing the name would be undone
+    when the cell runs again; fixing its source is not. NB: only a source the cell does not bind
+    itself, and never the name itself."""
+    if ctx.cell < 0 or named.role != "tensor" or named.code != named.root:
+        return []
+    sc = tracer.scope(ctx.cell)
+    if sc is None or not _source.assignments(sc.code, named.root, sc.line):
+        return []
+    found = [o for o in tracer.name(sc, named.root, 0) if o.role in ("tensor", "array")
+             and o.code and o.code.split(".")[0].split("[")[0] != named.root]
+    return [o for o in found
+            if not _source.assignments(sc.code, o.code.split(".")[0].split("[")[0], sc.line)]
+
+
+def _rebound_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
+    """A namespace tensor the failing cell itself (re)made before the failing line: moving it
+    now is no fix, the cell would make it again; the line that makes it is what to change."""
+    if ctx.cell < 0 or named.role != "tensor" or named.code != named.root:
+        return []
+    sc = tracer.scope(ctx.cell)
+    if sc is None or not _source.assignments(sc.code, named.root, sc.line):
+        return []
+    return [o for o in tracer.name(sc, named.root, 0) if o.role == "code"]
+
+
+def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
+                        origins: list[Origin], want: Want) -> list[Blame]:
+    if not origins:
+        return [Blame(op.operand, (_comment(op.operand.named.name, failure, expected),))]
+    out = []
+    local = op.operand.named.name if op.operand.named.role in ("local", "unnamed") else ""
+    for o in origins:
+        operand = _operand(op, o, local)
+        if o.role in ("code", "rebuilt"):
+            note = (f"{o.detail}" if o.detail else "")
+            out.append(Blame(operand, (), (o.edit,) if o.edit else (), (note,) if note else ()))
+            continue
+        if operand.device == "meta" and failure.kind == "device" and expected != "meta" \
+                and o.role in ("tensor", "attribute", "trapped", "grad"):
+            # NB: nothing can be copied out of meta: a move would only raise; the cell that
+            # made it is what to change
+            made = _made_earlier(ctx, ctx.tracer(want), o)
+            if made:
+                out.append(Blame(operand, (), tuple(m.edit for m in made if m.edit), ()))
+                continue
+            out.append(Blame(operand, (), (), (
+                f"{o.name} is a meta tensor: it has no data to copy to {expected}; make it "
+                f"again on {expected} where it was made (it must not be moved to meta)",)))
+            continue
+        fix = fix_line(ctx, o, failure, expected, want)
+        edits = _buffer_edit(ctx, o) if o.role == "attribute" else ()
+        out.append(Blame(operand, (fix,), edits, (o.detail,) if o.detail else ()))
+    return out
+
+
+def _array_fix(code: str, failure: Failure, expected: str) -> str:
+    """``y = y.astype("float32")`` for a NumPy array a tensor is made from; a comment where
+    NumPy has no such dtype (``bfloat16``)."""
+    import numpy as np
+
+    try:
+        np.dtype(expected)
+    except TypeError:
+        return _comment(code, failure, expected)
+    return f"{code} = {code}.astype({expected!r})"
+
+
+def _operand(op: Op, o: Origin, local: str) -> Operand:
+    root = o.code.split(".")[0].split("[")[0] if o.code else ""
+    role = o.role if o.role != "rebuilt" else "tensor"
+    named = Named(o.name or op.operand.named.name, o.code, role, root)
+    where = op.operand.where
+    if local and o.name and local != o.name:
+        where = local if not where or where.startswith(("argument", "on the")) else where
+    if o.role == "array":
+        shape = tuple(int(n) for n in o.obj.shape)
+        return Operand(where, named, "cpu", op.operand.dtype, shape,
+                       f"NumPy {o.obj.dtype}{list(shape)}")
+    if o.obj is not None and o.obj is not op.tensor:
+        return describe_tensor(o.obj, where, named)
+    return op.operand._replace(named=named, where=where)
+
+
+def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -> str:
+    """The code that puts namespace culprit ``o`` where it belongs, in the user's names."""
+    call = cast_call(failure, expected, want, o.obj)
+    code, role = o.code, o.role
+    anchor = getattr(ctx, "anchor", "")
+    if failure.kind == "device" and role == "tensor" and anchor and anchor != code \
+            and want.fix == "":
+        call = f"to({anchor}.device)"
+    root = code.split(".")[0].split("[")[0] if code else ""
+    if role in ("parameter", "buffer") and root:
+        target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
+        return f"{_module_path(code)}.to({target})"
+    if role == "state" and root:
+        return _optimizer_fix(code.split(".state[")[0] if ".state[" in code else root)
+    if role == "array" and code:
+        return _array_fix(code, failure, expected)
+    if role in ("attribute", "tensor") and code and _is_parameter(o.obj):
+        # NB: a Parameter found through a plain object (``policy.target_model.q_net[0].weight``)
+        # cannot be rebound to a tensor; the module holding it moves, as for a model's own
+        holder = _outer_module(ctx, code)
+        if holder:
+            target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
+            return f"{holder}.to({target})"
+    holder = _tuple_holder(ctx, code) if role == "tensor" and code else ""
+    if holder:
+        # NB: a tuple's item cannot be assigned: the tuple is made again, every item moved
+        return f"{holder} = tuple(t.{call} for t in {holder})"
+    if role in ("attribute", "trapped", "tensor", "grad") and code:
+        return f"{code} = {code}.{call}"
+    return _comment(o.name, failure, expected)
+
+
+def _tuple_holder(ctx: Ctx, code: str) -> str:
+    """``batch['features']`` for ``batch['features'][1]`` when it is a plain tuple of tensors
+    only; '' otherwise."""
+    try:
+        node = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return ""
+    if not isinstance(node, ast.Subscript):
+        return ""
+    parent = ast.unparse(node.value)
+    held = ctx.resolve(parent)
+    if type(held) is not tuple or not held or not all(is_tensor(t) for t in held):
+        return ""
+    return parent
+
+
+def _is_parameter(obj: Any) -> bool:
+    import torch
+
+    return isinstance(obj, torch.nn.Parameter)
+
+
+def _outer_module(ctx: Ctx, code: str) -> str:
+    """The shortest prefix of path ``code`` that is an ``nn.Module`` (``policy.target_model``
+    for ``policy.target_model.q_net[0].weight``); '' when there is none."""
+    import torch
+
+    try:
+        node: ast.expr = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return ""
+    chain = []
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        chain.append(node)
+    for prefix in reversed(chain):
+        text = ast.unparse(prefix)
+        if isinstance(ctx.resolve(text), torch.nn.Module):
+            return text
+    return ""
+
+
+def _module_path(code: str) -> str:
+    """``model.encoder.fc`` for ``model.encoder.fc.weight``; the root for a top-level one."""
+    return code.split(".")[0].split("[")[0]
+
+
+def cast_call(failure: Failure, expected: str, want: Want, obj: Any) -> str:
+    if failure.kind == "device":
+        if want.fix == "cpu_int64":
+            dt = str(getattr(obj, "dtype", "torch.int64")).removeprefix("torch.")
+            return "cpu()" if dt == "int64" else "cpu().long()"
+        return f'to("{expected}")'
+    if want.fix == "int64" or failure.kind == "index_dtype":
+        return "long()"
+    return _CASTS.get(expected, f"to(torch.{expected})")
+
+
+def _comment(name: str, failure: Failure, expected: str) -> str:
+    call = cast_call(failure, expected, Want("", "", "", "", ""), None)
+    return f"# pass {name} through .{call} before this call"
+
+
+def _optimizer_fix(opt: str) -> str:
+    return (f"for _p, _s in {opt}.state.items():\n    for _k, _v in _s.items():\n"
+            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
+            f"            _s[_k] = _v.to(_p.device)")
+
+
+def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
+    """``self.pos = torch.randn(...)`` in ``__init__`` as ``self.register_buffer("pos", ...)``."""
+    import torch
+
+    code = o.code
+    if "." not in code or "[" in code:
+        return ()
+    owner_code, attr = code.rsplit(".", 1)
+    sc = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {}, ctx.ns,
+               0, -1)
+    owner = ctx.tracer(Want("", "", "", "", "")).live(sc, ast.parse(owner_code, mode="eval").body)
+    if not issubclass(type(owner), torch.nn.Module):
+        return ()
+    for klass in type(owner).__mro__:
+        init = klass.__dict__.get("__init__")
+        c = _source.function_code(init)
+        if c is None:
+            continue
+        for node in _source.own_nodes(c):
+            if _assigns_self_attr(node, attr):
+                value = _source.segment(c, node.value)  # type: ignore[attr-defined]
+                # NB: not persistent: a plain attribute was never saved, so checkpoints
+                # saved before the edit still load
+                new = f'self.register_buffer("{attr}", {value}, persistent=False)'
+                edit = _edits.replace(c, [(node, new)])
+                return (edit,) if edit is not None else ()
+    return ()
+
+
+def _assigns_self_attr(node: ast.AST, attr: str) -> bool:
+    if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+        return False
+    t = node.targets[0]
+    return (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
+            and t.value.id == "self")
+
+
+def titles(failure: Failure, ops: list[Op]) -> str:
+    rule = failure.rule
+    if rule is None:
+        return ""
+    role, want = rule.role, rule.want
+    if role == "target":
+        return ("the loss target must hold int64 class indices" if want == "int64" else
+                "the loss target must be floating point, like the input")
+    if failure.kind == "index_dtype" or (role == "index" and failure.kind != "device"):
+        return "indices must be an integer (int64) tensor"
+    if role == "mask":
+        return "the mask must be a bool tensor"
+    if role == "lengths":
+        return "pack_padded_sequence() needs lengths as a 1D int64 tensor on the cpu"
+    if rule.key == "cast":
+        # NB: a loss writes its result in the target's dtype: an int64 target, not an in-place op
+        if any(o.operand.where.startswith("`target` in ") for o in ops):
+            return "the loss target must be floating point, like the input"
+        return "an in-place result cannot be written into a tensor of another dtype"
+    if rule.key == "index_put_dtype":
+        return "the values written and the tensor written into have different dtypes"
+    if role == "host":
+        return "a tensor on an accelerator cannot become a numpy array"
+    if role == "load":
+        return "the checkpoint holds CUDA tensors and this machine has no CUDA"
+    if role == "meta":
+        return "a meta tensor has no data to copy"
+    return ""

@@ -1,0 +1,478 @@
+"""Where a culprit came from, in the user's names: a namespace object, or a line of their code.
+
+A culprit tensor the namespace does not hold (a local, a temporary) is followed back through the
+code that made it, read from source and never run: its assignments in the function, the caller's
+argument for a parameter, a user function's ``return``. The trail ends at a namespace object whose
+device/dtype matches the culprit's (``attention_mask`` behind `position_ids` in
+RotaryEmbedding.forward) or at the line that made it wrong (``torch.zeros(n)`` without a device),
+which becomes an :class:`~._edits.Edit`.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from typing import Any
+
+from ...inspect import _tree
+from ..families import _code_bugs
+from ..families._dispatched import derived_input
+from ..families._factory_twins import with_twins
+from ..running._frames import Frame, frame_locals
+from . import _source
+from ._blame import Namer, is_tensor, meta
+from ._edits import MOVES
+from ._source import Code
+from ._trace import Origin, Scope, Want, is_torch_namespace
+
+MAX_DEPTH = 8
+_CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
+                    "short", "char", "type"})
+
+
+class Tracer:
+    """Follows culprits back through the user's code; see the module's docstring."""
+
+    def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
+        self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
+        self._seen: set[tuple[int, int, str]] = set()
+        self._followed: set[tuple[int, str]] = set()  # (frame, local) followed from another
+        self.item_key = ""  # the dict key the culprit sits under, when tracing a dict
+
+    # -- entry points
+    def scope(self, i: int) -> Scope | None:
+        fr = self.frames[i]
+        code = _source.frame_code(fr.frame)
+        if code is None:
+            return None
+        return Scope(code, frame_locals(fr.frame), fr.frame.f_globals, fr.lineno, i)
+
+    def local(self, i: int, name: str, sub: str = "") -> list[Origin]:
+        """The culprit is local ``name`` (element ``sub`` of it, ``[0]``) of frame ``i``."""
+        sc = self.scope(i)
+        if sc is None:
+            return []
+        if sub:
+            found = self._element(sc, name, sub)
+            if found is not None:
+                return found
+        out = self.name(sc, name, 0)
+        if out or self.is_user(sc.code.src.filename):
+            return out
+        # NB: an argument inside torch's own code (a layer's `input`): look where the user's
+        # code made it, on the line of the first user frame out
+        user = next((j for j in range(i + 1, len(self.frames))
+                     if self.is_user(self.frames[j].frame.f_code.co_filename)), -1)
+        return self.temporary(user) if user >= 0 else []
+
+    def temporary(self, i: int) -> list[Origin]:
+        """The culprit was made on frame ``i``'s current statement and bound to no name."""
+        sc = self.scope(i)
+        if sc is None:
+            return []
+        stmt = _source.statement_at(sc.code, sc.line)
+        if stmt is None:
+            return []
+        out: list[Origin] = []
+        for node in _source.own_nodes_of(stmt):
+            if isinstance(node, ast.Call) and self.user_function(sc, node) is not None:
+                out += self.expr(sc, node, 1)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                getter = self._user_property(sc, node)  # NB: `mask.float_matrix`, a getter
+                if getter is not None:
+                    out += self._property(sc, node, getter, 1)
+        out += _code_bugs.in_statement(self, sc, stmt)
+        if out:
+            return out
+        # NB: a temporary made from a name on the line (``mask.logical_not()``): that name
+        for node in _source.own_nodes_of(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                v = sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
+                if is_tensor(v) and self.matches(v):
+                    out += self.name(sc, node.id, 1)
+        return out
+
+    # -- expressions
+    def expr(self, sc: Scope, node: ast.expr | None, depth: int) -> list[Origin]:
+        if node is None or depth > MAX_DEPTH:
+            return []
+        key = (id(sc.code.body), getattr(node, "lineno", 0), ast.dump(node)[:200])
+        if key in self._seen:
+            return []
+        self._seen.add(key)
+        if isinstance(node, ast.Name):
+            return self.name(sc, node.id, depth)
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self._chain(sc, node, depth)
+        if isinstance(node, ast.Call):
+            return self._call(sc, node, depth)
+        if isinstance(node, ast.Starred):
+            return self.expr(sc, node.value, depth + 1)
+        if isinstance(node, ast.DictComp) and self.item_key:
+            return _code_bugs.exempt_key(self, sc, node, self.item_key)
+        children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+        return [o for c in children for o in self.expr(sc, c, depth + 1)]
+
+    def name(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        bugs = _code_bugs.for_name(self, sc, name) or derived_input(self, sc, name)
+        assigned = _source.assignments(sc.code, name, sc.line)
+        if bugs and assigned and assigned[-1][1] is not None \
+                and all(o.role == "code" and o.edit is None for o in bugs):
+            # NB: a line with nothing to take the right dtype from (``torch.as_tensor(y[i:j])``)
+            # may still copy it from the user's data: the data, when the trail reaches it, is
+            # the culprit the user can fix
+            stmt, value = assigned[-1]
+            at = sc._replace(line=stmt.lineno)
+            args = [*value.args, *(k.value for k in value.keywords)] \
+                if isinstance(value, ast.Call) else [value]
+            held = [o for a in args for o in self.expr(at, a, depth + 1) if o.role != "code"]
+            if held:
+                return held
+        if bugs:
+            return with_twins(self, sc, name, bugs)
+        if assigned:
+            stmt, value = assigned[-1]
+            # NB: names in the value are those bound before that line (`x = x.view(-1)`)
+            if value is None:  # NB: a loop target: in a live frame, what it is bound to now
+                loaded = self._loaded(sc, stmt)
+                if loaded:
+                    return loaded
+                return self._named(sc.values.get(name), name) if sc.frame >= 0 else []
+            at = sc._replace(line=stmt.lineno)
+            return self.expr(at, value, depth + 1)
+        if name in sc.code.params() and name != "self":
+            return self._param(sc, name, depth)
+        obj = sc.values[name] if name in sc.values else sc.globals.get(name)
+        found = self._named(obj, name)
+        if not found and sc.frame >= 0 and is_tensor(obj) and depth < MAX_DEPTH:
+            found = self._bound_elsewhere(sc, obj, depth)
+        return found
+
+    def _bound_elsewhere(self, sc: Scope, obj: Any, depth: int) -> list[Origin]:
+        """``obj`` (a closure's free variable, say) as a local of another live user frame,
+        followed there: ``selected_beam`` of ``iter``, which the closure ``fn`` captured through
+        ``_expand_state``'s parameter, made by ``iter``'s own line."""
+        for j, fr in enumerate(self.frames):
+            if j == sc.frame or not self.is_user(fr.frame.f_code.co_filename):
+                continue
+            here = self.scope(j)
+            if here is None:
+                continue
+            for k, v in here.values.items():
+                if v is obj and k != "self" and (j, k) not in self._followed:
+                    self._followed.add((j, k))  # NB: each (frame, name) once: no ping-pong
+                    found = self.name(here, k, depth + 1)
+                    if found:
+                        return found
+        return []
+
+    def _chain(self, sc: Scope, node: ast.Attribute | ast.Subscript, depth: int) -> list[Origin]:
+        obj = self.live(sc, node)
+        if obj is not None and is_tensor(obj):
+            named = self.namer.namespace_tensor(obj)
+            if named is not None:
+                return [self._origin(named, obj)] if self.matches(obj) else []
+        if isinstance(node, ast.Attribute):
+            getter = self._user_property(sc, node)
+            if getter is not None:
+                return self._property(sc, node, getter, depth)
+        return self.expr(sc, node.value, depth + 1)
+
+    def _user_property(self, sc: Scope, node: ast.Attribute) -> Any:
+        """The getter of the user's ``@property`` that ``node`` reads (read, never called)."""
+        base = self.live(sc, node.value)
+        if base is None:
+            return None
+        prop = _tree._type_dict_lookup(type(base), node.attr)
+        fget = prop.fget if isinstance(prop, property) else None
+        if type(fget) is not types.FunctionType or not self.is_user(fget.__code__.co_filename):
+            return None
+        return fget
+
+    def _property(self, sc: Scope, node: ast.Attribute, fget: Any, depth: int) -> list[Origin]:
+        """What the getter returns, followed like a helper's result; converted where it is read
+        when the getter has nothing of the right device or dtype to take it from."""
+        code = _source.function_code(fget)
+        if code is None or code.func is None:
+            return []
+        params = code.params()
+        values = {params[0]: self.live(sc, node.value)} if params else {}
+        callee = Scope(code, values, fget.__globals__, (code.func.end_lineno or 0) + 1, -1, sc)
+        found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+        if any(o.role == "code" and o.edit is None for o in found):
+            found = [o for o in found if o.edit is not None] + _code_bugs.at_call(self, sc, node)
+        return found
+
+    def _call(self, sc: Scope, node: ast.Call, depth: int) -> list[Origin]:
+        bug = _code_bugs.in_call(self, sc, node)
+        if bug is not None:
+            return bug
+        callee = self.user_function(sc, node)
+        if callee is not None:
+            return self._returns(sc, node, callee, depth)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in MOVES and self.want.kind == "device":
+                return []  # NB: the move's own target decides where it lands
+            recv = self.expr(sc, func.value, depth + 1)
+            if recv or not is_torch_namespace(sc, func.value):
+                return recv
+        return [o for a in (*node.args, *(k.value for k in node.keywords))
+                for o in self.expr(sc, a, depth + 1)]
+
+    # -- calls into user code
+    def user_function(self, sc: Scope, node: ast.Call) -> Any:
+        """The plain Python function ``node`` calls, when it is user code (else None)."""
+        func = node.func
+        fn: Any = None
+        if isinstance(func, ast.Name):
+            fn = sc.values.get(func.id, sc.globals.get(func.id))
+        elif isinstance(func, ast.Attribute):
+            base = self.live(sc, func.value)
+            if base is not None:
+                fn = _tree._type_dict_lookup(type(base), func.attr)
+                if isinstance(fn, staticmethod):
+                    fn = fn.__func__
+        if type(fn) is not types.FunctionType:
+            return None
+        return fn if self.is_user(fn.__code__.co_filename) else None
+
+    def _returns(self, sc: Scope, node: ast.Call, fn: Any, depth: int) -> list[Origin]:
+        code = _source.function_code(fn)
+        if code is None or code.func is None:
+            return []
+        values = _bind(code, node, sc, self)
+        callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, sc, node)
+        found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
+        if any(o.role == "code" and o.edit is None for o in found):
+            # NB: the helper has nothing to take the right device/dtype from: convert its
+            # result where the caller uses it
+            at_call = _code_bugs.at_call(self, sc, node)
+            found = [o for o in found if o.edit is not None] + at_call
+        return found
+
+    def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        found = self.argument(sc, name)
+        return self.expr(found[0], found[1], depth + 1) if found is not None else []
+
+    def argument(self, sc: Scope, name: str) -> tuple[Scope, ast.expr] | None:
+        """The caller's scope and the expression it passed for parameter ``name``."""
+        caller, call = sc.caller, sc.call
+        if caller is None or call is None:
+            found = self._live_caller(sc)
+            if found is None:
+                return None
+            caller, call = found
+        arg = _argument(sc.code, call, name, method=_is_method(sc.code))
+        return (caller, arg) if arg is not None else None
+
+    def _live_caller(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
+        """The user frame that called frame ``sc.frame``, and the call on its line."""
+        for j in range(sc.frame + 1, len(self.frames)):
+            if not self.is_user(self.frames[j].frame.f_code.co_filename):
+                continue
+            caller = self.scope(j)
+            if caller is None:
+                return None
+            stmt = _source.statement_at(caller.code, caller.line)
+            for node in _source.own_nodes_of(stmt) if stmt is not None else []:
+                if isinstance(node, ast.Call) and self._calls(caller, node, sc):
+                    return caller, node
+            return None
+        return None
+
+    def _calls(self, caller: Scope, node: ast.Call, callee: Scope) -> bool:
+        func, me, name = node.func, callee.self_obj, callee.code.func
+        fname = name.name if name is not None else ""
+        if me is not None:
+            if fname == "forward" and self.live(caller, func) is me:
+                return True
+            return (isinstance(func, ast.Attribute) and func.attr == fname
+                    and self.live(caller, func.value) is me)
+        return (isinstance(func, ast.Name) and func.id == fname) or (
+            isinstance(func, ast.Attribute) and func.attr == fname)
+
+    def _element(self, sc: Scope, name: str, sub: str) -> list[Origin] | None:
+        """``state[0]`` where ``state = (a, b)``: follow the element."""
+        try:
+            index = ast.literal_eval(sub.strip("[]"))
+        except (ValueError, SyntaxError):
+            return None
+        assigned = _source.assignments(sc.code, name, sc.line)
+        value = assigned[-1][1] if assigned else None
+        if isinstance(value, ast.Tuple | ast.List) and isinstance(index, int) \
+                and index < len(value.elts):
+            return self.expr(sc, value.elts[index], 1)
+        return None
+
+    # -- namespace objects
+    def live(self, sc: Scope, node: ast.expr) -> Any:
+        """The object a plain ``a.b[k]`` chain names right now (no user code runs)."""
+        steps: list[_tree.Step] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute | ast.Subscript):
+            if isinstance(cur, ast.Attribute):
+                steps.append(_tree.Step("attr", cur.attr))
+            else:
+                key = _key(sc, cur.slice)
+                if key is None:
+                    return None
+                steps.append(_tree.Step("item", key))
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            return None
+        root = sc.values[cur.id] if cur.id in sc.values else sc.globals.get(cur.id)
+        if root is None:
+            return None
+        try:
+            return _tree.resolve({cur.id: root}, (_tree.Step("name", cur.id), *reversed(steps)))
+        except LookupError:
+            return None
+
+    def _named(self, obj: Any, code: str) -> list[Origin]:
+        if obj is None:
+            return []
+        if not is_tensor(obj):
+            return self._named_array(obj)
+        named = self.namer.namespace_tensor(obj)
+        if named is None or not self.matches(obj):
+            return []
+        return [self._origin(named, obj)]
+
+    def _loaded(self, sc: Scope, stmt: ast.stmt) -> list[Origin]:
+        """A batch from ``for x, y in loader`` with a wrong dtype: the one array (or tensor) of
+        the loader's dataset with that dtype, which the batch was collated from
+        (``dataset.y_data``, int32 labels). NB: the dataset's ``__dict__`` is read, never its
+        ``__getitem__``; nothing is named when several fields could be it."""
+        if self.want.kind == "device" or not isinstance(stmt, ast.For | ast.AsyncFor):
+            return []
+        it = stmt.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
+                and it.func.id == "enumerate" and it.args:
+            it = it.args[0]
+        ds = _dataset(self.live(sc, it))
+        data = _tree.instance_dict(ds) if ds is not None else None
+        if data is None:
+            return []
+        found = [(k, v) for k, v in data.items() if self._holds_want(v)]
+        if len(found) != 1 or not found[0][0].isidentifier():
+            return []
+        # NB: named through the dataset that holds it: rebinding another name for the same
+        # array would leave the dataset reading the old one
+        key, obj = found[0]
+        holder = self.namer.deep([ds]).get(id(ds), "")
+        path = f"{holder}.{key}" if holder else ""
+        return [Origin(path, path, obj, "array" if array_dtype(obj) else "tensor")] if path \
+            else []
+
+    def _holds_want(self, v: Any) -> bool:
+        if array_dtype(v):
+            return array_dtype(v) == self.want.dtype
+        m = meta(v)
+        return m is not None and m[1] == self.want.dtype and m[2] != ()
+
+    def _named_array(self, obj: Any) -> list[Origin]:
+        """A NumPy array of the user's that a tensor with the culprit's dtype was made from
+        (``torch.as_tensor(y[i:j])``, ``y`` the labels passed in): its dtype is where the
+        wrong dtype comes from, so it is the culprit. NB: never for a device: NumPy is on the
+        cpu, and its data is never read."""
+        if self.want.kind == "device" or array_dtype(obj) != self.want.dtype:
+            return []
+        path = self.namer.deep([obj]).get(id(obj), "")
+        return [Origin(path, path, obj, "array")] if path else []
+
+    def _origin(self, named: Any, obj: Any) -> Origin:
+        return Origin(named.name, named.code, obj, named.role)
+
+    def matches(self, t: Any) -> bool:
+        """Could ``t`` be the culprit (same device, or same dtype for dtype problems)?"""
+        m = meta(t)
+        if m is None:
+            return False
+        if self.want.kind == "device":
+            return m[0] == self.want.device
+        return m[1] == self.want.dtype or self.want.fix != ""
+
+
+def _dataset(loader: Any) -> Any:
+    """A DataLoader's dataset (through ``Subset``-style wrappers that keep theirs in
+    ``.dataset``); None for anything else."""
+    import torch
+
+    if not isinstance(loader, torch.utils.data.DataLoader):
+        return None
+    own = _tree.instance_dict(loader)
+    data = own.get("dataset") if own is not None else None
+    for _ in range(3):
+        d = _tree.instance_dict(data)
+        if d is None:
+            return None
+        inner = d.get("dataset")
+        if inner is None or _tree.instance_dict(inner) is None:
+            return data
+        data = inner
+    return None
+
+
+def array_dtype(obj: Any) -> str:
+    """The torch dtype (``int64``) a tensor made from NumPy array ``obj`` gets; '' for anything
+    else. NB: reads the dtype only."""
+    import sys
+
+    np = sys.modules.get("numpy")
+    if np is None or type(obj) is not np.ndarray:
+        return ""
+    import torch
+
+    try:
+        return str(torch.from_numpy(np.empty(0, dtype=obj.dtype)).dtype).removeprefix("torch.")
+    except (TypeError, ValueError):  # NB: object, string and datetime arrays have no twin
+        return ""
+
+
+def _key(sc: Scope, node: ast.expr) -> str | int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | int) \
+            and type(node.value) is not bool:
+        return node.value
+    if isinstance(node, ast.Name):
+        v = sc.values.get(node.id)
+        return v if type(v) is str or type(v) is int else None
+    return None
+
+
+def _is_method(code: Code) -> bool:
+    return bool(code.params()) and code.params()[0] == "self"
+
+
+def _argument(code: Code, call: ast.Call, name: str, method: bool) -> ast.expr | None:
+    """The expression ``call`` passes for parameter ``name`` of ``code``."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    params = code.params()[1:] if method else code.params()
+    if code.func is not None:
+        positional = [p.arg for p in (*code.func.args.posonlyargs, *code.func.args.args)]
+        params = positional[1:] if method else positional
+    if name in params:
+        i = params.index(name)
+        if i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+            return call.args[i]
+    return None
+
+
+def _bind(code: Code, call: ast.Call, sc: Scope, tracer: Tracer) -> dict[str, Any]:
+    """The live values the caller passes (``self`` for a method), where they can be named."""
+    out: dict[str, Any] = {}
+    method = _is_method(code)
+    if method and isinstance(call.func, ast.Attribute):
+        me = tracer.live(sc, call.func.value)
+        if me is not None:
+            out["self"] = me
+    for p in code.params():
+        arg = _argument(code, call, p, method)
+        if arg is not None:
+            v = tracer.live(sc, arg) if not isinstance(arg, ast.Name) else sc.values.get(
+                arg.id, sc.globals.get(arg.id))
+            if v is not None:
+                out[p] = v
+    return out

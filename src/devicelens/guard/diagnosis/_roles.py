@@ -1,0 +1,370 @@
+"""Which operand a message is about: the odd one out, the loss target, the index, the mask, the
+in-place destination; and what it should be.
+
+Operands are told apart by the name the op gives them (`target` in cross_entropy), by their place
+in the failing statement (the subscript of ``x[idx]``, the target of ``t[k] /= n``) and by the
+dtype the message quotes, never by guessing from values.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from ..running._frames import internal_file
+from . import _decide, _source
+from ._blame import is_tensor, iter_params, meta
+from ._context import Ctx, Failure, Op, ns_device
+from ._decide import dtype_name, is_int, local_name
+from ._trace import Want
+
+_INDEX_NAMES = ("index", "indices", "idx")
+_MASK_NAMES = ("mask", "condition", "attn_mask", "key_padding_mask")
+# Positions of index arguments (self counted as 0) in index ops, for methods and functions.
+INDEX_METHODS = {"scatter": 2, "scatter_": 2, "scatter_add": 2, "scatter_add_": 2,
+                 "scatter_reduce": 2, "scatter_reduce_": 2, "gather": 2, "index_select": 2,
+                 "index_add": 2, "index_add_": 2, "index_copy": 2, "index_copy_": 2,
+                 "index_fill": 2, "index_fill_": 2, "take_along_dim": 1, "take": 1,
+                 "embedding": 0, "one_hot": 0}
+_LOSS_WORDS = ("loss", "entropy", "nll")
+
+
+def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tuple[str, list[Op]]:
+    rule = failure.rule
+    role = rule.role if rule is not None else "mismatch"
+    if failure.kind == "device":
+        return _device(ctx, failure, ops, forced, role)
+    if role == "target" or _loss_target(ctx, failure, ops):
+        return _target(ctx, failure, ops)
+    if role == "index" or failure.kind == "index_dtype":
+        return "int64", [o for o in _index_ops(ctx, ops) if not is_int(o.operand.dtype)]
+    if role == "mask":
+        return "bool", _mask_ops(ctx, failure, ops)
+    if role == "dest":
+        return _dest(ctx, failure, ops)
+    if rule is not None and rule.want == "float":
+        found = _quoted_dtypes(failure)
+        return "float32", [o for o in ops if o.operand.dtype in found or (
+            not found and is_int(o.operand.dtype))]
+    return _value_dtype(ctx, failure, ops)
+
+
+# --- devices -----------------------------------------------------------------------------------
+
+def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
+            role: str) -> tuple[str, list[Op]]:
+    if role == "lengths":
+        return "cpu", [o for o in ops if local_name(o.operand.where) == "lengths" or (
+            is_int(o.operand.dtype) and o.operand.device != "cpu" and len(o.operand.shape) == 1)]
+    if role in ("host", "load", "meta"):
+        return "cpu", []
+    sc, stmt = ctx.statement(ctx.user)
+    tracer = ctx.tracer(_want())
+    line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
+    csc, cstmt = ctx.statement(ctx.cell)
+    cell_mods = _decide.modules_called(cstmt, lambda n: tracer.live(csc, n) if csc else None)
+    operands = [o.operand for o in ops]
+    if failure.devices:
+        operands = [o for o in operands if o.device in failure.devices] or operands
+    expected = _decide.expected_device(
+        operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
+        _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner)
+    named = set(failure.devices)
+    return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
+                      and (not named or o.operand.device in named)]
+
+
+def _want() -> Any:
+    return Want("device", "", "", "", "")
+
+
+# --- dtypes ------------------------------------------------------------------------------------
+
+def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[Op]]:
+    """Floats that must agree: the model's dtype wins; without a model, data the user made wins
+    over a tensor a line of code made with the default dtype."""
+    values = [o for o in ops if local_name(o.operand.where) not in (*_INDEX_NAMES, "target")]
+    fl = [o for o in values if o.operand.dtype.startswith(("float", "bfloat", "complex"))
+          and o.operand.shape != ()]
+    sc, stmt = ctx.statement(ctx.user)
+    tracer = ctx.tracer(_want())
+    line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
+    expected = _decide.expected_dtype([o.operand for o in fl], ctx.stack, line_mods)
+    culprits = [o for o in fl if o.operand.dtype != expected]
+    if not culprits and fl:
+        culprits = _int_values(values, _message_dtypes(failure))
+    if not _float_params(ctx.stack) and not line_mods and culprits:
+        flipped = _code_made(ctx, fl, expected)
+        if flipped is not None:
+            return _other(fl, flipped), flipped
+    return expected, culprits
+
+
+def _float_params(modules: list[Any]) -> bool:
+    """A running module with floating parameters: then its dtype decides, never the data."""
+    return any(p.is_floating_point() for m in modules for p in iter_params(m, limit=10_000))
+
+
+def _int_values(values: list[Op], quoted: set[str]) -> list[Op]:
+    """Integer data where the floats all agree (``value_net(state)`` with an int32 ``state``,
+    "mat1 and mat2 must have the same dtype, but got Int and Float"): the integers are the odd
+    ones out. NB: only dtypes the message names, and never a bool mask or a 0-dim count."""
+    return [o for o in values if is_int(o.operand.dtype) and o.operand.dtype != "bool"
+            and o.operand.shape != () and (not quoted or o.operand.dtype in quoted)]
+
+
+_DTYPE_NAMES = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                "float32", "float64"}
+
+
+def _message_dtypes(failure: Failure) -> set[str]:
+    """The dtypes an error message names: "got Int and Float", "expected scalar type Int but
+    found Float", "Found dtype Long but expected Float"."""
+    found = re.findall(r"(?:got|type|dtype|found|and) (c10::\w+|unsigned char|signed char|"
+                       r"long int|[A-Za-z]\w*)", failure.text)
+    names = {dtype_name(f) for f in found}
+    return names & _DTYPE_NAMES
+
+
+def _other(fl: list[Op], flipped: list[Op]) -> str:
+    ids = {id(o) for o in flipped}
+    rest = [o.operand.dtype for o in fl if id(o) not in ids]
+    return rest[0] if rest else flipped[0].operand.dtype
+
+
+def _code_made(ctx: Ctx, fl: list[Op], expected: str) -> list[Op] | None:
+    """The expected-dtype operands, when they come from a factory that used the default dtype
+    while the others come from the user's data: then those are the ones to fix."""
+    mine = [o for o in fl if o.operand.dtype == expected]
+    others = [o for o in fl if o.operand.dtype != expected]
+    if not mine or not others or len({o.operand.dtype for o in others}) != 1:
+        return None
+    target = others[0].operand.dtype
+    for o in mine:
+        loc = ctx.namer.local_at.get(id(o.tensor))
+        want = Want("dtype", o.operand.device, o.operand.dtype, target, "")
+        if loc is not None:
+            origins = ctx.tracer(want).local(*loc)
+        elif o.operand.named.role == "unnamed" and ctx.user >= 0:
+            origins = ctx.tracer(want).temporary(ctx.user)  # NB: made on the failing line
+        else:
+            return None
+        if not any(x.role == "code" for x in origins):
+            return None
+    return mine
+
+
+def _target(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[Op]]:
+    targets = [o for o in ops if local_name(o.operand.where) == "target"]
+    inputs = [o for o in ops if local_name(o.operand.where) in ("input", "self")
+              and o.operand.dtype.startswith(("float", "bfloat"))]
+    rule = failure.rule
+    if (rule is not None and rule.want == "int64") or (
+            not inputs and targets and not targets[0].operand.dtype.startswith("int")):
+        if not targets:  # NB: a C++ loss called from the user's line: the non-float operand
+            targets = [o for o in ops if not o.operand.dtype.startswith(("float", "bfloat"))]
+        return "int64", [o for o in targets if o.operand.dtype != "int64"]
+    exp = inputs[0].operand.dtype if inputs else "float32"
+    return exp, [o for o in targets if o.operand.dtype != exp]
+
+
+def _loss_target(ctx: Ctx, failure: Failure, ops: list[Op]) -> bool:
+    """An integer target reaching a loss that wants float ones (BCE, MSE): PyTorch words it as
+    a cast or a dtype problem, but the target is the culprit."""
+    rule = failure.rule
+    if rule is None or rule.key not in ("cast", "found_dtype", "scalar_type"):
+        return False
+    fn = _op_frame_name(ctx)
+    if not any(w in fn for w in _LOSS_WORDS):
+        return False
+    # NB: only when the message is about the target's own dtype (class weights are not)
+    quoted = {dtype_name(d) for d in re.findall(
+        r"(?:Found dtype|found|output type) ([\w ]+?)(?: but|$|\.)", failure.text)}
+    return any(local_name(o.operand.where) == "target" and is_int(o.operand.dtype)
+               and o.operand.dtype in quoted for o in ops)
+
+
+def _op_frame_name(ctx: Ctx) -> str:
+    for fr in ctx.frames:
+        if not internal_file(fr.frame.f_code.co_filename):
+            return fr.frame.f_code.co_name
+    return ""
+
+
+def _index_ops(ctx: Ctx, ops: list[Op]) -> list[Op]:
+    named = [o for o in ops if local_name(o.operand.where) in _INDEX_NAMES]
+    if not named and _op_frame_name(ctx) in ("embedding", "one_hot"):
+        named = [o for o in ops if local_name(o.operand.where) == "input"]
+    if named:
+        return named
+    ids = {id(t) for t in _statement_index_tensors(ctx)}
+    return [o for o in ops if id(o.tensor) in ids]
+
+
+def _statement_index_tensors(ctx: Ctx) -> list[Any]:
+    """Tensors in index position on the failing statement: ``x[i, j]``, ``t.scatter_(1, i, v)``,
+    ``emb(i)`` (an Embedding module)."""
+    import torch
+
+    sc, stmt = ctx.statement(ctx.user)
+    if stmt is None:
+        return []
+    tracer = ctx.tracer(_want())
+    exprs: list[ast.expr] = []
+    for node in _source.own_nodes_of(stmt):
+        if isinstance(node, ast.Subscript):
+            sl = node.slice
+            exprs += list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+        elif isinstance(node, ast.Call):
+            exprs += _index_args(node, tracer.live(sc, node.func), torch)
+    out = []
+    for e in exprs:
+        for sub in _receivers(e):
+            obj = _value(tracer, sc, sub)
+            if is_tensor(obj):
+                out.append(obj)
+    return out
+
+
+def _receivers(node: ast.expr) -> list[ast.expr]:
+    """``idx.view(-1, 1).expand_as(src)`` -> its chain down to ``idx`` (never ``src``)."""
+    out = [node]
+    while isinstance(node, ast.Call | ast.Attribute | ast.Subscript):
+        node = node.func if isinstance(node, ast.Call) else node.value
+        out.append(node)
+    return out
+
+
+def _index_args(call: ast.Call, func: Any, torch: Any) -> list[ast.expr]:
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+    out = [k.value for k in call.keywords if k.arg in _INDEX_NAMES]
+    if issubclass(type(func), torch.nn.Embedding) and call.args:
+        return [call.args[0]]
+    pos = INDEX_METHODS.get(name)
+    if pos is not None:
+        method = isinstance(f, ast.Attribute) and not _looks_like_module(f.value)
+        i = pos - 1 if method else pos
+        if 0 <= i < len(call.args):
+            out.append(call.args[i])
+    return out
+
+
+def _looks_like_module(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("torch", "F", "functional")
+
+
+def _value(tracer: Any, sc: Any, node: ast.AST) -> Any:
+    if isinstance(node, ast.Name):
+        return sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
+    if isinstance(node, ast.Attribute | ast.Subscript):
+        return tracer.live(sc, node)
+    return None
+
+
+def _mask_ops(ctx: Ctx, failure: Failure, ops: list[Op]) -> list[Op]:
+    named = [o for o in ops if local_name(o.operand.where) in _MASK_NAMES]
+    if named:
+        return [o for o in named if o.operand.dtype != "bool"]
+    ids = {id(t) for t in _statement_mask_tensors(ctx)}
+    placed = [o for o in ops if id(o.tensor) in ids and o.operand.dtype != "bool"]
+    if placed:
+        return placed
+    found = _quoted_dtypes(failure)
+    hits = [o for o in ops if o.operand.dtype in found]
+    return hits[:1] if len({o.operand.dtype for o in ops}) == 1 else hits
+
+
+# Positions of the mask argument (self counted as 0) in ops that take one.
+_MASK_METHODS = {"where": 0, "masked_fill": 1, "masked_fill_": 1, "masked_select": 1,
+                 "masked_scatter": 1, "masked_scatter_": 1}
+
+
+def _statement_mask_tensors(ctx: Ctx) -> list[Any]:
+    """Tensors in mask position on the failing statement (``torch.where(c, ...)``'s ``c``)."""
+    sc, stmt = ctx.statement(ctx.user)
+    if stmt is None:
+        return []
+    tracer = ctx.tracer(_want())
+    exprs: list[ast.expr] = []
+    for node in _source.own_nodes_of(stmt):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        exprs += [k.value for k in node.keywords if k.arg in _MASK_NAMES]
+        name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+        pos = _MASK_METHODS.get(name)
+        if pos is not None:
+            method = isinstance(f, ast.Attribute) and not _looks_like_module(f.value)
+            i = pos - 1 if method and name != "where" else pos
+            if 0 <= i < len(node.args):
+                exprs.append(node.args[i])
+    return [t for e in exprs for sub in _receivers(e)
+            if is_tensor(t := _value(tracer, sc, sub))]
+
+
+def _quoted_dtypes(failure: Failure) -> set[str]:
+    text = failure.text
+    out = set()
+    for m in re.finditer(r"dtype:? ([\w:]+(?: int| char)?)|for '(\w+)'|Got: (\w+)", text):
+        out.add(dtype_name(next(g for g in m.groups() if g)))
+    return out
+
+
+def _dest(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[Op]]:
+    """The tensor written into: an in-place op's ``self``, ``out=``, ``t[i] = v``'s ``t``."""
+    sc, stmt = ctx.statement(ctx.user)
+    tracer = ctx.tracer(_want())
+    rule = failure.rule
+    if rule is not None and rule.key == "index_put_dtype":
+        return _index_put(ctx, tracer, sc, stmt, ops)
+    dests = _dest_tensors(tracer, sc, stmt)
+    m = re.search(r"result type (\w+)", failure.text)
+    expected = dtype_name(m.group(1)) if m else "float32"
+    ids = {id(t) for t in dests}
+    return expected, [o for o in ops if id(o.tensor) in ids and o.operand.dtype != expected]
+
+
+def _dest_tensors(tracer: Any, sc: Any, stmt: ast.stmt | None) -> list[Any]:
+    if stmt is None or sc is None:
+        return []
+    out = []
+    if isinstance(stmt, ast.AugAssign):
+        out.append(_value(tracer, sc, stmt.target))
+    for node in _source.own_nodes_of(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr.endswith("_") and not node.func.attr.startswith("_"):
+                out.append(_value(tracer, sc, node.func.value))
+            for k in node.keywords:
+                if k.arg == "out":
+                    out.append(_value(tracer, sc, k.value))
+    return [t for t in out if t is not None]
+
+
+def _index_put(ctx: Ctx, tracer: Any, sc: Any, stmt: ast.stmt | None,
+               ops: list[Op]) -> tuple[str, list[Op]]:
+    if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Subscript):
+        return "", []
+    dest = _value(tracer, sc, stmt.targets[0].value)
+    mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n))
+    exp = _decide.expected_dtype([], [], mods) if mods else ""
+    if dest is None:
+        return exp, []
+    m = meta(dest)
+    if not exp or (m is not None and m[1] == exp):
+        # NB: the tensor written into is right (or nothing says otherwise): the values are
+        # the culprit (fp16 outputs of autocast written into a float32 buffer)
+        value = _value(tracer, sc, stmt.value)
+        mv = meta(value)
+        if m is None or mv is None or mv[1] == m[1]:
+            return (m[1] if m else exp), []
+        return m[1], [_op(ctx, ops, value)]
+    return exp, [_op(ctx, ops, dest)] if m is None or m[1] != exp else []
+
+
+def _op(ctx: Ctx, ops: list[Op], t: Any) -> Op:
+    from ._blame import describe_tensor
+
+    return next((o for o in ops if o.tensor is t), None) or Op(
+        describe_tensor(t, "", ctx.namer.tensor(t)), t)

@@ -1,0 +1,80 @@
+"""The records culprit tracing works with, and the face the tracer shows to the code checks.
+
+:mod:`._origin` follows a culprit back through the user's code; :mod:`._code_bugs` judges single
+lines on the way. Both speak in these types, so neither imports the other's internals.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from ._edits import Edit
+from ._source import Code
+
+if TYPE_CHECKING:
+    from ._blame import Namer
+from ..running._frames import Frame
+
+
+class Want(NamedTuple):
+    """The culprit being traced, and what it should have been."""
+
+    kind: str  # device | dtype | index_dtype
+    device: str
+    dtype: str
+    expected: str  # the device or dtype it should have
+    fix: str  # the message table's ``want`` ("", "int64", "bool", "float", ...)
+
+
+class Origin(NamedTuple):
+    name: str  # user name path, or the owner of the faulty code (``head``, ``create_masks``)
+    code: str  # expression to reassign in a namespace fix ('' when the fix is an edit)
+    obj: Any  # the namespace tensor named (None for code)
+    role: str  # the Named role, or "code"
+    edit: Edit | None = None
+    detail: str = ""  # for code: what the line does wrong
+
+
+class Scope(NamedTuple):
+    """Names as one piece of code sees them: a live frame, or a function read statically with
+    its parameters bound to what its caller passed."""
+
+    code: Code
+    values: dict[str, Any]
+    globals: dict[str, Any]
+    line: int
+    frame: int  # position in the traceback's frames, -1 when not running
+    caller: Scope | None = None
+    call: ast.Call | None = None
+
+    @property
+    def self_obj(self) -> Any:
+        return self.values.get("self")
+
+
+class TracerLike(Protocol):
+    """What a code check may ask of the tracer that called it."""
+
+    frames: list[Frame]
+    namer: Namer
+    want: Want
+    item_key: str
+
+    def live(self, sc: Scope, node: ast.expr) -> Any: ...
+
+    def argument(self, sc: Scope, name: str) -> tuple[Scope, ast.expr] | None: ...
+
+    def user_function(self, sc: Scope, node: ast.Call) -> Any: ...
+
+
+def is_torch_namespace(sc: Scope, node: ast.expr) -> bool:
+    """``torch`` / ``F`` / ``torch.nn.functional``: calls on them are torch functions."""
+    root = node
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    mod = sc.values.get(root.id, sc.globals.get(root.id))
+    return type(mod) is types.ModuleType and str(getattr(mod, "__name__", "")).startswith("torch")

@@ -1,0 +1,459 @@
+"""Lines of user code that make a tensor wrong, and the edit that makes them right.
+
+The classes: a factory without a device (``torch.zeros(n)`` in ``forward`` lands on the default
+device), a device spelled out (``.cuda()``, ``device="cpu"``, ``.to(f"cuda:{i}")``), a move whose
+result is dropped (``mask.to(device)``), a factory whose default dtype meets data of another
+dtype, and a ``.byte()`` mask where a boolean one is required. Each is reported only when it
+explains the culprit (same device or dtype), and fixed against a tensor the code already has
+(``x.device``, ``next(self.parameters()).device``), never a hard-coded device.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from ..diagnosis import _edits, _source
+from ..diagnosis._blame import is_tensor, iter_params, majority_device, meta
+from ..diagnosis._mismatch import is_float
+from ..diagnosis._source import Code
+from ..diagnosis._trace import Origin, is_torch_namespace
+
+if TYPE_CHECKING:
+    from ..diagnosis._trace import Scope
+    from ..diagnosis._trace import TracerLike as Tracer
+
+_MASK_CASTS = {"uint8": "byte", "int64": "long", "int32": "int", "float32": "float"}
+
+
+Change = tuple[ast.AST, "str | None"]  # a node and its new text (None: no anchor to use)
+
+
+def dropped_moves(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
+    """``name.to(device)`` as a statement of its own before the current line: the moved copy
+    is thrown away (the fix assigns it)."""
+    out: list[Origin] = []
+    if tr.want.kind != "device":
+        return out
+    for node in _source.own_nodes(sc.code):
+        if _dropped_move(node, name) and node.lineno < sc.line:  # type: ignore[attr-defined]
+            text = _edits.assign_move(sc.code, node)  # type: ignore[arg-type]
+            edit = _edits.replace_statement(sc.code, node, text) if text else None  # type: ignore[arg-type]
+            if edit is not None:
+                out.append(_origin(tr, sc, edit, f"`{name}.to(...)` drops its result, so "
+                                   f"`{name}` stays where it was"))
+    return out
+
+
+def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
+    """Bugs in ``sc``'s code, before its current line, that leave local ``name`` wrong."""
+    out = dropped_moves(tr, sc, name)
+    if out:
+        return out
+    for stmt, value in _source.assignments(sc.code, name, sc.line):
+        if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
+            continue
+        out += _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), name)
+    return out
+
+
+def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:
+    """``call`` itself makes the culprit wrong (a factory, a hard-coded move)."""
+    change = _change(tr, sc, call, call.lineno)
+    if change is None:
+        return None
+    return _origins(tr, sc, [change], "") or None
+
+
+def in_statement(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[Origin]:
+    """Temporaries made wrong on the statement itself (``x + torch.ones(3)``)."""
+    value = getattr(stmt, "value", None)
+    if not isinstance(value, ast.expr):
+        return []
+    return _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), "")
+
+
+def at_call(tr: Tracer, sc: Scope, call: ast.Call | ast.Attribute) -> list[Origin]:
+    """A helper's result converted where it is used (``emb(t).to(sample.dtype)``): the helper
+    itself has no tensor to take the right device or dtype from."""
+    attr = "device" if tr.want.kind == "device" else "dtype"
+    anchor = _anchor(tr, sc, call.lineno, attr)
+    if anchor is None:
+        return []
+    text = f"{_source.segment(sc.code, call)}.to({anchor})"
+    return _origins(tr, sc, [(call, text)], "")
+
+
+def exempt_key(tr: Tracer, sc: Scope, comp: ast.DictComp, key: str) -> list[Origin]:
+    """``{k: v.to(device) for k, v in batch.items()}`` moving an entry that must stay where it
+    is (``lengths`` on the cpu): that entry is left out of the move."""
+    value = comp.value
+    moves = [n for n in ast.walk(value) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Attribute) and n.func.attr in _edits.MOVES]
+    if tr.want.fix != "cpu_int64" or not moves or len(comp.generators) != 1:
+        return []
+    target = comp.generators[0].target
+    kname = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+    moved = moves[0].func.value  # type: ignore[attr-defined]
+    if not isinstance(kname, ast.Name):
+        return []
+    text = (f"({_source.segment(sc.code, moved)} if {kname.id} == {key!r} else "
+            f"{_source.segment(sc.code, value)})")
+    edit = _edits.replace(sc.code, [(value, text)])
+    return [_origin(tr, sc, edit, f"the helper moves {key!r} too, which must stay on the cpu")] \
+        if edit is not None else []
+
+
+def _origins(tr: Tracer, sc: Scope, changes: list[Change], name: str) -> list[Origin]:
+    """One origin for the changes of one statement; a bug with no anchor has no edit (the
+    caller may convert the result instead)."""
+    if not changes:
+        return []
+    real = [(n, t) for n, t in changes if t is not None]
+    edit = _edits.replace(sc.code, real) if real else None
+    if edit is None:
+        return [Origin(owner(tr, sc), "", None, "code", None, _what(tr, name))]
+    if any(isinstance(n, ast.BinOp) for n, _t in real):
+        subject = f"`{name}`" if name else "the index"
+        return [_origin(tr, sc, edit, f"{subject} becomes {tr.want.dtype} by the true division "
+                        f"(`/`) of this line; `//` keeps an integer index an integer")]
+    return [_origin(tr, sc, edit, _what(tr, name))]
+
+
+# --- what is wrong with a call ----------------------------------------------------------------
+
+def _changes(tr: Tracer, sc: Scope, value: ast.expr, line: int) -> list[Change]:
+    out: list[Change] = []
+    _walk(tr, sc, value, line, False, out)
+    return out
+
+
+def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
+          out: list[Change]) -> None:
+    if isinstance(node, ast.Lambda | ast.ListComp | ast.DictComp | ast.SetComp
+                  | ast.GeneratorExp):
+        return
+    if isinstance(node, ast.Call):
+        change = None if moved else _change(tr, sc, node, line)
+        if change is not None:
+            out.append(change)
+            return
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            soft_move = (func.attr in _edits.MOVES and tr.want.kind == "device") or (
+                func.attr in ("to", "type") and tr.want.kind != "device")
+            _walk(tr, sc, func.value, line, moved or soft_move, out)
+            if _is_torch(sc, func.value):
+                for a in node.args:
+                    _walk(tr, sc, a, line, moved, out)
+        return
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        change = _true_division(tr, sc, node)
+        if change is not None:
+            out.append(change)
+            return
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.expr):
+            _walk(tr, sc, child, line, moved, out)
+
+
+def _true_division(tr: Tracer, sc: Scope, node: ast.BinOp) -> Change | None:
+    """``idx / n`` where an index is wanted: true division of integers is a float (since
+    PyTorch 1.5); ``//`` keeps the integer index."""
+    want = tr.want
+    if not (want.kind == "index_dtype" or want.fix == "int64") or not is_float(want.dtype):
+        return None
+    left = meta(tr.live(sc, node.left))
+    right = tr.live(sc, node.right)
+    right_meta = meta(right) if is_tensor(right) else None
+    # NB: the divisor may be unreadable here (``x.shape[-1]``): only a float one is refused
+    if left is None or is_float(left[1]) or (right_meta is not None and is_float(right_meta[1])) \
+            or type(right) is float:
+        return None
+    text = f"{_source.segment(sc.code, node.left)} // {_source.segment(sc.code, node.right)}"
+    return node, text
+
+
+def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
+    want = tr.want
+    if want.kind == "device":
+        return _device_change(tr, sc, call, line)
+    if want.fix == "bool":
+        return _mask_change(tr, sc, call)
+    if want.fix == "" and want.kind == "dtype":
+        return _dtype_change(tr, sc, call, line)
+    return None
+
+
+def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else ""
+    makes = None
+    if name in _edits.MOVES and isinstance(func, ast.Attribute):
+        target = call.args[0] if call.args else next(
+            (k.value for k in call.keywords if k.arg == "device"), None)
+        if name == "to" and not _literal_device(target):
+            return None
+        makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
+    elif _is_factory(sc, call):
+        dev = next((k.value for k in call.keywords if k.arg == "device"), None)
+        if dev is None:
+            if _scalar_literal(call):
+                return None
+            makes = _default_device()
+        elif _literal_device(dev):
+            makes = _device_of(dev)
+        else:
+            return None
+    else:
+        return None
+    if makes and not _same_device(makes, tr.want.device):
+        return None
+    anchor = _anchor(tr, sc, line, "device")
+    return call, (_edits.set_device(sc.code, call, anchor) if anchor else None)
+
+
+_CAST_METHODS = {"float": "float32", "double": "float64", "half": "float16",
+                 "bfloat16": "bfloat16"}
+
+
+def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
+    """Code that gives the culprit its wrong floating dtype: a cast (``h.float()``,
+    ``.to(torch.float64)``), a dtype spelled out (``dtype=torch.float64``, directly or through
+    a variable), or a factory left to infer it (``torch.tensor(values)``)."""
+    want = tr.want
+    if not (want.expected.startswith(("float", "bfloat")) and want.dtype != want.expected):
+        return None
+    anchor = _anchor(tr, sc, line, "dtype")
+    func = call.func
+    name = _attr_name(call)
+    if isinstance(func, ast.Attribute) and not _is_torch(sc, func.value):
+        casts = _CAST_METHODS.get(name) or (
+            _dtype_literal(call.args[0]) if name in ("to", "type") and call.args else None)
+        if casts != want.dtype:
+            return None
+        return call, (f"{_source.segment(sc.code, func.value)}.to({anchor})" if anchor else None)
+    if not _is_factory(sc, call):
+        return None
+    given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if given is None:
+        return call, (_edits.set_dtype(sc.code, call, anchor) if anchor else None)
+    if _dtype_literal(given) == want.dtype:
+        return call, (_edits.set_dtype(sc.code, call, anchor) if anchor else None)
+    if isinstance(given, ast.Name):
+        return _dtype_variable(tr, sc, given.id, line, anchor)
+    return None
+
+
+def _dtype_variable(tr: Tracer, sc: Scope, var: str, line: int,
+                    anchor: str | None) -> Change | None:
+    """``default_dtype = torch.float64`` feeding ``dtype=default_dtype``: that assignment."""
+    for stmt, value in reversed(_source.assignments(sc.code, var, line + 1)):
+        if isinstance(stmt, ast.Assign) and value is not None \
+                and _dtype_literal(value) == tr.want.dtype:
+            return value, anchor
+    return None
+
+
+def _dtype_literal(node: ast.expr) -> str | None:
+    """``torch.float64`` (or ``torch.double``) -> "float64"."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id == "torch":
+        return {"double": "float64", "float": "float32", "half": "float16"}.get(
+            node.attr, node.attr)
+    return None
+
+
+def _mask_change(tr: Tracer, sc: Scope, call: ast.Call) -> Change | None:
+    """``.byte()`` (or ``.long()``, ...) making a mask that must be boolean."""
+    cast = _MASK_CASTS.get(tr.want.dtype)
+    if cast is None or _attr_name(call) != cast or not isinstance(call.func, ast.Attribute):
+        return None
+    return call, _edits.set_cast(sc.code, call, "bool")
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _dropped_move(node: ast.AST, name: str) -> bool:
+    """``name.to(...)`` / ``name.cuda()`` as a statement of its own: the result is lost."""
+    if not isinstance(node, ast.Expr) or not isinstance(node.value, ast.Call):
+        return False
+    func = node.value.func
+    return (isinstance(func, ast.Attribute) and func.attr in _edits.MOVES
+            and isinstance(func.value, ast.Name) and func.value.id == name)
+
+
+def _attr_name(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+
+
+def _is_torch(sc: Scope, node: ast.expr) -> bool:
+    return is_torch_namespace(sc, node)
+
+
+def _is_factory(sc: Scope, call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return (func.attr in _edits.FACTORIES or func.attr == "from_numpy") and _is_torch(
+            sc, func.value)
+    return False
+
+
+def _scalar_literal(call: ast.Call) -> bool:
+    """``torch.tensor(2.0)``: a 0-dim CPU tensor mixes with any device."""
+    return (_attr_name(call) in ("tensor", "as_tensor") and len(call.args) == 1
+            and isinstance(call.args[0], ast.Constant))
+
+
+def _literal_device(node: ast.expr | None) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.split(":")[0] in (
+            "cuda", "cpu", "mps", "xpu", "meta", "hpu")
+    if isinstance(node, ast.JoinedStr):
+        first = node.values[0] if node.values else None
+        return isinstance(first, ast.Constant) and str(first.value).startswith(("cuda", "xpu"))
+    if isinstance(node, ast.Call) and _attr_name(node) == "device":
+        return bool(node.args) and _literal_device(node.args[0])
+    return False
+
+
+def _device_of(node: ast.expr | None) -> str | None:
+    """The device a literal names; None for an f-string (unknown index)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Call) and node.args:
+        return _device_of(node.args[0])
+    return None
+
+
+def _same_device(spec: str, actual: str) -> bool:
+    if spec == actual:
+        return True
+    return ":" not in spec and actual.split(":")[0] == spec  # "cuda" names cuda:N
+
+
+def _default_device() -> str:
+    import torch
+
+    return str(torch.get_default_device())
+
+
+def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
+    """An expression for the device (dtype) the culprit should have, valid at ``line``."""
+    target = tr.want.expected
+    if tr.want.fix == "cpu_int64":
+        return '"cpu"'  # NB: by contract: lengths live on the cpu, whatever the model's device
+
+    def ok(t: Any) -> bool:
+        m = meta(t)
+        return m is not None and m[0 if attr == "device" else 1] == target
+
+    code = sc.code
+    for p in code.params():
+        if p == "self" or _source.assignments(code, p, line):
+            continue
+        value = sc.values.get(p)
+        if sc.frame >= 0 and _source.assignments(code, p, 1 << 30):
+            value = _passed(tr, sc, p)  # NB: rebound later: what the caller passed
+        if ok(value):
+            return f"{p}.{attr}"
+    me = sc.self_obj
+    if me is not None and _module_on(me, attr, target):
+        return f"next(self.parameters()).{attr}"
+    if sc.frame >= 0:
+        for k, v in sc.values.items():
+            if k not in code.params() and ok(v) and _source.assignments(code, k, line):
+                return f"{k}.{attr}"
+    if code.func is None:
+        return _cell_anchor(sc, attr, target, ok)
+    return None
+
+
+def _passed(tr: Tracer, sc: Scope, param: str) -> Any:
+    found = tr.argument(sc, param)
+    if found is None:
+        return None
+    caller, arg = found
+    if isinstance(arg, ast.Name):
+        return caller.values[arg.id] if arg.id in caller.values else caller.globals.get(arg.id)
+    return tr.live(caller, arg)
+
+
+def _cell_anchor(sc: Scope, attr: str, target: str, ok: Any) -> str | None:
+    """At a notebook's top level: the user's own ``device`` variable naming the target, else
+    the target spelled out (``"cuda:0"``, ``torch.float16``) as users write it there.
+
+    NB: never another object's ``.device``: the cell may make that object on a later line."""
+    import torch
+
+    if attr == "dtype":
+        return f"torch.{target}" if target else None
+    for k, v in dict.items(sc.globals):
+        if type(k) is str and not k.startswith("_") and (
+                (type(v) is torch.device and str(v) == target) or (type(v) is str and v == target)):
+            return k
+    return f'"{target}"' if target else None
+
+
+def _module_on(m: Any, attr: str, target: str) -> bool:
+    import torch
+
+    if not issubclass(type(m), torch.nn.Module):
+        return False
+    params = list(iter_params(m, limit=10_000))
+    if not params:
+        return False
+    if attr == "device":
+        return majority_device(params) == target
+    return str(params[0].dtype).removeprefix("torch.") == target
+
+
+def _what(tr: Tracer, name: str) -> str:
+    subject = f"`{name}`" if name else "a tensor"
+    if tr.want.kind == "device":
+        return (f"{subject} is made on {tr.want.device} by this line, whatever device the model "
+                "is on")
+    return f"{subject} gets {tr.want.dtype} from this line, not {tr.want.expected}"
+
+
+def _origin(tr: Tracer, sc: Scope, edit: _edits.Edit, detail: str) -> Origin:
+    where = edit.where.split(" (in ")[0]  # NB: "cell In[3] line 12": the note names the line
+    return Origin(owner(tr, sc), "", None, "code", edit, detail.replace("this line", where))
+
+
+def owner(tr: Tracer, sc: Scope) -> str:
+    """Whose code it is, in the user's names: ``head`` (a module), ``create_masks``, ..."""
+    me = sc.self_obj
+    if me is not None:
+        name = tr.namer.owner(me) or _outer_owner(tr, sc)
+        if name:
+            return name
+    code: Code = sc.code
+    if code.func is None:
+        return ""  # NB: top-level code: the culprit keeps the name it has
+    from ..diagnosis._lookup import function_name
+
+    fn_code = None
+    if sc.frame >= 0:
+        fn_code = tr.frames[sc.frame].frame.f_code
+    elif sc.caller is not None and sc.call is not None:
+        fn = tr.user_function(sc.caller, sc.call)
+        fn_code = fn.__code__ if fn is not None else None
+    found = function_name(tr.namer.ns, fn_code) if fn_code is not None else ""
+    return found or code.qualname
+
+
+def _outer_owner(tr: Tracer, sc: Scope) -> str:
+    """The user's object whose method made the one running ``sc`` (not reachable itself): a
+    ``BeamSearch`` that ``model.beam_search`` builds and runs is ``model``'s."""
+    from ..running._frames import frame_locals
+
+    if sc.frame < 0:
+        return ""
+    for fr in tr.frames[sc.frame + 1:]:
+        other = frame_locals(fr.frame).get("self")
+        name = tr.namer.owner(other) if other is not None and other is not sc.self_obj else ""
+        if name:
+            return name
+    return ""
