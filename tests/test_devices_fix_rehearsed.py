@@ -14,11 +14,12 @@ from devicelens.guard import rehearsal
 
 
 def _setup(ip: Any) -> None:
-    ip.run_cell("import torch\nfrom torch import nn\nmodel = nn.Linear(3, 2).to('meta')\n"
-                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
-                "x = torch.randn(4, 3)\n", store_history=False)
-    # NB: a cell in the history passes x to the model (%devices only warns about what cells use)
-    ip.run_cell("try:\n    y = model(x)\nexcept RuntimeError:\n    pass\n", store_history=True)
+    # NB: a model left partly moved is an error whatever the cells did before (a loose tensor
+    # is only warned about once a cell has used it, and the shell's history is shared by tests)
+    ip.run_cell("import torch\nfrom torch import nn\n"
+                "model = nn.Sequential(nn.Linear(3, 3), nn.Linear(3, 3), nn.Linear(3, 2))\n"
+                "model[1:].to('meta')\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n", store_history=False)
 
 
 def test_fix_says_verified_then_applies(ip: Any, capsys: Any) -> None:
@@ -29,7 +30,7 @@ def test_fix_says_verified_then_applies(ip: Any, capsys: Any) -> None:
     assert out.strip().splitlines()[-1] == (
         "verified: rehearsed on a copy of this kernel's state first, the fixes do no harm and "
         "leave no finding they could fix")
-    assert report.ok and ip.user_ns["x"].device.type == "meta"
+    assert report.ok and {p.device.type for p in ip.user_ns["model"].parameters()} == {"meta"}
 
 
 def test_no_rehearse_applies_without_a_verdict(ip: Any, capsys: Any) -> None:
@@ -37,7 +38,7 @@ def test_no_rehearse_applies_without_a_verdict(ip: Any, capsys: Any) -> None:
     capsys.readouterr()
     report = ip.run_line_magic("devices", "--fix --no-rehearse")
     assert "verified" not in capsys.readouterr().out
-    assert report.ok and ip.user_ns["x"].device.type == "meta"
+    assert report.ok and {p.device.type for p in ip.user_ns["model"].parameters()} == {"meta"}
 
 
 def test_a_fix_that_would_do_harm_is_not_verified(ip: Any) -> None:
@@ -51,5 +52,8 @@ def test_a_fix_that_would_do_harm_is_not_verified(ip: Any) -> None:
 
     verdict = rehearsal.rehearsed_apply(ns, unlink, lambda copy: [])
     assert verdict == ("not verified: the fixes would do harm: `opt` would no longer train "
-                       "2 of its parameters")
-    assert ns["model"].weight.device.type == "meta"  # NB: the copy changed, not the kernel
+                       "6 of its parameters")
+    # NB: the copy changed, not the kernel
+    placed = [p.device.type for p in ns["opt"].param_groups[0]["params"]]
+    assert placed == ["cpu"] * 2 + ["meta"] * 4
+    assert ns["opt"].param_groups[0]["params"][0] is ns["model"][0].weight

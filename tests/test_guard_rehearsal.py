@@ -561,3 +561,40 @@ def test_a_devices_fix_that_leaves_its_finding_or_does_harm_is_not_verified() ->
     assert verdicts[3] == ("not verified: after this fix, a new error: model.extra was left on "
                            "cpu")
     assert ns["x"].device.type == "cpu" and ns["prompt"] is prompt and "extra" not in vars(model)
+
+
+def test_a_model_split_on_purpose_stays_split(fake_cuda) -> None:
+    """Model parallelism (each part whole on its own GPU) is a placement, not a stray: a fix
+    that puts the whole model on one GPU runs and undoes it (SAM on a two-GPU model)."""
+    model = torch.nn.Sequential(fake_cuda.to(torch.nn.Linear(4, 4), "cuda:0"),
+                                fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1"))
+    ns = {"model": model}
+    before = _harm.links(ns)
+    assert _harm.harms(before, ns) == []
+    fake_cuda.to(model, "cuda:0")
+    assert _harm.harms(before, ns) == [
+        "`model` is split over cuda:0, cuda:1 on purpose (each part whole on one device); the "
+        "fix would put it all on cuda:0"]
+    # NB: a part left on the cpu is a stray: moving the whole model is the fix, not a harm
+    stray = torch.nn.Sequential(fake_cuda.to(torch.nn.Linear(4, 4), "cuda:0"),
+                                torch.nn.Linear(4, 2))
+    ns = {"stray": stray}
+    before = _harm.links(ns)
+    fake_cuda.to(stray, "cuda:0")
+    assert _harm.harms(before, ns) == []
+
+
+def test_an_optimizer_s_stale_parameters_may_be_relinked() -> None:
+    """``model.to()`` after the optimizer was made (a move that made new Parameters): the
+    optimizer's are held by nothing else, so relinking it to the model's is the fix."""
+    model = torch.nn.Linear(3, 2)
+    opt = torch.optim.SGD([torch.nn.Parameter(p.detach().clone()) for p in model.parameters()])
+    ns = {"model": model, "opt": opt}
+    before = _harm.links(ns)
+    ns["opt"] = torch.optim.SGD(model.parameters())
+    assert _harm.harms(before, ns) == []
+    # NB: an optimizer over the model's own parameters, rebuilt over others, is harm
+    ns = {"model": model, "opt": torch.optim.SGD(model.parameters())}
+    before = _harm.links(ns)
+    ns["opt"] = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))])
+    assert _harm.harms(before, ns) == ["`opt` would no longer train 2 of its parameters"]

@@ -387,6 +387,45 @@ def test_apply_fix_by_id_then_the_finding_is_gone(ns: dict[str, Any]) -> None:
     assert (stale["type"], stale["error"], stale["request_id"]) == ("error", "stale_finding", "f2")
 
 
+def test_apply_fix_is_rehearsed_first_and_says_so(ns: dict[str, Any]) -> None:
+    """The panel's Apply, like ``%devices --fix``: rehearsed on a forked copy before it is
+    applied; the report's first note is the verdict."""
+    ns["model"][1].to("meta")
+    _, comm = opened(ns)
+    [finding] = comm.take()[1]["findings"]
+    *_, reply, _push_msg = comm.request("apply_fix", {"finding_id": finding["id"]})
+    notes = reply["result"]["report"]["notes"]
+    # NB: with the model moved, x (cpu) is the odd one out: the next finding, said, not blamed
+    assert notes[0] == ("verified: rehearsed on a copy of this kernel's state, the fix runs, "
+                        "does no harm and clears this finding; next: x is not on meta")
+    assert {p.device.type for p in ns["model"].parameters()} == {"meta"}
+
+
+def test_apply_fix_that_would_do_harm_is_refused_and_nothing_moves(
+        ns: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fix whose rehearsal unlinks the optimizer from the weights it trains is not applied."""
+    from devicelens import moves
+
+    ns["model"][1].to("meta")
+    ns["opt"] = torch.optim.SGD(ns["model"].parameters(), lr=0.1)
+    weights = list(ns["model"].parameters())
+
+    def unlinking(finding: Any, copy: dict[str, Any], **kw: Any) -> Any:
+        group = copy["opt"].param_groups[0]
+        group["params"] = [torch.nn.Parameter(torch.empty_like(p)) for p in group["params"]]
+        return None
+
+    monkeypatch.setattr(moves, "apply_fix", unlinking)
+    _, comm = opened(ns)
+    [finding] = [f for f in comm.take()[1]["findings"] if f["applicable"]]
+    [reply] = comm.request("apply_fix", {"finding_id": finding["id"]})
+    assert (reply["error"], reply["detail"]) == (
+        "move_failed", "nothing applied: the fixes would do harm: `opt` would no longer train "
+        "4 of its parameters")
+    assert list(ns["model"].parameters()) == weights
+    assert [p.device.type for p in weights] == ["cpu", "cpu", "meta", "meta"]
+
+
 def test_apply_fix_without_an_action_is_refused(ns: dict[str, Any]) -> None:
     ns["model"][0].scale = torch.ones(2)  # plain tensor attribute: info finding, fix by hand
     _, comm = opened(ns)

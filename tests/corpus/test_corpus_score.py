@@ -17,19 +17,21 @@ pytestmark = pytest.mark.timeout(2400)
 # Measured on 231 cases (178 failing, 53 clean look-alikes; 108 of them the held-out sets 5 to 9,
 # HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and docs/accuracy.md every held-out
 # miss (goals: named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named
-# 161/178, precision 98.4 % over 161 cases (seventeen diagnoses name no namespace object: no
-# precision, left out), fix works 171/178, clean after fix 176/178, 1 of 53 flagged (a held-out
-# look-alike). Verified (the rehearsal ran the cell after the fix): 163/178, and every fix marked
+# 161/178, precision 99.1 % over 160 cases (eighteen diagnoses name no namespace object: no
+# precision, left out), fix works 170/178, clean after fix 176/178, 1 of 53 flagged (a held-out
+# look-alike). Verified (the rehearsal ran the cell after the fix): 162/178, and every fix marked
 # verified works when applied as printed: that share is held at 100 %. The 123 tuned cases: named,
 # fix works and clean after fix 100 %, verified 91/96.
-# NB: a change that adds cases re-measures these (new cases can lower a total).
+# NB: a change that adds cases re-measures these (new cases can lower a total). The harm check
+# for a model split on purpose took one fix away (SAM on two GPUs: model.to("cuda:0") ran and
+# undid the split): a fix that works and does harm is not counted as one.
 FLOOR_NAMED = 161 / 178
-FLOOR_PRECISION = 0.984  # NB: a mean of per-case precisions (98.45 % measured)
-MIN_PRECISION_CASES = 161  # NB: naming nothing must not become a way to keep precision up
-FLOOR_FIX_WORKS = 171 / 178
-# NB: one below the measured 163: a rehearsal that a loaded 2-core machine slows past its time
+FLOOR_PRECISION = 0.99  # NB: a mean of per-case precisions (99.06 % measured)
+MIN_PRECISION_CASES = 160  # NB: naming nothing must not become a way to keep precision up
+FLOOR_FIX_WORKS = 170 / 178
+# NB: one below the measured 162: a rehearsal that a loaded 2-core machine slows past its time
 # limit says "not verified" (never a wrong "verified")
-FLOOR_VERIFIED = 162 / 178
+FLOOR_VERIFIED = 161 / 178
 FLOOR_VERIFIED_RIGHT = 1.0  # NB: "verified" is a promise: the fix, applied as printed, works
 FLOOR_CLEAN_AFTER_FIX = 176 / 178
 MAX_CLEAN_FLAGGED = 1

@@ -296,11 +296,17 @@ class Bridge:
                                         "automatic fix; run its code by hand", rid)
                 from .. import moves
 
+                verdict = "" if dry_run else _rehearsed(finding, ns)
+                if "would do harm" in verdict:
+                    raise ProtocolError("move_failed", "nothing applied: "
+                                        f"{verdict.removeprefix('not verified: ')}", rid)
                 try:
                     report = moves.apply_fix(finding, ns, dry_run=dry_run,
                                              progress=_Progress(self, rid))
                 except ValueError as e:
                     raise ProtocolError("bad_request", f"apply_fix: {e}", rid) from None
+                if verdict:
+                    report = dataclasses.replace(report, notes=(verdict, *report.notes))
                 report = self._threads_noted(report)
                 result = ApplyFixResult(finding_id=fid, report=report_to_wire(report))
                 self._finish(rid, "apply_fix", result, report)
@@ -398,3 +404,15 @@ def _torch(rid: str) -> Any:
     if torch is None:
         raise ProtocolError("bad_request", "torch is not imported in this kernel yet", rid)
     return torch
+
+
+def _rehearsed(finding: Any, ns: dict[str, Any]) -> str:
+    """The panel's Apply, rehearsed on a forked copy of the namespace first (as ``%devices
+    --fix`` is): ``verified: ...``, or ``not verified: why``; '' when rehearsals are off."""
+    from .. import moves
+    from ..analysis import diagnose
+    from ..guard import rehearsal
+    from ..inspect import take_snapshot
+
+    return rehearsal.rehearsed_apply(ns, lambda copy: moves.apply_fix(finding, copy),
+                                     lambda copy: diagnose(take_snapshot(copy)), only=finding)

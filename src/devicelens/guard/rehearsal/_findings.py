@@ -82,22 +82,25 @@ def _one(f: Finding, before: Sequence[Finding], ns: dict[str, Any], diagnose: Di
 Apply = Callable[[dict[str, Any]], Any]
 
 
-def rehearsed_apply(ns: dict[str, Any], apply: Apply, diagnose: Diagnose) -> str:
+def rehearsed_apply(ns: dict[str, Any], apply: Apply, diagnose: Diagnose,
+                    only: Finding | None = None) -> str:
     """The verdict on ``%devices --fix`` (``apply``: what it does to a namespace), rehearsed
     on a forked copy first: ``verified: ...`` when it does no harm and leaves no error or
-    warning that it could fix, else ``not verified: why``. NB: never raises."""
+    warning that it could fix, else ``not verified: why``. ``only``: one finding's fix (the
+    panel's Apply), which must clear that finding and bring no new one. NB: never raises."""
     limit = seconds()
     if limit <= 0:
         return ""
     try:
-        out = run_forked(partial(_all, ns, apply, diagnose, _fake()), limit)
+        out = run_forked(partial(_all, ns, apply, diagnose, _fake(), only), limit)
     except Exception as e:
         return f"not verified: the rehearsal failed ({type(e).__name__})"
     return f"not verified: {out.problem}" if out.problem else str(out.value)
 
 
-def _all(ns: dict[str, Any], apply: Apply, diagnose: Diagnose, fake: bool) -> str:
-    """In the child: every fix at once, the harm checks, the diagnosis after."""
+def _all(ns: dict[str, Any], apply: Apply, diagnose: Diagnose, fake: bool,
+         only: Finding | None = None) -> str:
+    """In the child: every fix at once (or ``only``'s), the harm checks, the diagnosis after."""
     _unshare(ns)
     before = {(g.kind, g.objects) for g in diagnose(ns) if g.severity != "info"}
     with _fake_mode() if fake else contextlib.nullcontext():
@@ -111,11 +114,24 @@ def _all(ns: dict[str, Any], apply: Apply, diagnose: Diagnose, fake: bool) -> st
         found = harms(linked, ns)
         if found:
             return f"not verified: the fixes would do harm: {found[0]}"
-    after = [g for g in diagnose(ns) if g.severity != "info" and g.action is not None]
+    now = [g for g in diagnose(ns) if g.severity != "info"]
+    new = [g for g in now if (g.kind, g.objects) not in before]
+    if only is not None:
+        return _one_verdict(only, now, new)
+    after = [g for g in now if g.action is not None]
     if after:
         return f"not verified: after the fixes, still: {after[0].title}"
-    new = [g for g in diagnose(ns) if g.severity != "info" and (g.kind, g.objects) not in before]
     if new:
         return f"not verified: after the fixes, a new {new[0].severity}: {new[0].title}"
     return ("verified: rehearsed on a copy of this kernel's state first, the fixes do no harm "
             "and leave no finding they could fix")
+
+
+def _one_verdict(only: Finding, now: list[Finding], new: list[Finding]) -> str:
+    """One finding's fix (the panel's Apply): verified when it does no harm and clears its
+    finding. NB: a finding it brings up is the next one the panel shows (the model moved, the
+    loose tensor beside it is now the odd one out): said, not held against the fix."""
+    if any(g.kind == only.kind and set(g.objects) & set(only.objects) for g in now):
+        return f"not verified: after this fix, still: {only.title}"
+    then = f"; next: {new[0].title}" if new else ""
+    return f"{VERIFIED}{then}"

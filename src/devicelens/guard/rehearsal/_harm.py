@@ -32,6 +32,7 @@ class Links:
     param_names: dict[str, int] = field(default_factory=dict)  # name -> its trained Parameter
     leaf: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # id -> (is_leaf, grad)
     modules: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (buffers, hooks)
+    split: dict[str, list[str]] = field(default_factory=dict)  # name -> its parts' accelerators
     placed: dict[str, tuple[int, str]] = field(default_factory=dict)  # path -> (tensor id, place)
     places: set[str] = field(default_factory=set)  # where the models' floating weights are
     # NB: ids of the Parameters a model or a name holds now; an optimizer's other Parameters
@@ -54,6 +55,9 @@ def links(ns: dict[str, Any]) -> Links:
             del params
         elif isinstance(v, torch.nn.Module):
             out.modules[name] = (_count_buffers(v), _count_hooks(v))
+            split = _parallel_devices(v)
+            if split:
+                out.split[name] = split
             out.current |= {id(p) for p in v.parameters()}
     out.places = _places(ns)
     for name, v in list(ns.items()):
@@ -77,6 +81,22 @@ def _direct(v: Any) -> list[Any]:
 
 def _place(t: Any, with_dtype: bool = True) -> str:
     return f"{t.device}/{t.dtype}" if with_dtype else f"{t.device}"
+
+
+def _parallel_devices(m: Any) -> list[str]:
+    """The accelerators a model is split over on purpose (model parallelism): each direct
+    child whole on one accelerator, two accelerators or more, nothing on the cpu; else [].
+    NB: a part left on the cpu is a stray, not a placement, and collapsing it is the fix."""
+    devices: list[str] = []
+    for child in m.children():
+        own = {str(t.device) for t in [*child.parameters(), *child.buffers()]}
+        if len(own) > 1:
+            return []
+        devices += own
+    found = sorted(set(devices))
+    if len(found) < 2 or any(d in ("cpu", "meta") for d in found):
+        return []
+    return found
 
 
 def _count_buffers(m: Any) -> int:
@@ -133,6 +153,14 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
                 out.append(f"`{name}` would lose a buffer")
             if _count_hooks(m) < hooks:
                 out.append(f"`{name}` would lose a hook")
+    for name, devices in before.split.items():
+        m = ns.get(name)
+        if isinstance(m, torch.nn.Module):
+            now = sorted({str(t.device) for t in [*m.parameters(), *m.buffers()]})
+            if len(now) < len(devices):
+                out.append(f"`{name}` is split over {', '.join(devices)} on purpose (each part "
+                           f"whole on one device); the fix would put it all on "
+                           f"{', '.join(now)}")
     now = dict(_loose_tensors(ns))
     places = _places(ns) or before.places
     for path, (t, place) in before.placed.items():

@@ -107,7 +107,14 @@ def _swap_freely() -> None:
             # NB: once: autograd is off from here on, so no graph is made again
             _release_graphs()
             released.append(True)
-        swap(t1, t2)  # type: ignore[no-untyped-call]
+        try:
+            swap(t1, t2)  # type: ignore[no-untyped-call]
+        except RuntimeError:
+            # NB: still held: by garbage from before the fork (a cycle through a frame that
+            # held the graph), which the child froze; collected now, at last resort
+            gc.unfreeze()
+            gc.collect()
+            swap(t1, t2)  # type: ignore[no-untyped-call]
 
     released: list[bool] = []
     torch.utils.swap_tensors = swap_tensors
