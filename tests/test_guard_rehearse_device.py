@@ -196,6 +196,22 @@ def test_a_step_run_for_real_first_does_not_stop_the_rehearsal(user, capsys):
     assert user.user_ns["loss"].grad_fn is not None  # NB: let go in the child only
 
 
+def test_a_weight_held_elsewhere_does_not_stop_the_rehearsal(user, capsys):
+    """A weak reference to a weight (a cache, a hook registry) and a view that keeps it as its
+    base: ``Module.to`` on a GPU does not mind either; torch's ``swap_tensors`` refuses both,
+    so the rehearsal swaps without those checks (nothing runs backward there)."""
+    import weakref
+
+    weight = user.user_ns["model"][0].weight
+    user.user_ns.update(cache=weakref.ref(weight), row=weight.detach()[0])
+    assert weakref.getweakrefcount(weight) >= 1
+    cell = CLEAN.replace("model.to(device)\n", "model.to(device)\n"
+                         "optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)\n")
+    out = rehearse(user, capsys, "cuda:0", cell)
+    assert lines(out)[0] == "rehearsed on cuda:0: no device or dtype mismatch", out
+    assert user.user_ns["model"][0].weight is weight and weight.device.type == "cpu"
+
+
 def test_values_stop_the_rehearsal_where_they_are_needed(user, capsys):
     cell = CLEAN.replace('torch.save(model.state_dict(), "ckpt.pt")\n',
                          "if loss.item() < 0.5:\n    print('good')\n")

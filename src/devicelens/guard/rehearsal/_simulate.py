@@ -12,6 +12,7 @@ NB: runs only in the forked child; every patch here dies with it.
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import gc
 import linecache
 import os
@@ -110,14 +111,37 @@ def _swap_freely() -> None:
         try:
             swap(t1, t2)  # type: ignore[no-untyped-call]
         except RuntimeError:
-            # NB: still held: by garbage from before the fork (a cycle through a frame that
-            # held the graph), which the child froze; collected now, at last resort
-            gc.unfreeze()
-            gc.collect()
-            swap(t1, t2)  # type: ignore[no-untyped-call]
+            # NB: still held (a weak reference, or a graph no scan found): torch's checks protect
+            # a graph that may run backward again, and none runs here (autograd is off), so
+            # the swap is made without them
+            _swap_unchecked(t1, t2)
 
     released: list[bool] = []
     torch.utils.swap_tensors = swap_tensors
+
+
+def _swap_unchecked(t1: torch.Tensor, t2: torch.Tensor) -> None:
+    """``torch.utils.swap_tensors`` without its reference checks (child only): class, instance
+    dict and slots exchanged, then the tensors they point to."""
+    slots = set(copyreg._slotnames(t1.__class__))  # type: ignore[attr-defined]
+    if slots != set(copyreg._slotnames(t2.__class__)):  # type: ignore[attr-defined]
+        raise RuntimeError("Cannot swap t1 and t2 if they have different slots")
+    for name in ("__class__", "__dict__"):
+        tmp = getattr(t1, name)
+        setattr(t1, name, getattr(t2, name))
+        setattr(t2, name, tmp)
+    for slot in slots:
+        one, two = hasattr(t1, slot), hasattr(t2, slot)
+        a, b = getattr(t1, slot, None), getattr(t2, slot, None)
+        if one:
+            delattr(t1, slot)
+        if two:
+            delattr(t2, slot)
+        if two:
+            setattr(t1, slot, b)
+        if one:
+            setattr(t2, slot, a)
+    torch._C._swap_tensor_impl(t1, t2)
 
 
 def _params_from_class(mode: Any) -> None:
