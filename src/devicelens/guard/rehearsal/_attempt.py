@@ -153,8 +153,14 @@ _NO_DATA = ("Cannot copy out of meta tensor", "cannot be called on meta tensors"
 
 
 def _first_line(e: BaseException) -> str:
+    """The error's first line, and its cause's: torch's ``Couldn't swap Linear.weight`` says
+    why only in the exception it was raised from."""
     text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
+    first = text.splitlines()[0] if text else type(e).__name__
+    cause = e.__cause__
+    if cause is not None and str(cause).strip():
+        first += f" ({type(cause).__name__}: {str(cause).strip().splitlines()[0]})"
+    return first
 
 
 def _line_in(exc: BaseException, filename: str) -> int:

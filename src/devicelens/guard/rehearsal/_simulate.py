@@ -174,8 +174,13 @@ def _release_graphs() -> None:
     gc.freeze()
     for obj in objects:
         # NB: type(), not isinstance(): the latter asks some lazy modules' __class__, which warns
-        if issubclass(type(obj), torch.Tensor) and obj.grad_fn is not None:
-            with contextlib.suppress(RuntimeError):  # NB: a view cannot be detached in place
+        if not issubclass(type(obj), torch.Tensor):
+            continue
+        # NB: any tensor the kernel ever made is here, exotic wrappers and a fake tensor whose
+        # mode is gone among them: one that cannot say or drop its graph is left as it is; a
+        # view cannot be detached in place
+        with contextlib.suppress(Exception):
+            if obj.grad_fn is not None:
                 obj.detach_()
     del objects
     gc.collect()
