@@ -212,6 +212,27 @@ def test_a_weight_held_elsewhere_does_not_stop_the_rehearsal(user, capsys):
     assert user.user_ns["model"][0].weight is weight and weight.device.type == "cpu"
 
 
+class _NoGraph(torch.Tensor):
+    """A tensor subclass that cannot say its graph (as some wrappers cannot)."""
+
+    @property
+    def grad_fn(self):  # type: ignore[override]
+        raise RuntimeError("no graph here")
+
+
+def test_a_tensor_that_cannot_say_its_graph_does_not_stop_the_rehearsal(user, capsys):
+    """Letting go of a real step's graph scans every tensor of the kernel: one whose
+    ``grad_fn`` raises (left by earlier work, not even in the namespace) is passed over."""
+    user.run_cell(CLEAN.replace('"cuda" if torch.cuda.is_available() else "cpu"', '"cpu"')
+                  .replace("torch.save", "pass  # "), store_history=False)
+    kept = [torch.Tensor._make_subclass(_NoGraph, torch.zeros(2))]
+    cell = CLEAN.replace("model.to(device)\n", "model.to(device)\n"
+                         "optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)\n")
+    out = rehearse(user, capsys, "cuda:0", cell)
+    assert lines(out)[0] == "rehearsed on cuda:0: no device or dtype mismatch", out
+    assert len(kept) == 1
+
+
 def test_values_stop_the_rehearsal_where_they_are_needed(user, capsys):
     cell = CLEAN.replace('torch.save(model.state_dict(), "ckpt.pt")\n',
                          "if loss.item() < 0.5:\n    print('good')\n")
