@@ -410,9 +410,7 @@ def _rehearsed(finding: Any, ns: dict[str, Any]) -> str:
     """The panel's Apply, rehearsed on a forked copy of the namespace first (as ``%devices
     --fix`` is): ``verified: ...``, or ``not verified: why``; '' when rehearsals are off."""
     from .. import moves
-    from ..analysis import diagnose
     from ..guard import rehearsal
-    from ..inspect import take_snapshot
 
     return rehearsal.rehearsed_apply(ns, lambda copy: moves.apply_fix(finding, copy),
-                                     lambda copy: diagnose(take_snapshot(copy)), only=finding)
+                                     rehearsal.snapshot_diagnosis(), only=finding)

@@ -84,14 +84,9 @@ class DeviceMagics(Magics):
 
 def _rehearsed(findings: list[Any], ns: dict[str, Any], names: list[str] | None) -> list[Any]:
     """Each fix marked with what rehearsing it on a copy of the namespace showed."""
-    from ..analysis import diagnose
     from ..guard import rehearsal
-    from ..inspect import take_snapshot
 
-    def again(copy: dict[str, Any]) -> list[Any]:
-        return diagnose(take_snapshot(copy, names=names))
-
-    return rehearsal.rehearsed_findings(findings, ns, again)
+    return rehearsal.rehearsed_findings(findings, ns, rehearsal.snapshot_diagnosis(names))
 
 
 def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
@@ -124,12 +119,7 @@ def _move(args: Any, ns: dict[str, Any], names: list[str] | None) -> Any:
 def _rehearsed_fix(ns: dict[str, Any], names: list[str] | None) -> str:
     """``--fix``, rehearsed on a forked copy of the namespace before it is applied."""
     from .. import moves
-    from ..analysis import diagnose
     from ..guard import rehearsal
-    from ..inspect import take_snapshot
 
-    def again(copy: dict[str, Any]) -> list[Any]:
-        return diagnose(take_snapshot(copy, names=names))
-
-    return rehearsal.rehearsed_apply(
-        ns, lambda copy: moves.apply_all_fixes(copy, names=names), again)
+    return rehearsal.rehearsed_apply(ns, lambda copy: moves.apply_all_fixes(copy, names=names),
+                                     rehearsal.snapshot_diagnosis(names))

@@ -12,7 +12,8 @@ for ``%devices --fix``, every fix at once, before they are applied for real.
 from __future__ import annotations
 
 from ._findings import rehearsed as rehearsed_findings
-from ._findings import rehearsed_apply
+from ._findings import rehearsed_apply, snapshot_diagnosis
 from ._loop import Cell, seconds, verify
 
-__all__ = ["Cell", "rehearsed_apply", "rehearsed_findings", "seconds", "verify"]
+__all__ = ["Cell", "rehearsed_apply", "rehearsed_findings", "seconds", "snapshot_diagnosis",
+           "verify"]

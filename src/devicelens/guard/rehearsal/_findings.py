@@ -82,6 +82,17 @@ def _one(f: Finding, before: Sequence[Finding], ns: dict[str, Any], diagnose: Di
 Apply = Callable[[dict[str, Any]], Any]
 
 
+def snapshot_diagnosis(names: list[str] | None = None) -> Diagnose:
+    """What ``%devices`` and the panel find in a namespace (the copy, after a fix)."""
+    def again(copy: dict[str, Any]) -> list[Finding]:
+        from ...analysis import diagnose
+        from ...inspect import take_snapshot
+
+        return diagnose(take_snapshot(copy, names=names))
+
+    return again
+
+
 def rehearsed_apply(ns: dict[str, Any], apply: Apply, diagnose: Diagnose,
                     only: Finding | None = None) -> str:
     """The verdict on ``%devices --fix`` (``apply``: what it does to a namespace), rehearsed
