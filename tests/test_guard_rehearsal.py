@@ -123,7 +123,8 @@ def nn_linear() -> torch.nn.Module:
     return torch.nn.Linear(8, 4)
 
 
-def test_a_cell_that_saves_is_not_verified_and_writes_nothing(ip, ns, capsys, tmp_path):
+def test_a_cell_that_saves_after_the_failing_line_is_verified_up_to_the_save_and_writes_nothing(
+        ip, ns, capsys, tmp_path):
     path = tmp_path / "out.pt"
     ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64), path=str(path))
     for save in ("torch.save(out, path)", "open(path, 'wb').write(b'x')"):
@@ -132,8 +133,20 @@ def test_a_cell_that_saves_is_not_verified_and_writes_nothing(ip, ns, capsys, tm
         assert "fix:\n      x64 = x64.float()\n" in text
         why = ("saves with torch.save" if save.startswith("torch") else
                f"writes the file {str(path)!r}")
-        assert text.rstrip().endswith(f"  not verified: the cell {why}"), text
+        assert text.rstrip().endswith(
+            "line 2: the rehearsal ran past the failing line with no mismatch, to where the "
+            f"code {why} (not rehearsed)"), text
+        assert "  verified up to cell" in text
         assert not path.exists()
+
+
+def test_a_cell_that_saves_before_the_failing_line_is_not_verified(ip, ns, capsys, tmp_path):
+    path = tmp_path / "first.pt"
+    ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64), path=str(path))
+    _err, out, _ = run(ip, capsys, "torch.save(x64, path)\nout = net(x64)\n")
+    text = diagnosis(out)
+    assert text.rstrip().endswith("  not verified: the code saves with torch.save"), text
+    assert path.exists() and "out" not in ns  # the cell's own save ran; the rehearsal's did not
 
 
 def test_a_cell_that_runs_on_is_verified_up_to_where_the_time_limit_stopped_it(
@@ -196,10 +209,10 @@ def test_the_sandbox_reports_a_crash_and_refuses_side_effects(tmp_path) -> None:
             return str(e)
         return "written"
 
-    assert run_forked(write, 5).value == f"the cell writes the file {str(tmp_path / 'f.txt')!r}"
+    assert run_forked(write, 5).value == f"the code writes the file {str(tmp_path / 'f.txt')!r}"
     assert not (tmp_path / "f.txt").exists()
     assert run_forked(lambda: os.system("true"), 5).problem.endswith(
-        "Refused: the cell runs a shell command")
+        "Refused: the code runs a shell command")
 
 
 def test_the_sandbox_lets_a_folder_that_exists_be_asked_for_and_refuses_a_new_one(
@@ -216,7 +229,7 @@ def test_the_sandbox_lets_a_folder_that_exists_be_asked_for_and_refuses_a_new_on
 
     assert run_forked(lambda: make(tmp_path), 5).value == "made"
     new = tmp_path / "new"
-    assert run_forked(lambda: make(new), 5).value == f"the cell creates a folder ({new})"
+    assert run_forked(lambda: make(new), 5).value == f"the code creates a folder ({new})"
     assert not new.exists()
 
 

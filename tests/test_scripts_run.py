@@ -136,8 +136,13 @@ def test_a_device_mismatch_keeps_its_traceback_and_gets_the_diagnosis(in_process
         "  inside: model.fc (Linear)\n"  # model and batch are main()'s locals
         "  at: meta_step.py line 19 (in Net.forward): return self.fc(x).relu()\n"
         "  from: meta_step.py line 29 (in main): out = model(batch)\n"
-        "  fix:\n"
-        "      batch = batch.to(\"meta\")\n")
+        # NB: a script has no next cell: its fix goes into the script, where main's names are
+        "  edit: meta_step.py line 29 (in main)\n"
+        "      - out = model(batch)\n"
+        "      + batch = batch.to(\"meta\")\n"
+        "      + out = model(batch)\n"
+        "  verified: rehearsed in a sandbox, meta_step.py runs from its top to its end after "
+        "this fix\n")
 
 
 def test_guard_names_main_locals_and_the_line_in_main(in_process, capsys):
@@ -228,7 +233,8 @@ def test_nccls_duplicate_gpu_error_names_the_model(in_process, capsys, rank1, tm
         "of this node share one GPU (with NCCL: \"Duplicate GPU detected\"); this process is "
         "local_rank 1 of 2, whose GPU is cuda:1.\n"
         "  fix:\n"
-        "      model.to(f\"cuda:{local_rank}\")\n")
+        "      model.to(f\"cuda:{local_rank}\")\n"
+        "  not verified: a rank of a distributed run is not rehearsed\n")
 
 
 def test_a_script_and_a_notebook_cell_get_the_same_diagnosis(in_process, capsys, ip, tmp_path):
@@ -246,9 +252,10 @@ def test_a_script_and_a_notebook_cell_get_the_same_diagnosis(in_process, capsys,
     assert ran[0] == cell[0] == "tensors on different devices: cpu, meta"
     assert ran[1] == cell[1] == ("  culprit: labels (float32[2, 8] on cpu), `input` in "
                                  "Linear.forward; expected meta")
-    # NB: a notebook cell's fix is rehearsed; a script's failing frame cannot be re-entered
-    assert cell[-1] == VERIFIED and not ran[-1].startswith(("  verified", "  not verified"))
-    cell = cell[:-1]
+    # NB: each is rehearsed: the cell on a copy of the kernel, the script from its top
+    assert cell[-1] == VERIFIED and ran[-1] == (
+        "  verified: rehearsed in a sandbox, step.py runs from its top to its end after this fix")
+    cell, ran = cell[:-1], ran[:-1]
     where = ("  at:", "  edit:")  # NB: a file's name against a cell's
     assert [ln for ln in ran if not ln.startswith(where)] == [
         re.sub(r"\x1b\[[0-9;]*m", "", ln) for ln in cell if not ln.startswith(where)]
@@ -265,3 +272,71 @@ def test_a_trace_is_checked_for_our_frames_not_for_the_word() -> None:
     assert ours_in(user) == [] and ours_in(ours) == [ours]
     assert ours_in("ValueError: boom\n\ndevicelens: tensors on different devices") == [
         "devicelens: "]
+
+
+# --- a script's fix, rehearsed ------------------------------------------------------------------
+
+TRAIN_LOOP = '''\
+import sys
+import torch
+from torch import nn
+
+
+def main(out_dir):
+    model = nn.Sequential(nn.Linear(8, 4), nn.ReLU(), nn.Linear(4, 2))
+    model[0].to("meta")
+    print("built", flush=True)
+    for step in range(2):
+        x = torch.randn(3, 8, device="meta")
+        out = model(x)
+    torch.save(model.state_dict(), out_dir + "/ckpt.pt")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+'''
+
+
+def test_a_scripts_fix_goes_into_the_script_and_is_rehearsed_from_its_top(
+        in_process, capsys, tmp_path):
+    """``model`` is main()'s local: a line run after the failure could not reach it, and the
+    script builds it anew when run again. The fix is an edit before the failing statement, and
+    the script is run again from its top in the sandbox: its output goes nowhere, and the
+    checkpoint it writes once past the failing line is where the rehearsal stops."""
+    script = tmp_path / "loop.py"
+    script.write_text(TRAIN_LOOP)
+    assert in_process(str(script), str(tmp_path)) == 1
+    out = capsys.readouterr()
+    assert out.out == "built\n"  # the rehearsal's run printed nothing
+    report = out.err.split("\ndevicelens: ")[1]
+    assert report.endswith(
+        "  edit: loop.py line 12 (in main)\n"
+        "      - out = model(x)\n"
+        "      + model.to(\"meta\")\n"
+        "      + out = model(x)\n"
+        "  verified up to loop.py line 14: the rehearsal ran past the failing line with no "
+        "mismatch, to where the code saves with torch.save (not rehearsed)\n"), report
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop.py"]  # nothing written
+    # the edit as printed, applied: the script runs to its end
+    script.write_text(TRAIN_LOOP.replace("        out = model(x)\n",
+                                         "        model.to(\"meta\")\n        out = model(x)\n"))
+    assert in_process(str(script), str(tmp_path)) == 0
+    assert (tmp_path / "ckpt.pt").exists()
+
+
+def test_a_scripts_fix_that_leaves_the_next_mismatch_is_completed(in_process, capsys, tmp_path):
+    """Two strays in turn: the first fix alone would stop at the second; the fix shown is both."""
+    script = tmp_path / "two.py"
+    script.write_text(
+        "import torch\nfrom torch import nn\n"
+        "model = nn.Linear(8, 2).to('meta')\n"
+        "x = torch.randn(3, 8)\n"
+        "w = torch.ones(2)\n"
+        "out = model(x)\n"
+        "loss = (out * w).sum()\n")
+    assert in_process(str(script)) == 1
+    report = capsys.readouterr().err.split("\ndevicelens: ")[1]
+    assert "culprit: x (float32[3, 8] on cpu)" in report
+    assert "+ w = torch.ones(2, device=" in report, report
+    assert report.rstrip().endswith(
+        "verified: rehearsed in a sandbox, two.py runs from its top to its end after this fix")

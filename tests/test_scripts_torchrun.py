@@ -84,7 +84,8 @@ def test_every_rank_on_cuda0_blames_the_model_in_every_ranks_terms(every_rank_on
         "is local_rank 1 of 2, whose GPU is cuda:1.\n"
         "  fix:\n"
         # NB: never a literal "cuda:1": that would be wrong on every other rank
-        "      model.to(f\"cuda:{local_rank}\")\n")
+        "      model.to(f\"cuda:{local_rank}\")\n"
+        "  not verified: a rank of a distributed run is not rehearsed\n")
 
 
 def test_three_ranks_three_distributed_bugs(three_bugs):
@@ -105,7 +106,8 @@ def test_ddp_device_ids_with_the_module_on_cpu(three_bugs):
             "expected cuda:0\n  inside: model (Linear)\n" + at +
             "  note: DistributedDataParallel does not move the module: with device_ids=[0] it "
             "must already be on cuda:0 (or drop device_ids to train on the cpu)\n"
-            "  fix:\n      model = model.to(f\"cuda:{local_rank}\")  # before wrapping it\n")
+            "  fix:\n      model = model.to(f\"cuda:{local_rank}\")  # before wrapping it\n"
+            "  not verified: a rank of a distributed run is not rehearsed\n")
         return
     assert report(three_bugs.stderr, "[rank 0/3, local_rank 0]") == (
         head + "  inside: model (Linear)\n" + at +
@@ -113,7 +115,8 @@ def test_ddp_device_ids_with_the_module_on_cpu(three_bugs):
         "only without device_ids (and output_device)\n"
         "  edit: rank_bugs.py line 27\n"
         "      - ddp_model = nn.parallel.DistributedDataParallel(model, device_ids=[local_rank])\n"
-        "      + ddp_model = nn.parallel.DistributedDataParallel(model)\n")
+        "      + ddp_model = nn.parallel.DistributedDataParallel(model)\n"
+        "  not verified: a rank of a distributed run is not rehearsed\n")
 
 
 def test_a_cpu_tensor_in_a_cuda_only_collective(three_bugs):
@@ -126,7 +129,8 @@ def test_a_cpu_tensor_in_a_cuda_only_collective(three_bugs):
         "  note: the process group (cuda:gloo) has no backend for cpu tensors: NCCL sends cuda "
         "tensors only (gloo also takes cpu ones)\n"
         "  fix:\n"
-        "      loss = loss.to(f\"cuda:{local_rank}\")\n")
+        "      loss = loss.to(f\"cuda:{local_rank}\")\n"
+        "  not verified: a rank of a distributed run is not rehearsed\n")
 
 
 def test_a_batch_on_another_ranks_gpu(three_bugs):
@@ -140,4 +144,5 @@ def test_a_batch_on_another_ranks_gpu(three_bugs):
         '  fix:\n      x = x.to(f"cuda:{local_rank}")\n'
         f"  edit: rank_bugs.py line {line('rank_bugs.py', 'x = ').split()[2][:-1]}\n"
         '      - x = torch.randn(4, 8, device="cuda:0")\n'
-        '      + x = torch.randn(4, 8, device=f"cuda:{local_rank}")\n')
+        '      + x = torch.randn(4, 8, device=f"cuda:{local_rank}")\n'
+        "  not verified: a rank of a distributed run is not rehearsed\n")

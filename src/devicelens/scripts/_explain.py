@@ -11,6 +11,7 @@ import sys
 from types import TracebackType
 from typing import Any
 
+from ..guard.diagnosis._in_script import fixes_as_edit
 from ..guard.diagnosis._mismatch import MismatchReport
 from ..guard.running._frames import CellFiles, traceback_frames
 from ..guard.running._scopes import function_lines, user_scope
@@ -59,7 +60,33 @@ def _explain(exc: BaseException, tb: TracebackType | None, is_cell: CellFiles) -
     rep = function_lines(rep, frames, is_cell)
     if info is not None:
         rep = _rejudge(rep, info, ns, frames)
+    if info is None:
+        rep = fixes_as_edit(rep, tb, is_cell)
+    rep = _rehearsed(rep, tb, info, is_cell)
     return f"devicelens{tag(info)}: {headline or rep.headline()}\n{rep.body()}"
+
+
+def _rehearsed(rep: MismatchReport, tb: TracebackType | None, info: RankInfo | None,
+               is_cell: CellFiles) -> MismatchReport:
+    """``rep`` once its fix was rehearsed: the script run again from its top in a forked
+    sandbox, the fix applied as printed (an edit of the script's text, a line run before it),
+    as the notebook's post-mortem rehearses a cell. NB: a rank of a distributed run is not
+    rehearsed (its process group cannot be copied into a sandbox), and says so."""
+    from ..guard.postmortem import rehearsed
+
+    if info is not None:
+        from dataclasses import replace
+
+        return replace(rep, verdict="not verified: a rank of a distributed run is not rehearsed")
+    return rehearsed(rep, tb, _globals(tb, is_cell), is_cell)
+
+
+def _globals(tb: TracebackType | None, is_cell: CellFiles) -> dict[str, Any]:
+    """The script's own globals (``__main__``'s), where a rehearsal runs it again."""
+    from ..guard.postmortem import outer_cell
+
+    outer = outer_cell(tb, is_cell)
+    return outer.frame.f_globals if outer is not None else {}
 
 
 def _rejudge(rep: MismatchReport, info: RankInfo, ns: dict[str, Any],

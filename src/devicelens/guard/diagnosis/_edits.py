@@ -91,6 +91,14 @@ def replace_statement(code: Code, stmt: ast.stmt, text: str) -> Edit | None:
     return _edit(code, first, old, new) if new != old else None
 
 
+def insert_before(code: Code, stmt: ast.stmt, text: str) -> Edit:
+    """``text`` put before ``stmt`` (whole lines), at its indentation."""
+    first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
+    old = [code.line(i) for i in range(first, last + 1)]
+    pad = old[0][:len(old[0]) - len(old[0].lstrip())]
+    return _edit(code, first, old, [pad + ln for ln in text.split("\n")] + old)
+
+
 # --- the rewrites ----------------------------------------------------------------------------
 
 def set_device(code: Code, call: ast.Call, anchor: str) -> str | None:

@@ -39,6 +39,7 @@ class Attempt:
     error: str = ""  # another error the cell then raised
     reached: int = 0  # the cell line the time limit stopped at (0: it did not stop it)
     stopped: str = ""  # after how long ("10 s"), when the time limit stopped it
+    refused: str = ""  # the side effect the sandbox stopped it at, when it ran that far
 
 
 def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
@@ -128,7 +129,9 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
     except TimeUp as e:
         return Attempt(ran=True, reached=_line_in(e, filename), stopped=str(e))
     except Refused as e:
-        return Attempt(problem=str(e))
+        # NB: where the code got before it (a checkpoint written after the training step) says
+        # how far the fix took it; the caller knows whether that is past the failing line
+        return Attempt(problem=str(e), reached=_line_in(e, filename), refused=str(e))
     except Exception as e:
         report = explain(e, ns)
         if report is not None:

@@ -255,7 +255,7 @@ def _result(devices: tuple[str, ...], found: list[MismatchReport], a: Attempt,
             trace: Any) -> Rehearsal:
     """The last round, which hit no new mismatch: it ran through, or stopped short."""
     stop = ""
-    if a.reached:
+    if a.reached and not a.refused:
         stop = f"the rehearsal's time limit ({a.stopped}) ran out"
     elif a.problem:
         stop = a.problem if a.unit < 0 else f"the fix above could not be applied: {a.problem}"
@@ -267,7 +267,7 @@ def _result(devices: tuple[str, ...], found: list[MismatchReport], a: Attempt,
         # NB: a fix is verified only by a round that went past it: not by one that could not
         # apply it, found it harmful, or ran out of time somewhere unknown
         return _stopped(devices, found, stop, trace,
-                        verdict=a.unit < 0 and not a.harm and not a.reached)
+                        verdict=a.unit < 0 and not a.harm and not (a.reached and not a.refused))
     return Rehearsal(tuple(devices), _verified(found, devices), skipped=_skipped(trace),
                      steps=trace.steps, by_steps=trace.by_steps, where=trace.where,
                      code=trace.code, on_device=trace.on_device)

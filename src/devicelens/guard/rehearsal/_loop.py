@@ -160,6 +160,9 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 continue
             out.verdict = "not verified: no fix found that runs and does no harm"
             break
+        if a.refused and not problem and a.reached > _innermost(cell):
+            out.verdict = _verified(a, cell)
+            break
         if problem or a.problem:
             out.verdict = f"not verified: {problem or a.problem}"
             break
@@ -236,12 +239,30 @@ def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain,
 
 
 def _verified(a: Attempt, cell: Cell) -> str:
+    where = cell_label(cell.filename)
     if not a.reached:
+        if not where.startswith("cell"):
+            return (f"verified: rehearsed in a sandbox, {where} runs from its top to its end "
+                    "after this fix")
         return "verified: rehearsed on a copy of this kernel's state, the cell runs after this fix"
-    if a.reached > cell.failing_line:
-        return (f"verified up to {cell_label(cell.filename)} line {a.reached}: the rehearsal ran "
-                f"past the failing line for {a.stopped} with no mismatch")
+    if a.reached > _innermost(cell):
+        how = (f"past the failing line for {a.stopped} with no mismatch" if not a.refused else
+               f"past the failing line with no mismatch, to where {a.refused} (not rehearsed)")
+        return f"verified up to {where} line {a.reached}: the rehearsal ran {how}"
     return f"not verified: the rehearsal stopped after {a.stopped} before the failing line"
+
+
+def _innermost(cell: Cell) -> int:
+    """The failing line as a new run's stop is read (:func:`._attempt._line_in`): the innermost
+    frame in the cell's file (a function the cell or script defined), else the cell's own."""
+    import traceback
+
+    try:
+        lines = [fs.lineno for fs in traceback.extract_tb(cell.tb)
+                 if fs.filename == cell.filename and fs.lineno]
+    except Exception:
+        lines = []
+    return lines[-1] if lines else cell.failing_line
 
 
 def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],

@@ -63,7 +63,7 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
             isinstance(flags, int) and flags & _WRITE_FLAGS)
         if writes and path not in (os.devnull, None) and not isinstance(path, int):
-            raise Refused(f"the cell writes the file {os.fspath(path)!r}")
+            raise Refused(f"the code writes the file {os.fspath(path)!r}")
     elif event == "os.mkdir" and args and _harmless_folder(args[0]):
         return
     elif event in _REFUSED_EVENTS:
@@ -71,7 +71,7 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         where = f" ({os.fsdecode(path)})" if path is not None and event.startswith(
             ("os.mkdir", "os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod",
              "shutil.rmtree", "os.utime")) else ""
-        raise Refused(f"the cell {_REFUSED_EVENTS[event]}{where}")
+        raise Refused(f"the code {_REFUSED_EVENTS[event]}{where}")
 
 
 def _harmless_folder(path: Any) -> bool:
@@ -90,7 +90,7 @@ def _harmless_folder(path: Any) -> bool:
 
 def _refuse(what: str) -> Callable[..., Any]:
     def refused(*args: Any, **kwargs: Any) -> Any:
-        raise Refused(f"the cell {what}")
+        raise Refused(f"the code {what}")
     return refused
 
 
