@@ -461,3 +461,46 @@ def test_building_a_frame_leaves_the_gc_as_it_found_it(ns: dict[str, Any]) -> No
         gc.enable()
     _push.build_frame(ns)
     assert gc.isenabled()
+
+
+def test_rehearse_fix_gives_the_code_insert_puts_in_a_cell_and_its_verdict(
+        ns: dict[str, Any]) -> None:
+    """"Insert as cell" asks first: the finding's fix as code, run exactly as shown on a forked
+    copy; the user's objects stay where they were."""
+    ns["model"][1].to("meta")
+    _, comm = opened(ns)
+    [finding] = comm.take()[1]["findings"]
+    [reply] = comm.request("rehearse_fix", {"finding_id": finding["id"]})
+    assert reply["type"] == "result" and reply["method"] == "rehearse_fix"
+    assert reply["result"] == {
+        "finding_id": finding["id"], "fix": finding["fix"],
+        "verdict": "verified: rehearsed on a copy of this kernel's state, the fix runs, does no "
+                   "harm and clears this finding; next: x is not on meta"}
+    assert [p.device.type for p in ns["model"].parameters()] == ["cpu", "cpu", "meta", "meta"]
+
+
+def test_rehearse_fix_says_when_the_code_shown_would_do_harm(ns: dict[str, Any]) -> None:
+    """A half-precision soft prompt an optimizer trains: the cast the finding shows would take
+    it out of its optimizer; Insert says so in the cell rather than hand it over as a fix."""
+    prompt = torch.nn.Parameter(torch.zeros(2, 8))
+    ns.update(prompt=prompt, popt=torch.optim.Adam([prompt]))
+    from devicelens.analysis import Finding
+    from devicelens.guard import rehearsal
+
+    f = Finding(id="f", kind="loose_dtype", severity="warning", title="prompt is float32",
+                message="", fix="prompt = prompt.half()", paths=("prompt",), objects=("prompt",))
+    verdict = rehearsal.rehearsed_code(f, ns, rehearsal.snapshot_diagnosis())
+    assert verdict.startswith("not verified: the fix would do harm: "), verdict
+    assert "prompt" in verdict and ns["prompt"] is prompt and prompt.dtype == torch.float32
+
+
+def test_rehearse_fix_of_a_finding_gone_is_stale(
+        ns: dict[str, Any]) -> None:
+    ns["model"][1].to("meta")
+    _, comm = opened(ns)
+    [finding] = comm.take()[1]["findings"]
+    ns["model"].to("meta")
+    ns["x"] = ns["x"].to("meta")
+    replies = comm.request("rehearse_fix", {"finding_id": finding["id"]})
+    assert [m["type"] for m in replies] == ["snapshot", "error"]
+    assert replies[1]["error"] == "stale_finding"

@@ -76,3 +76,27 @@ def test_an_unchanged_queued_fix_still_runs() -> None:
     results = [m for m in comm.take() if m["type"] == "result"]
     assert [r["request_id"] for r in results] == ["a2"]
     assert ns["x"].dtype == torch.float32
+
+
+def test_a_rehearsal_asked_while_a_cell_runs_waits_for_it_and_rehearses_the_fix_then() -> None:
+    """"Insert as cell" forks the kernel to rehearse the fix: never while a cell runs (the copy
+    would be taken mid-cell); it runs when the cell ends, on the namespace the cell left."""
+    x = torch.ones(2, dtype=torch.float64)
+    ns: dict[str, Any] = {"model": torch.nn.Linear(2, 2), "x": x}
+    asked = dtype_fix(ns)
+    gate = Gate()
+    comm = FakeComm()
+    bridge = Bridge(comm, lambda: ns, gate=gate)
+    assert bridge.open({"protocol": PROTOCOL_VERSION})
+    comm.take()
+    cell = Info()
+    gate.pre_run_cell(cell)
+    assert [m["type"] for m in comm.request("rehearse_fix", {"finding_id": asked.id},
+                                            rid="r1")] == ["queued"]
+    gate.post_run_cell(Result(cell))
+    [reply] = [m for m in comm.take() if m.get("request_id") == "r1"]
+    assert reply["result"] == {
+        "finding_id": asked.id, "fix": "x = x.float()",
+        "verdict": "verified: rehearsed on a copy of this kernel's state, the fix runs, does no "
+                   "harm and clears this finding"}
+    assert ns["x"] is x and x.dtype == torch.float64  # the rehearsal's cast was the copy's

@@ -10,7 +10,7 @@ import { ISignal, Signal } from '@lumino/signaling';
 
 import { Changes, IMovePlan, IOutcome, IProgress, IQueued } from './changes';
 import { RequestError, Requests, Result } from './requests';
-import { EMPTY, IView, merge, withChildren } from './view';
+import { EMPTY, fixCell, IView, merge, withChildren } from './view';
 import {
   DEFAULT_LIMIT,
   DEFAULT_SETTINGS,
@@ -26,6 +26,7 @@ import {
   SortKey,
   WindowParams,
   WireDevice,
+  WireFinding,
   WireReport
 } from './tokens';
 
@@ -249,6 +250,25 @@ export class DeviceModel {
    */
   applyFix(findingId: string): Promise<WireReport | null> {
     return this._changes.applyFix(findingId);
+  }
+  /**
+   * The cell "Insert as cell" adds for `finding`: its fix as code, rehearsed first on a forked
+   * copy of the kernel (which waits for a running cell), headed by the verdict. Rejects when the
+   * finding is gone (the error shows; nothing is inserted). A kernel whose devicelens cannot
+   * rehearse (an older one) gets the fix as shown, marked not verified.
+   */
+  async fixCell(finding: WireFinding): Promise<string> {
+    try {
+      const r = await this.request('rehearse_fix', { finding_id: finding.id });
+      return fixCell(typeof r.fix === 'string' ? r.fix : finding.fix, String(r.verdict ?? ''));
+    } catch (e) {
+      if (e instanceof RequestError && e.code === 'unknown_method') {
+        this._error = '';
+        this._emit();
+        return fixCell(finding.fix, "not verified: this kernel's devicelens cannot rehearse it");
+      }
+      throw e;
+    }
   }
   planMove(device: string): Promise<IMovePlan> {
     return this._changes.planMove(device);

@@ -227,6 +227,15 @@ export function FindingCard(props: {
 }): JSX.Element {
   const { finding: f, model, host } = props;
   const [copied, setCopied] = React.useState(false);
+  const [rehearsing, setRehearsing] = React.useState(false);
+  const insert = () => {
+    setRehearsing(true);
+    model
+      .fixCell(f)
+      .then(code => host.insertCell(code))
+      .catch(() => undefined) // NB: the model keeps the error to show; nothing is inserted
+      .finally(() => setRehearsing(false));
+  };
   return (
     <div
       className={`dl-finding dl-sev-${f.severity}`}
@@ -256,10 +265,11 @@ export function FindingCard(props: {
             )}
             <button
               className="dl-button dl-insert"
-              onClick={() => host.insertCell(f.fix)}
-              title="Add the fix as a new cell below the active one (not run)"
+              disabled={rehearsing}
+              onClick={insert}
+              title="Rehearse the fix on a copy of the kernel, then add it as a new cell below the active one, its verdict on top (not run)"
             >
-              Insert as cell
+              {rehearsing ? 'Rehearsing…' : 'Insert as cell'}
             </button>
             <button
               className="dl-button dl-copy"

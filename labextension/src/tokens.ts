@@ -34,6 +34,7 @@ export type Method =
   | 'expand'
   | 'move_all'
   | 'apply_fix'
+  | 'rehearse_fix'
   | 'list_devices'
   | 'cancel';
 export const METHODS: Method[] = [
@@ -42,6 +43,7 @@ export const METHODS: Method[] = [
   'expand',
   'move_all',
   'apply_fix',
+  'rehearse_fix',
   'list_devices',
   'cancel'
 ];
@@ -288,6 +290,10 @@ export interface ApplyFixParams {
   dry_run?: boolean;
 }
 
+export interface RehearseFixParams {
+  finding_id: string;
+}
+
 export interface ListDevicesParams {}
 
 export interface CancelParams {
@@ -309,6 +315,13 @@ export interface MoveResult {
 export interface ApplyFixResult {
   finding_id: string;
   report: WireReport;
+}
+
+/** A finding's fix as code and its verdict: run as shown on a forked copy of the kernel. */
+export interface RehearseFixResult {
+  finding_id: string;
+  fix: string;
+  verdict: string;
 }
 
 export interface DevicesResult {

@@ -53,6 +53,16 @@ export function reportOf(result: { [key: string]: any }): WireReport {
   return report;
 }
 
+/**
+ * The cell "Insert as cell" adds: the fix as code, headed by its rehearsal's verdict as a
+ * comment (`# devicelens: verified: ...` or `# devicelens: not verified: why`), so what the user
+ * runs says what was proven of it. No verdict (rehearsals turned off): the fix alone.
+ */
+export function fixCell(fix: string, verdict: string): string {
+  const head = verdict.replace(/\s+/g, ' ').trim();
+  return head ? `# devicelens: ${head}\n${fix}` : fix;
+}
+
 /** `1 tensor`, `2 tensors`. */
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

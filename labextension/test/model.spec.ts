@@ -600,3 +600,56 @@ describe('DeviceModel requests', () => {
     expect(model.isDisposed).toBe(true);
   });
 });
+
+describe('Insert as cell', () => {
+  it('asks the kernel to rehearse the fix and heads the cell with its verdict', async () => {
+    const { bridge, model } = await ready();
+    const cell = model.fixCell(SPLIT);
+    const req = bridge.last('rehearse_fix');
+    expect(req.params).toEqual({ finding_id: SPLIT.id });
+    bridge.emit({
+      type: 'result',
+      request_id: req.request_id,
+      method: 'rehearse_fix',
+      result: {
+        finding_id: SPLIT.id,
+        fix: 'model.to("meta")',
+        verdict: 'verified: rehearsed on a copy of this kernel\'s state, the fix runs'
+      }
+    });
+    expect(await cell).toBe(
+      '# devicelens: verified: rehearsed on a copy of this kernel\'s state, the fix runs\n' +
+        'model.to("meta")'
+    );
+  });
+
+  it('inserts nothing for a finding that is gone, and shows why', async () => {
+    const { bridge, model } = await ready();
+    const cell = model.fixCell(SPLIT);
+    const req = bridge.last('rehearse_fix');
+    bridge.emit({
+      type: 'error',
+      request_id: req.request_id,
+      error: 'stale_finding',
+      detail: 'finding abc no longer applies'
+    });
+    await expect(cell).rejects.toThrow('no longer applies');
+    expect(model.error).toBe('finding abc no longer applies');
+  });
+
+  it('marks the fix not verified where the kernel cannot rehearse it', async () => {
+    const { bridge, model } = await ready();
+    const cell = model.fixCell(SPLIT);
+    const req = bridge.last('rehearse_fix');
+    bridge.emit({
+      type: 'error',
+      request_id: req.request_id,
+      error: 'unknown_method',
+      detail: "unknown method 'rehearse_fix'"
+    });
+    expect(await cell).toBe(
+      `# devicelens: not verified: this kernel's devicelens cannot rehearse it\n${SPLIT.fix}`
+    );
+    expect(model.error).toBe('');
+  });
+});

@@ -68,12 +68,16 @@ test.describe('JupyterLab', () => {
     expect(await devicesOf(page, 'model.2')).toEqual(['meta']);
     await panelOf(page).screenshot({ path: path.join(IMG, 'panel-light.png') });
 
-    // Insert as cell: a new cell below the active one with the fix, not run
+    // Insert as cell: the fix rehearsed on a forked copy of the kernel first, then a new cell
+    // below the active one with the fix headed by its verdict, not run
     const before = await page.notebook.getCellCount(); // runCell left the last cell active
     await finding.locator('.dl-insert').click();
-    expect(await page.notebook.getCellCount()).toBe(before + 1);
-    expect((await page.notebook.getCellTextInput(before)).trim()).toBe(fix);
+    await expect.poll(() => page.notebook.getCellCount()).toBe(before + 1);
+    const [head, ...code] = (await page.notebook.getCellTextInput(before)).trim().split('\n');
+    expect(head).toMatch(/^# devicelens: verified: rehearsed on a copy of this kernel's state/);
+    expect(code.join('\n')).toBe(fix);
     expect(await page.notebook.getCellTextOutput(before)).toBeNull();
+    expect(await devicesOf(page, 'model')).toEqual(['cpu', 'meta']); // the copy's move only
 
     // Apply: the fix moves model.0 to meta, which discards its values: like move all to meta,
     // it asks first (in the card), and nothing runs until confirmed

@@ -30,6 +30,7 @@ from ._protocol import (
     MoveResult,
     ProgressMsg,
     QueuedMsg,
+    RehearseFixResult,
     ResultMsg,
     SnapshotMsg,
     WireObject,
@@ -316,6 +317,34 @@ class Bridge:
         else:
             self._between_cells(rid, "apply_fix", fix)
 
+    def _do_rehearse_fix(self, rid: str, params: dict[str, Any]) -> None:
+        """One finding's fix as code, rehearsed as printed on a forked copy of the kernel:
+        what "Insert as cell" puts in the notebook, with its verdict. NB: a fork is no read of
+        a copy: like a change, it waits until no cell runs."""
+        fid = params["finding_id"]
+        _torch(rid)
+
+        def rehearse() -> None:
+            with self.lock:
+                ns = self.namespace()
+                frame = _push.build_frame(ns)
+                finding = next((f for f in frame.raw_findings if f.id == fid), None)
+                if finding is None:
+                    self.push(frame)
+                    raise ProtocolError("stale_finding", f"finding {show(fid)} no longer "
+                                        "applies (the namespace changed since it was reported)",
+                                        rid)
+                if not finding.fix:
+                    raise ProtocolError("bad_request", f"finding {fid} ({finding.kind}) has no "
+                                        "fix as code", rid)
+                from ..guard import rehearsal
+
+                verdict = rehearsal.rehearsed_code(finding, ns, rehearsal.snapshot_diagnosis())
+            self._result(rid, "rehearse_fix", RehearseFixResult(finding_id=fid, fix=finding.fix,
+                                                                verdict=verdict))
+
+        self._between_cells(rid, "rehearse_fix", rehearse)
+
     def _threads_noted(self, report: MoveReport) -> MoveReport:
         """NB: a thread a cell started may still use the tensors: the gate cannot wait for it
         (it may never end), so the reply says so."""
@@ -395,6 +424,7 @@ class _Progress:
 _HANDLERS: dict[str, Callable[[Bridge, str, dict[str, Any]], None]] = {
     "refresh": Bridge._do_refresh, "rows": Bridge._do_rows, "expand": Bridge._do_expand,
     "move_all": Bridge._do_move_all, "apply_fix": Bridge._do_apply_fix,
+    "rehearse_fix": Bridge._do_rehearse_fix,
     "list_devices": Bridge._do_list_devices, "cancel": Bridge._do_cancel,
 }
 

@@ -21,9 +21,10 @@ PROTOCOL_VERSION = 4
 COMM_TARGET = "devicelens"
 MAX_PAYLOAD_BYTES = 1_000_000
 
-Method = Literal["refresh", "rows", "expand", "move_all", "apply_fix", "list_devices", "cancel"]
+Method = Literal["refresh", "rows", "expand", "move_all", "apply_fix", "rehearse_fix",
+                 "list_devices", "cancel"]
 METHODS: tuple[str, ...] = ("refresh", "rows", "expand", "move_all", "apply_fix",
-                            "list_devices", "cancel")
+                            "rehearse_fix", "list_devices", "cancel")
 
 #: the columns a panel sorts its rows by (v4: in the kernel)
 SortKey = Literal["name", "kind", "device", "dtype", "shape", "bytes"]
@@ -226,13 +227,15 @@ class RequestMsg(TypedDict):
 
     refresh: {} · rows: WindowParams · expand: {"name": str, "path"?: str, "offset"?: int} ·
     move_all: {"device": str, "dry_run"?: bool, "names"?: list[str] | None} · apply_fix:
-    {"finding_id": str, "dry_run"?: bool} · list_devices: {} · cancel: {"request_id": str}
+    {"finding_id": str, "dry_run"?: bool} · rehearse_fix: {"finding_id": str} · list_devices:
+    {} · cancel: {"request_id": str}
 
     Replies carry the same ``request_id``: refresh, rows -> SnapshotMsg (rows: of the window
     asked for, which later pushes keep to); the others -> ResultMsg
     (``result`` is the method's ``*Result`` dict), preceded by ProgressMsgs for moves; any
-    failure -> ErrorMsg instead. A change (move_all, apply_fix, not a dry run) that arrives
-    while a cell runs is answered QueuedMsg first; it runs when the cell ends, or is answered
+    failure -> ErrorMsg instead. A change (move_all, apply_fix, not a dry run) or a rehearsal
+    (rehearse_fix: it forks the kernel) that arrives while a cell runs is answered QueuedMsg
+    first; it runs when the cell ends, or is answered
     ErrorMsg ``cancelled`` if a ``cancel`` naming it comes first.
     """
 
@@ -287,6 +290,10 @@ class ApplyFixParams(_ApplyFixRequired, total=False):
     dry_run: bool
 
 
+class RehearseFixParams(TypedDict):
+    finding_id: str
+
+
 class ListDevicesParams(TypedDict):
     pass
 
@@ -310,6 +317,16 @@ class MoveResult(TypedDict):
 class ApplyFixResult(TypedDict):
     finding_id: str
     report: WireReport
+
+
+class RehearseFixResult(TypedDict):
+    """The finding's fix as code (what "Insert as cell" puts in the notebook), run exactly as
+    shown on a forked copy of the kernel: ``verdict`` is ``verified: ...`` or ``not verified:
+    why`` ('' when rehearsals are turned off)."""
+
+    finding_id: str
+    fix: str
+    verdict: str
 
 
 class DevicesResult(TypedDict):

@@ -156,6 +156,7 @@ PARAMS: dict[str, tuple[dict[str, tuple[Check, str]], dict[str, tuple[Check, str
     "expand": ({"name": _text(1000)}, {"path": _text(10_000), "offset": _OFFSET}),
     "move_all": ({"device": _text(64)}, {"dry_run": _BOOL, "names": _NAMES}),
     "apply_fix": ({"finding_id": _text(200)}, {"dry_run": _BOOL}),
+    "rehearse_fix": ({"finding_id": _text(200)}, {}),
     "list_devices": ({}, {}),
     "cancel": ({"request_id": _text(128)}, {}),
 }

@@ -53,9 +53,26 @@ def rehearsed(findings: Sequence[Finding], ns: dict[str, Any],
     return [replace(f, verdict=verdicts[f.id]) if f.id in verdicts else f for f in findings]
 
 
+def rehearsed_code(f: Finding, ns: dict[str, Any], diagnose: Diagnose) -> str:
+    """The verdict on ``f``'s fix as code, run exactly as shown on a forked copy (the panel's
+    "Insert as cell"), judged as the panel's Apply is: it does no harm and clears ``f``; a
+    finding it brings up is said as the next one. NB: never raises; '' when turned off."""
+    limit = seconds()
+    if limit <= 0 or not f.fix or not is_code(f.fix):
+        return "" if limit <= 0 else "not verified: the fix is not code that can run"
+    try:
+        out = run_forked(partial(_one, f, [], ns, diagnose, _fake(), True), limit)
+    except Exception as e:
+        return f"not verified: the rehearsal failed ({type(e).__name__})"
+    return f"not verified: {out.problem}" if out.problem else str(out.value)
+
+
 def _one(f: Finding, before: Sequence[Finding], ns: dict[str, Any], diagnose: Diagnose,
-         fake: bool) -> str:
-    """In the child: the fix, the harm checks, the diagnosis after."""
+         fake: bool, as_apply: bool = False) -> str:
+    """In the child: the fix, the harm checks, the diagnosis after. ``as_apply``: judged as
+    the panel's Apply is (:func:`_one_verdict`), against the findings before it."""
+    if as_apply:
+        before = [g for g in diagnose(ns) if g.severity != "info"]
     _unshare(ns)
     with _fake_mode() if fake else contextlib.nullcontext():
         linked = links(ns)
@@ -69,6 +86,9 @@ def _one(f: Finding, before: Sequence[Finding], ns: dict[str, Any], diagnose: Di
         if found:
             return f"not verified: the fix would do harm: {found[0]}"
     after = [g for g in diagnose(ns) if g.severity != "info"]
+    if as_apply:
+        known = {(g.kind, g.objects) for g in before}
+        return _one_verdict(f, after, [g for g in after if (g.kind, g.objects) not in known])
     still = [g for g in after if g.kind == f.kind and set(g.objects) & set(f.objects)]
     if still:
         return f"not verified: after this fix, still: {still[0].title}"
