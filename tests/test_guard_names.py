@@ -289,7 +289,10 @@ def test_an_int64_loss_target_is_called_so_not_an_in_place_cast(ip, capsys) -> N
     text = _text("".join(capsys.readouterr()))
     assert text.splitlines()[0] == (
         "devicelens: the loss target must be floating point, like the input"), text
-    assert len(_edits(text)) == 2, text  # NB: both targets, so the step runs after one fix
+    # NB: both targets, so the step runs after one fix: the second is the rehearsal's, which
+    # ran the step with the first edit and met the second line
+    assert len(_edits(text)) == 2, text
+    assert "  verified: rehearsed on a copy of this kernel's state" in text, text
 
 
 

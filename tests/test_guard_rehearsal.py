@@ -611,3 +611,21 @@ def test_an_optimizer_s_stale_parameters_may_be_relinked() -> None:
     before = _harm.links(ns)
     ns["opt"] = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))])
     assert _harm.harms(before, ns) == ["`opt` would no longer train 2 of its parameters"]
+
+
+def test_the_next_in_place_update_of_the_same_tensor_is_the_rehearsals_next_round(ip, ns, capsys):
+    """``count.clamp_(0, bound)`` twice on an int64 tensor with a float bound: the first line's
+    out-of-place edit alone would stop at the second. No rule looks ahead for it: the rehearsal
+    runs the function with the first edit, meets the second line and adds its edit."""
+    cell = ("def squash(count, lo, hi):\n"
+            "    count.clamp_(0, hi)\n"
+            "    count.mul_(lo)\n"
+            "    count.clamp_(lo, hi)\n"
+            "    return count\n"
+            "out = squash(torch.arange(6), 0.5, 3.5)\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert text.count("  edit: ") == 3, text
+    assert text.rstrip().endswith(VERIFIED), text
+    fixed = _apply_printed(ip, text, cell)
+    assert ip.run_cell(fixed, store_history=False).error_in_exec is None

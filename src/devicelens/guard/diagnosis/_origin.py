@@ -17,7 +17,7 @@ from typing import Any
 from ...inspect import _tree
 from ..families import _code_bugs
 from ..families._dispatched import derived_input
-from ..families._factory_twins import with_twins
+from ..families._int_fill import with_fill
 from ..running._frames import Frame, frame_locals
 from . import _source
 from ._blame import Namer, is_tensor, meta
@@ -129,7 +129,7 @@ class Tracer:
             if held:
                 return held
         if bugs:
-            return with_twins(self, sc, name, bugs)
+            return with_fill(self, sc, name, bugs)
         if assigned:
             stmt, value = assigned[-1]
             # NB: names in the value are those bound before that line (`x = x.view(-1)`)
