@@ -313,3 +313,46 @@ def test_a_module_s_own_buffers_left_behind_are_culprits_too(ip, capsys, fake_cu
     names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
     assert names == ["mfcc.mel.fb", "mfcc.dct"], text
     assert _fix_code(text) == 'mfcc.to("cuda:0")', text
+
+
+SETTINGS = """
+class Policy(nn.Module):
+    def __init__(self, device):
+        super().__init__()
+        self.device = device
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    def forward(self, obs):
+        obs = torch.as_tensor(obs, device=self.device, dtype=torch.float32)
+        return self.net(obs)
+class Sampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.policy = Policy(torch.device("cpu"))
+        self.scale = nn.Linear(2, 2)
+    def forward(self, obs):
+        return self.scale(self.policy(obs).to(self.policy.device))
+agent = Policy("cpu")
+sampler = Sampler()
+obs = [[0.0, 1.0, 2.0, 3.0]]
+"""
+
+
+@pytest.mark.parametrize(("cell", "culprit", "fix"), [
+    ("agent.to('meta')\nout = agent(obs)\n", "agent.device", 'agent.device = "meta"'),
+    ("sampler.to('meta')\nout = sampler(obs)\n", "sampler.policy.device",
+     'sampler.policy.device = torch.device("meta")'),
+])
+def test_a_device_kept_as_a_setting_is_the_culprit_and_setting_it_the_fix(
+        ip, capsys, cell, culprit, fix) -> None:
+    """``self.device``, set when the object was built and never changed by ``Module.to()``:
+    the tensors its code makes on it are temporaries; the setting is the user's to fix (in a
+    library's code, the only thing they can change)."""
+    assert _run(ip, IMPORTS + SETTINGS, None) is None
+    capsys.readouterr()
+    assert _run(ip, cell, None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == [culprit], text
+    assert _fix_code(text) == fix, text
+    assert "  verified: rehearsed on a copy of this kernel's state" in text, text
+    assert ip.run_cell(fix, store_history=False).error_in_exec is None
+    assert _run(ip, cell.splitlines()[-1] + "\n", None) is None

@@ -236,6 +236,10 @@ def _operand(op: Op, o: Origin, local: str) -> Operand:
     where = op.operand.where
     if local and o.name and local != o.name:
         where = local if not where or where.startswith(("argument", "on the")) else where
+    if o.role == "setting":
+        return Operand(where, named, str(o.obj), op.operand.dtype, (),
+                       f"{type(o.obj).__name__} {str(o.obj)!r}, the device its code makes "
+                       "tensors on")
     if o.role == "array":
         shape = tuple(int(n) for n in o.obj.shape)
         return Operand(where, named, "cpu", op.operand.dtype, shape,
@@ -261,6 +265,8 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         return _optimizer_fix(code.split(".state[")[0] if ".state[" in code else root)
     if role == "array" and code:
         return _array_fix(code, failure, expected)
+    if role == "setting" and code:
+        return f"{code} = {_setting_value(ctx, o.obj, expected)}"
     if role in ("attribute", "tensor") and code and _is_parameter(o.obj):
         # NB: a Parameter found through a plain object (``policy.target_model.q_net[0].weight``)
         # cannot be rebound to a tensor; the module holding it moves, as for a model's own
@@ -275,6 +281,20 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
     if role in ("attribute", "trapped", "tensor", "grad") and code:
         return f"{code} = {code}.{call}"
     return _comment(o.name, failure, expected)
+
+
+def _setting_value(ctx: Ctx, old: Any, expected: str) -> str:
+    """The expected device as the setting holds one: the user's own variable for it where
+    the namespace has one (``device``), else spelled out, as a ``torch.device`` or a string
+    like the old value."""
+    import torch
+
+    for k, v in dict.items(ctx.ns):
+        if type(k) is str and k.isidentifier() and not k.startswith("_") and (
+                (type(v) is torch.device and str(v) == expected)
+                or (type(v) is str and v == expected)) and (type(v) is type(old)):
+            return k
+    return f'torch.device("{expected}")' if type(old) is torch.device else f'"{expected}"'
 
 
 def _tuple_holder(ctx: Ctx, code: str) -> str:

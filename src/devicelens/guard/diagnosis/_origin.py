@@ -15,7 +15,7 @@ import types
 from typing import Any
 
 from ...inspect import _tree
-from ..families import _code_bugs
+from ..families import _code_bugs, _setting
 from ..families._dispatched import derived_input
 from ..families._int_fill import with_fill
 from ..running._frames import Frame, frame_locals
@@ -114,6 +114,9 @@ class Tracer:
         return [o for c in children for o in self.expr(sc, c, depth + 1)]
 
     def name(self, sc: Scope, name: str, depth: int) -> list[Origin]:
+        setting = _setting.for_name(self, sc, name)
+        if setting:
+            return setting
         bugs = _code_bugs.for_name(self, sc, name) or derived_input(self, sc, name)
         assigned = _source.assignments(sc.code, name, sc.line)
         if bugs and assigned and assigned[-1][1] is not None \
@@ -204,6 +207,9 @@ class Tracer:
         return found
 
     def _call(self, sc: Scope, node: ast.Call, depth: int) -> list[Origin]:
+        setting = _setting.in_value(self, sc, node)
+        if setting:
+            return setting
         bug = _code_bugs.in_call(self, sc, node)
         if bug is not None:
             return bug
