@@ -256,4 +256,28 @@ def test_families_older_releases_raise(text: str, key: str) -> None:
 def test_every_row_names_its_pytorch_source() -> None:
     assert len({r.key for r in RULES}) == len(RULES)
     for r in RULES:
-        assert r.source and any(r.source.startswith(p) for p in ("aten/", "torch/", "c10/")), r
+        roots = ("libraries:",) if r.key.startswith("library_") else ("aten/", "torch/", "c10/")
+        assert r.source and any(r.source.startswith(p) for p in roots), r
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("Input tensors do not share a same device. (['cpu', 'cuda', 'cuda'])", "library_device"),
+    ("found tensors on different devices: cpu and cuda:1", "library_device"),
+    ("device mismatch between logits and labels", "library_device"),
+    ("\"bitwise_and_cpu\" not implemented for 'Float'", "bitwise_float"),
+    ("\"bitwise_or_cuda\" not implemented for 'Half'", "bitwise_float"),
+])
+def test_a_librarys_own_device_check_and_a_float_bitwise_mask_are_recognised(
+        text: str, key: str) -> None:
+    found = match(text)
+    assert found is not None and found.rule.key == key, found
+
+
+@pytest.mark.parametrize("text", [
+    "\"bitwise_and_cpu\" not implemented for 'Long'",  # an integer: some other op's trouble
+    "the model and the tokenizer must agree on the vocabulary",
+    "CUDA out of memory. Tried to allocate 2.00 GiB",
+])
+def test_other_words_are_no_device_or_mask_error(text: str) -> None:
+    found = match(text)
+    assert found is None or found.rule.key not in ("library_device", "bitwise_float"), found

@@ -356,3 +356,27 @@ def test_a_device_kept_as_a_setting_is_the_culprit_and_setting_it_the_fix(
     assert "  verified: rehearsed on a copy of this kernel's state" in text, text
     assert ip.run_cell(fix, store_history=False).error_in_exec is None
     assert _run(ip, cell.splitlines()[-1] + "\n", None) is None
+
+
+def test_a_librarys_own_device_check_names_the_stray_among_its_locals(ip, capsys) -> None:
+    """A library that checks devices itself (PPQ's executor) raises its own ValueError from a
+    ``raise`` line that reads no tensor: the tensors are that frame's locals."""
+    setup = ("def check_same_device(op, values):\n"
+             "    devices = [str(v.device.type) for v in values]\n"
+             "    if len(set(devices)) > 1:\n"
+             "        raise ValueError(f'Input tensors do not share a same device. ({devices})')\n"
+             "class Executor:\n"
+             "    def __init__(self, w):\n        self.w = w\n"
+             "    def forward(self, x):\n"
+             "        check_same_device('Gemm', [x, self.w])\n"
+             "        return x @ self.w\n"
+             "executor = Executor(torch.randn(4, 2, device='meta'))\n"
+             "batch = torch.randn(3, 4)\n")
+    assert _run(ip, IMPORTS + setup, None) is None
+    capsys.readouterr()
+    assert _run(ip, "out = executor.forward(batch)\n", None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, meta", text
+    assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == ["batch"], text
+    assert _fix_code(text) == 'batch = batch.to("meta")', text
+    assert "  verified: rehearsed on a copy of this kernel's state" in text, text

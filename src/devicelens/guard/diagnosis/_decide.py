@@ -68,7 +68,11 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     module's namespace name ('' when unknown)."""
     if forced:
         return forced
-    devices = list(dict.fromkeys([*(o.device for o in operands if not o.scalar_cpu), *named]))
+    seen = [o.device for o in operands if not o.scalar_cpu]
+    # NB: a message that names device types only ("cuda", as a library's check says it) names
+    # the operands' own cuda:N, not one more device
+    named = tuple(d for d in named if ":" in d or not any(x.startswith(d + ":") for x in seen))
+    devices = list(dict.fromkeys([*seen, *named]))
     outer = [m for m in reversed(stack) if any(True for _ in iter_params(m, limit=1))]
     if outer:
         model = outer[0]

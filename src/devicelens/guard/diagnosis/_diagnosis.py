@@ -182,7 +182,8 @@ def candidates(ctx: Ctx) -> list[Op]:
     out: dict[int, Op] = {}
     caller = next((i for i, fr in enumerate(ctx.frames)
                    if not internal_file(fr.frame.f_code.co_filename)), -1)
-    if caller >= 0 and not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename):
+    if caller >= 0 and (not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename)
+                        or _checks(ctx, caller)):
         f = ctx.frames[caller].frame
         for k, v in frame_locals(f).items():
             if k == "self":
@@ -199,6 +200,14 @@ def candidates(ctx: Ctx) -> list[Op]:
     for where, v in statement_tensors(ctx, ctx.user):
         _add(ctx, out, v, where)
     return list(out.values())
+
+
+def _checks(ctx: Ctx, i: int) -> bool:
+    """Frame ``i`` failed on a ``raise`` or an ``assert`` of its own: code that checks devices
+    itself (a library's ``ASSERT_ALL_TENSORS_AT_SAME_DEVICE``), whose tensors are its locals,
+    not operands of the line."""
+    _sc, stmt = ctx.statement(i)
+    return isinstance(stmt, ast.Raise | ast.Assert)
 
 
 def _add(ctx: Ctx, out: dict[int, Op], t: Any, where: str) -> None:

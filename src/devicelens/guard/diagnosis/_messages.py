@@ -1,7 +1,8 @@
 """The device/dtype error messages PyTorch raises, as one table: family, culprit, fix.
 
 Each row was written from the message template in PyTorch's own sources (the file is named in the
-row's ``source``; current and older wordings both, since forum posts quote old releases). A row
+row's ``source``; current and older wordings both, since forum posts quote old releases); one
+row, last among the devices, takes the words libraries use for their own device checks. A row
 says which operand the message is about (``role``) and what the culprit must become (``want``);
 the diagnosis turns that into names and a fix. The first row whose pattern matches wins.
 """
@@ -105,6 +106,13 @@ RULES: tuple[Rule, ...] = (
     Rule("any_same_device", "device", "mismatch", "",
          r"\b(?:on|at|in) the same device\b",
          "aten/src/ATen/native/SpectralOps.cpp (stft, istft) and other ops' own checks"),
+    # NB: libraries check devices in their own words before torch does (PPQ's "Input tensors
+    # do not share a same device", "tensors on different devices", "device mismatch"); the
+    # tensors are the raising frame's, and the diagnosis reads them as it reads an op's
+    Rule("library_device", "device", "mismatch", "",
+         r"\bshare (?:a|the) (?:same )?device\b|\bon (?:two |several )?different devices\b"
+         r"|\bdevices? (?:do not|don't|does not|doesn't) match\b|\bdevice mismatch\b",
+         "libraries: their own checks (PPQ's ASSERT_ALL_TENSORS_AT_SAME_DEVICE, and the like)"),
     # --- integer indices and targets --------------------------------------------------------------
     Rule("target_long", "index_dtype", "target", "int64",
          r"expected target dtype to be Long|expected scalar type Long but found|"
@@ -134,6 +142,10 @@ RULES: tuple[Rule, ...] = (
     Rule("where_condition", "dtype", "mask", "bool",
          r"where expected condition to be a boolean tensor",
          "aten/src/ATen/native/TensorCompare.cpp"),
+    Rule("bitwise_float", "dtype", "mask", "bool",
+         r"\"(?:bitwise|logical)_\w+\" not implemented for '(?:Float|Double|Half|BFloat16)'",
+         "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp (bitwise ops dispatch on integral and "
+         "bool types only)"),
     Rule("sdpa_mask", "dtype", "mask", "bool",
          r"Expected attn_mask dtype to be bool or float or to match query dtype",
          "aten/src/ATen/native/transformers/sdp_utils_cpp.h"),

@@ -65,14 +65,19 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     csc, cstmt = ctx.statement(ctx.cell)
     cell_mods = _decide.modules_called(cstmt, lambda n: tracer.live(csc, n) if csc else None)
     operands = [o.operand for o in ops]
-    if failure.devices:
-        operands = [o for o in operands if o.device in failure.devices] or operands
+    named = set(failure.devices)
+
+    def said(device: str) -> bool:
+        """The message names ``device``, or only its type ("cuda" for cuda:0)."""
+        return device in named or device.split(":")[0] in named
+
+    if named:
+        operands = [o for o in operands if said(o.device)] or operands
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner)
-    named = set(failure.devices)
     return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
-                      and (not named or o.operand.device in named)]
+                      and (not named or said(o.operand.device))]
 
 
 def _want() -> Any:
