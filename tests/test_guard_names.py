@@ -380,3 +380,26 @@ def test_a_librarys_own_device_check_names_the_stray_among_its_locals(ip, capsys
     assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == ["batch"], text
     assert _fix_code(text) == 'batch = batch.to("meta")', text
     assert "  verified: rehearsed on a copy of this kernel's state" in text, text
+
+
+def test_a_module_a_function_built_is_named_by_its_local_and_moved_where_it_is_held(
+        ip, capsys) -> None:
+    """d3rlpy's factory probes the encoder it just built with an input on the target device,
+    before it moves it: the weights are in no namespace object yet, only in the factory's
+    local ``encoder``; the fix moves it there, before that line."""
+    setup = ("def output_size(encoder, device):\n"
+             "    return encoder(torch.rand(1, 8, device=device)).shape[1]\n"
+             "def build(device):\n"
+             "    encoder = nn.Sequential(nn.Linear(8, 16), nn.ReLU())\n"
+             "    size = output_size(encoder, device)\n"
+             "    head = nn.Linear(size, 2)\n"
+             "    return nn.Sequential(encoder, head).to(device)\n")
+    assert _run(ip, IMPORTS + setup, None) is None
+    capsys.readouterr()
+    assert _run(ip, "net = build('meta')\n", None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert "  culprit: `encoder` in build (Sequential, cpu)" in text, text
+    assert "  inside: `encoder[0]` in output_size (Linear)\n" in text, text
+    assert _edits(text) == [(["size = output_size(encoder, device)"],
+                             ["encoder.to(device)", "size = output_size(encoder, device)"])], text
+    assert "  verified: rehearsed on a copy of this kernel's state" in text, text

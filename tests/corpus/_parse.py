@@ -70,9 +70,17 @@ def root(name: str) -> str:
     return m.group(0) if m else ""
 
 
+_LOCAL = re.compile(r"`(.+)` in [\w.<>]+")
+
+
 def names_match(wanted: str, found: str) -> bool:
-    """``model.head`` is named by ``model.head`` or anything inside it (``model.head.weight``)."""
+    """``model.head`` is named by ``model.head`` or anything inside it (``model.head.weight``).
+    A function's local is named as devicelens names locals: ``order`` by `` `order` in
+    LKJCholesky.log_prob`` (the function says whose ``order`` it is)."""
     wanted, found = norm(wanted), norm(found)
+    local = _LOCAL.fullmatch(found)
+    if local is not None:
+        found = local.group(1)
     return found == wanted or found.startswith((wanted + ".", wanted + "["))
 
 

@@ -98,6 +98,11 @@ def test_names_match_the_object_or_anything_inside_it() -> None:
     assert _parse.names_match("net.head", "net.head.weight")
     assert not _parse.names_match("net.head", "net.header")
     assert not _parse.names_match("net.head.weight", "net.head")
+    # a function's local, as devicelens names one
+    assert _parse.names_match("order", "`order` in LKJCholesky.log_prob")
+    assert _parse.names_match("encoder", "`encoder.layers[0].weight` in create_q_function")
+    assert not _parse.names_match("order", "`ordering` in f")
+    assert not _parse.names_match("x", "`input` in Linear.forward")
     assert _parse.root("batch['y']") == "batch" and _parse.root("net.head.weight") == "net"
 
 

@@ -71,6 +71,10 @@ class Namer:
         self._tensors: dict[int, Named] | None = None
         self._locals: dict[int, Named] = {}
         self.local_at: dict[int, tuple[int, str, str]] = {}  # id -> (frame index, name, [i])
+        #: id(tensor) -> (frame index, local name, the module): a module a function built and
+        #: holds in a local (``encoder``), not yet reachable from the namespace
+        self.local_modules: dict[int, tuple[int, str, Any]] = {}
+        self._local_paths: dict[int, str] = {}  # id(module) -> its path through such a local
         self._modules: dict[int, str] = {}
         self._deep: dict[int, str] = {}
         self._keep: list[Any] = []  # NB: keeps every mapped object alive, so ids stay unique
@@ -151,12 +155,49 @@ class Namer:
             for k, v in loc.items():
                 if k == "self":
                     continue
+                if _is_module(v):
+                    self._add_local_module(i, k, v)
+                    continue
                 for sub, t in _local_tensors(v):
                     if id(t) not in self._locals:
                         self._keep.append(t)
                         self.local_at[id(t)] = (i, k, sub)
                         self._locals[id(t)] = Named(f"`{k}{sub}` in {f.f_code.co_qualname}", "",
                                                     "local", "")
+
+    def _add_local_module(self, i: int, k: str, m: Any) -> None:
+        """The tensors of module ``m``, local ``k`` of frame ``i``, named through it
+        (``encoder.layers[0].weight``): a model a function builds is not in the namespace yet.
+        NB: read as a snapshot reads a namespace: ``__dict__``s, no user code."""
+        from ...inspect import take_snapshot
+
+        if id(m) in self._modules or any(id(m) == id(x[2]) for x in self.local_modules.values()):
+            return
+        qualname = self.frames[i].frame.f_code.co_qualname
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            snap = take_snapshot({k: m})
+        for o in snap.objects:
+            for mod in o.modules:
+                try:
+                    sub = _tree.resolve({k: m}, mod.ref)
+                except LookupError:
+                    continue
+                path = _tree.code_for(mod.ref) if _tree.has_code(mod.ref) else mod.path
+                self._keep.append(sub)
+                self._local_paths.setdefault(id(sub), f"`{path}` in {qualname}")
+            for rec in o.tensors:
+                try:
+                    t = _tree.resolve({k: m}, rec.ref)
+                except LookupError:
+                    continue
+                if id(t) in (self._tensors or {}) or id(t) in self._locals:
+                    continue
+                code = _tree.code_for(rec.ref) if _tree.has_code(rec.ref) else rec.path
+                self._keep.append(t)
+                self.local_at[id(t)] = (i, k, code[len(k):])
+                self.local_modules[id(t)] = (i, k, m)
+                self._locals[id(t)] = Named(f"`{code}` in {qualname}", "", "local", "")
 
     def tensor(self, t: Any) -> Named | None:
         """The name of ``t``, or of the namespace tensor it is a view of."""
@@ -250,7 +291,7 @@ class Namer:
         return self._modules.get(id(m))
 
     def module_label(self, m: Any) -> str:
-        path = self.module(m)
+        path = self.module(m) or self._local_paths.get(id(m))
         kind = type(m).__name__
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
 
@@ -284,6 +325,12 @@ def _local_tensors(v: Any) -> list[tuple[str, Any]]:
         if is_tensor(child) and step.kind != "pos":
             out.append((_tree._apply_step_code("", step), child))
     return out
+
+
+def _is_module(v: Any) -> bool:
+    import torch
+
+    return issubclass(type(v), torch.nn.Module)
 
 
 def is_tensor(v: Any) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ..running._frames import frame_locals
 from . import _edits, _source
 from ._blame import Named, Operand, describe_tensor, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
@@ -52,6 +53,9 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         else:
             origins += _siblings(ctx, tracer, named, holder)
     else:
+        built = _built_here(ctx, failure, expected, op)
+        if built is not None:
+            return [built]
         loc = ctx.namer.local_at.get(id(op.tensor))
         base = _base(op.tensor)
         if loc is None and base is not None:
@@ -62,6 +66,46 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
 
             origins = attribute_origins(ctx, op, expected)
     return blames_from_origins(ctx, failure, expected, op, origins, want)
+
+
+def _built_here(ctx: Ctx, failure: Failure, expected: str, op: Op) -> Blame | None:
+    """A tensor of a module a function built and holds in a local (``encoder``, run on the
+    GPU before the function moves it): the module is the culprit, and the fix moves it where
+    that function holds it, before the line it is at (``encoder.to(device)``)."""
+    held = ctx.namer.local_modules.get(id(op.tensor))
+    if held is None or failure.kind != "device":
+        return None
+    m = held[2]
+    outer = [fr for fr in ctx.frames if ctx.is_user(fr.frame.f_code.co_filename)
+             and fr.frame.f_code.co_name != "<module>"
+             and any(v is m for v in frame_locals(fr.frame).values())]
+    if not outer:
+        return None
+    fr = outer[-1]  # NB: the outermost: where the function that built it holds it
+    name = next(n for n, v in frame_locals(fr.frame).items() if v is m)
+    code = _source.frame_code(fr.frame)
+    stmt = _source.statement_at(code, fr.lineno) if code is not None else None
+    if code is None or stmt is None or not name.isidentifier():
+        return None
+    edit = _edits.insert_before(code, stmt, f"{name}.to({_device_local(fr, expected)})")
+    qual = fr.frame.f_code.co_qualname
+    named = Named(f"`{name}` in {qual}", "", "local", "")
+    operand = Operand(op.operand.where, named, op.operand.device, op.operand.dtype, (),
+                      f"{type(m).__name__}, {op.operand.device}")
+    note = (f"`{name}` is built in {qual} and run on {expected} inputs before it is moved "
+            "there")
+    return Blame(operand, (), (edit,), (note,))
+
+
+def _device_local(fr: Any, expected: str) -> str:
+    """The frame's own name for ``expected`` (``device``), else the device spelled out."""
+    import torch
+
+    for k, v in frame_locals(fr.frame).items():
+        if k.isidentifier() and ((type(v) is torch.device and str(v) == expected)
+                                 or (type(v) is str and v == expected)):
+            return k
+    return f'"{expected}"'
 
 
 def _made_earlier(ctx: Ctx, tracer: Any, o: Origin) -> list[Origin]:
