@@ -167,3 +167,30 @@ def test_a_deliberate_pipeline_is_never_undone(ip, ns, capsys, fake_cuda):
     fix = fix_code(text)
     assert fix == 'x = x.to("cuda:0")'  # the first stage's device; the model is left alone
     assert "pipe" not in fix and "pipe.to" not in text
+
+
+def test_every_tensor_left_behind_in_a_part_is_named_when_the_op_met_some(
+        ip, capsys, fake_cuda) -> None:
+    """NNI's QAT wrapper registers three observer buffers after ``model.to()``; the update that
+    fails meets two of them. The third is left behind as well, and named as such (the fix, the
+    whole model moved, covers it)."""
+    from tests.test_guard_messages import _run
+
+    setup = ("import torch\nfrom torch import nn\n"
+             "class Observed(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.fc = nn.Linear(4, 4)\n"
+             "    def forward(self, x):\n"
+             "        self.lo.copy_(self.lo * self.decay + x.min())\n"
+             "        return self.fc(x)\n"
+             "model = nn.Sequential(Observed(), nn.ReLU()).to('cuda:0')\n"
+             "for name in ('lo', 'hi', 'decay'):\n"
+             "    model[0].register_buffer(name, torch.zeros(1))\n"
+             "x = torch.randn(2, 4, device='cuda:0')\n")
+    assert _run(ip, setup, fake_cuda) is None
+    capsys.readouterr()
+    assert _run(ip, "with torch.no_grad():\n    y = model(x)\n", fake_cuda) is not None
+    text = "".join(capsys.readouterr())
+    names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
+    assert sorted(names) == ["model[0].decay", "model[0].hi", "model[0].lo"], text
+    assert 'model.to("cuda:0")' in text, text

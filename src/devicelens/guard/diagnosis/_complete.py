@@ -51,6 +51,12 @@ def _covered(name: str, named: set[str]) -> bool:
         (name + "[", name + ".")) for n in map(_dotted, named))
 
 
+def _inside(name: str, named: set[str]) -> bool:
+    """``name`` is named itself, or something it is inside is (not only a part of it)."""
+    name = _dotted(name)
+    return any(name == n or name.startswith((n + "[", n + ".")) for n in map(_dotted, named))
+
+
 def _dotted(name: str) -> str:
     return re.sub(r"\[(\d+)\]", r".\1", name)
 
@@ -115,12 +121,17 @@ def _split_strays(snap: Any, f: Any, named: set[str]) -> list[Operand]:
     owners = list(dict.fromkeys(t.owner for t in rec.tensors if t.path in stray))
     mods = {m.path: m for m in rec.modules}
     out: list[Operand] = []
+    def each(owner: str) -> list[Operand]:
+        return [Operand("left behind", Named(code_for(t.ref), code_for(t.ref), t.role, root),
+                        t.device, t.dtype, t.shape) for t in rec.tensors
+                if t.owner == owner and t.path in stray and not _covered(t.path, named)
+                and has_code(t.ref)]
+
     for owner in owners:
-        if owner == root:  # NB: the module's own buffers (MFCC's dct_mat): each by itself
-            out += [Operand("left behind", Named(code_for(t.ref), code_for(t.ref), t.role, root),
-                            t.device, t.dtype, t.shape) for t in rec.tensors
-                    if t.owner == root and t.path in stray and not _covered(t.path, named)
-                    and has_code(t.ref)]
+        if owner == root or (_covered(owner, named) and not _inside(owner, named)):
+            # NB: the module's own buffers (MFCC's dct_mat), or the rest of a part whose other
+            # tensors the op met (NNI's third observer buffer): each by itself
+            out += each(owner)
             continue
         m = mods.get(owner)
         if m is None or _covered(owner, named) or not has_code(m.ref):
