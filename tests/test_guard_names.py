@@ -403,3 +403,29 @@ def test_a_module_a_function_built_is_named_by_its_local_and_moved_where_it_is_h
     assert _edits(text) == [(["size = output_size(encoder, device)"],
                              ["encoder.to(device)", "size = output_size(encoder, device)"])], text
     assert "  verified: rehearsed on a copy of this kernel's state" in text, text
+
+
+def test_a_local_made_by_a_submodule_is_traced_through_its_forward(ip, capsys) -> None:
+    """PyTorch Frame: the encoder multiplies float64 features by float32 weights (promotion
+    makes float64), and the LayerNorm after it fails on a local. The local came from the
+    encoder's ``forward``, whose float64 came from the features the user holds."""
+    setup = ("class Frame:\n"
+             "    def __init__(self, feats):\n        self.feats = feats\n"
+             "class Encoder(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.w = nn.Parameter(torch.randn(5, 16))\n"
+             "    def forward(self, feat):\n        return feat.unsqueeze(-1) * self.w\n"
+             "class Net(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.encoder, self.norm = Encoder(), nn.LayerNorm(16)\n"
+             "    def forward(self, frame):\n"
+             "        x = self.encoder(frame.feats['num'])\n"
+             "        return self.norm(x)\n"
+             "frame = Frame({'num': torch.randn(8, 5, dtype=torch.float64)})\n"
+             "net = Net()\n")
+    assert _run(ip, IMPORTS + setup, None) is None
+    capsys.readouterr()
+    assert _run(ip, "out = net(frame)\n", None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == ["frame.feats['num']"], text
+    assert _fix_code(text) == "frame.feats['num'] = frame.feats['num'].float()", text

@@ -216,6 +216,13 @@ class Tracer:
         callee = self.user_function(sc, node)
         if callee is not None:
             return self._returns(sc, node, callee, depth)
+        called = self.user_module(sc, node)
+        if called is not None:
+            # NB: a module of the user's (``self.encoder(feat)``): its own ``forward`` says
+            # where its output came from (the input it promoted, a tensor it made)
+            found = self._returns(sc, node, called[0], depth, me=called[1])
+            if found:
+                return found
         func = node.func
         if isinstance(func, ast.Attribute):
             if func.attr in MOVES and self.want.kind == "device":
@@ -243,11 +250,28 @@ class Tracer:
             return None
         return fn if self.is_user(fn.__code__.co_filename) else None
 
-    def _returns(self, sc: Scope, node: ast.Call, fn: Any, depth: int) -> list[Origin]:
+    def user_module(self, sc: Scope, node: ast.Call) -> tuple[Any, Any] | None:
+        """(its ``forward``, the module) when ``node`` calls an ``nn.Module`` whose ``forward``
+        is user code. NB: the class's own ``forward``, read through the MRO's ``__dict__``s:
+        never ``__call__``, hooks or a ``__getattr__``."""
+        import torch
+
+        obj = self.live(sc, node.func)
+        if obj is None or not issubclass(type(obj), torch.nn.Module):
+            return None
+        fn = _tree._type_dict_lookup(type(obj), "forward")
+        if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
+            return None
+        return fn, obj
+
+    def _returns(self, sc: Scope, node: ast.Call, fn: Any, depth: int,
+                 me: Any = None) -> list[Origin]:
         code = _source.function_code(fn)
         if code is None or code.func is None:
             return []
         values = _bind(code, node, sc, self)
+        if me is not None:
+            values["self"] = me
         callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, sc, node)
         found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
         if any(o.role == "code" and o.edit is None for o in found):
