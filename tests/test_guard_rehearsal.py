@@ -629,26 +629,3 @@ def test_the_next_in_place_update_of_the_same_tensor_is_the_rehearsals_next_roun
     assert text.rstrip().endswith(VERIFIED), text
     fixed = _apply_printed(ip, text, cell)
     assert ip.run_cell(fixed, store_history=False).error_in_exec is None
-
-
-def test_a_rule_fix_the_simulator_cannot_prove_gives_way_to_one_it_proves(ip, ns, capsys,
-                                                                          fake_cuda):
-    """RPO's noise: the rule's edit moves the legacy ``torch.FloatTensor(...)`` at its origin,
-    which a simulated GPU cannot run on a CPU build of torch ("not linked with support for
-    cuda devices"): not the fix's fault, but not proven either. The failing line's own operand
-    moved is proven; a proven fix is the one shown."""
-    setup = ("class Agent(nn.Module):\n"
-             "    def __init__(self):\n        super().__init__()\n"
-             "        self.mean = nn.Linear(8, 2)\n"
-             "    def forward(self, x):\n"
-             "        action_mean = self.mean(x)\n"
-             "        z = torch.FloatTensor(action_mean.shape).uniform_(-0.5, 0.5)\n"
-             "        action_mean = action_mean + z\n"
-             "        return action_mean\n"
-             "agent = Agent().to('cuda:0')\nobs = torch.randn(4, 8).to('cuda:0')\n")
-    assert run(ip, capsys, setup, fake_cuda)[0] is None
-    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    a = agent(obs)\n", fake_cuda)
-    assert err is not None
-    text = diagnosis(out)
-    assert "+ action_mean = action_mean + z.to(action_mean.device)" in text, text
-    assert text.rstrip().endswith(VERIFIED), text

@@ -101,6 +101,12 @@ class _Outcome:
     def verified(self) -> bool:
         return self.verdict.startswith("verified")
 
+    @property
+    def simulated_only(self) -> bool:
+        """Not verified only because a simulated device cannot run the cell (not the fix's
+        fault): another fix would be judged by the simulator's limits, not by what is right."""
+        return "a simulated device" in self.verdict or "the simulated device" in self.verdict
+
 
 def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Explain,
             limit: float) -> MismatchReport:
@@ -111,12 +117,11 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
                   deadline=deadline)
     units = _units(report, cell, ns)
     first = _rounds(report, units, run, cell, ns, deadline) if units else None
-    if first is None or not first.verified \
+    if first is None or (not first.verified and not first.simulated_only) \
             or _moves_a_model(first.units, report, ns):
-        # NB: the rules' fix did not make the cell run (or could not be proven: a simulated
-        # device cannot run it), or it moves a whole model the failing op did not run (the
-        # student, after its input, for a teacher on another device): the failing line's own
-        # operands, cast or moved, each rehearsed; one edit proven to run wins
+        # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
+        # op did not run (the student, after its input, for a teacher on another device): the
+        # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
         guesses = [g for site in sites(cell.tb, (cell.filename, cell.failing_line))
                    for g in line_guesses(report, *site)]
         for guess in guesses:
