@@ -125,8 +125,11 @@ def test_rnn_hidden_state_without_device_fake_cuda(ip, ns, fake_cuda):
     with fake_cuda:
         err = mismatch(ip, "%%cuda_safe --no-preflight\nwith torch.no_grad():\n"
                            "    out = rnn(seq)\n")
-    assert err.culprits == ("rnn",)  # whose code made it: the model's forward
-    assert "culprit: rnn (float32[1, 2, 6] on cpu), `h0` in RNNModel.forward" in str(err)
+    # whose code made it (the model's forward), then the local it made, as what it is
+    assert err.culprits == ("rnn", "`h0` in RNNModel.forward")
+    assert "culprit: rnn (its RNNModel.forward has the line to edit); expected cuda:1\n" \
+           "  culprit: `h0` in RNNModel.forward (float32[1, 2, 6] on cpu); expected cuda:1" \
+        in str(err), str(err)
     assert err.report.expected == "cuda:1"
     assert err.report.module == "rnn.rnn (GRU)"
     assert err.report.lines[0].endswith("(in RNNModel.forward): out, h = self.rnn(x, h0)")

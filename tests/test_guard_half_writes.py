@@ -116,7 +116,7 @@ def test_half_values_written_with_an_index_get_an_edit_of_the_write(ip, capsys):
     err, out, _ = run(ip, capsys, CELL)
     assert "Index put requires the source and destination dtypes match" in str(err)
     text = diagnosis(out)
-    assert "culprit: dec (float16[2, 5] on cpu), `out` in Decoder.decode; expected float32" in text
+    assert "culprit: `out` in Decoder.decode (float16[2, 5] on cpu); expected float32" in text
     assert "writes float16 values into a float32 tensor, and an indexed write does not cast" in text
     assert "edit: in `dec` (Decoder.decode, cell In[1] line 13)" in text
     assert "\n      - scores[keep] = out\n      + scores[keep] = out.to(scores.dtype)\n" in text
@@ -160,4 +160,4 @@ def test_a_failure_the_guard_lets_through_names_no_local_of_the_guard(ip, capsys
     text = str(res.error_in_exec)
     assert text.startswith("the values written and the tensor written into have different dtypes")
     assert "DeviceGuard" not in text
-    assert "culprit: dec (float16[2, 5] on cpu), `out` in Decoder.decode; expected float32" in text
+    assert "culprit: `out` in Decoder.decode (float16[2, 5] on cpu); expected float32" in text

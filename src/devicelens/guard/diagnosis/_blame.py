@@ -156,7 +156,8 @@ class Namer:
                 if k == "self":
                     continue
                 if _is_module(v):
-                    self._add_local_module(i, k, v)
+                    if self.is_cell(f.f_code.co_filename):  # NB: the user's own functions'
+                        self._add_local_module(i, k, v)
                     continue
                 for sub, t in _local_tensors(v):
                     if id(t) not in self._locals:

@@ -237,8 +237,10 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
         return [Blame(op.operand, (_comment(op.operand.named.name, failure, expected),))]
     out = []
     local = op.operand.named.name if op.operand.named.role in ("local", "unnamed") else ""
+    loc = ctx.namer.local_at.get(id(op.tensor))
+    mine = loc is not None and ctx.is_user(ctx.frames[loc[0]].frame.f_code.co_filename)
     for o in origins:
-        operand = _operand(op, o, local)
+        operand = _operand(op, o, local, mine)
         if o.role in ("code", "rebuilt"):
             note = (f"{o.detail}" if o.detail else "")
             out.append(Blame(operand, (), (o.edit,) if o.edit else (), (note,) if note else ()))
@@ -273,10 +275,16 @@ def _array_fix(code: str, failure: Failure, expected: str) -> str:
     return f"{code} = {code}.astype({expected!r})"
 
 
-def _operand(op: Op, o: Origin, local: str) -> Operand:
+def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
+    """``mine``: the culprit is a local of the user's own code (not of torch's)."""
     root = o.code.split(".")[0].split("[")[0] if o.code else ""
     role = o.role if o.role != "rebuilt" else "tensor"
-    named = Named(o.name or op.operand.named.name, o.code, role, root)
+    name = o.name or op.operand.named.name
+    if o.role == "code" and not o.own and mine and op.operand.named.role == "local":
+        # NB: the local the edit puts right (`order` in LKJCholesky.log_prob) keeps its name;
+        # the object whose code it is comes first as the user's handle (:mod:`._handle`)
+        name = op.operand.named.name
+    named = Named(name, o.code, role, root)
     where = op.operand.where
     if local and o.name and local != o.name:
         where = local if not where or where.startswith(("argument", "on the")) else where

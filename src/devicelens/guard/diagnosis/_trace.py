@@ -35,6 +35,8 @@ class Origin(NamedTuple):
     role: str  # the Named role, or "code"
     edit: Edit | None = None
     detail: str = ""  # for code: what the line does wrong
+    own: bool = False  # for code: ``name`` is the culprit's own (``hidden.cover_label``), not
+    #                   the owner of the code (``hidden``)
 
 
 class Scope(NamedTuple):

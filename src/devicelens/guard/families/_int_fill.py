@@ -37,7 +37,8 @@ def with_fill(tr: Tracer, sc: Scope, name: str, found: list[Origin]) -> list[Ori
     if fill and found[0].name and "." not in found[0].name:
         detail = (f"{found[0].detail}: torch.{_factory(call)} takes int64 from the int "
                   f"`self.{fill}`")
-        found = [found[0]._replace(name=f"{found[0].name}.{fill}", detail=detail), *found[1:]]
+        found = [found[0]._replace(name=f"{found[0].name}.{fill}", detail=detail, own=True),
+                 *found[1:]]
     return found
 
 
