@@ -194,3 +194,34 @@ def test_every_tensor_left_behind_in_a_part_is_named_when_the_op_met_some(
     names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
     assert sorted(names) == ["model[0].decay", "model[0].hi", "model[0].lo"], text
     assert 'model.to("cuda:0")' in text, text
+
+
+def test_the_same_buffer_in_the_other_layers_is_named_and_cast_on_its_own(ip, capsys) -> None:
+    """CodeGen loaded with every buffer cast to float16: each layer's causal mask stopped being
+    bool. The first layer fails; the next would fail in its turn. Each mask is named and cast
+    back itself: never ``model.to(torch.bool)``, which would cast every weight."""
+    setup = ("import torch\nfrom torch import nn\n"
+             "class Att(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.register_buffer('causal_mask', torch.ones(1, 4, 4, dtype=torch.bool))\n"
+             "        self.proj = nn.Linear(4, 4)\n"
+             "    def forward(self, x):\n"
+             "        return torch.where(self.causal_mask, self.proj(x), x * 0)\n"
+             "class Net(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.h = nn.ModuleList([Att() for _ in range(3)])\n"
+             "    def forward(self, x):\n"
+             "        for layer in self.h:\n            x = layer(x)\n        return x\n"
+             "net = Net()\n"
+             "for layer in net.h:\n    layer.causal_mask = layer.causal_mask.half()\n"
+             "x = torch.randn(1, 4, 4)\n")
+    assert ip.run_cell(setup, store_history=False).error_in_exec is None
+    capsys.readouterr()
+    assert ip.run_cell("y = net(x)\n", store_history=False).error_in_exec is not None
+    text = "".join(capsys.readouterr())
+    names = re.findall(r"^\s*culprit: (\S+) \(", text, re.M)
+    assert names == [f"net.h[{i}].causal_mask" for i in range(3)], text
+    fix = [f"      net.h[{i}].causal_mask = net.h[{i}].causal_mask.bool()" for i in range(3)]
+    assert "  fix:\n" + "\n".join(fix) + "\n" in text, text
+    assert "torch.bool)" not in text
+    assert "  verified: rehearsed on a copy of this kernel's state" in text, text

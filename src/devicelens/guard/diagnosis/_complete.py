@@ -42,6 +42,81 @@ def cell_extras(ctx: Ctx, failure: Failure, expected: str,
     return extras, covered
 
 
+_LAYER = re.compile(r"(.+)\[(\d+)\]((?:\.\w+)+)")
+#: at most this many other layers get a culprit line each
+MAX_LAYERS = 8
+
+
+def layer_siblings(ctx: Ctx, failure: Failure, expected: str, blames: list[Blame]) -> list[Blame]:
+    """The same tensor in the other layers of a stack (``h[1].attn.causal_mask`` after
+    ``h[0].attn.causal_mask``), as wrong as the culprit: the next layer would trip on it. Each
+    gets its own fix line where the culprit has one; an edit of the layers' shared code covers
+    them all. Weights are left out: the model's move that fixes one moves them all.
+    NB: the layers are read from the ``ModuleList``'s ``__dict__``, no user code."""
+    import torch
+
+    from ...inspect._types import instance_dict
+    from ._naming import fix_line
+    from ._trace import Origin, Want
+
+    attr = "device" if failure.kind == "device" else "dtype"
+    named = {b.operand.named.name for b in blames if b.operand is not None}
+    out: list[Blame] = []
+    for b in blames:
+        op = b.operand
+        m = _LAYER.fullmatch(op.named.code) if op is not None and op.named.code else None
+        stack = ctx.resolve(m.group(1)) if m else None
+        if op is None or m is None or op.named.role == "parameter" or not issubclass(
+                type(stack), torch.nn.ModuleList | torch.nn.Sequential):
+            continue  # NB: a layer's weights move with their model, whose fix covers them
+        layers = (instance_dict(stack) or {}).get("_modules") or {}
+        for key in layers:
+            code = f"{m.group(1)}[{key}]{m.group(3)}"
+            if not str(key).isdigit() or key == m.group(2) or _covered(code, named):
+                continue
+            t = _attribute_path(layers[key], m.group(3))
+            if not is_tensor(t) or issubclass(type(t), torch.nn.Parameter) or _trained(t):
+                continue
+            if str(getattr(describe_tensor(t, "", None), attr)) != str(getattr(op, attr)):
+                continue
+            named.add(code)
+            sib = describe_tensor(t, f"as in {m.group(1)}[{m.group(2)}]",
+                                  Named(code, code, op.named.role, op.named.root))
+            want = Want(failure.kind, sib.device, sib.dtype, expected,
+                        failure.rule.want if failure.rule is not None else "")
+            fix = fix_line(ctx, Origin(code, code, t, op.named.role), failure, expected, want) \
+                if b.fixes else ""
+            out.append(Blame(sib, (fix,) if fix else ()))
+            if len(out) >= MAX_LAYERS:
+                return out
+    return out
+
+
+def _trained(t: Any) -> bool:
+    """A weight (it requires grad), whatever class a simulated device gave it."""
+    import torch
+
+    try:
+        return bool(torch._C.TensorBase.__dict__["requires_grad"].__get__(t))
+    except Exception:
+        return False
+
+
+def _attribute_path(obj: Any, path: str) -> Any:
+    """``obj`` + ``.attn.causal_mask``, through modules' parameters, buffers, submodules and
+    ``__dict__``s only (no ``__getattr__``, no property); ``None`` where one is missing."""
+    from ...inspect._types import instance_dict
+
+    for attr in path.strip(".").split("."):
+        d = instance_dict(obj) or {}
+        stores = [d.get(k) for k in ("_parameters", "_buffers", "_modules")]
+        found = next((st[attr] for st in stores if type(st) is dict and attr in st), None)
+        obj = found if found is not None else d.get(attr)
+        if obj is None:
+            return None
+    return obj
+
+
 def _covered(name: str, named: set[str]) -> bool:
     """``batch['y']`` is covered by ``batch['y']``, ``batch`` or ``batch['y'][0]``, not by
     ``batch['x']``: one object, one culprit line. ``model.1`` and ``model[1]`` are one name

@@ -17,7 +17,7 @@ from typing import Any
 from ..running._frames import CellFiles, Frame, cell_lines, frame_locals, internal_file
 from . import _source
 from ._blame import Named, Operand, _local_tensors, describe_tensor, is_tensor
-from ._complete import cell_extras
+from ._complete import cell_extras, layer_siblings
 from ._context import Ctx, Failure, Op
 from ._edits import Edit
 from ._handle import with_handle
@@ -45,6 +45,8 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
     if not blames:
         blames = temporaries(ctx, failure, expected, ops)
     extras, covered = cell_extras(ctx, failure, expected, blames) if complete else ([], set())
+    if complete:
+        extras += layer_siblings(ctx, failure, expected, blames)
     # NB: a finding's fix (the whole module, the optimizer's state) replaces the culprit's own
     blames = [b._replace(fixes=()) if b.operand is not None and b.operand.named.root in covered
               else b for b in blames]

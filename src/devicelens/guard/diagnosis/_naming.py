@@ -310,6 +310,10 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
             and want.fix == "":
         call = f"to({anchor}.device)"
     root = code.split(".")[0].split("[")[0] if code else ""
+    if role == "buffer" and code and failure.kind != "device":
+        # NB: one buffer's dtype, not the whole model's (``model.to(torch.bool)`` would cast
+        # every weight); assigning a registered buffer keeps it registered
+        return f"{code} = {code}.{call}"
     if role in ("parameter", "buffer") and root:
         target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
         return f"{_module_path(code)}.to({target})"
