@@ -429,3 +429,31 @@ def test_a_local_made_by_a_submodule_is_traced_through_its_forward(ip, capsys) -
     text = _text("".join(capsys.readouterr()))
     assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == ["frame.feats['num']"], text
     assert _fix_code(text) == "frame.feats['num'] = frame.feats['num'].float()", text
+
+
+def test_a_split_models_own_loss_takes_its_labels_where_its_logits_are(
+        ip, capsys, fake_cuda) -> None:
+    """A model split over two GPUs computes its loss in its own forward (as transformers'
+    models do): the logits come out of the last stage, and the labels, on the first, are what
+    moves, under the guard and in the post-mortem alike."""
+    setup = ("import torch.nn.functional as F\n"
+             "class Split(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.s0 = nn.Linear(8, 8).to('cuda:0')\n"
+             "        self.s1 = nn.Linear(8, 4).to('cuda:1')\n"
+             "    def forward(self, x, labels):\n"
+             "        logits = self.s1(self.s0(x).to('cuda:1'))\n"
+             "        return F.cross_entropy(logits, labels)\n"
+             "model = Split()\n"
+             "x = torch.randn(3, 8, device='cuda:0')\n"
+             "labels = torch.randint(0, 4, (3,), device='cuda:0')\n")
+    assert _run(ip, IMPORTS + setup, fake_cuda) is None
+    for cell in ("with torch.no_grad():\n    loss = model(x, labels)\n",
+                 "%%cuda_safe --no-preflight\nwith torch.no_grad():\n    loss = model(x, labels)\n"):
+        capsys.readouterr()
+        err = _run(ip, cell, fake_cuda)
+        assert err is not None
+        text = str(err) if isinstance(err, DeviceMismatchError) else _text(
+            "".join(capsys.readouterr()))
+        assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == ["labels"], text
+        assert _fix_code(text) == 'labels = labels.to("cuda:1")', text

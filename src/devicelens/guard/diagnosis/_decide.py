@@ -63,9 +63,9 @@ def is_pipeline(m: Any) -> bool:
 def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
                     ns_device: str | None, named: tuple[str, ...] = (),
-                    name_of: Any = None) -> str:
+                    name_of: Any = None, op: str = "") -> str:
     """``named``: the devices the error message names (a temporary's too); ``name_of``: a
-    module's namespace name ('' when unknown)."""
+    module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``)."""
     if forced:
         return forced
     seen = [o.device for o in operands if not o.scalar_cpu]
@@ -78,6 +78,9 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
         model = outer[0]
         if is_pipeline(model):  # NB: the stage that runs the op decides, never the whole model
             d = module_target(stack[0]) if any(True for _ in iter_params(stack[0], 1)) else None
+            # NB: a loss the split model computes itself (no stage of its own): where its
+            # input, the last stage's logits, is; the labels follow (as transformers does)
+            d = d or _loss_input(operands, op)
         else:
             d = module_target(model)
             # NB: a model left on the cpu while the data was moved: the model goes (a stale
@@ -103,6 +106,23 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     if len(accel) == 1:
         return accel[0]
     return devices[0] if devices else "cpu"
+
+
+_ARGS = {"argument 1": "input", "argument 2": "target"}
+
+
+def _loss_input(operands: list[Operand], op: str) -> str | None:
+    """The device of a loss's ``input`` when its ``target`` is elsewhere: named so by the
+    loss's own frame (the post-mortem), or its first two arguments (the guard's loss op)."""
+    loss = op.endswith("loss") or op in ("cross_entropy", "kl_div") \
+        or op.startswith("binary_cross_entropy")
+    found = {o.where.split(" in ")[0].strip("`"): o.device for o in operands
+             if o.where.startswith(("`input` in ", "`target` in "))}
+    if loss and not found:
+        found = {_ARGS[o.where]: o.device for o in operands if o.where in _ARGS}
+    if "input" in found and "target" in found and found["input"] != found["target"]:
+        return found["input"]
+    return None
 
 
 def _root_of(name: str) -> str:

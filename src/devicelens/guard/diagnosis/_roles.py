@@ -75,7 +75,8 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         operands = [o for o in operands if said(o.device)] or operands
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
-        _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner)
+        _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
+        failure.op)
     return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
                       and (not named or said(o.operand.device))]
 
