@@ -266,6 +266,8 @@ def test_every_row_names_its_pytorch_source() -> None:
     ("device mismatch between logits and labels", "library_device"),
     ("\"bitwise_and_cpu\" not implemented for 'Float'", "bitwise_float"),
     ("\"bitwise_or_cuda\" not implemented for 'Half'", "bitwise_float"),
+    ("\"bincount_cpu\" not implemented for 'Float'", "bincount"),
+    ("bincount only supports 1-d non-negative integral inputs.", "bincount"),
 ])
 def test_a_librarys_own_device_check_and_a_float_bitwise_mask_are_recognised(
         text: str, key: str) -> None:

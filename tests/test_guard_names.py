@@ -457,3 +457,28 @@ def test_a_split_models_own_loss_takes_its_labels_where_its_logits_are(
             "".join(capsys.readouterr()))
         assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == ["labels"], text
         assert _fix_code(text) == 'labels = labels.to("cuda:1")', text
+
+
+@pytest.mark.parametrize(("setup", "cell", "culprit", "fix"), [
+    # a float label map (resampled with interpolate) counted by bincount in a helper
+    ("def shares(label, n):\n    return torch.bincount(label.flatten(), minlength=n)\n"
+     "label = torch.randint(0, 4, (4, 4)).float()\n",
+     "s = shares(label, 4)\n", "label", "label = label.long()"),
+    ("label = torch.randint(0, 4, (4, 4)).float()\n",
+     "counts = label.flatten().bincount()\n", "label", "label = label.long()"),
+    # "expected scalar type Long but found Float" is NLL's target, and also any op's mix: an
+    # int64 adjacency matrix into matmul (PyG's DenseGraphConv)
+    ("class Conv(nn.Module):\n"
+     "    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(4, 2)\n"
+     "    def forward(self, x, adj):\n        return self.lin(torch.matmul(adj, x))\n"
+     "c = Conv()\nx = torch.randn(3, 4, 4)\na = torch.randint(0, 2, (3, 4, 4))\n",
+     "out = c(x, a)\n", "a", "a = a.float()"),
+])
+def test_integer_counts_and_a_long_operand_in_a_float_op(ip, capsys, setup, cell, culprit,
+                                                         fix) -> None:
+    assert _run(ip, IMPORTS + setup, None) is None
+    capsys.readouterr()
+    assert _run(ip, cell, None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == [culprit], text
+    assert _fix_code(text) == fix, text

@@ -17,7 +17,7 @@ from typing import Any
 
 from .diagnosis._context import Failure
 from .diagnosis._diagnosis import diagnose
-from .diagnosis._messages import Match, match
+from .diagnosis._messages import GENERAL_DTYPE, Match, match
 from .diagnosis._mismatch import MismatchReport
 from .families._special import special
 from .running._frames import CellFiles, Frame, default_cell_files, traceback_frames
@@ -44,6 +44,14 @@ def diagnose_exception(exc: BaseException, tb: Any, namespace: dict[str, Any],
     frames = traceback_frames(tb)
     failure = Failure(fam.kind, fam.rule, "", fam.expected, fam.devices, str(exc))
     report = diagnose(failure, frames, namespace, is_cell)
+    if not report.culprits and fam.rule.role == "target" and fam.rule.key == "target_long":
+        # NB: "expected scalar type Long but found Float" is a loss's target in NLL, and any
+        # op's mixed operands elsewhere (``matmul(adj_long, x)``): the row for a target that
+        # finds none gives way to the general one
+        other = Failure("dtype", GENERAL_DTYPE, "", "", fam.devices, str(exc))
+        again = diagnose(other, frames, namespace, is_cell)
+        if again.culprits:
+            failure, report = other, again
     report = special(report, failure, frames, namespace, is_cell)
     note, fix = _autograd_note(str(exc), namespace)
     if note:

@@ -132,6 +132,11 @@ RULES: tuple[Rule, ...] = (
     Rule("indices_long", "index_dtype", "index", "int64",
          r"tensors used as indices must be long",
          "aten/src/ATen/native/IndexingUtils.h"),
+    Rule("bincount", "index_dtype", "index", "int64",
+         r"bincount only supports 1-d non-negative integral inputs|\"bincount\w*\" not "
+         r"implemented for '(?:Float|Double|Half|BFloat16)'",
+         "aten/src/ATen/native/SummaryOps.cpp (_bincount_cpu), aten/src/ATen/native/cuda/"
+         "SummaryOps.cu"),
     Rule("one_hot", "index_dtype", "index", "int64",
          r"one_hot is only applicable to index tensor",
          "aten/src/ATen/native/Onehot.cpp"),
@@ -240,6 +245,8 @@ def match(text: str) -> Match | None:
 
 
 _CONV_DTYPE = next(r for r in RULES if r.key == "conv_dtype")
+#: operands of different dtypes, whatever the op: where a more specific row finds no culprit
+GENERAL_DTYPE = next(r for r in RULES if r.key == "scalar_type")
 
 
 def _conv_same_device(text: str) -> bool:

@@ -26,7 +26,7 @@ INDEX_METHODS = {"scatter": 2, "scatter_": 2, "scatter_add": 2, "scatter_add_": 
                  "scatter_reduce": 2, "scatter_reduce_": 2, "gather": 2, "index_select": 2,
                  "index_add": 2, "index_add_": 2, "index_copy": 2, "index_copy_": 2,
                  "index_fill": 2, "index_fill_": 2, "take_along_dim": 1, "take": 1,
-                 "embedding": 0, "one_hot": 0}
+                 "embedding": 0, "one_hot": 0, "bincount": 0}
 _LOSS_WORDS = ("loss", "entropy", "nll")
 
 
@@ -254,6 +254,8 @@ def _index_args(call: ast.Call, func: Any, torch: Any) -> list[ast.expr]:
         i = pos - 1 if method else pos
         if 0 <= i < len(call.args):
             out.append(call.args[i])
+        elif method and i == -1:  # NB: ``counts = label.bincount()``: the receiver is it
+            out.append(f.value)
     return out
 
 
