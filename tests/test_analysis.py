@@ -349,6 +349,28 @@ def test_list_held_submodules_left_behind():
     assert isinstance(model.heads, nn.ModuleList) and kinds(ns) == []
 
 
+class ListedAndRegistered(nn.Module):
+    """ai-toolkit's LoRA network: each LoRA module kept in a plain list *and* registered with
+    ``add_module``, placed on the GPU of the block it wraps."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loras = []
+        for i in range(2):
+            lora = nn.Linear(4, 4)
+            self.loras.append(lora)
+            self.add_module(f"lora_{i}", lora)
+
+
+def test_a_listed_module_that_is_also_registered_is_no_trap():
+    model = ListedAndRegistered()
+    model.loras[1].to("meta")  # NB: on purpose, beside its host; Module.to() sees it
+    assert "trap_module" not in kinds({"model": model})
+    model.heads = [nn.Linear(4, 2).to("meta")]  # NB: one only the list holds still is a trap
+    fs = [f for f in findings({"model": model}) if f.kind == "trap_module"]
+    assert [f.paths for f in fs] == [("model.heads[0]",)]
+
+
 # --- optimizers ------------------------------------------------------------------------------
 
 def trained():

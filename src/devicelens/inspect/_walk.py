@@ -75,6 +75,7 @@ class Walker:
         self.modules: list[ModuleRecord] = []
         self.truncated = False
         self.seen: set[int] = set()
+        self.registered: set[int] = set()  # modules walked as registered submodules
         # every parameter path offered (for optimizers), where a caller asks for them
         self.regs: list[tuple[int, str]] | None = None
 
@@ -105,7 +106,9 @@ class Walker:
         if what == "tensor":
             self.tensor(obj, path, ref, role, owner)
         elif what == "module":
-            self.module(obj, path, ref, 0, role != "tensor")
+            # NB: a module in a plain list that is also a registered submodule (ai-toolkit's
+            # LoRA modules, listed and ``add_module``d) is seen by ``Module.to()``: no trap
+            self.module(obj, path, ref, 0, role != "tensor" and id(obj) not in self.registered)
         elif what and what != "optimizer":
             if depth < MAX_DEPTH:
                 self.container(obj, what, path, ref, depth, owner, role)
@@ -139,6 +142,8 @@ class Walker:
         if type(children) is not dict or children:
             for name, child in _tree._table(children):
                 if _types.info(type(child)).what == "module":
+                    if not trapped:
+                        self.registered.add(id(child))
                     self.module(child, f"{path}.{name}", (*ref, attr_step(name, info.hint)),
                                 depth + 1, trapped)
         for name in list(filterfalse(STD_KEYS.__contains__, d)):  # NB: copied in one C call

@@ -254,8 +254,8 @@ def _index_args(call: ast.Call, func: Any, torch: Any) -> list[ast.expr]:
         i = pos - 1 if method else pos
         if 0 <= i < len(call.args):
             out.append(call.args[i])
-        elif method and i == -1:  # NB: ``counts = label.bincount()``: the receiver is it
-            out.append(f.value)
+        elif method and i == -1 and isinstance(f, ast.Attribute):
+            out.append(f.value)  # NB: ``counts = label.bincount()``: the receiver is it
     return out
 
 
