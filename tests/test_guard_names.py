@@ -449,7 +449,8 @@ def test_a_split_models_own_loss_takes_its_labels_where_its_logits_are(
              "labels = torch.randint(0, 4, (3,), device='cuda:0')\n")
     assert _run(ip, IMPORTS + setup, fake_cuda) is None
     for cell in ("with torch.no_grad():\n    loss = model(x, labels)\n",
-                 "%%cuda_safe --no-preflight\nwith torch.no_grad():\n    loss = model(x, labels)\n"):
+                 "%%cuda_safe --no-preflight\n"
+                 "with torch.no_grad():\n    loss = model(x, labels)\n"):
         capsys.readouterr()
         err = _run(ip, cell, fake_cuda)
         assert err is not None
