@@ -629,3 +629,29 @@ def test_the_next_in_place_update_of_the_same_tensor_is_the_rehearsals_next_roun
     assert text.rstrip().endswith(VERIFIED), text
     fixed = _apply_printed(ip, text, cell)
     assert ip.run_cell(fixed, store_history=False).error_in_exec is None
+
+
+def test_past_the_failing_line_is_read_in_the_same_function_and_net_of_the_lines_edits_add():
+    """A stop (time limit, a refused write) counts as past the failing line only later in the
+    same function, or later at the top level; lines an edit inserted push the rest down."""
+    from devicelens.guard.diagnosis._edits import Edit
+    from devicelens.guard.rehearsal._attempt import Attempt
+    from devicelens.guard.rehearsal._loop import Cell, _past
+
+    src = "def step():\n    a = 1\n    raise RuntimeError('x')\n\nstep()\n"
+    try:
+        exec(compile(src, "train.py", "exec"), {})
+    except RuntimeError as e:
+        tb = e.__traceback__
+    cell = Cell("train.py", 5, lambda code, ns: None, tb)
+    stop = lambda *where: Attempt(ran=True, reached=where[-1][1], stopped="10 s", where=where)  # noqa: E731
+    assert _past(stop(("<module>", 5), ("step", 4)), cell)  # later in step()
+    assert not _past(stop(("<module>", 5), ("step", 2)), cell)  # before the failing line
+    assert _past(stop(("<module>", 7),), cell)  # later at the top level
+    # one line inserted above by the fix: step()'s line 4 is the old failing line 3
+    edit = Edit("train.py line 3 (in step)", ("    raise RuntimeError('x')",),
+                ("    a = 2", "    raise RuntimeError('x')"), "train.py", "step")
+    assert not _past(stop(("<module>", 6), ("step", 4)), cell, [edit])
+    assert _past(stop(("<module>", 6), ("step", 5)), cell, [edit])
+    # a stop in another function says nothing, whatever its line number
+    assert not _past(stop(("<module>", 5), ("load_data", 40)), cell)

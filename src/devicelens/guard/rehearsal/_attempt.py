@@ -38,6 +38,8 @@ class Attempt:
     report: MismatchReport | None = None  # the next mismatch, when the cell still fails
     error: str = ""  # another error the cell then raised
     reached: int = 0  # the cell line the time limit stopped at (0: it did not stop it)
+    where: tuple[tuple[str, int], ...] = ()  # (function, line) of each frame in the cell's file
+    #                                           where it stopped, outermost first
     stopped: str = ""  # after how long ("10 s"), when the time limit stopped it
     refused: str = ""  # the side effect the sandbox stopped it at, when it ran that far
 
@@ -127,11 +129,13 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
     try:
         run(code, ns)
     except TimeUp as e:
-        return Attempt(ran=True, reached=_line_in(e, filename), stopped=str(e))
+        return Attempt(ran=True, reached=_line_in(e, filename), stopped=str(e),
+                       where=stack_in(e.__traceback__, filename))
     except Refused as e:
         # NB: where the code got before it (a checkpoint written after the training step) says
         # how far the fix took it; the caller knows whether that is past the failing line
-        return Attempt(problem=str(e), reached=_line_in(e, filename), refused=str(e))
+        return Attempt(problem=str(e), reached=_line_in(e, filename), refused=str(e),
+                       where=stack_in(e.__traceback__, filename))
     except Exception as e:
         report = explain(e, ns)
         if report is not None:
@@ -164,6 +168,15 @@ def _first_line(e: BaseException) -> str:
     if cause is not None and str(cause).strip():
         first += f" ({type(cause).__name__}: {str(cause).strip().splitlines()[0]})"
     return first
+
+
+def stack_in(tb: Any, filename: str) -> tuple[tuple[str, int], ...]:
+    """(function, line) of each frame of ``tb`` in ``filename``, outermost first."""
+    try:
+        return tuple((fs.name, fs.lineno or 0) for fs in traceback.extract_tb(tb)
+                     if fs.filename == filename)
+    except Exception:
+        return ()
 
 
 def _line_in(exc: BaseException, filename: str) -> int:

@@ -14,7 +14,7 @@ import ast
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -23,7 +23,7 @@ from ..diagnosis._edits import Edit
 from ..diagnosis._mismatch import MismatchReport
 from ..running._frames import cell_label
 from ._apply import is_code, python_text, source_lines
-from ._attempt import Attempt, Explain, Runner, Unit, attempt
+from ._attempt import Attempt, Explain, Runner, Unit, attempt, stack_in
 from ._candidates import line_guesses, sites
 from ._sandbox import run_forked
 
@@ -160,8 +160,8 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 continue
             out.verdict = "not verified: no fix found that runs and does no harm"
             break
-        if a.refused and not problem and a.reached > _innermost(cell):
-            out.verdict = _verified(a, cell)
+        if a.refused and not problem and _past(a, cell, units):
+            out.verdict = _verified(a, cell, units)
             break
         if problem or a.problem:
             out.verdict = f"not verified: {problem or a.problem}"
@@ -181,7 +181,7 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
             break
         if not a.reached:  # NB: a cell the time limit stopped is not run again for pruning
             out.units = _smallest(units, run, deadline)
-        out.verdict = _verified(a, cell)
+        out.verdict = _verified(a, cell, units)
         break
     else:
         out.verdict = "not verified: the fix did not settle within the rehearsal's rounds"
@@ -238,31 +238,34 @@ def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain,
     return out.value, ""
 
 
-def _verified(a: Attempt, cell: Cell) -> str:
+def _verified(a: Attempt, cell: Cell, units: Sequence[Unit] = ()) -> str:
     where = cell_label(cell.filename)
     if not a.reached:
         if not where.startswith("cell"):
             return (f"verified: rehearsed in a sandbox, {where} runs from its top to its end "
                     "after this fix")
         return "verified: rehearsed on a copy of this kernel's state, the cell runs after this fix"
-    if a.reached > _innermost(cell):
+    if _past(a, cell, units):
         how = (f"past the failing line for {a.stopped} with no mismatch" if not a.refused else
                f"past the failing line with no mismatch, to where {a.refused} (not rehearsed)")
         return f"verified up to {where} line {a.reached}: the rehearsal ran {how}"
     return f"not verified: the rehearsal stopped after {a.stopped} before the failing line"
 
 
-def _innermost(cell: Cell) -> int:
-    """The failing line as a new run's stop is read (:func:`._attempt._line_in`): the innermost
-    frame in the cell's file (a function the cell or script defined), else the cell's own."""
-    import traceback
-
-    try:
-        lines = [fs.lineno for fs in traceback.extract_tb(cell.tb)
-                 if fs.filename == cell.filename and fs.lineno]
-    except Exception:
-        lines = []
-    return lines[-1] if lines else cell.failing_line
+def _past(a: Attempt, cell: Cell, units: Sequence[Unit] = ()) -> bool:
+    """The run ``a`` stopped after it got past the line that failed: later in the cell's own
+    top level, or later in the very function that failed (a training step defined in the cell
+    or the script). NB: lines of different functions say nothing about which ran first, and the
+    lines the fix's edits add to the file push its later lines down: never read as progress."""
+    shift = sum(max(0, len(u.new) - len(u.old)) for u in units
+                if isinstance(u, Edit) and u.file == cell.filename)
+    failed = stack_in(cell.tb, cell.filename)
+    if not failed or not a.where:
+        return a.reached > cell.failing_line + shift
+    if a.where[0][0] == failed[0][0] == "<module>" and a.where[0][1] > failed[0][1] + shift:
+        return True
+    name, line = failed[-1]
+    return any(n == name and ln > line + shift for n, ln in a.where)
 
 
 def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],
