@@ -371,6 +371,24 @@ def test_a_listed_module_that_is_also_registered_is_no_trap():
     assert [f.paths for f in fs] == [("model.heads[0]",)]
 
 
+class EMA(nn.Module):
+    """ema-pytorch: the online model kept in a plain list on purpose, so that the EMA's own
+    ``to()``, ``parameters()`` and ``state_dict()`` leave it alone."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.online_model = [model]
+        self.ema_model = nn.Linear(4, 4)
+
+
+def test_a_listed_module_the_namespace_holds_by_its_own_name_is_no_trap():
+    model = nn.Linear(4, 4).to("meta")
+    ema = EMA(model)  # NB: the EMA on the cpu, the online model moved on its own
+    assert "trap_module" not in kinds({"model": model, "ema": ema})
+    # without the user's own name for it, the listed model is one Module.to() leaves behind
+    assert "trap_module" in kinds({"ema": ema})
+
+
 # --- optimizers ------------------------------------------------------------------------------
 
 def trained():

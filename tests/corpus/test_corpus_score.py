@@ -18,8 +18,8 @@ pytestmark = pytest.mark.timeout(2400)
 # HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and docs/accuracy.md every held-out
 # miss (goals: named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named
 # 200/222, precision 98.8 % over 202 cases (twenty diagnoses name no namespace object: no
-# precision, left out), fix works 213/222, clean after fix 220/222, 1 of 65 flagged (a held-out
-# look-alike). Verified (the rehearsal ran the cell after the fix): 202/222, and every fix marked
+# precision, left out), fix works 213/222, clean after fix 221/222, none of the 65 look-alikes
+# flagged. Verified (the rehearsal ran the cell after the fix): 202/222, and every fix marked
 # verified works when applied as printed: that share is held at 100 %. The 123 tuned cases: named,
 # fix works and clean after fix 100 %, verified 91/96.
 # NB: a change that adds cases re-measures these (new cases can lower a total): sets 10 and 11
@@ -32,8 +32,8 @@ FLOOR_FIX_WORKS = 213 / 222
 # limit says "not verified" (never a wrong "verified")
 FLOOR_VERIFIED = 201 / 222
 FLOOR_VERIFIED_RIGHT = 1.0  # NB: "verified" is a promise: the fix, applied as printed, works
-FLOOR_CLEAN_AFTER_FIX = 220 / 222
-MAX_CLEAN_FLAGGED = 1
+FLOOR_CLEAN_AFTER_FIX = 221 / 222
+MAX_CLEAN_FLAGGED = 0
 EPS = 1e-9  # shares are means of per-case values
 
 

@@ -88,6 +88,7 @@ def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Find
     out += _per_object(m, comps, modules, idx, usage, frozenset(f.objects[0] for f in out))
     out += _loose(snap, idx, usage, m)
     out = _not_orphans(snap, out)
+    out = _not_references(snap, out)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
@@ -108,6 +109,28 @@ def _not_orphans(snap: Snapshot, out: list[Finding]) -> list[Finding]:
     for f in orphans:
         ps = [t.storage for t in snap[f.objects[0]].tensors if t.role == "opt_param"]
         if ps and all(p in named for p in ps):
+            drop.add(id(f))
+    return [f for f in out if id(f) not in drop]
+
+
+def _not_references(snap: Snapshot, out: list[Finding]) -> list[Finding]:
+    """``out`` without the "module held in a plain list" errors whose module is a model the
+    namespace holds by its own name (ema-pytorch keeps ``online_model = [model]`` so that the
+    EMA's ``to()``, ``parameters()`` and ``state_dict()`` leave the user's model alone): the
+    user moves it by that name. NB: read only when such a finding exists."""
+    traps = [f for f in out if f.kind == "trap_module" and f.objects and f.objects[0] in snap]
+    if not traps:
+        return out
+    owned: dict[int, set[str]] = {}
+    for _pos, o in snap.composites():
+        for t in o.tensors:
+            if t.role in ("parameter", "buffer"):
+                owned.setdefault(t.storage, set()).add(o.name)
+    drop = set()
+    for f in traps:
+        held = [t for t in snap[f.objects[0]].tensors if t.role == "trapped"
+                and any(t.path.startswith(p + ".") for p in f.paths)]
+        if held and all(owned.get(t.storage, set()) - {f.objects[0]} for t in held):
             drop.add(id(f))
     return [f for f in out if id(f) not in drop]
 
