@@ -6,7 +6,7 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/devicelens-gpu}
 mkdir -p "$OUT"
-export PYTHONPATH=src PYTHONUNBUFFERED=1
+export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 {
   nvidia-smi -L
   python3 -c "import torch; print('torch', torch.__version__, 'cuda devices:', torch.cuda.device_count())"

@@ -69,3 +69,19 @@ def test_scalar_cpu_tensors_and_moves_pass_on_real_cuda(ip):
     cell = "%%cuda_safe\ny = x * torch.tensor(2.0)\nz = x.cpu() + torch.ones(3)\ny.sum()\n"
     result = ip.run_cell(cell, store_history=False)
     assert result.error_in_exec is None and result.result.item() == 6.0
+
+
+def test_postmortem_fix_is_verified_in_a_kernel_that_uses_its_gpu(ip, capsys):
+    """The rehearsal's child cannot touch the GPU its parent uses (CUDA says "initialization
+    error" there): the fix is rehearsed on fake tensors, and what torch's bindings would ask of
+    the real GPU (the device guard of ``out[:, 0]``, a first allocation) is done on meta."""
+    ip.run_cell(SETUP, store_history=False)
+    assert torch.cuda.is_initialized()
+    capsys.readouterr()
+    result = ip.run_cell("out = model(x)[:, 0]\n", store_history=False)
+    assert isinstance(result.error_in_exec, RuntimeError)
+    text = ANSI.sub("", capsys.readouterr().out)
+    text = text[text.index("devicelens: "):]
+    assert 'x = x.to("cuda:0")' in text
+    assert "verified: rehearsed on a copy of this kernel's state, the cell runs after this fix" \
+        in text, text

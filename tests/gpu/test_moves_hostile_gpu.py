@@ -39,7 +39,7 @@ def test_rnn_to_cuda_and_back_runs_and_keeps_its_flat_weights(cls: type) -> None
     assert moves.move_all("cuda:0", {"m": m}).ok
     assert list(m.parameters()) == params and [r() for r in m._flat_weight_refs] == params
     got = m(x.cuda())[0].detach().cpu()
-    torch.testing.assert_close(got, expected, atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(got, expected, atol=1e-3, rtol=1e-2)  # NB: cuDNN may use TF32
     assert moves.move_all("cpu", {"m": m}).ok
     torch.testing.assert_close(m(x)[0].detach(), expected)
 

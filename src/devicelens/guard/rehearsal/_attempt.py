@@ -11,7 +11,7 @@ import gc
 import linecache
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any, Union
@@ -153,8 +153,9 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
 #: errors of simulated tensors (FakeTensor, meta) where an op needs real values
 _NEEDS_VALUES = frozenset({"DynamicOutputShapeException", "DataDependentOutputException",
                            "UnsupportedOperatorException", "GuardOnDataDependentSymNode"})
-#: what a CPU-only build of torch cannot do on a fake ``cuda`` tensor (slicing, ``copy_``)
-_SIM_CANNOT = ("not linked with support for cuda devices",)
+#: what torch cannot do on a fake ``cuda`` tensor even on meta twins: a CPU-only build (slicing,
+#: ``copy_``), the child of a process that used CUDA (the real GPU, out of reach)
+_SIM_CANNOT = ("not linked with support for cuda devices", "CUDA error: initialization error")
 _NO_DATA = ("Cannot copy out of meta tensor", "cannot be called on meta tensors",
             "on meta tensors is not supported")
 
@@ -185,14 +186,23 @@ def _line_in(exc: BaseException, filename: str) -> int:
     return lines[-1] if lines else 0
 
 
-def _fake_mode() -> Any:
+@contextlib.contextmanager
+def _fake_mode() -> Iterator[None]:
     """Every tensor as a FakeTensor: same device, dtype, shape and strides, nothing computed.
 
     NB: the child of a process that uses CUDA cannot use CUDA itself; fake tensors need none, so
-    there the fix and the cell both run under this mode.
+    there the fix and the cell both run under this mode, ``torch.cuda`` answers as the parent
+    saw its GPUs (:func:`._gpus.as_seen`), and what torch's bindings would still ask of the real
+    GPU (a device guard, a first allocation) is done on meta (:mod:`._twins`).
     """
     from torch._subclasses.fake_tensor import FakeTensorMode
 
+    from ._gpus import as_seen
+    from ._twins import MetaTwins, no_real_gpu
+
+    no_real_gpu()
+    as_seen()
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     mode.fake_tensor_converter.set_tensor_memo = lambda *a, **k: None  # type: ignore[method-assign]
-    return mode
+    with mode, MetaTwins():
+        yield

@@ -14,13 +14,36 @@ import torch
 
 from ._sandbox import Refused
 
-_CURRENT = {"index": 0, "count": 1}
+_CURRENT = {"index": 0, "count": 1, "pretending": 0}
+#: the real GPUs (how many, the current one) of the process about to fork, when it has used CUDA
+_SEEN: list[tuple[int, int]] = []
+
+
+def seen() -> bool:
+    """In the parent, just before it forks: whether it has used CUDA, so that its child cannot
+    (every CUDA call there fails) and must rehearse on fake tensors. The GPUs it sees are kept
+    for the child (:func:`as_seen`)."""
+    torch = sys.modules.get("torch")
+    _SEEN.clear()
+    if torch is None or not torch.cuda.is_initialized():
+        return False
+    _SEEN.append((torch.cuda.device_count(), torch.cuda.current_device()))
+    return True
+
+
+def as_seen() -> None:
+    """In the child of a process that used CUDA: ``torch.cuda`` answers as the parent saw its
+    real GPUs, without calling CUDA (which would fail there), as for simulated ones."""
+    if _SEEN and not _CURRENT["pretending"]:
+        count, current = _SEEN[-1]
+        pretend(count)
+        _CURRENT["index"] = current
 
 
 def pretend(count: int) -> None:
     """``torch.cuda`` and ``torch.accelerator`` answer as on a machine with ``count`` GPUs; an
     index given where a device goes (``Module.to(1)``) is that GPU."""
-    _CURRENT["count"] = count
+    _CURRENT["count"], _CURRENT["pretending"] = count, 1
     _pretend_cuda(count)
     _pretend_accelerator(count)
     # NB: no cudnn here: an RNN's flat weights (a cudnn layout) stay as they are

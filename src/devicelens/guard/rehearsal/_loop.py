@@ -80,11 +80,14 @@ def _handled(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> Mismatch
 
 def _fake() -> bool:
     """Whether the sandbox runs the fix and the cell on fake tensors: the child of a process
-    that uses CUDA cannot use CUDA itself."""
+    that uses CUDA cannot use CUDA itself (it is told what GPUs the parent sees)."""
     import sys
 
-    torch = sys.modules.get("torch")
-    return bool(torch is not None and torch.cuda.is_initialized())
+    if "torch" not in sys.modules:  # NB: no torch imported just to say so
+        return False
+    from ._gpus import seen
+
+    return seen()
 
 
 @dataclass

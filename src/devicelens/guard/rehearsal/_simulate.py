@@ -5,7 +5,8 @@
 A CPU build of torch cannot do everything on a fake cuda tensor; each gap is crossed or named:
 autograd aborts the process, so the code runs under ``no_grad`` and ``backward()`` is skipped
 (each trained parameter gets a zero gradient on its own device, which is where a GPU puts it);
-C++ indexing needs a device guard the build lacks, so ``t[...]`` is shaped on ``meta``.
+C++ indexing needs a device guard the build lacks, so ``t[...]`` is shaped on ``meta``
+(:mod:`._twins`, which also crosses a CUDA build's own gaps in a forked child).
 NB: runs only in the forked child; every patch here dies with it.
 """
 
@@ -26,6 +27,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
 
+from . import _twins
 from ._gpus import cuda, index, pretend
 
 
@@ -72,14 +74,12 @@ def simulated(trace: Trace, steps: int, where: UserLine) -> Iterator[None]:
     """Inside: the devices of ``trace`` exist; ``steps`` > 0 ends the run after that many
     optimizer steps (:class:`StepsDone`)."""
     torch._C._ensureCUDADeviceGuardSet()  # NB: a no-op guard for cuda: views work on fakes
+    _twins.no_real_gpu()
     pretend(len(trace.devices))
     _skip(trace, where)
     _count_steps(trace, steps)
-    # NB: FakeTensorMode asks torch.cuda.is_available() (now True) whether to avoid touching a
-    # real device; there is none, so it must keep avoiding it
     from torch._subclasses.fake_tensor import FakeTensorMode
 
-    FakeTensorMode.avoid_device_init = property(lambda self: True)  # type: ignore[method-assign,assignment]
     # NB: Module.to() keeps each Parameter object, as on a GPU (an optimizer still holds them)
     torch.__future__.set_swap_module_params_on_conversion(True)
     _swap_freely()
@@ -289,20 +289,10 @@ class _Devices(TorchFunctionMode):
         args, kwargs = tree_map(_device, (args, kwargs))
         if func is torch.Tensor.pin_memory:
             return args[0]  # NB: pinned or not, the data stays on the cpu
-        try:
-            out = func(*args, **kwargs)
-        except (RuntimeError, NotImplementedError) as e:
-            if not any(m in str(e) for m in NOT_SIMULATED):
-                raise
-            out = _on_meta(func, args, kwargs, e)
+        out = _twins.run(func, args, kwargs)
         if not self.trace.on_device and _simulated(out):
             self.trace.on_device = True
         return out
-
-
-#: what a CPU build of torch says of an op it cannot run on a fake cuda tensor
-NOT_SIMULATED = ("not linked with support for cuda", "from the 'CUDA' backend",
-                 "no fake impl or Meta kernel")
 
 
 def _device(x: Any) -> Any:
@@ -315,30 +305,3 @@ def _device(x: Any) -> Any:
 
 def _simulated(x: Any) -> bool:
     return isinstance(x, torch.Tensor) and x.device.type == "cuda"
-
-
-def _on_meta(func: Any, args: Any, kwargs: Any, error: BaseException) -> Any:
-    """``func`` on ``meta`` twins of its tensors, its results put on the one simulated GPU its
-    tensors are on (the guard has checked they agree). NB: shapes, dtypes and devices are
-    right; a view is a new tensor, which no value-free rehearsal can tell apart."""
-    flat = [t for t in torch.utils._pytree.tree_leaves((args, kwargs))
-            if isinstance(t, torch.Tensor)]
-    gpus = {t.device for t in flat if t.device.type == "cuda"}
-    if len(gpus) != 1:
-        raise error
-    (gpu,) = gpus
-    try:
-        out = func(*tree_map(_meta, args), **tree_map(_meta, kwargs))
-    except Exception as e:
-        if type(e).__name__ in ("DynamicOutputShapeException", "DataDependentOutputException"):
-            raise e from None  # NB: needs values, like nonzero: that is what the user is told
-        raise error from None
-    return tree_map(lambda t: torch.empty_strided(t.shape, t.stride(), dtype=t.dtype,
-                                                  device=gpu)
-                    if isinstance(t, torch.Tensor) else t, out)
-
-
-def _meta(x: Any) -> Any:
-    if not isinstance(x, torch.Tensor):
-        return x
-    return torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device="meta")
