@@ -32,9 +32,12 @@ def bandwidth(nbytes: int) -> float:
 
 
 def tensors(ns: dict[str, object]) -> list[torch.Tensor]:
-    """Every tensor ``move_all`` moves in ``ns``, as copies: parameters, Adam state, the batch."""
+    """Every tensor ``move_all`` moves in ``ns``, as copies: parameters, their grads, Adam's
+    state, the batch."""
     model, opt, batch = ns["model"], ns["opt"], ns["batch"]
-    out = [p.detach().clone() for p in model.parameters()]  # type: ignore[attr-defined]
+    params = list(model.parameters())  # type: ignore[attr-defined]
+    out = [p.detach().clone() for p in params] + [p.grad.clone() for p in params
+                                                   if p.grad is not None]
     out += [v.clone() for st in opt.state.values() for v in st.values()  # type: ignore[attr-defined]
             if isinstance(v, torch.Tensor) and v.dim()]
     return out + [t.clone() for t in batch.values()]  # type: ignore[attr-defined]
@@ -100,19 +103,20 @@ def main() -> None:
     up_t, up = timed(moves.move_all, "cuda:0", ns)
     down_t, down = timed(moves.move_all, "cpu", ns)
     assert up.ok and down.ok, (up.error, down.error)
-    nbytes = sum(m.nbytes for m in up.moved)
-    print(f"{torch.cuda.get_device_name(0)}; move_all moved {len(up.moved)} tensors, "
-          f"{nbytes / MiB:.0f} MiB per direction; the loops {len(copies)} tensors, "
-          f"{sum(t.nbytes for t in copies) / MiB:.0f} MiB (ratios are of times)")
+    moved = sum(m.nbytes for m in up.moved)
+    looped = sum(t.nbytes for t in copies)
+    print(f"{torch.cuda.get_device_name(0)}; move_all moved {moved / MiB:.0f} MiB per direction, "
+          f"the loops {len(copies)} tensors, {looped / MiB:.0f} MiB (ratios are of GiB/s)")
     print(f"{'what':<36}{'s':>8}{'GiB/s':>8}{'x pinned':>10}{'x naive':>9}")
-    rows = (("pinned copy_ loop h2d (ceiling)", pinned, pinned, naive_up),
-            ("naive [t.to('cuda:0')] loop", naive_up, pinned, naive_up),
-            ("move_all cpu -> cuda:0", up_t, pinned, naive_up),
-            ("naive [t.to('cpu')] loop", naive_down, pinned, naive_down),
-            ("move_all cuda:0 -> cpu", down_t, pinned, naive_down))
-    for name, t, ceiling, naive in rows:
-        print(f"{name:<36}{t:>8.3f}{nbytes / t / 2**30:>8.1f}{ceiling / t:>10.2f}"
-              f"{naive / t:>9.2f}")
+    ceiling, up_naive, down_naive = looped / pinned, looped / naive_up, looped / naive_down
+    rows = (("pinned copy_ loop h2d (ceiling)", pinned, looped, up_naive),
+            ("naive [t.to('cuda:0')] loop", naive_up, looped, up_naive),
+            ("move_all cpu -> cuda:0", up_t, moved, up_naive),
+            ("naive [t.to('cpu')] loop", naive_down, looped, down_naive),
+            ("move_all cuda:0 -> cpu", down_t, moved, down_naive))
+    for name, t, nbytes, naive in rows:
+        rate = nbytes / t
+        print(f"{name:<36}{t:>8.3f}{rate / 2**30:>8.1f}{rate / ceiling:>10.2f}{rate / naive:>9.2f}")
 
 if __name__ == "__main__":
     main()
