@@ -655,3 +655,93 @@ def test_past_the_failing_line_is_read_in_the_same_function_and_net_of_the_lines
     assert _past(stop(("<module>", 6), ("step", 5)), cell, [edit])
     # a stop in another function says nothing, whatever its line number
     assert not _past(stop(("<module>", 5), ("load_data", 40)), cell)
+
+
+# --- guesses outward, names where the stray is made --------------------------------------
+
+def test_a_stray_passed_in_by_a_caller_is_moved_where_the_caller_passes_it(ip, ns, capsys):
+    """A helper's ``self.model.generate(ids)`` with the cpu ``ids``: moving it inside the model
+    leaves the loop's next line; the caller's line, one frame out, is the fix that runs."""
+    ip.run_cell('''
+class Tiny(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+    def forward(self, x):
+        return self.lin(x)
+    def generate(self, x, steps):
+        for _ in range(steps):
+            x = x + self(x)
+        return x
+class Agent:
+    def __init__(self, model):
+        self.model = model
+    def chat(self, text):
+        ids = torch.tensor([[float(ord(c) % 10) for c in text[:4]]])
+        return self.model.generate(ids, steps=2)
+agent = Agent(Tiny().to("meta"))
+''', store_history=False)
+    cell = 'out = agent.chat("hello")\n'
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "      + return self.model.generate(ids.to(next(self.model.parameters()).device), " \
+           "steps=2)\n" in text, text
+    assert text.rstrip().endswith(VERIFIED)
+
+
+def test_the_culprit_is_the_local_the_edited_line_makes(ip, ns, capsys):
+    """`distinct` is derived from `eye`, which the edited line makes on the cpu: `eye` is
+    the culprit (the stray is where it was made)."""
+    ip.run_cell('''
+def mask(labels):
+    eye = torch.eye(labels.size(0)).bool()
+    distinct = ~eye
+    return (labels.unsqueeze(0) == labels.unsqueeze(1)) & distinct
+labels = torch.randint(0, 3, (4,)).to("meta")
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "m = mask(labels)\n")
+    text = diagnosis(out)
+    assert "culprit: `eye` in mask (bool[4, 4] on cpu)" in text, text
+    assert "+ eye = torch.eye(labels.size(0), device=labels.device).bool()" in text
+
+
+def test_values_written_into_a_tensor_take_its_dtype(ip, ns, capsys):
+    """``a[idx] = v`` with int32 values into an int64 tensor: no culprit in the message; the
+    values' local is named and cast to what they are written into."""
+    ip.run_cell('''
+def targets(gt, idx):
+    out = torch.full((10,), -100, dtype=torch.long)
+    gt_tensor = torch.from_numpy(gt)
+    out[idx] = gt_tensor[idx]
+    return out
+import numpy as np
+gt = np.arange(10).astype(np.int32)
+idx = torch.tensor([1, 3])
+''', store_history=False)
+    cell = "t = targets(gt, idx)\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "culprit: `gt_tensor` in targets (int32[10] on cpu); expected int64" in text, text
+    assert "+ out[idx] = gt_tensor[idx].to(out.dtype)" in text
+    assert text.rstrip().endswith(VERIFIED)
+
+
+def test_a_tensor_the_edit_leaves_as_it_is_is_named_by_the_local_it_changes(ip, ns, capsys):
+    """``prev_k = best / n`` (true division) kept in ``beam.prev_ks``: the edit casts the local
+    ``prev_k``; ``beam.prev_ks[0]`` stays float, so it is not what the fix changes."""
+    ip.run_cell('''
+class Beam:
+    def __init__(self):
+        self.prev_ks = []
+    def advance(self, scores, att):
+        best = scores.topk(2).indices
+        prev_k = best / 3
+        self.prev_ks.append(prev_k)
+        return att.index_select(0, prev_k)
+beam = Beam()
+scores, att = torch.randn(6), torch.randn(4, 5)
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "a = beam.advance(scores, att)\n")
+    text = diagnosis(out)
+    assert "culprit: `prev_k` in Beam.advance" in text, text
+    assert "beam.prev_ks[0] (" not in text

@@ -283,7 +283,7 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
     if o.role == "code" and not o.own and mine and op.operand.named.role == "local":
         # NB: the local the edit puts right (`order` in LKJCholesky.log_prob) keeps its name;
         # the object whose code it is comes first as the user's handle (:mod:`._handle`)
-        name = op.operand.named.name
+        name = _made_as(op.operand.named.name, o)
     named = Named(name, o.code, role, root)
     where = op.operand.where
     if local and o.name and local != o.name:
@@ -299,6 +299,16 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
     if o.obj is not None and o.obj is not op.tensor:
         return describe_tensor(o.obj, where, named)
     return op.operand._replace(named=named, where=where)
+
+
+def _made_as(name: str, o: Origin) -> str:
+    """A local's culprit name (`distinct_indices` in f) as the local the edited line of the
+    same function makes (`indices_equal` in f): the stray is where it was made."""
+    own, sep, where = name.partition(" in ")
+    qual = o.edit.qualname if o.edit is not None else ""
+    if o.local and sep and where == qual and own.strip("`") != o.local:
+        return f"`{o.local}`{sep}{where}"
+    return name
 
 
 def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -> str:

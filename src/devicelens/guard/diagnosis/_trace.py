@@ -37,6 +37,7 @@ class Origin(NamedTuple):
     detail: str = ""  # for code: what the line does wrong
     own: bool = False  # for code: ``name`` is the culprit's own (``hidden.cover_label``), not
     #                   the owner of the code (``hidden``)
+    local: str = ""  # for code: the local the edited line binds (``indices_equal``)
 
 
 class Scope(NamedTuple):

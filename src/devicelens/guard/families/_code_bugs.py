@@ -116,8 +116,9 @@ def _origins(tr: Tracer, sc: Scope, changes: list[Change], name: str) -> list[Or
     if any(isinstance(n, ast.BinOp) for n, _t in real):
         subject = f"`{name}`" if name else "the index"
         return [_origin(tr, sc, edit, f"{subject} becomes {tr.want.dtype} by the true division "
-                        f"(`/`) of this line; `//` keeps an integer index an integer")]
-    return [_origin(tr, sc, edit, _what(tr, name))]
+                        f"(`/`) of this line; `//` keeps an integer index an integer")
+                ._replace(local=name)]
+    return [_origin(tr, sc, edit, _what(tr, name))._replace(local=name)]
 
 
 # --- what is wrong with a call ----------------------------------------------------------------

@@ -33,21 +33,29 @@ class Guess(NamedTuple):
 
     edit: Edit
     operand: str  # ``x.double()``: what the diagnosis can call the culprit
+    culprit: Any = None  # for a report that names none: the operand's local, described
+
+
+#: how many of the user's frames, innermost first, get guesses (each line costs rounds)
+MAX_SITES = 3
 
 
 def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, dict[str, Any]]]:
-    """(file, line, qualname, locals) of the statements to rewrite: the innermost frame in the
-    user's cells (a function a cell defined), then the failing cell's own line."""
+    """(file, line, qualname, locals) of the statements to rewrite: the frames in the user's
+    cells (functions a cell defined), innermost first, then the failing cell's own line.
+
+    NB: outward because the stray often comes in from a caller: a helper's ``generate(ids)``
+    called with the cpu ``ids`` is fixed where it is called, not in the model it reaches."""
     from ..running._frames import default_cell_files, frame_locals, traceback_frames
 
     is_cell = default_cell_files([failing[0]])
     out = [(f.frame.f_code.co_filename, f.lineno,
             "" if f.frame.f_code.co_name == "<module>" else f.frame.f_code.co_qualname,
             frame_locals(f.frame))
-           for f in traceback_frames(tb) if is_cell(f.frame.f_code.co_filename)][:1]
-    if not out or out[0][:2] != failing:
-        out.append((*failing, "", {}))
-    return out
+           for f in traceback_frames(tb) if is_cell(f.frame.f_code.co_filename)
+           and f.frame.f_code.co_name != "<module>"][:MAX_SITES]
+    out.append((*failing, "", {}))
+    return list({site[:2]: site for site in out}.values())
 
 
 def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str = "",
@@ -74,7 +82,7 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
     call = f"to({anchor}.{'device' if report.kind == 'device' else 'dtype'})" if anchor else (
         _call(report) if not qualname or report.kind != "device" else "")
     out: list[Guess] = []
-    for node, new in _rewrites(stmt, call, _culprit_names(report)):
+    for node, new in [*_written(stmt, report), *_rewrites(stmt, call, _culprit_names(report))]:
         if anchor and _source(node) == anchor:
             continue
         text = _replaced(old, first, node, new)
@@ -82,7 +90,8 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
             continue
         where = f"{cell_label(filename)} line {first}" + (f" (in {qualname})" if qualname else "")
         out.append(Guess(Edit(where, tuple(old), tuple(text), filename, qualname),
-                         _segment(old, first, node)))
+                         _segment(old, first, node),
+                         None if report.culprits else _local_culprit(node, scope, qualname)))
         if len(out) >= MAX_GUESSES:
             break
     return list({g.edit: g for g in out}.values())
@@ -107,6 +116,9 @@ def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> st
         callee = value.func if isinstance(value, ast.Call) else None
         if callee is not None and _is_module(_lookup(callee, scope)):
             return _anchor_of_module(callee, report, scope)
+        # NB: a module's own method (``self.model.generate(ids)``): its weights decide too
+        if isinstance(callee, ast.Attribute) and _is_module(_lookup(callee.value, scope)):
+            return _anchor_of_module(callee.value, report, scope)
     return ""
 
 
@@ -208,6 +220,38 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str]) -> Iterator[tuple[a
         src = _source(n)
         atom = isinstance(n, ast.Name | ast.Attribute | ast.Call | ast.Subscript)
         yield n, f"{src if atom else f'({src})'}.{call}"
+
+
+def _local_culprit(node: ast.expr, scope: dict[str, Any] | None, qualname: str) -> Any:
+    """The local tensor an operand reads (``gt_tensor`` of ``gt_tensor[idx]``), described as a
+    culprit (`gt_tensor` in BatchGenerator.get_single_random), or None."""
+    from ..diagnosis._blame import Named, describe_tensor
+
+    root = node
+    while isinstance(root, ast.Subscript | ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or not qualname:
+        return None
+    value = (scope or {}).get(root.id)
+    if not _is_tensor(value):
+        return None
+    name = f"`{root.id}` in {qualname}"
+    return describe_tensor(value, name, Named(name, "", "local", ""))
+
+
+def _written(stmt: ast.stmt, report: MismatchReport) -> Iterator[tuple[ast.expr, str]]:
+    """``a[idx] = v``: ``v`` put on ``a``'s device or cast to its dtype, first (what is written
+    into must stay as it is; index_put requires the values to match it)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Subscript)):
+        return
+    base, value = stmt.targets[0].value, stmt.value
+    if isinstance(value, ast.Constant) or not isinstance(base, ast.Name | ast.Attribute):
+        return
+    src = _source(value)
+    atom = isinstance(value, ast.Name | ast.Attribute | ast.Call | ast.Subscript)
+    attr = "device" if report.kind == "device" else "dtype"
+    yield value, f"{src if atom else f'({src})'}.to({_source(base)}.{attr})"
 
 
 def _arithmetic_of_constants(n: ast.expr) -> bool:

@@ -120,6 +120,13 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
                   deadline=deadline)
     units = _units(report, cell, ns)
     first = _rounds(report, units, run, cell, ns, deadline) if units else None
+    if first is not None and not first.verified and not first.simulated_only:
+        # NB: a fix of the whole (a batch's own .to(), which skips a nested dict) that did not
+        # make the cell run: each named culprit moved or cast on its own, rehearsed
+        each = [u for u in _each_culprit(report, cell) if u not in units]
+        other = _rounds(report, each, run, cell, ns, deadline) if each else None
+        if other is not None and other.verified:
+            return _merged(report, other)
     if first is None or (not first.verified and not first.simulated_only) \
             or _moves_a_model(first.units, report, ns):
         # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
@@ -130,7 +137,9 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         for guess in guesses:
             if time.monotonic() > deadline:
                 break
-            named = _renamed(report, guess.operand)
+            named = _renamed(report, guess.operand, guess.edit.qualname)
+            if not report.culprits and guess.culprit is not None:
+                named = replace(report, culprits=(guess.culprit,))
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
                 return _merged(named, other)
@@ -213,13 +222,18 @@ _MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float
                           r"bfloat16)\(")
 
 
-def _renamed(report: MismatchReport, operand: str) -> MismatchReport:
+def _renamed(report: MismatchReport, operand: str, qualname: str = "") -> MismatchReport:
     """``report`` whose culprit with no name in the user's code is called by the operand the
-    rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward)."""
-    # NB: only a local or a temporary; a culprit named after the user's object (``dist``) keeps
-    # its name even when its fix is an edit
+    rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward); so is a tensor the
+    namespace holds that the edit leaves as it is (``beam.prev_ks[0]``, still float after
+    ``prev_k.long()`` in Beam.advance): the edited function's local is what the fix changes."""
+    # NB: only a local or a temporary, or a tensor; a culprit named after the user's object
+    # (``dist``) keeps its name even when its fix is an edit
     loose = [c for c in report.culprits if not c.named.code
              and c.named.name.startswith(("`", "a temporary"))]
+    if not loose and qualname and operand.isidentifier():
+        loose = [c for c in report.culprits if c.named.code and c.named.role == "tensor"]
+        operand = f"`{operand}` in {qualname}"
     if len(loose) != 1:
         return report
     c = loose[0]
@@ -333,6 +347,16 @@ def _units(report: MismatchReport, cell: Cell, ns: dict[str, Any]) -> list[Unit]
         out.append(_into_cell(fix, cell) or fix)
     out += list(report.edits)
     return list(dict.fromkeys(out))
+
+
+def _each_culprit(report: MismatchReport, cell: Cell) -> list[Unit]:
+    """One fix line for each culprit the namespace holds by a path, as the diagnosis writes a
+    culprit's own fix (``inputs['history_prompt']['semantic_prompt'] = ....to("cuda:0")``)."""
+    from ..diagnosis._mismatch import fix_for
+
+    fixes = [fix_for(c, report.kind, report.expected) for c in report.culprits
+             if c.named.code and c.named.role in ("tensor", "grad")]
+    return [_into_cell(f, cell) or f for f in dict.fromkeys(fixes) if is_code(f)]
 
 
 def _roots(unit: Unit) -> set[str]:
