@@ -16,6 +16,7 @@ from torch import nn
 
 from devicelens.guard import postmortem
 from tests._traces import VERIFIED, ours_in
+from tests.conftest import to_in_place
 
 pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -281,3 +282,74 @@ def test_post_mortem_reads_a_subclass_header_not_its_properties(ip, ns, capsys):
     text = diagnosis(out)
     assert LOUD == []  # the post-mortem read every tensor in the frames, never a property
     assert "culprit: x (float32[3] on cpu)" in text
+
+
+# --- names: the optimizer itself, the replica that runs the op, an index with no frame ------
+
+def test_an_optimizer_a_model_holds_is_named_by_its_own_path(ip, ns, capsys):
+    """Its state left behind when the model moved: ``net.optim`` (one object, one fix), not
+    ``net``, whose weights are where they should be."""
+    ip.run_cell('''
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 2)
+        self.optim = torch.optim.Adam(self.parameters(), lr=1e-3)
+net = Net()
+for p in net.parameters():
+    p.grad = torch.ones_like(p)
+net.optim.step()
+''', store_history=False)
+    to_in_place(ns["net"].lin, "meta")  # NB: the same Parameters, as a move to a GPU keeps them
+    ip.run_cell("for p in net.parameters():\n    p.grad = torch.ones_like(p)\n",
+                store_history=False)
+    _err, out, _ = run(ip, capsys, "net.optim.step()\n")
+    text = diagnosis(out)
+    assert "culprit: net.optim (4 tensors it holds on cpu); expected meta" in text, text
+    assert "for _p, _s in net.optim.state.items():" in text
+
+
+def test_a_replica_on_another_gpu_decides_where_the_op_runs(ip, ns, capsys, fake_cuda):
+    """A copy of the model on cuda:1 (as DataParallel makes) runs a line whose tensor its code
+    put on cuda:0: the copy's device is the op's, so that tensor is the stray."""
+    ip.run_cell('''
+import copy
+class Mic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.device = "cuda:0"
+    def forward(self, x):
+        zeros = torch.zeros(x.shape[0], 2, device=self.device)
+        return torch.cat((zeros, self.lin(x)), dim=-1)
+class Par(nn.Module):
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+    def forward(self, x):
+        replica = copy.deepcopy(self.module)
+        for m in replica.modules():
+            for k, p in m._parameters.items():
+                m._parameters[k] = nn.Parameter(p.detach().to("cuda:1"))
+        return replica(x.to("cuda:1"))
+''', store_history=False)
+    ns["model"] = ns["Par"](fake_cuda.to(ns["Mic"](), "cuda:0"))
+    ns["x"] = fake_cuda.randn(2, 4)
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = model(x)\n", fake_cuda)
+    text = diagnosis(out)
+    assert "culprit: zeros (float32[2, 2] on cuda:0); expected cuda:1" in text, text
+
+
+def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
+    """``F.one_hot`` runs no Python frame: the statement's own index tensor is the operand, and
+    one_hot takes int64 only, so an int32 one is the culprit (from NumPy's int32 array)."""
+    ip.run_cell('''
+import numpy as np
+def norm(edge_type, n):
+    return F.one_hot(edge_type, num_classes=n).float().sum(0)
+trip = np.array([[0, 1, 2], [1, 0, 3]]).astype(np.int32)
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "r = norm(torch.from_numpy(trip[:, 1]), 4)\n")
+    text = diagnosis(out)
+    assert "culprit: trip (NumPy int32[2, 3]), `edge_type` in norm; expected int64" in text, text
+    assert "trip = trip.astype('int64')" in text and text.rstrip().endswith(VERIFIED)

@@ -83,6 +83,9 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             d = d or _loss_input(operands, op)
         else:
             d = module_target(model)
+            inner = _replica(stack, model)
+            if inner is not None:  # NB: DataParallel's copy on another GPU runs the op there
+                d = module_target(inner)
             # NB: a model left on the cpu while the data was moved: the model goes (a stale
             # cache the model itself holds does not count as data; another model's weights do)
             own = _root_of(name_of(model)) if name_of is not None else ""
@@ -123,6 +126,15 @@ def _loss_input(operands: list[Operand], op: str) -> str | None:
     if "input" in found and "target" in found and found["input"] != found["target"]:
         return found["input"]
     return None
+
+
+def _replica(stack: list[Any], model: Any) -> Any:
+    """The innermost module with weights that runs the op when it is no part of ``model``, the
+    outermost: a replica (``DataParallel``'s copy on another GPU), whose device is the op's."""
+    inner = next((m for m in stack if any(True for _ in iter_params(m, limit=1))), None)
+    if inner is None or inner is model or any(sub is inner for sub in _tree.submodules(model)):
+        return None
+    return inner
 
 
 def _root_of(name: str) -> str:

@@ -116,17 +116,27 @@ def _unique(ops: list[Operand]) -> list[Operand]:
     held: dict[str, list[Operand]] = {}
     for o in ops:
         if _optimizer_held(o):
-            held.setdefault(o.named.root, []).append(o)
+            held.setdefault(_optimizer_path(o), []).append(o)
         elif o.named.name not in seen:
             seen.add(o.named.name)
             out.append(o)
-    for root, group in held.items():
-        if root in seen:
+    for path, group in held.items():
+        if path in seen:
             continue
         devices = ", ".join(sorted({o.device for o in group}))
         what = f"{len(group)} tensor{'s' * (len(group) != 1)} it holds on {devices}"
-        out.append(Operand("", Named(root, root, "object", root), group[0].device, "", (), what))
+        named = Named(path, path, "object", group[0].named.root)
+        out.append(Operand("", named, group[0].device, "", (), what))
     return out
+
+
+def _optimizer_path(o: Operand) -> str:
+    """The optimizer's own path (``net.optim`` of ``net.optim.state[...]``), not its holder's."""
+    n = o.named
+    for mark in (".state[", ".param_groups["):
+        if mark in n.code:
+            return n.code.split(mark)[0]
+    return n.root
 
 
 def _optimizer_held(o: Operand) -> bool:

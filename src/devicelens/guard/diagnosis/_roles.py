@@ -28,6 +28,8 @@ INDEX_METHODS = {"scatter": 2, "scatter_": 2, "scatter_add": 2, "scatter_add_": 
                  "index_fill": 2, "index_fill_": 2, "take_along_dim": 1, "take": 1,
                  "embedding": 0, "one_hot": 0, "bincount": 0}
 _LOSS_WORDS = ("loss", "entropy", "nll")
+#: messages of ops that take int64 indices only (``one_hot``: an int32 index is the culprit)
+_LONG_ONLY = frozenset({"one_hot"})
 
 
 def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tuple[str, list[Op]]:
@@ -38,7 +40,9 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
     if role == "target" or _loss_target(ctx, failure, ops):
         return _target(ctx, failure, ops)
     if role == "index" or failure.kind == "index_dtype":
-        return "int64", [o for o in _index_ops(ctx, ops) if not is_int(o.operand.dtype)]
+        long_only = rule is not None and rule.key in _LONG_ONLY
+        return "int64", [o for o in _index_ops(ctx, ops) if not is_int(o.operand.dtype)
+                         or (long_only and o.operand.dtype != "int64")]
     if role == "mask":
         return "bool", _mask_ops(ctx, failure, ops)
     if role == "dest":
@@ -204,8 +208,11 @@ def _index_ops(ctx: Ctx, ops: list[Op]) -> list[Op]:
         named = [o for o in ops if local_name(o.operand.where) == "input"]
     if named:
         return named
-    ids = {id(t) for t in _statement_index_tensors(ctx)}
-    return [o for o in ops if id(o.tensor) in ids]
+    found = _statement_index_tensors(ctx)
+    ids = {id(t) for t in found}
+    # NB: an op with no Python frame (``F.one_hot``) leaves no operands: the statement's own
+    # index tensors are
+    return [o for o in ops if id(o.tensor) in ids] or [_op(ctx, ops, t) for t in found]
 
 
 def _statement_index_tensors(ctx: Ctx) -> list[Any]:
