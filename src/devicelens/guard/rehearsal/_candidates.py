@@ -33,7 +33,7 @@ class Guess(NamedTuple):
 
     edit: Edit
     operand: str  # ``x.double()``: what the diagnosis can call the culprit
-    culprit: Any = None  # for a report that names none: the operand's local, described
+    local: Any = None  # the local tensor the operand reads, described as a culprit (or None)
 
 
 #: how many of the user's frames, innermost first, get guesses (each line costs rounds)
@@ -90,8 +90,7 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
             continue
         where = f"{cell_label(filename)} line {first}" + (f" (in {qualname})" if qualname else "")
         out.append(Guess(Edit(where, tuple(old), tuple(text), filename, qualname),
-                         _segment(old, first, node),
-                         None if report.culprits else _local_culprit(node, scope, qualname)))
+                         _segment(old, first, node), _local_culprit(node, scope, qualname)))
         if len(out) >= MAX_GUESSES:
             break
     return list({g.edit: g for g in out}.values())

@@ -24,7 +24,7 @@ from ..diagnosis._mismatch import MismatchReport
 from ..running._frames import cell_label
 from ._apply import is_code, python_text, source_lines
 from ._attempt import Attempt, Explain, Runner, Unit, attempt, stack_in
-from ._candidates import line_guesses, sites
+from ._candidates import Guess, line_guesses, sites
 from ._sandbox import run_forked
 
 #: a round's time limit, seconds (``DEVICELENS_REHEARSAL_SECONDS``; 0 turns rehearsals off)
@@ -123,8 +123,9 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
     if first is not None and not first.verified and not first.simulated_only:
         # NB: a fix of the whole (a batch's own .to(), which skips a nested dict) that did not
         # make the cell run: each named culprit moved or cast on its own, rehearsed
-        each = [u for u in _each_culprit(report, cell) if u not in units]
-        other = _rounds(report, each, run, cell, ns, deadline) if each else None
+        each = _each_culprit(report, cell)
+        other = _rounds(report, each, run, cell, ns, deadline) \
+            if each and set(each) != set(units) else None
         if other is not None and other.verified:
             return _merged(report, other)
     if first is None or (not first.verified and not first.simulated_only) \
@@ -137,9 +138,7 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         for guess in guesses:
             if time.monotonic() > deadline:
                 break
-            named = _renamed(report, guess.operand, guess.edit.qualname)
-            if not report.culprits and guess.culprit is not None:
-                named = replace(report, culprits=(guess.culprit,))
+            named = _renamed(report, guess)
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
                 return _merged(named, other)
@@ -222,24 +221,30 @@ _MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float
                           r"bfloat16)\(")
 
 
-def _renamed(report: MismatchReport, operand: str, qualname: str = "") -> MismatchReport:
+def _renamed(report: MismatchReport, guess: Guess) -> MismatchReport:
     """``report`` whose culprit with no name in the user's code is called by the operand the
-    rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward); so is a tensor the
-    namespace holds that the edit leaves as it is (``beam.prev_ks[0]``, still float after
-    ``prev_k.long()`` in Beam.advance): the edited function's local is what the fix changes."""
-    # NB: only a local or a temporary, or a tensor; a culprit named after the user's object
-    # (``dist``) keeps its name even when its fix is an edit
+    rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward). A tensor the namespace
+    holds that the edit leaves as it is gives way to the local the edit changes, when that local
+    is it by all it shows (``beam.prev_ks[0]``, still float after ``prev_k.long()``: `prev_k` in
+    Beam.advance); a report that names none gets that local (`gt_tensor` in f)."""
+    # NB: only a local or a temporary, or such a tensor; a culprit named after the user's
+    # object (``dist``) keeps its name even when its fix is an edit
+    local = guess.local
+    if not report.culprits:
+        return replace(report, culprits=(local,)) if local is not None else report
     loose = [c for c in report.culprits if not c.named.code
              and c.named.name.startswith(("`", "a temporary"))]
-    if not loose and qualname and operand.isidentifier():
-        loose = [c for c in report.culprits if c.named.code and c.named.role == "tensor"]
-        operand = f"`{operand}` in {qualname}"
+    named = guess.operand
+    if not loose and local is not None and guess.operand.isidentifier():
+        loose = [c for c in report.culprits if c.named.code and c.named.role == "tensor"
+                 and (c.device, c.dtype, c.shape) == (local.device, local.dtype, local.shape)]
+        named = local.named.name
     if len(loose) != 1:
         return report
-    c = loose[0]
-    named = c.named._replace(name=operand)
-    return replace(report, culprits=tuple(c._replace(named=named) if c is loose[0] else c
-                                          for c in report.culprits))
+    one = loose[0]
+    return replace(report, culprits=tuple(
+        c._replace(named=c.named._replace(name=named)) if c is one else c
+        for c in report.culprits))
 
 
 def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain, limit: float,
