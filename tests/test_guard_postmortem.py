@@ -353,3 +353,23 @@ trip = np.array([[0, 1, 2], [1, 0, 3]]).astype(np.int32)
     text = diagnosis(out)
     assert "culprit: trip (NumPy int32[2, 3]), `edge_type` in norm; expected int64" in text, text
     assert "trip = trip.astype('int64')" in text and text.rstrip().endswith(VERIFIED)
+
+
+def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
+    """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
+    model's device decides), so the head is what is named, not the model's input."""
+    ip.run_cell('''
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+        self.heads = [nn.Linear(4, 4)]
+    def forward(self, x):
+        return self.heads[0](self.body(x))
+net = Net().to("meta")
+x = torch.randn(2, 4, device="meta")
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "y = net(x)\n")
+    text = diagnosis(out)
+    assert "culprit: net.heads[0]" in text and "expected meta" in text, text
+    assert "expected cpu" not in text

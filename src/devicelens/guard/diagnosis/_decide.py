@@ -129,12 +129,23 @@ def _loss_input(operands: list[Operand], op: str) -> str | None:
 
 
 def _replica(stack: list[Any], model: Any) -> Any:
-    """The innermost module with weights that runs the op when it is no part of ``model``, the
-    outermost: a replica (``DataParallel``'s copy on another GPU), whose device is the op's."""
+    """The innermost module with weights that runs the op when it is a copy of a part of
+    ``model``, the outermost, on an accelerator (``DataParallel``'s replica on another GPU): its
+    device is the op's. NB: a copy is no registered part of ``model`` but has the type and the
+    weight shapes of one; a helper left out of the model (in a plain list, on the cpu) is no
+    copy, and its own device never decides."""
     inner = next((m for m in stack if any(True for _ in iter_params(m, limit=1))), None)
-    if inner is None or inner is model or any(sub is inner for sub in _tree.submodules(model)):
+    parts = list(_tree.submodules(model)) if inner is not None else []
+    if inner is None or any(sub is inner for sub in parts) or module_target(inner) in (
+            None, "cpu"):
         return None
-    return inner
+    shapes = _shapes(inner)
+    return inner if any(type(sub) is type(inner) and _shapes(sub) == shapes
+                        for sub in parts) else None
+
+
+def _shapes(m: Any) -> list[tuple[int, ...]]:
+    return [tuple(p.shape) for p in iter_params(m, limit=10_000)]
 
 
 def _root_of(name: str) -> str:
