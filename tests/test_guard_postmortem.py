@@ -337,7 +337,8 @@ class Par(nn.Module):
     ns["x"] = fake_cuda.randn(2, 4)
     _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = model(x)\n", fake_cuda)
     text = diagnosis(out)
-    assert "culprit: zeros (float32[2, 2] on cuda:0); expected cuda:1" in text, text
+    assert "culprit: `zeros` in Mic.forward (float32[2, 2] on cuda:0); expected cuda:1" in text, \
+        text
 
 
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
@@ -373,3 +374,59 @@ x = torch.randn(2, 4, device="meta")
     text = diagnosis(out)
     assert "culprit: net.heads[0]" in text and "expected meta" in text, text
     assert "expected cpu" not in text
+
+
+def test_a_fix_that_needs_an_edit_on_each_of_two_lines_is_completed_and_verified(
+        ip, ns, capsys, fake_cuda):
+    """Two locals a helper made on the cpu fail on two lines, one after the other, and the
+    rules can only advise ("pass ... through .to"): the rehearsal moves the first, reaches the
+    second, moves it too, and shows both edits as one verified fix."""
+    ip.run_cell('''
+def nearest(p, q):
+    dist, idx = torch.cdist(q, p).topk(2, dim=-1, largest=False)
+    return dist, idx
+class Enc(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 4)
+    def forward(self, x, near):
+        dist, idx = near
+        picked = torch.gather(x, 0, idx)
+        return torch.cat((self.lin(picked), dist), dim=-1)
+''', store_history=False)
+    ns["enc"] = fake_cuda.to(ns["Enc"](), "cuda:0")
+    ns["x"] = fake_cuda.randn(5, 4)
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n"
+                                   "    y = enc(x, nearest(x.cpu(), x.cpu()))\n", fake_cuda)
+    text = diagnosis(out)
+    assert "+ picked = torch.gather(x, 0, idx.to(x.device))" in text, text
+    assert ("+ return torch.cat((self.lin(picked), dist.to(next(self.parameters()).device)), "
+            "dim=-1)") in text, text
+    assert text.count("edit:") == 2, text
+    assert VERIFIED in text, text
+    assert "culprit: `idx` in Enc.forward (int64[5, 2] on cpu); expected cuda:0" in text, text
+    assert "culprit: `dist` in Enc.forward (float32[5, 2] on cpu); expected cuda:0" in text, text
+
+
+def test_guesses_that_would_carry_data_to_one_gpu_and_back_are_not_a_fix(
+        ip, ns, capsys, fake_cuda):
+    """A layer left on cuda:0 inside a model on cuda:1: moving its input to cuda:0 gets past
+    the line, then its output must go back to cuda:1. Such a chain chases the stray; it is not
+    shown as a verified fix."""
+    ip.run_cell('''
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+    def forward(self, x):
+        h = self.a(x)
+        return x + self.b(h)
+''', store_history=False)
+    block = fake_cuda.to(ns["Block"](), "cuda:1")
+    block.a = fake_cuda.to(block.a, "cuda:0")
+    ns["block"], ns["x"] = block, fake_cuda.randn(2, 4, device="cuda:1")
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = block(x)\n", fake_cuda)
+    text = diagnosis(out)
+    assert "x.to(next(self" not in text or VERIFIED not in text, text
+    assert ".to(x.device)" not in text, text

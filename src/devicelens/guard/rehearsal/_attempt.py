@@ -42,6 +42,8 @@ class Attempt:
     #                                           where it stopped, outermost first
     stopped: str = ""  # after how long ("10 s"), when the time limit stopped it
     refused: str = ""  # the side effect the sandbox stopped it at, when it ran that far
+    guesses: tuple[Any, ...] = ()  # edits of the next mismatch's operands (``Guess``), found
+    #                                 while its frames were there, where its own fix is advice
 
 
 def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
@@ -72,8 +74,11 @@ def _attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runn
             exec(cell_code(texts.of(other), other), ns)
         except Exception as e:
             return Attempt(problem=f"re-running the edited cell raises {type(e).__name__}: {e}")
+    # NB: every edited file as it now reads: the edited functions' lines are these, and the
+    # next mismatch's guesses quote them
+    for name, edited in texts.lines.items():
+        linecache.cache[name] = (0, None, [ln + "\n" for ln in edited], name)
     lines = texts.of(filename)
-    linecache.cache[filename] = (0, None, [ln + "\n" for ln in lines], filename)
     try:
         code = cell_code(lines, filename)
     except SyntaxError as e:
@@ -139,7 +144,8 @@ def _run(code: CodeType, filename: str, ns: dict[str, Any], run: Runner,
     except Exception as e:
         report = explain(e, ns)
         if report is not None:
-            return Attempt(report=report)
+            return Attempt(report=report,
+                           guesses=_guesses(report, e.__traceback__, filename, ns))
         if type(e).__name__ in _NEEDS_VALUES or any(m in str(e) for m in _NO_DATA):
             return Attempt(problem=f"the cell then needs tensor values that a simulated device "
                                    f"does not have ({_first_line(e)})")
@@ -169,6 +175,25 @@ def _first_line(e: BaseException) -> str:
     if cause is not None and str(cause).strip():
         first += f" ({type(cause).__name__}: {str(cause).strip().splitlines()[0]})"
     return first
+
+
+def _guesses(report: MismatchReport, tb: Any, filename: str,
+             ns: dict[str, Any]) -> tuple[Any, ...]:
+    """Edits of the failing line's operands, from this failure's frames (:mod:`._candidates`),
+    for a mismatch whose own fix is advice only. NB: never raises."""
+    from ._apply import is_code
+    from ._candidates import line_guesses, sites
+
+    if any(map(is_code, report.fixes)) or report.edits:
+        return ()
+    try:
+        top = [ln for name, ln in stack_in(tb, filename) if name == "<module>"]
+        return tuple(g for file, line, qualname, scope in sites(
+                         tb, (filename, top[-1] if top else 0))
+                     for g in line_guesses(report, file, line, qualname,
+                                           scope if qualname else ns))
+    except Exception:
+        return ()
 
 
 def stack_in(tb: Any, filename: str) -> tuple[tuple[str, int], ...]:

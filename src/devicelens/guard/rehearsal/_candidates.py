@@ -82,7 +82,8 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
     call = f"to({anchor}.{'device' if report.kind == 'device' else 'dtype'})" if anchor else (
         _call(report) if not qualname or report.kind != "device" else "")
     out: list[Guess] = []
-    for node, new in [*_written(stmt, report), *_rewrites(stmt, call, _culprit_names(report))]:
+    rewrites = _rewrites(stmt, call, _culprit_names(report), scope or {}, report)
+    for node, new in [*_written(stmt, report), *rewrites]:
         if anchor and _source(node) == anchor:
             continue
         text = _replaced(old, first, node, new)
@@ -205,11 +206,15 @@ def _culprit_names(report: MismatchReport) -> set[str]:
     return out
 
 
-def _rewrites(stmt: ast.stmt, call: str, culprits: set[str]) -> Iterator[tuple[ast.expr, str]]:
+def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: dict[str, Any],
+              report: MismatchReport) -> Iterator[tuple[ast.expr, str]]:
     """(operand, its new text): casts dropped first (the smallest fix), then the culprits as
-    written, then outer operands before inner ones (an op's own before what made them)."""
-    operands = [n for n in _operands(stmt) if not isinstance(n, ast.Constant | ast.Starred)
-                and not _arithmetic_of_constants(n)]
+    written, then outer operands before inner ones (an op's own before what made them).
+    NB: never an operand that is no tensor (a list, a tuple, a function, a module: a guess
+    that moves a whole model from inside its forward is no fix), nor one already where the op
+    wants it."""
+    operands = [n for n in _operands(stmt) if not isinstance(n, _NO_TENSOR)
+                and not _arithmetic_of_constants(n) and not _known_other(n, scope, report)]
     operands.sort(key=lambda n: _source(n) not in culprits)  # NB: stable: BFS order kept
     for n in operands:
         inner = _cast_of(n)
@@ -219,6 +224,22 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str]) -> Iterator[tuple[a
         src = _source(n)
         atom = isinstance(n, ast.Name | ast.Attribute | ast.Call | ast.Subscript)
         yield n, f"{src if atom else f'({src})'}.{call}"
+
+
+_NO_TENSOR = (ast.Constant, ast.Starred, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,
+              ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda, ast.JoinedStr)
+
+
+def _known_other(node: ast.expr, scope: dict[str, Any], report: MismatchReport) -> bool:
+    """``node`` reads a value of ``scope`` that is there and is no tensor, or a tensor that
+    already has the device or dtype the op wants."""
+    value = _lookup(node, scope)
+    if value is None:
+        return False
+    if not _is_tensor(value):
+        return True
+    got = getattr(value, "device" if report.kind == "device" else "dtype", None)
+    return bool(report.expected) and str(got).removeprefix("torch.") == report.expected
 
 
 def _local_culprit(node: ast.expr, scope: dict[str, Any] | None, qualname: str) -> Any:

@@ -133,8 +133,12 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
         # op did not run (the student, after its input, for a teacher on another device): the
         # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
-        guesses = [g for site in sites(cell.tb, (cell.filename, cell.failing_line))
-                   for g in line_guesses(report, *site)]
+        guesses = [g for file, line, qualname, scope in sites(
+                       cell.tb, (cell.filename, cell.failing_line))
+                   for g in line_guesses(report, file, line, qualname, scope if qualname else ns)]
+        again: list[tuple[MismatchReport, list[Unit]]] = []  # got past the line, then advice
+        if first is not None and _advice_next(first):
+            again.append((report, units))
         for guess in guesses:
             if time.monotonic() > deadline:
                 break
@@ -142,18 +146,34 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
                 return _merged(named, other)
+            if _advice_next(other) and len(other.units) == 1:
+                again.append((named, [guess.edit]))
+        # NB: no one edit is enough: the fixes that got past the failing line to a mismatch
+        # whose own fix is advice, completed by that mismatch's guesses, line after line
+        for named, start in again:
+            if time.monotonic() > deadline:
+                break
+            other = _rounds(named, start, run, cell, ns, deadline, compound=True)
+            if other.verified:
+                other.units = _needed_edits(other.units, start, run, deadline)
+                return _merged(named, other)
     if first is None:
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
     return _merged(report, first)
 
 
 def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]],
-            tuple[Attempt, str]], cell: Cell, ns: dict[str, Any], deadline: float) -> _Outcome:
+            tuple[Attempt, str]], cell: Cell, ns: dict[str, Any], deadline: float,
+            compound: bool = False) -> _Outcome:
+    """Rehearse ``units``, adding each next mismatch's fix; with ``compound``, a mismatch whose
+    fix is advice gets the guess that takes the cell past it (:func:`_further`)."""
     out = _Outcome([report], list(units))
     tried: list[Unit] = []  # in-place twins put in for a left-out line
+    pending: tuple[Attempt, str] | None = None  # a round already run for ``out.units``
     for _ in range(MAX_ROUNDS):
         units = out.units
-        a, problem = run(units)
+        a, problem = pending or run(units)
+        pending = None
         bad = units[a.unit] if 0 <= a.unit < len(units) else None
         twins = [t for t in _in_place(bad, ns) if t not in out.left_out] if bad else []
         if not problem and bad is not None and (a.harm or (a.problem and (
@@ -180,6 +200,18 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
         if a.report is not None:
             new = [u for u in _units(a.report, cell, ns)
                    if u not in units and u not in out.left_out]
+            # NB: only toward where the first mismatch wanted it: a guess chain that moves data
+            # to one GPU and back to another chases the stray instead of finding it
+            toward = (a.report.kind, a.report.expected) == (report.kind, report.expected)
+            further = _further(a, units, run, deadline) \
+                if compound and toward and not new else None
+            if further is not None:
+                # NB: the next mismatch's fix is advice: its own line's operand, moved or cast,
+                # that takes the cell past it (to its end, or to another mismatch)
+                guess, ahead = further
+                out.found.append(_renamed(a.report, guess))
+                out.units, pending = [*units, guess.edit], ahead
+                continue
             if not new:
                 out.verdict = ("not verified: after this fix the cell still fails: "
                                f"{a.report.headline()}")
@@ -197,6 +229,32 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
     else:
         out.verdict = "not verified: the fix did not settle within the rehearsal's rounds"
     return out
+
+
+#: how many guesses one advice-only mismatch met on the way gets (each costs a round)
+MAX_FURTHER = 4
+
+
+def _further(a: Attempt, units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],
+             deadline: float) -> tuple[Guess, tuple[Attempt, str]] | None:
+    """The first of ``a``'s guesses after which the cell gets past ``a``'s mismatch: it runs, or
+    stops at a mismatch of another line (never the same one, never another error), and that
+    round's result; None when none does."""
+    assert a.report is not None
+    for guess in [g for g in a.guesses if g.edit not in units][:MAX_FURTHER]:
+        if time.monotonic() > deadline:
+            break
+        b, problem = run([*units, guess.edit])
+        if problem or b.problem or b.harm or b.error:
+            continue
+        if b.report is None or _where(b.report) != _where(a.report):
+            return guess, (b, problem)
+    return None
+
+
+def _where(report: MismatchReport) -> str:
+    """Where a mismatch happens (its innermost line's place, not its text: an edit changes it)."""
+    return report.lines[0].split(": ")[0] if report.lines else ""
 
 
 def _moves_a_model(units: list[Unit], report: MismatchReport, ns: dict[str, Any]) -> bool:
@@ -234,13 +292,15 @@ def _renamed(report: MismatchReport, guess: Guess) -> MismatchReport:
         return replace(report, culprits=(local,)) if local is not None else report
     loose = [c for c in report.culprits if not c.named.code
              and c.named.name.startswith(("`", "a temporary"))]
-    named = guess.operand
+    # NB: a local of the user's function is named as they know it: `idx` in Enc.forward
+    named = local.named.name if local is not None and guess.operand.isidentifier() \
+        else guess.operand
     if not loose and local is not None and guess.operand.isidentifier():
         loose = [c for c in report.culprits if c.named.code and c.named.role == "tensor"
                  and (c.device, c.dtype, c.shape) == (local.device, local.dtype, local.shape)]
         named = local.named.name
-    if len(loose) != 1:
-        return report
+    if len(loose) != 1 or loose[0].named.name.startswith(f"`{guess.operand}` in "):
+        return report  # NB: `x` in f, rewritten as ``x``: its name already says it
     one = loose[0]
     return replace(report, culprits=tuple(
         c._replace(named=c.named._replace(name=named)) if c is one else c
@@ -288,6 +348,26 @@ def _past(a: Attempt, cell: Cell, units: Sequence[Unit] = ()) -> bool:
         return True
     name, line = failed[-1]
     return any(n == name and ln > line + shift for n, ln in a.where)
+
+
+def _advice_next(out: _Outcome) -> bool:
+    """The rounds stopped at a mismatch whose fix is advice (no code to add)."""
+    return out.verdict.startswith("not verified: after this fix the cell still fails")
+
+
+def _needed_edits(units: list[Unit], start: list[Unit],
+                  run: Callable[[list[Unit]], tuple[Attempt, str]],
+                  deadline: float) -> list[Unit]:
+    """``units`` without each edit a guess added that the cell runs without (a guess that got
+    past a line by moving an innocent operand, made needless by a later one)."""
+    for u in [u for u in reversed(units) if isinstance(u, Edit) and u not in start]:
+        if time.monotonic() > deadline:
+            break
+        fewer = [v for v in units if v is not u]
+        a, problem = run(fewer)
+        if not problem and a.ran and not a.reached and not a.harm:
+            units = fewer
+    return units
 
 
 def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],
