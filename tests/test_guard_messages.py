@@ -283,3 +283,16 @@ def test_a_librarys_own_device_check_and_a_float_bitwise_mask_are_recognised(
 def test_other_words_are_no_device_or_mask_error(text: str) -> None:
     found = match(text)
     assert found is None or found.rule.key not in ("library_device", "bitwise_float"), found
+
+
+@pytest.mark.parametrize("text", [
+    "Expected b and A to have the same dtype, but found b of type Double and A of type Float "
+    "instead.",
+    "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type Double and "
+    "B of type Float instead",
+    "input and target must have the same dtype",
+])
+def test_any_other_same_dtype_check_is_a_dtype_mismatch(text: str) -> None:
+    """The linear solvers' (and libraries') own words: still operands of different dtypes."""
+    found = match(text)
+    assert found is not None and found.rule.key == "any_same_dtype" and found.kind == "dtype"

@@ -430,3 +430,85 @@ class Block(nn.Module):
     text = diagnosis(out)
     assert "x.to(next(self" not in text or VERIFIED not in text, text
     assert ".to(x.device)" not in text, text
+
+
+def test_a_plain_object_working_for_a_model_takes_its_dtype(ip, ns, capsys):
+    """A likelihood (no module) holds the float32 model it scores; a float64 target meets the
+    model's float32 covariance in a solver whose message is its own ("Expected b and A to have
+    the same dtype"): the float64 side is the stray, not the float32 factor."""
+    ip.run_cell('''
+class Gp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(()))
+    def forward(self, x):
+        return x.mean(-1), self.scale * (x @ x.T) + torch.eye(x.shape[0])
+class Likelihood:
+    def __init__(self, model):
+        self.model = model
+    def __call__(self, output, target):
+        mean, covar = output
+        L = torch.linalg.cholesky(covar)
+        diff = (target - mean).unsqueeze(-1)
+        return torch.cholesky_solve(diff, L).sum()
+gp = Gp()
+mll = Likelihood(gp)
+x = torch.randn(5, 3)
+y = torch.randn(5, dtype=torch.float64)
+''', store_history=False)
+    err, out, _ = run(ip, capsys, "loss = mll(gp(x), y)\n")
+    assert "to have the same dtype" in str(err)
+    text = diagnosis(out)
+    assert text.splitlines()[0] == "devicelens: tensors on different dtypes: float32, float64"
+    assert "culprit: `diff` in Likelihood.__call__ (float64[5, 1] on cpu); expected float32" \
+        in text, text
+    assert VERIFIED in text, text
+
+
+def test_a_guess_in_a_cells_function_anchors_to_a_namespace_model_it_calls(
+        ip, ns, capsys, fake_cuda):
+    """``generator.generate(inputs["ids"])`` in a cell's function: ``generator`` is the
+    namespace's (a global of the function), its weights say where the ids must go."""
+    ip.run_cell('''
+class Gen(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 4)
+    def generate(self, ids):
+        h = self.emb(ids)
+        return h + self.emb(ids.flip(1))
+def answer(n):
+    inputs = {"ids": torch.arange(n).unsqueeze(0)}
+    out = generator.generate(inputs["ids"])
+    return out
+''', store_history=False)
+    ns["generator"] = fake_cuda.to(ns["Gen"](), "cuda:0")
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    a = answer(3)\n", fake_cuda)
+    text = diagnosis(out)
+    assert '+ out = generator.generate(inputs["ids"].to(next(generator.parameters()).device))' \
+        in text, text
+    assert VERIFIED in text, text
+
+
+def test_a_line_of_a_function_defined_inside_another_is_edited_through_the_outer_one(
+        ip, ns, capsys, fake_cuda):
+    """``f`` is made anew by each call of ``attack``; the failing op (a cpu ``eye`` indexed by
+    cuda labels) sits inside a ``.to(device)``: the guess reaches inside the move, and the edit
+    is rehearsed by replacing ``attack``'s code."""
+    ip.run_cell('''
+def attack(model, x, labels):
+    def f(z):
+        outputs = model(z)
+        one_hot = torch.eye(outputs.size(1)).index_select(0, labels).to(outputs.device)
+        return (one_hot * outputs).sum()
+    return f(x)
+''', store_history=False)
+    ns["model"] = fake_cuda.to(nn.Linear(4, 3), "cuda:0")
+    ns["x"], ns["labels"] = fake_cuda.randn(2, 4), fake_cuda.to(torch.tensor([0, 2]), "cuda:0")
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    cost = attack(model, x, labels)\n",
+                       fake_cuda)
+    text = diagnosis(out)
+    assert ("+ one_hot = torch.eye(outputs.size(1)).to(labels.device).index_select(0, labels)"
+            ".to(outputs.device)") in text, text
+    assert "outputs.size(1).to(" not in text
+    assert VERIFIED in text, text

@@ -171,3 +171,26 @@ def test_preflight_runs_no_user_code():
 
 def test_syntax_error_and_no_torch_give_no_report():
     assert preflight("def broken(:\n", {"x": torch.ones(1)}).issues == ()
+
+
+class _Scaled(nn.Module):
+    """``torch.tensor(self.d_head)`` is 0-dim when ``d_head`` is a number (fine beside a
+    tensor on any device), and a tensor with dims when it is a list (a stray on the cpu)."""
+
+    def __init__(self, d_head):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.d_head = d_head
+
+    def forward(self, x):
+        return self.fc(x) / torch.sqrt(torch.tensor(self.d_head)) + torch.tensor(2.0)
+
+
+def test_lint_leaves_a_0_dim_tensor_of_a_number_and_keeps_one_of_a_list():
+    from devicelens.guard.preflight import lint_modules
+
+    assert [i.scalar_if for i in lint_forward(_Scaled)] == [("d_head",)]  # not 2.0's
+    assert lint_modules([_Scaled(8)]) == []
+    assert [i.kind for i in lint_modules([_Scaled([8, 8, 8, 8])])] == ["forward_no_device"]
+    # NB: one instance with a list among several with numbers: the class is still warned about
+    assert len(lint_modules([_Scaled(8), _Scaled([8.0] * 4)])) == 1

@@ -745,3 +745,25 @@ scores, att = torch.randn(6), torch.randn(4, 5)
     text = diagnosis(out)
     assert "culprit: `prev_k` in Beam.advance" in text, text
     assert "beam.prev_ks[0] (" not in text
+
+
+def test_lengths_that_must_be_on_the_cpu_are_moved_there_and_nothing_else() -> None:
+    """``pack_padded_sequence(embedded, lengths)`` inside a model: the cpu is the one device a
+    literal names rightly everywhere; only the culprit goes there, never the data; a size or
+    a shape is never moved."""
+    import linecache
+
+    from devicelens.guard.diagnosis._blame import Named, describe_tensor
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+
+    name = "<ipython-input-97-guesses>"
+    src = ["def forward(self, embedded, lengths):",
+           "    return pack_padded_sequence(embedded, lengths, lengths.size(0))"]
+    linecache.cache[name] = (0, None, [ln + "\n" for ln in src], name)
+    lengths = torch.tensor([3, 2], device="meta")  # NB: meta plays the GPU
+    culprit = describe_tensor(lengths, "lengths", Named("lengths", "", "local", ""))
+    report = MismatchReport("device", "pack_padded_sequence", "cpu", (culprit,), (culprit,))
+    scope = {"embedded": torch.zeros(3, 2, 4, device="meta"), "lengths": lengths}
+    assert [g.edit.new[0] for g in line_guesses(report, name, 2, "Net.forward", scope)] == [
+        "    return pack_padded_sequence(embedded, lengths.cpu(), lengths.size(0))"]

@@ -107,10 +107,20 @@ def lint_modules(modules: list[Any]) -> list[Issue]:
     """Forward lint of every module class reachable from ``modules``, each class once."""
     from .diagnosis._decide import is_pipeline
 
-    classes: dict[type, None] = {}
+    classes: dict[type, list[Any]] = {}
     for root in modules:
         if is_pipeline(root):
             continue  # NB: model parallel code moves tensors between GPUs on purpose
         for m in _tree.submodules(root):
-            classes.setdefault(type(m))
-    return [i for cls in classes for i in lint_forward(cls)]
+            classes.setdefault(type(m), []).append(m)
+    return [i for cls, found in classes.items() for i in lint_forward(cls)
+            if not (i.scalar_if and all(_numbers(m, i.scalar_if) for m in found))]
+
+
+def _numbers(module: Any, attrs: tuple[str, ...]) -> bool:
+    """Each of ``attrs`` is a plain number in ``module``'s own ``__dict__`` (no code runs)."""
+    try:
+        d = object.__getattribute__(module, "__dict__")
+    except AttributeError:
+        return False
+    return type(d) is dict and all(type(d.get(a)) in (int, float) for a in attrs)

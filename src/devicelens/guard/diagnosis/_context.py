@@ -9,7 +9,7 @@ import os
 import sysconfig
 from typing import Any, NamedTuple
 
-from ..running._frames import CellFiles, Frame, module_stack
+from ..running._frames import CellFiles, Frame, held_modules, module_stack
 from . import _source
 from ._blame import Namer, Operand, namespace_param_device
 from ._edits import Edit
@@ -42,6 +42,7 @@ class Ctx:
         self.frames, self.ns, self.is_cell = frames, ns, is_cell
         self.namer = Namer(ns, frames, is_cell)
         self.stack = module_stack(frames, torch.nn.Module)
+        self.held = held_modules(frames, torch.nn.Module)  # ``self.model`` of a plain object
         self.user = next((i for i, fr in enumerate(frames)
                           if is_user(fr.frame.f_code.co_filename, is_cell)), -1)
         self.cell = next((i for i in range(len(frames) - 1, -1, -1)

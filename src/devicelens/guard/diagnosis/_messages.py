@@ -216,6 +216,14 @@ RULES: tuple[Rule, ...] = (
     Rule("hook_dtype", "dtype", "mismatch", "",
          r"has changed the type of value",
          "torch/csrc/autograd/python_hook.cpp"),
+    # NB: last of the dtype rows: any other "... to have the same dtype" (the linear solvers'
+    # "Expected b and A to have the same dtype", lu_solve's "LU and B", an op's own words) is a
+    # dtype mismatch all the same; its operands are the failing line's
+    Rule("any_same_dtype", "dtype", "mismatch", "",
+         r"\b(?:to have|must have|to be of|must be of|have) the same (?:dtype|scalar type|data "
+         r"?type)\b|\bdtypes? (?:do not|don't|does not|doesn't) match\b|\bdtype mismatch\b",
+         "aten/src/ATen/native/LinearAlgebraUtils.h (linearSolveCheckInputs), "
+         "aten/src/ATen/native/BatchLinearAlgebra.cpp (linalg.solve, lu_solve), libraries"),
 )
 
 _COMPILED = tuple((r, re.compile(r.pattern)) for r in RULES)

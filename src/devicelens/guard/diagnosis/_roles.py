@@ -100,11 +100,13 @@ def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[O
     sc, stmt = ctx.statement(ctx.user)
     tracer = ctx.tracer(_want())
     line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
-    expected = _decide.expected_dtype([o.operand for o in fl], ctx.stack, line_mods)
+    # NB: a plain object's method (a loss's ``__call__``) works for the model it holds
+    models = [*ctx.held, *ctx.stack]
+    expected = _decide.expected_dtype([o.operand for o in fl], models, line_mods)
     culprits = [o for o in fl if o.operand.dtype != expected]
     if not culprits and fl:
         culprits = _int_values(values, _message_dtypes(failure))
-    if not _float_params(ctx.stack) and not line_mods and culprits:
+    if not _float_params(models) and not line_mods and culprits:
         flipped = _code_made(ctx, fl, expected)
         if flipped is not None:
             return _other(fl, flipped), flipped

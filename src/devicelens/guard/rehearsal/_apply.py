@@ -91,20 +91,21 @@ def apply_edit(edit: Edit, ns: dict[str, Any], texts: Texts) -> None:
 
 
 def _replace_code(edit: Edit, new: list[str], ns: dict[str, Any]) -> None:
-    """The live function ``edit.qualname`` runs the edited text from now on."""
-    if "<locals>" in edit.qualname:
-        raise NotApplied(f"{edit.qualname} is defined inside another function")
-    fn = _live_function(edit, ns)
+    """The live function ``edit.qualname`` runs the edited text from now on. NB: a function
+    defined inside another (``attack.<locals>.f``) is made anew by each call of the outer one:
+    the outer function's code is replaced, so its next call defines the edited one."""
+    qualname = edit.qualname.split(".<locals>.")[0]
+    fn = _live_function(edit._replace(qualname=qualname), ns)
     text = python_text(new)
     try:
         module = compile(text, edit.file, "exec", dont_inherit=True)
     except SyntaxError as e:
         raise NotApplied(f"the edited code is not valid Python ({e.msg})") from None
-    code = _find_code(module, edit.qualname)
+    code = _find_code(module, qualname)
     if code is None:
-        raise NotApplied(f"{edit.qualname} is not in the edited code")
+        raise NotApplied(f"{qualname} is not in the edited code")
     if code.co_freevars != fn.__code__.co_freevars:
-        raise NotApplied(f"the edit changes what {edit.qualname} takes from its closure")
+        raise NotApplied(f"the edit changes what {qualname} takes from its closure")
     fn.__code__ = code
 
 

@@ -10,7 +10,8 @@ cell run and does no harm, so none of them is ever shown unproven.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections import ChainMap
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..diagnosis._edits import Edit
@@ -40,7 +41,7 @@ class Guess(NamedTuple):
 MAX_SITES = 3
 
 
-def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, dict[str, Any]]]:
+def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, Mapping[str, Any]]]:
     """(file, line, qualname, locals) of the statements to rewrite: the frames in the user's
     cells (functions a cell defined), innermost first, then the failing cell's own line.
 
@@ -49,9 +50,13 @@ def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, dict[s
     from ..running._frames import default_cell_files, frame_locals, traceback_frames
 
     is_cell = default_cell_files([failing[0]])
-    out = [(f.frame.f_code.co_filename, f.lineno,
-            "" if f.frame.f_code.co_name == "<module>" else f.frame.f_code.co_qualname,
-            frame_locals(f.frame))
+    # NB: a function's globals after its locals: ``generator.generate(ids)`` in a cell's
+    # function reads the namespace's ``generator`` (a ChainMap reads both, copies neither)
+    out: list[tuple[str, int, str, Mapping[str, Any]]] = []
+    out += [
+        (f.frame.f_code.co_filename, f.lineno,
+         "" if f.frame.f_code.co_name == "<module>" else f.frame.f_code.co_qualname,
+         ChainMap[str, Any](frame_locals(f.frame), f.frame.f_globals))
            for f in traceback_frames(tb) if is_cell(f.frame.f_code.co_filename)
            and f.frame.f_code.co_name != "<module>"][:MAX_SITES]
     out.append((*failing, "", {}))
@@ -59,7 +64,7 @@ def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, dict[s
 
 
 def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str = "",
-                 scope: dict[str, Any] | None = None) -> list[Guess]:
+                 scope: Mapping[str, Any] | None = None) -> list[Guess]:
     """Edits of the statement at ``line`` of cell ``filename`` (in function ``qualname``, whose
     locals are ``scope``), one operand each: a cast the operand makes dropped, then the operand
     cast or moved to ``report.expected``. NB: inside a function the target is another operand's
@@ -79,10 +84,14 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
     anchor = _anchor(stmt, report, scope or {}) if qualname else ""
     # NB: a dtype literal in a helper is only a last resort; a device literal never is (it
     # would be wrong on the next device, and on every other rank)
+    # NB: the cpu is the one device a literal names rightly on every machine and rank
+    # (``pack_padded_sequence``'s lengths)
     call = f"to({anchor}.{'device' if report.kind == 'device' else 'dtype'})" if anchor else (
-        _call(report) if not qualname or report.kind != "device" else "")
+        _call(report) if not qualname or report.kind != "device" else
+        "cpu()" if report.expected == "cpu" else "")
     out: list[Guess] = []
-    rewrites = _rewrites(stmt, call, _culprit_names(report), scope or {}, report)
+    rewrites = _rewrites(stmt, call, _culprit_names(report), scope or {}, report,
+                         lambda n: _segment(old, first, n))
     for node, new in [*_written(stmt, report), *rewrites]:
         if anchor and _source(node) == anchor:
             continue
@@ -97,7 +106,7 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
     return list({g.edit: g for g in out}.values())
 
 
-def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> str:
+def _anchor(stmt: ast.stmt, report: MismatchReport, scope: Mapping[str, Any]) -> str:
     """An operand of ``stmt`` (a local, or an attribute of one) that already has the device or
     dtype the op wants, read from the failing frame's locals without running any code."""
     if not scope or report.kind not in ("device", "dtype") or not report.expected:
@@ -122,7 +131,7 @@ def _anchor(stmt: ast.stmt, report: MismatchReport, scope: dict[str, Any]) -> st
     return ""
 
 
-def _anchor_of_module(callee: ast.expr, report: MismatchReport, scope: dict[str, Any]) -> str:
+def _anchor_of_module(callee: ast.expr, report: MismatchReport, scope: Mapping[str, Any]) -> str:
     p = _first_parameter(_lookup(callee, scope))
     got = getattr(p, report.kind, None)
     ok = got is not None and str(got).removeprefix("torch.") == report.expected
@@ -143,7 +152,7 @@ def _is_module(value: Any) -> bool:
     return torch is not None and isinstance(value, torch.nn.Module)
 
 
-def _lookup(node: ast.expr, scope: dict[str, Any]) -> Any:
+def _lookup(node: ast.expr, scope: Mapping[str, Any]) -> Any:
     """``x`` or ``self.grid`` from ``scope``: names and instance attributes only (an
     attribute is read from the object's ``__dict__``, never through a property)."""
     if isinstance(node, ast.Name):
@@ -206,8 +215,8 @@ def _culprit_names(report: MismatchReport) -> set[str]:
     return out
 
 
-def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: dict[str, Any],
-              report: MismatchReport) -> Iterator[tuple[ast.expr, str]]:
+def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str, Any],
+              report: MismatchReport, spelled: Any = None) -> Iterator[tuple[ast.expr, str]]:
     """(operand, its new text): casts dropped first (the smallest fix), then the culprits as
     written, then outer operands before inner ones (an op's own before what made them).
     NB: never an operand that is no tensor (a list, a tuple, a function, a module: a guess
@@ -216,12 +225,15 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: dict[str, An
     operands = [n for n in _operands(stmt) if not isinstance(n, _NO_TENSOR)
                 and not _arithmetic_of_constants(n) and not _known_other(n, scope, report)]
     operands.sort(key=lambda n: _source(n) not in culprits)  # NB: stable: BFS order kept
+    spelled = spelled or _source  # NB: as the user wrote it (their quotes, their spacing)
     for n in operands:
         inner = _cast_of(n)
         if inner is not None:
-            yield n, _source(inner)
+            yield n, spelled(inner)
     for n in operands if call else ():
-        src = _source(n)
+        if call == "cpu()" and _source(n) not in culprits:
+            continue  # NB: to the cpu goes what must be there (lengths), never the data
+        src = spelled(n)
         atom = isinstance(n, ast.Name | ast.Attribute | ast.Call | ast.Subscript)
         yield n, f"{src if atom else f'({src})'}.{call}"
 
@@ -230,9 +242,21 @@ _NO_TENSOR = (ast.Constant, ast.Starred, ast.List, ast.Tuple, ast.Dict, ast.Set,
               ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda, ast.JoinedStr)
 
 
-def _known_other(node: ast.expr, scope: dict[str, Any], report: MismatchReport) -> bool:
+#: what a tensor's methods and attributes give that is no tensor (``x.size(1)``, ``x.shape[0]``)
+_NOT_TENSOR_OF = frozenset({"size", "dim", "ndim", "numel", "item", "tolist", "shape",
+                            "dtype", "device", "stride", "element_size", "nelement"})
+
+
+def _known_other(node: ast.expr, scope: Mapping[str, Any], report: MismatchReport) -> bool:
     """``node`` reads a value of ``scope`` that is there and is no tensor, or a tensor that
-    already has the device or dtype the op wants."""
+    already has the device or dtype the op wants; or it is a size, a shape, a number."""
+    inner = node.value if isinstance(node, ast.Subscript) else node
+    inner = inner.func if isinstance(inner, ast.Call) else inner
+    if isinstance(inner, ast.Attribute) and inner.attr in _NOT_TENSOR_OF:
+        return True
+    if isinstance(inner, ast.Name) and inner.id in ("len", "int", "float", "range", "min",
+                                                    "max") and isinstance(node, ast.Call):
+        return True
     value = _lookup(node, scope)
     if value is None:
         return False
@@ -242,7 +266,7 @@ def _known_other(node: ast.expr, scope: dict[str, Any], report: MismatchReport) 
     return bool(report.expected) and str(got).removeprefix("torch.") == report.expected
 
 
-def _local_culprit(node: ast.expr, scope: dict[str, Any] | None, qualname: str) -> Any:
+def _local_culprit(node: ast.expr, scope: Mapping[str, Any] | None, qualname: str) -> Any:
     """The local tensor an operand reads (``gt_tensor`` of ``gt_tensor[idx]``), described as a
     culprit (`gt_tensor` in BatchGenerator.get_single_random), or None."""
     from ..diagnosis._blame import Named, describe_tensor
@@ -252,7 +276,9 @@ def _local_culprit(node: ast.expr, scope: dict[str, Any] | None, qualname: str) 
         root = root.value
     if not isinstance(root, ast.Name) or not qualname:
         return None
-    value = (scope or {}).get(root.id)
+    # NB: only a local is named "`x` in f"; a global the function reads is the namespace's
+    local = scope.maps[0] if isinstance(scope, ChainMap) else (scope or {})
+    value = local.get(root.id)
     if not _is_tensor(value):
         return None
     name = f"`{root.id}` in {qualname}"
@@ -289,17 +315,23 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
     while queue:
         node = queue.pop(0)
         kids: list[ast.expr] = []
+        walked: list[ast.expr] = []  # looked into, never an operand itself
         if isinstance(node, ast.Call):
             # NB: never what an op writes into: ``w.to(d).lerp_(v)`` or ``out=t.to(d)`` runs and
             # writes a copy, so the user's tensor silently never changes
             kids = [*node.args, *(k.value for k in node.keywords if k.arg != "out")]
             f = node.func
+            if isinstance(f, ast.Attribute) and f.attr in _NOT_TENSOR_OF:
+                continue  # NB: ``x.size(0)``: a number, nothing of ``x`` reaches the op
             # NB: a temporary written in place (``torch.full(...).scatter_(...)``) may be
             # rewritten: what the op returns is all there is of it
             if isinstance(f, ast.Attribute) and f.attr not in _CAST_METHODS \
                     and not (_in_place(f.attr) and _stored(f.value)) \
                     and not _namespace_module(f.value):
                 kids.insert(0, f.value)  # ``a.matmul(b)``: ``a`` is an operand too
+            elif isinstance(f, ast.Attribute) and f.attr in _CAST_METHODS:
+                # NB: ``eye(n).index_select(0, i).to(d)``: the op that fails is inside the move
+                walked.append(f.value)
         elif isinstance(node, ast.BinOp):
             kids = [node.left, node.right]
         elif isinstance(node, ast.Compare):
@@ -307,7 +339,7 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
         elif isinstance(node, ast.List | ast.Tuple):
             kids = list(node.elts)
         yield from (k for k in kids if k is not value)
-        queue += kids
+        queue += kids + walked
 
 
 #: the usual names of Python modules (``torch.cat``, ``F.linear``): a call's receiver, no operand

@@ -133,8 +133,8 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
         # op did not run (the student, after its input, for a teacher on another device): the
         # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
-        guesses = [g for file, line, qualname, scope in sites(
-                       cell.tb, (cell.filename, cell.failing_line))
+        where = sites(cell.tb, (cell.filename, cell.failing_line))
+        guesses = [g for file, line, qualname, scope in where
                    for g in line_guesses(report, file, line, qualname, scope if qualname else ns)]
         again: list[tuple[MismatchReport, list[Unit]]] = []  # got past the line, then advice
         if first is not None and _advice_next(first):
@@ -142,7 +142,7 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         for guess in guesses:
             if time.monotonic() > deadline:
                 break
-            named = _renamed(report, guess)
+            named = _renamed(report, guess, _users(cell))
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
                 return _merged(named, other)
@@ -209,7 +209,7 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 # NB: the next mismatch's fix is advice: its own line's operand, moved or cast,
                 # that takes the cell past it (to its end, or to another mismatch)
                 guess, ahead = further
-                out.found.append(_renamed(a.report, guess))
+                out.found.append(_renamed(a.report, guess, _users(cell)))
                 out.units, pending = [*units, guess.edit], ahead
                 continue
             if not new:
@@ -279,7 +279,14 @@ _MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float
                           r"bfloat16)\(")
 
 
-def _renamed(report: MismatchReport, guess: Guess) -> MismatchReport:
+def _users(cell: Cell) -> frozenset[str]:
+    """The functions of the user's cells the failure ran through (``generate``, Net.forward)."""
+    return frozenset(q for _f, _ln, q, _s in sites(cell.tb, (cell.filename, cell.failing_line))
+                     if q)
+
+
+def _renamed(report: MismatchReport, guess: Guess,
+             users: frozenset[str] = frozenset()) -> MismatchReport:
     """``report`` whose culprit with no name in the user's code is called by the operand the
     rehearsed edit rewrote (``x.double()``, not `input` in Linear.forward). A tensor the namespace
     holds that the edit leaves as it is gives way to the local the edit changes, when that local
@@ -301,6 +308,11 @@ def _renamed(report: MismatchReport, guess: Guess) -> MismatchReport:
         named = local.named.name
     if len(loose) != 1 or loose[0].named.name.startswith(f"`{guess.operand}` in "):
         return report  # NB: `x` in f, rewritten as ``x``: its name already says it
+    m = re.fullmatch(r"`\w+` in (\S+)", loose[0].named.name)
+    if m is not None and m.group(1) in users and m.group(1) == guess.edit.qualname:
+        # NB: `dist` in Enc.forward, edited in Enc.forward: the user's own name where the fix
+        # is; edited in a caller, the stray is named as it is there (the operand)
+        return report
     one = loose[0]
     return replace(report, culprits=tuple(
         c._replace(named=c.named._replace(name=named)) if c is one else c

@@ -12,7 +12,7 @@ import copy
 import functools
 import inspect
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "tensor", "randn", "rand",
@@ -31,6 +31,9 @@ class Issue:
     name: str = ""  # for lint: the local variable the tensor is assigned to
     where: str = ""  # for lint: "RNNModel.forward"; the source location is in ``message``
     names: tuple[str, ...] = ()  # the user's names the fix changes (``x``, ``batch['y']``)
+    # for lint: the module's attributes ``torch.tensor(self.d_head)`` reads; when each is a
+    # number the tensor is 0-dim, which a cpu tensor may be beside tensors on any device
+    scalar_if: tuple[str, ...] = ()
 
 
 def _forward_of(cls: type) -> Any:
@@ -146,8 +149,12 @@ class _Ctx:
         device = next((k.value for k in call.keywords if k.arg == "device"), None)
         if func.attr in FACTORIES and self._is_torch(func.value):
             if device is None:
-                return [self._issue(call, "forward_no_device", "has no device, so it lands on "
-                                    "the default device (cpu) whatever device the module is on")]
+                scalar = _scalar_reads(call) if func.attr in ("tensor", "as_tensor") else None
+                if scalar == ():
+                    return []  # NB: ``torch.tensor(2.0)``: 0-dim, fine beside any device
+                issue = self._issue(call, "forward_no_device", "has no device, so it lands on "
+                                    "the default device (cpu) whatever device the module is on")
+                return [replace(issue, scalar_if=scalar or ())]
             if _hardcoded(device):
                 return [self._issue(call, "forward_hardcoded_device",
                                     f"pins it to {ast.unparse(device)} whatever device the "
@@ -176,6 +183,26 @@ class _Ctx:
         msg = (f"{self.where} ({self.label} line {line}): `{src}` {what}; this fails under "
                "DataParallel on cuda:1 or once the module moves.")
         return Issue("warning", kind, 0, msg, fix, name, self.where)
+
+
+def _scalar_reads(call: ast.Call) -> tuple[str, ...] | None:
+    """For ``torch.tensor(v)``: () when ``v`` is a number whatever runs (``2.0``, ``-1 / 3``),
+    the ``self`` attributes it reads when it is arithmetic of those and numbers (a number when
+    each of them is), None when it may be anything else (a list makes a tensor with dims)."""
+    if len(call.args) != 1:
+        return None
+    attrs: list[str] = []
+    for n in ast.walk(call.args[0]):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) \
+                and n.value.id == "self":
+            attrs.append(n.attr)
+        elif isinstance(n, ast.Constant):
+            if not isinstance(n.value, int | float) or isinstance(n.value, bool):
+                return None
+        elif not isinstance(n, ast.BinOp | ast.UnaryOp | ast.operator | ast.unaryop
+                            | ast.Name | ast.Load) or (isinstance(n, ast.Name) and n.id != "self"):
+            return None
+    return tuple(dict.fromkeys(attrs))
 
 
 def _hardcoded(node: ast.expr | None) -> bool:
