@@ -315,7 +315,8 @@ class Tracer:
         func, me, name = node.func, callee.self_obj, callee.code.func
         fname = name.name if name is not None else ""
         if me is not None:
-            if fname == "forward" and self.live(caller, func) is me:
+            # NB: ``mll(out, y)`` runs ``__call__`` as ``model(x)`` runs ``forward``
+            if fname in ("forward", "__call__") and self.live(caller, func) is me:
                 return True
             return (isinstance(func, ast.Attribute) and func.attr == fname
                     and self.live(caller, func.value) is me)
