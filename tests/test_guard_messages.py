@@ -296,3 +296,18 @@ def test_any_other_same_dtype_check_is_a_dtype_mismatch(text: str) -> None:
     """The linear solvers' (and libraries') own words: still operands of different dtypes."""
     found = match(text)
     assert found is not None and found.rule.key == "any_same_dtype" and found.kind == "dtype"
+
+
+def test_ipython_syntax_is_blanked_only_where_a_statement_starts() -> None:
+    """``%%cuda_safe`` and ``!ls`` are IPython's; ``% (a, b)`` continuing a format string and
+    ``!= b`` inside brackets are Python's, and blanking them made the whole cell unreadable."""
+    from devicelens.guard.diagnosis._source import python_text
+
+    lines = ["%%cuda_safe\n", 'msg = ("a %s"\n', "       % (1,))\n", "!ls\n", "y = (1\n",
+             "     != 2)\n", 's = """\n', "%not a magic\n", '"""\n', "%time z = 1\n",
+             "w = 1 + \\\n", "    2\n", "t = 'it''s'  # (\n", "%who\n"]
+    text = python_text(lines)
+    assert text.splitlines() == [
+        "", 'msg = ("a %s"', "       % (1,))", "", "y = (1", "     != 2)", 's = """',
+        "%not a magic", '"""', "", "w = 1 + \\", "    2", "t = 'it''s'  # (", ""]
+    compile(text, "<cell>", "exec")

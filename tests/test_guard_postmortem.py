@@ -540,3 +540,24 @@ y = torch.randn(5, dtype=torch.float64)
     assert ("culprit: y (float64[5] on cpu), `diff` in Likelihood.__call__; expected float32"
             in text), text
     assert "  fix:\n      y = y.float()\n" + VERIFIED in text, text
+
+
+def test_a_function_with_a_percent_continuation_line_is_read_and_its_stray_named(
+        ip, ns, capsys, fake_cuda):
+    """A cell whose function continues a format string on a line starting with ``%``: the
+    source is still read, and the cpu ``torch.ones`` the function makes gets its edit."""
+    ip.run_cell('''
+def nll(logits, labels):
+    if logits.shape != labels.shape:
+        raise ValueError("shapes %s and %s"
+                         % (logits.shape, labels.shape))
+    pi = torch.cat([torch.ones((labels.shape[0], 1)), labels.narrow(1, 0, 2)], dim=1)
+    return (pi * logits).sum()
+''', store_history=False)
+    ns["logits"], ns["labels"] = fake_cuda.randn(4, 3), fake_cuda.randn(4, 3)
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    loss = nll(logits, labels)\n",
+                       fake_cuda)
+    text = diagnosis(out)
+    assert ("+ pi = torch.cat([torch.ones((labels.shape[0], 1), device=logits.device), "
+            "labels.narrow(1, 0, 2)], dim=1)") in text, text
+    assert VERIFIED in text, text

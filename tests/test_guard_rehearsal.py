@@ -767,3 +767,21 @@ def test_lengths_that_must_be_on_the_cpu_are_moved_there_and_nothing_else() -> N
     scope = {"embedded": torch.zeros(3, 2, 4, device="meta"), "lengths": lengths}
     assert [g.edit.new[0] for g in line_guesses(report, name, 2, "Net.forward", scope)] == [
         "    return pack_padded_sequence(embedded, lengths.cpu(), lengths.size(0))"]
+
+
+def test_an_index_is_cast_inside_a_lookup_and_the_indexed_tensor_never() -> None:
+    """``emission[tokens.clamp(min=0)]`` with float ``tokens``: the index inside the brackets
+    is an operand (cast to long); the tensor it indexes is not."""
+    import linecache
+
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+
+    name = "<ipython-input-95-guesses>"
+    src = ["def pick(emission, tokens):", "    return emission[tokens.clamp(min=0)]"]
+    linecache.cache[name] = (0, None, [ln + "\n" for ln in src], name)
+    report = MismatchReport("index_dtype", "index", "int64", (), ())
+    scope = {"emission": torch.zeros(5), "tokens": torch.zeros(0)}
+    got = [g.edit.new[0] for g in line_guesses(report, name, 2, "pick", scope)]
+    assert got == ["    return emission[tokens.clamp(min=0).long()]",
+                   "    return emission[tokens.long().clamp(min=0)]"], got

@@ -236,7 +236,7 @@ def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> li
     src = _source.load(ctx.frames[ctx.cell].frame.f_code.co_filename)
     if src is None:
         return []
-    text = "".join(_source._blank_magic(ln) for ln in src.lines)
+    text = _source.python_text(src.lines)
     wanted = _DEVICE_ISSUES if failure.kind == "device" else _DTYPE_ISSUES
     out: list[Blame] = []
     for issue in preflight(text, ctx.ns, check_dtype=failure.kind != "device").issues:

@@ -57,7 +57,7 @@ def load(filename: str) -> Source | None:
     hit = _CACHE.get(filename)
     if hit is not None and hit[0] == key:
         return hit[1]
-    text = "".join(_blank_magic(ln) for ln in lines)
+    text = python_text(lines)
     try:
         tree = ast.parse(text, filename)
     except (SyntaxError, ValueError):
@@ -72,6 +72,54 @@ def _blank_magic(line: str) -> str:
     """IPython syntax (``%%cuda_safe``, ``!ls``) as an empty line: same line numbers."""
     s = line.lstrip()
     return "\n" if s.startswith(("%", "!")) else line
+
+
+def python_text(lines: list[str]) -> str:
+    """A cell's lines (each ending in a newline) as Python: a line of IPython syntax that
+    starts a statement is blanked (line numbers kept); a line inside a statement that starts
+    with ``%`` or ``!`` (``% (a, b)`` after a format string, ``!= y`` in brackets) is Python's."""
+    out: list[str] = []
+    depth, quote, joined = 0, "", False
+    for ln in lines:
+        starts = depth == 0 and not quote and not joined
+        out.append(_blank_magic(ln) if starts else ln)
+        if starts and out[-1] != ln:
+            continue
+        depth, quote, joined = _scan(ln, depth, quote)
+    return "".join(out)
+
+
+def _scan(line: str, depth: int, quote: str) -> tuple[int, str, bool]:
+    """Bracket depth, the open string's quote (for a triple-quoted one) and whether the line
+    ends in a backslash, after ``line``: enough to tell a statement's first line."""
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+            i += 1
+            continue
+        if c == "#":
+            break
+        if c in "\"'":
+            triple = line[i:i + 3]
+            quote = triple if triple in ('"""', "'''") else c
+            i += len(quote)
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth = max(0, depth - 1)
+        i += 1
+    if len(quote) == 1:  # NB: an unclosed one-quote string ends with its line
+        quote = ""
+    return depth, quote, line.rstrip("\n").endswith("\\")
 
 
 def earlier_cells(current: str) -> list[str]:

@@ -31,7 +31,7 @@ def is_code(fix: str) -> bool:
 
 def python_text(lines: list[str]) -> str:
     """A cell's lines (no line ends) as Python, its IPython syntax blanked, lines kept."""
-    return "".join(_source._blank_magic(ln + "\n") for ln in lines)
+    return _source.python_text([ln + "\n" for ln in lines])
 
 
 def run_fix(fix: str, ns: dict[str, Any]) -> None:

@@ -222,8 +222,12 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str,
     NB: never an operand that is no tensor (a list, a tuple, a function, a module: a guess
     that moves a whole model from inside its forward is no fix), nor one already where the op
     wants it."""
+    # NB: an index's dtype is the index's to change, never the indexed tensor's
+    indexed = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Subscript)} \
+        if report.kind == "index_dtype" else set()
     operands = [n for n in _operands(stmt) if not isinstance(n, _NO_TENSOR)
-                and not _arithmetic_of_constants(n) and not _known_other(n, scope, report)]
+                and not _arithmetic_of_constants(n) and not _known_other(n, scope, report)
+                and id(n) not in indexed]
     operands.sort(key=lambda n: _source(n) not in culprits)  # NB: stable: BFS order kept
     spelled = spelled or _source  # NB: as the user wrote it (their quotes, their spacing)
     for n in operands:
@@ -250,6 +254,10 @@ _NOT_TENSOR_OF = frozenset({"size", "dim", "ndim", "numel", "item", "tolist", "s
 def _known_other(node: ast.expr, scope: Mapping[str, Any], report: MismatchReport) -> bool:
     """``node`` reads a value of ``scope`` that is there and is no tensor, or a tensor that
     already has the device or dtype the op wants; or it is a size, a shape, a number."""
+    if isinstance(node, ast.BinOp | ast.UnaryOp):  # NB: ``x.shape[1] - 1``: a number
+        leaves = [n for n in (node.left, node.right) if n is not None] \
+            if isinstance(node, ast.BinOp) else [node.operand]
+        return all(isinstance(n, ast.Constant) or _known_other(n, {}, report) for n in leaves)
     inner = node.value if isinstance(node, ast.Subscript) else node
     inner = inner.func if isinstance(inner, ast.Call) else inner
     if isinstance(inner, ast.Attribute) and inner.attr in _NOT_TENSOR_OF:
@@ -338,6 +346,9 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
             kids = [node.left, *node.comparators]
         elif isinstance(node, ast.List | ast.Tuple):
             kids = list(node.elts)
+        elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            # NB: ``emission[tokens.clamp(min=0)]``: the index is an operand of the lookup
+            kids = [node.value, node.slice]
         yield from (k for k in kids if k is not value)
         queue += kids + walked
 
