@@ -561,3 +561,30 @@ def nll(logits, labels):
     assert ("+ pi = torch.cat([torch.ones((labels.shape[0], 1), device=logits.device), "
             "labels.narrow(1, 0, 2)], dim=1)") in text, text
     assert VERIFIED in text, text
+
+
+def test_a_dropped_move_in_a_caller_names_the_callers_local(ip, ns, capsys, fake_cuda):
+    """``tokens.to(self.device)`` as a statement of its own drops the moved copy; the model it
+    reaches fails on its own parameter name. The culprit is the caller's ``tokens``, where the
+    edit is, not the model's ``input_ids``."""
+    ip.run_cell('''
+class Lm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.wte = nn.Embedding(10, 4)
+    def forward(self, input_ids):
+        return self.wte(input_ids).sum(1)
+class Decoder:
+    def __init__(self, model):
+        self.model, self.device = model, "cuda:0"
+    def codegen(self, n):
+        tokens = torch.arange(n).unsqueeze(0)
+        tokens.to(self.device)
+        return self.model(tokens)
+''', store_history=False)
+    ns["decoder"] = ns["Decoder"](fake_cuda.to(ns["Lm"](), "cuda:0"))
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    s = decoder.codegen(3)\n",
+                       fake_cuda)
+    text = diagnosis(out)
+    assert "culprit: `tokens` in Decoder.codegen (int64[1, 3] on cpu)" in text, text
+    assert "+ tokens = tokens.to(self.device)" in text, text

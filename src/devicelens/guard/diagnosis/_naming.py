@@ -302,12 +302,14 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
 
 
 def _made_as(name: str, o: Origin) -> str:
-    """A local's culprit name (`distinct_indices` in f) as the local the edited line of the
-    same function makes (`indices_equal` in f): the stray is where it was made."""
-    own, sep, where = name.partition(" in ")
+    """A local's culprit name (`distinct_indices` in f) as the local the edited line makes
+    (`indices_equal` in f), in the function of the edit: the stray is where it was made."""
+    own, sep, _where = name.partition(" in ")
     qual = o.edit.qualname if o.edit is not None else ""
-    if o.local and sep and where == qual and own.strip("`") != o.local:
-        return f"`{o.local}`{sep}{where}"
+    if o.local and sep and qual and own.strip("`") != o.local:
+        # NB: traced back into a caller (`input_ids` in Model.forward, made by `codegen`'s
+        # dropped `input_tokens.to(...)`): the local where the edit is
+        return f"`{o.local}`{sep}{qual}"
     return name
 
 

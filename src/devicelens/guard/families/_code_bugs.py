@@ -40,8 +40,9 @@ def dropped_moves(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
             text = _edits.assign_move(sc.code, node)  # type: ignore[arg-type]
             edit = _edits.replace_statement(sc.code, node, text) if text else None  # type: ignore[arg-type]
             if edit is not None:
+                # NB: the culprit is the name the dropped move should have moved
                 out.append(_origin(tr, sc, edit, f"`{name}.to(...)` drops its result, so "
-                                   f"`{name}` stays where it was"))
+                                   f"`{name}` stays where it was")._replace(local=name))
     return out
 
 
