@@ -14,27 +14,27 @@ from tests.corpus.scorer import Totals, score, totals
 # the project's per-test timeout is meant for single tests.
 pytestmark = pytest.mark.timeout(2400)
 
-# Measured on 343 cases (266 failing, 77 clean look-alikes; 220 of them the held-out sets 5 to 13,
+# Measured on 424 cases (329 failing, 95 clean look-alikes; 301 of them the held-out sets 5 to 16,
 # HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and docs/accuracy.md every held-out
 # miss (goals: named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named
-# 236/266, precision 98.5 % over 236 cases (30 diagnoses name no namespace object: no precision,
-# left out), fix works 249/266, clean after fix 264/266, 1 of the 77 look-alikes flagged (set 13's
-# CLIP attn_mask, not tuned on yet). Verified (the rehearsal ran the cell after the fix):
-# 237/266, and every fix marked verified works when applied as printed: that share is held at
-# 100 %. The 123 tuned cases: named, fix works and clean after fix 100 %, verified 91/96.
-# NB: a change that adds cases re-measures these (new cases can lower a total): set 13 (28 cases,
-# scored on first contact, not tuned on) came in with this measurement. A fix that works and does
-# harm is not counted as one.
-FLOOR_NAMED = 236 / 266
-FLOOR_PRECISION = 0.98  # NB: a mean of per-case precisions (98.52 % measured)
-MIN_PRECISION_CASES = 236  # NB: naming nothing must not become a way to keep precision up
-FLOOR_FIX_WORKS = 249 / 266
-# NB: one below the measured 237: a rehearsal that a loaded 2-core machine slows past its time
+# 281/329, precision 98.1 % over 292 cases (37 diagnoses name no namespace object: no precision,
+# left out), fix works 309/329, clean after fix 325/329, 2 of the 95 look-alikes flagged (set 13's
+# CLIP attn_mask and set 14's CW attack labels, not tuned away). Verified (the rehearsal ran the
+# cell after the fix): 296/329, and every fix marked verified works when applied as printed: that
+# share is held at 100 %.
+# NB: a change that adds cases re-measures these (new cases can lower a total): sets 14 to 16
+# (81 cases, each scored on first contact before any change made for it) came in with this
+# measurement. A fix that works and does harm is not counted as one.
+FLOOR_NAMED = 281 / 329
+FLOOR_PRECISION = 0.98  # NB: a mean of per-case precisions (98.12 % measured)
+MIN_PRECISION_CASES = 292  # NB: naming nothing must not become a way to keep precision up
+FLOOR_FIX_WORKS = 309 / 329
+# NB: one below the measured 296: a rehearsal that a loaded 2-core machine slows past its time
 # limit says "not verified" (never a wrong "verified")
-FLOOR_VERIFIED = 236 / 266
+FLOOR_VERIFIED = 295 / 329
 FLOOR_VERIFIED_RIGHT = 1.0  # NB: "verified" is a promise: the fix, applied as printed, works
-FLOOR_CLEAN_AFTER_FIX = 264 / 266
-MAX_CLEAN_FLAGGED = 1  # NB: set 13's CLIP look-alike (docs/accuracy.md); was 0 before set 13
+FLOOR_CLEAN_AFTER_FIX = 325 / 329
+MAX_CLEAN_FLAGGED = 2  # NB: set 13's CLIP and set 14's CW look-alikes (docs/accuracy.md)
 EPS = 1e-9  # shares are means of per-case values
 
 
