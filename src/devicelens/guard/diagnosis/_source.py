@@ -78,6 +78,8 @@ def python_text(lines: list[str]) -> str:
     """A cell's lines (each ending in a newline) as Python: a line of IPython syntax that
     starts a statement is blanked (line numbers kept); a line inside a statement that starts
     with ``%`` or ``!`` (``% (a, b)`` after a format string, ``!= y`` in brackets) is Python's."""
+    if not any(ln.lstrip().startswith(("%", "!")) for ln in lines):
+        return "".join(lines)  # NB: most cells: nothing to blank, no scan
     out: list[str] = []
     depth, quote, joined = 0, "", False
     for ln in lines:

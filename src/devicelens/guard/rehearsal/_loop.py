@@ -139,10 +139,11 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         again: list[tuple[MismatchReport, list[Unit]]] = []  # got past the line, then advice
         if first is not None and _advice_next(first):
             again.append((report, units))
+        users = _users(cell)
         for guess in guesses:
             if time.monotonic() > deadline:
                 break
-            named = _renamed(report, guess, _users(cell))
+            named = _renamed(report, guess, users)
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
                 return _merged(named, other)
