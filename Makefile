@@ -34,8 +34,10 @@ demo: setup
 
 test: setup test-py test-js test-ui
 
+# NB: every corpus case's self-test (reproduces its bug, its reference fix works) runs in
+# `make corpus`; the corpus floors (test_corpus_score.py) run here
 test-py: setup
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(PY) -m pytest -q -p no:cacheprovider -m "not corpus_valid" tests
 
 # The property-based fuzz suite at 20x its `make test` size (11,000 examples), with its figures.
 fuzz: setup
@@ -59,6 +61,7 @@ bench: setup
 # Each case runs in a child forked from a zygote that imported torch once; add ARGS=--fresh for a
 # new interpreter per case (4x the CPU, the same results: docs/testing.md).
 corpus: setup
+	$(PY) -m pytest -q -p no:cacheprovider tests/corpus/test_corpus_valid.py
 	$(PY) -m tests.corpus.scorer $(ARGS)
 
 lint: setup
