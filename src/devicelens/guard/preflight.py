@@ -119,8 +119,5 @@ def lint_modules(modules: list[Any]) -> list[Issue]:
 
 def _numbers(module: Any, attrs: tuple[str, ...]) -> bool:
     """Each of ``attrs`` is a plain number in ``module``'s own ``__dict__`` (no code runs)."""
-    try:
-        d = object.__getattribute__(module, "__dict__")
-    except AttributeError:
-        return False
-    return type(d) is dict and all(type(d.get(a)) in (int, float) for a in attrs)
+    d = _tree.instance_dict(module)
+    return d is not None and all(type(d.get(a)) in (int, float) for a in attrs)

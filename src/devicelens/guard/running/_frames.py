@@ -116,16 +116,15 @@ def held_modules(frames: list[Frame], module_type: type) -> list[Any]:
     """Modules a running plain object holds as its own attributes (``self.model`` of a loss or
     a trainer that is no module), innermost first, each once: the model its method works for.
     NB: read from the instance's ``__dict__``, never through ``__getattr__`` or a property."""
+    from ...inspect._tree import instance_dict
+
     out: list[Any] = []
     for fr in frames:
         s = frame_locals(fr.frame).get("self")
         if s is None or issubclass(type(s), module_type):
             continue
-        try:
-            d = object.__getattribute__(s, "__dict__")
-        except AttributeError:
-            continue
-        if type(d) is not dict:
+        d = instance_dict(s)
+        if d is None:
             continue
         out += [v for v in d.values() if issubclass(type(v), module_type)
                 and not any(v is m for m in out)]
