@@ -785,3 +785,39 @@ def test_an_index_is_cast_inside_a_lookup_and_the_indexed_tensor_never() -> None
     got = [g.edit.new[0] for g in line_guesses(report, name, 2, "pick", scope)]
     assert got == ["    return emission[tokens.clamp(min=0).long()]",
                    "    return emission[tokens.long().clamp(min=0)]"], got
+
+
+def test_a_guess_edit_a_later_one_made_needless_is_dropped_and_the_first_edit_never() -> None:
+    """Completing a fix can add an edit that got past a line by moving an innocent operand,
+    then a later one that fixes the stray where it is made: the earlier guess goes, the
+    diagnosis's own edit stays even where the cell would run without it, and a guess the cell
+    still needs stays."""
+    from devicelens.guard.diagnosis._edits import Edit
+    from devicelens.guard.rehearsal._attempt import Attempt
+    from devicelens.guard.rehearsal._loop import _needed_edits
+
+    first = Edit("cell line 2", ("a = f(x)",), ("a = f(x.cpu())",))
+    innocent = Edit("cell line 3", ("b = g(a, w)",), ("b = g(a, w.cpu())",))
+    real = Edit("cell line 1", ("x = make()",), ("x = make(device=d)",))
+    needed_together = Edit("cell line 4", ("c = h(b)",), ("c = h(b.long())",))
+    tried: list[list[str]] = []
+
+    def run(units):
+        tried.append([u.where for u in units])
+        ok = real in units and (needed_together in units)
+        return Attempt(ran=ok), ""
+
+    units = [first, innocent, real, needed_together]
+    got = _needed_edits(units, [first], run, deadline=float("inf"))
+    assert got == [first, real, needed_together]
+    # NB: the last guess is tried first, and the start's edit is never tried without
+    assert tried == [["cell line 2", "cell line 3", "cell line 1"],
+                     ["cell line 2", "cell line 3", "cell line 4"],
+                     ["cell line 2", "cell line 1", "cell line 4"]]
+    # a run that stops at the time limit past the failing line, or does harm, keeps the edit
+    assert _needed_edits(units, [first], lambda u: (Attempt(ran=True, harm="x"), ""),
+                         float("inf")) == units
+    assert _needed_edits(units, [first], lambda u: (Attempt(ran=True, reached=3), ""),
+                         float("inf")) == units
+    assert _needed_edits(units, [first], lambda u: (Attempt(ran=True), "fork failed"),
+                         float("inf")) == units
