@@ -821,3 +821,71 @@ def test_a_guess_edit_a_later_one_made_needless_is_dropped_and_the_first_edit_ne
                          float("inf")) == units
     assert _needed_edits(units, [first], lambda u: (Attempt(ran=True), "fork failed"),
                          float("inf")) == units
+
+
+LIBRARY = """
+import numpy as np
+import torch.nn.functional as F
+class Classifier:
+    def __init__(self):
+        self.model = nn.Linear(4, 3)
+    def fit(self, x, y):
+        text, label = torch.from_numpy(x), torch.from_numpy(y)
+        return F.cross_entropy(self.model(text), label)
+class Split:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+clf = Classifier()
+train = Split(np.random.rand(6, 4).astype(np.float32), np.array([0, 1, 2, 0, 1, 2], np.int32))
+"""
+
+
+def test_a_local_made_from_the_cells_data_is_named_by_that_data_and_the_data_mended(
+        ip, ns, capsys):
+    """A library function makes the int32 ``label`` from the array the cell hands it: the
+    culprit a user can mend is ``train.y``, and its fix (rehearsed) makes the cell run; the
+    library's code is not edited."""
+    assert ip.run_cell(LIBRARY, store_history=False).error_in_exec is None
+    cell = "loss = clf.fit(train.x, train.y)\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert _parse.culprits(text) == ["train.y"], text
+    assert _parse.fix_code(text) == 'train.y = train.y.astype("int64")' and not _parse.edits(text)
+    assert "note: `label` in Classifier.fit is made from data the cell reads" in text
+    assert text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["train"].y.dtype.name == "int64" and ns["train"].x.dtype.name == "float32"
+
+
+def test_of_the_cells_data_only_what_made_the_stray_is_named(ip, ns, capsys):
+    """Two float64 arrays read by the cell, one of them only printed: the rehearsal mends both,
+    drops the one the cell runs without, and names the other; a list of arrays, every one
+    wrong, is mended in one line."""
+    ip.run_cell("import numpy as np\nmodel = nn.Linear(3, 1)\n"
+                "class Slices:\n    def __init__(self):\n"
+                "        self.parts = [np.ones((2, 3)), np.ones((2, 3))]\n"
+                "data = Slices()\nstats = np.zeros(3)\n", store_history=False)
+    cell = ("def run(ds, stats):\n    print(stats.shape)\n"
+            "    return [model(torch.from_numpy(p)) for p in ds.parts]\nout = run(data, stats)\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert _parse.culprits(text) == ["data.parts"], text
+    assert _parse.fix_code(text) == 'data.parts = [v.astype("float32") for v in data.parts]'
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["stats"].dtype.name == "float64"
+
+
+def test_data_whose_mending_does_not_make_the_cell_run_leaves_the_code_fix(ip, ns, capsys):
+    """The stray is made inside the function (``torch.zeros(3, dtype=torch.float64)``), not
+    from the float64 array the cell reads: mending the array does not make the cell run, so the
+    fix stays an edit of the function (the rules' own)."""
+    ip.run_cell("import numpy as np\nmodel = nn.Linear(3, 1)\nscale = np.ones(3)\n",
+                store_history=False)
+    cell = ("def step(scale):\n    bias = torch.zeros(3, dtype=torch.float64)\n"
+            "    return model(bias) * float(scale.sum())\nout = step(scale)\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "scale" not in _parse.fix_code(text) and _parse.edits(text), text
+    assert _parse.edits(text)[0].where.endswith("(in step)") and "scale" not in _parse.culprits(
+        text), text
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None

@@ -26,6 +26,7 @@ from ._apply import is_code, python_text, source_lines
 from ._attempt import Attempt, Explain, Runner, Unit, attempt, stack_in
 from ._candidates import Guess, line_guesses, sites
 from ._sandbox import run_forked
+from ._sources import named_from, source_fixes
 
 #: a round's time limit, seconds (``DEVICELENS_REHEARSAL_SECONDS``; 0 turns rehearsals off)
 SECONDS = 10.0
@@ -118,6 +119,9 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
     deadline = time.monotonic() + 2 * limit
     run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake(),
                   deadline=deadline)
+    by_data = _by_sources(report, cell, ns, run, deadline)
+    if by_data is not None:
+        return by_data
     units = _units(report, cell, ns)
     first = _rounds(report, units, run, cell, ns, deadline) if units else None
     if first is not None and not first.verified and not first.simulated_only:
@@ -161,6 +165,24 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
     if first is None:
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
     return _merged(report, first)
+
+
+def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
+                run: Callable[[list[Unit]], tuple[Attempt, str]],
+                deadline: float) -> MismatchReport | None:
+    """A culprit the namespace does not hold (a function's local) named by the cell's data it
+    was made from, and that data mended: the fix where the user can make it, when rehearsing it
+    shows the cell runs (:mod:`._sources`); None when it does not."""
+    found = source_fixes(report, cell.filename, ns)
+    if not found:
+        return None
+    start = replace(report, culprits=tuple(found.values()))
+    out = _rounds(start, list(found), run, cell, ns, deadline)
+    kept = [found[u] for u in out.units if isinstance(u, str) and u in found]
+    if not out.verified or not kept:
+        return None
+    out.found[0] = named_from(report, kept)
+    return _merged(out.found[0], out)
 
 
 def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]],

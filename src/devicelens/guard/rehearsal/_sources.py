@@ -1,0 +1,157 @@
+"""The user's data a stray local was made from, as fixes for the rehearsal to try: the tensors
+and arrays the failing cell reads that are as the culprit is (its wrong dtype or device).
+
+A culprit that is a function's local (`label` in Classifier.fit) is named where the failure met
+it, not where the user can mend it: the array the cell handed over (``train.y``). Which of the
+cell's data made it is never guessed from names or shapes: the rehearsal fixes them all, then
+drops each one the cell runs without, so what is left is what made the stray.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ...inspect._tree import assign_code, code_for
+from ..diagnosis._blame import Named, Operand, tensor_header
+from ..diagnosis._lookup import data_read, find
+from ..diagnosis._mismatch import MismatchReport, fix_for
+from ._apply import python_text, source_lines
+
+#: how many of the cell's data get a fix line (each the rehearsal may drop costs a round)
+MAX_SOURCES = 6
+
+#: dtypes numpy names as torch does: a cast an array can take
+_NUMPY = frozenset({"float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8",
+                    "bool"})
+
+
+def loose(report: MismatchReport, bound: frozenset[str]) -> list[Operand]:
+    """The culprits no namespace fix can mend: a function's locals, temporaries, and names the
+    cell binds itself (``for ct, mask in loader``: the next run binds them again)."""
+    return [c for c in report.culprits if c.named.role in ("local", "unnamed", "code")
+            or not c.named.code or c.named.root in bound]
+
+
+def source_fixes(report: MismatchReport, filename: str,
+                 ns: dict[str, Any]) -> dict[str, Operand]:
+    """fix line -> the data it mends, for each tensor or array the cell in ``filename`` reads
+    (and does not bind itself) that has a ``loose`` culprit's wrong device or dtype."""
+    read, bound = _names(filename)
+    strays = loose(report, bound)
+    if not strays:
+        return {}
+    wrong = {c.device if report.kind == "device" else c.dtype for c in strays} - {
+        report.expected}
+    out: dict[str, Operand] = {}
+    found = list(data_read(ns, read))
+    # NB: named by the shortest path, never through a name the cell binds (it rebinds it)
+    unbound = {k: v for k, v in dict.items(ns) if k not in bound}
+    shortest = find(unbound, {id(x): x for obj, _ref, holder in found for x in (obj, holder)
+                              if x is not None})
+    lists: dict[int, list[Operand]] = {}  # id(list) -> its items that are wrong
+    for obj, ref, holder in found:
+        code = shortest.get(id(obj)) or code_for(ref)
+        data = _as_data(obj, code, report, wrong)
+        if data is None:
+            continue
+        if type(holder) is list:
+            lists.setdefault(id(holder), []).append(data[1])
+            whole = _as_list(holder, shortest.get(id(holder)) or code_for(ref[:-1]),
+                             lists[id(holder)], report)
+            if whole is not None:  # NB: every item wrong: one line mends the list
+                for c in lists[id(holder)][:-1]:
+                    out.pop(_fix_line(c, report), None)
+                data = whole
+        if len(out) < MAX_SOURCES or data[0] in out:
+            out[data[0]] = data[1]
+    return out
+
+
+def _as_list(holder: list[Any], code: str, wrong_items: list[Operand],
+             report: MismatchReport) -> tuple[str, Operand] | None:
+    """One fix line for a list whose every item is wrong the same way (a dataset's slices)."""
+    if len(wrong_items) != list.__len__(holder) or len(wrong_items) < 2:
+        return None
+    first = wrong_items[0]
+    each = _fix_line(first._replace(named=first.named._replace(code="v", name="v")), report)
+    value = each.split(" = ", 1)[1]
+    root = code.split(".")[0].split("[")[0]
+    what = (f"list of {len(wrong_items)} numpy {first.dtype} arrays" if first.what else
+            f"list of {len(wrong_items)} {first.dtype} tensors on {first.device}")
+    c = Operand("read by the cell", Named(code, code, "tensor", root), first.device,
+                first.dtype, (), what)
+    return assign_code(code, f"[{value} for v in {code}]"), c
+
+
+def _fix_line(c: Operand, report: MismatchReport) -> str:
+    if c.what.startswith("numpy"):
+        target = "int64" if report.kind == "index_dtype" else report.expected
+        return assign_code(c.named.code, f'{c.named.code}.astype("{target}")')
+    return fix_for(c, report.kind, report.expected)
+
+
+def _as_data(obj: Any, code: str, report: MismatchReport,
+             wrong: set[str]) -> tuple[str, Operand] | None:
+    import torch
+
+    root = code.split(".")[0].split("[")[0]
+    named = Named(code, code, "tensor", root)
+    if issubclass(type(obj), torch.Tensor):
+        if issubclass(type(obj), torch.nn.Parameter) \
+                or torch._C.TensorBase.__dict__["requires_grad"].__get__(obj):
+            return None  # NB: a cast of a trained leaf makes a new tensor nothing trains
+        device, dtype, shape = tensor_header(obj)
+        dtype = dtype.removeprefix("torch.")
+        if (device if report.kind == "device" else dtype) not in wrong:
+            return None
+        if report.kind == "device" and shape == ():
+            return None  # NB: a 0-dim cpu tensor mixes with any device
+        c = Operand("read by the cell", named, device, dtype, shape)
+        return _fix_line(c, report), c
+    if report.kind == "device":
+        return None  # NB: an array is on the cpu, and moves only as a tensor
+    import numpy as np
+
+    dtype = str(np.ndarray.dtype.__get__(obj))
+    target = "int64" if report.kind == "index_dtype" else report.expected
+    if dtype not in wrong or target not in _NUMPY:
+        return None
+    shape = tuple(np.ndarray.shape.__get__(obj))
+    c = Operand("read by the cell", named, "cpu", dtype, shape,
+                f"numpy {dtype}[{', '.join(map(str, shape))}]")
+    return _fix_line(c, report), c
+
+
+def _names(filename: str) -> tuple[list[str], frozenset[str]]:
+    """The global names a cell's code reads and never binds at its top level, in order; the
+    names it binds there."""
+    try:
+        tree = ast.parse(python_text(source_lines(filename)))
+    except (SyntaxError, ValueError):
+        return [], frozenset()
+    bound: set[str] = set()
+    todo: list[ast.AST] = list(tree.body)
+    while todo:  # NB: the top level only: a function's own names are not the namespace's
+        node = todo.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                            | ast.ClassDef):
+            todo += ast.iter_child_nodes(node)
+    read = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)
+                   and isinstance(n.ctx, ast.Load)), key=lambda n: (n.lineno, n.col_offset))
+    return [n for n in dict.fromkeys(n.id for n in read) if n not in bound], frozenset(bound)
+
+
+def named_from(report: MismatchReport, kept: list[Operand]) -> MismatchReport:
+    """``report`` whose culprits are the data the rehearsed fix mends, the locals that failed
+    said to be made from it."""
+    from dataclasses import replace
+
+    strays = [c.named.name for c in report.culprits if c.named.name.startswith("`")
+              or (c.named.code and c.named.code == c.named.name and c not in kept)]
+    said = ", ".join(strays) if strays else "the tensor that failed"
+    verb = "is" if len(strays) < 2 else "are"
+    return replace(report, culprits=tuple(kept), fixes=(), edits=(), notes=(
+        f"{said} {verb} made from data the cell reads: the fix mends that data",))
