@@ -889,3 +889,39 @@ def test_data_whose_mending_does_not_make_the_cell_run_leaves_the_code_fix(ip, n
     assert _parse.edits(text)[0].where.endswith("(in step)") and "scale" not in _parse.culprits(
         text), text
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+
+
+def test_a_dtype_error_is_traced_to_where_the_dtypes_first_met(ip, ns, capsys):
+    """A float32 mask multiplied into bfloat16 activations is promoted without an error; PyTorch
+    raises two lines later, in the bfloat16 Linear. The guard, run again on a sandboxed copy,
+    stops where they met: the culprit is the mask, and the edit is of the line that made it."""
+    ip.run_cell("head = nn.Linear(8, 2).bfloat16()\n", store_history=False)
+    cell = ("def pool(h, attention):\n"
+            "    mask = attention.unsqueeze(-1).expand(h.size()).float()\n"
+            "    pooled = (h * mask).sum(1)\n"
+            "    return head(pooled)\n"
+            "out = pool(torch.randn(2, 3, 8).bfloat16(), torch.ones(2, 3))\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "`mask` in pool" in " ".join(_parse.culprits(text)), text
+    assert [e.old for e in _parse.edits(text)] == [
+        ("mask = attention.unsqueeze(-1).expand(h.size()).float()",)], text
+    assert "note: the dtypes first met here, promoted without an error; PyTorch raised later, " \
+           "at cell" in text and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+
+
+def test_a_count_is_never_taken_for_the_data_a_stray_came_from(ip, ns, capsys):
+    """Averaging state dicts whose ``num_batches_tracked`` is a 0-dim int64: mending the count in
+    the namespace would make the cell run, but a count is no data; the fix stays the edit of
+    the in-place line."""
+    ip.run_cell("states = [{'w': torch.ones(2), 'n': torch.tensor(3)} for _ in range(2)]\n",
+                store_history=False)
+    cell = ("def average(states):\n    avg = {k: v.clone() for k, v in states[0].items()}\n"
+            "    for k in avg:\n        avg[k] += states[1][k] / 2\n    return avg\n"
+            "out = average(states)\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "states" not in _parse.fix_code(text) and _parse.edits(text), text
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["states"][0]["n"].dtype == torch.int64

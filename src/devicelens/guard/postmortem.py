@@ -182,9 +182,55 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
 
     cell = Cell(frame.frame.f_code.co_filename, frame.lineno, run, tb)
     try:
+        began = _where_it_began(report, cell, ns, is_cell)
+        if began is not None:
+            earlier, guesses = began
+            out = verify(earlier, replace(cell, guesses=guesses), ns, again)
+            # NB: only a fix of where they began that is the whole fix (no other culprit
+            # added on the way) replaces the failing line's
+            if out.verdict.startswith("verified") and _strays(out) <= _strays(earlier):
+                from .rehearsal._probe import place
+
+                return replace(out, notes=(*out.notes, (
+                    "the dtypes first met here, promoted without an error; PyTorch raised "
+                    f"later, at {place(report)}")))
         return verify(report, cell, ns, again)
     except Exception:  # NB: a rehearsal must never hide the diagnosis it proves
         return report
+
+
+def _strays(report: MismatchReport) -> set[str]:
+    """The culprits' names, less the user's handle on the code an edit changes."""
+    return {c.named.name for c in report.culprits if c.device or c.named.role != "code"}
+
+
+def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any],
+                    is_cell: CellFiles) -> tuple[MismatchReport, tuple[Any, ...]] | None:
+    """The place dtypes first mixed on the way to a dtype error, when the guard, running the
+    cell again in the sandbox, stops earlier than PyTorch did (:mod:`.rehearsal._probe`)."""
+    if report.kind != "dtype" or not report.expected:
+        return None
+    from .rehearsal import Cell
+    from .rehearsal._probe import first_mismatch, place
+    from .running._mode import DeviceMismatchError, make_guard
+
+    def guarded(code: Any, namespace: dict[str, Any]) -> None:
+        with make_guard(namespace, dtype=True, filename=cell.filename):
+            exec(code, namespace)
+
+    def again(exc: BaseException, namespace: dict[str, Any]) -> MismatchReport | None:
+        if isinstance(exc, DeviceMismatchError):
+            return exc.report
+        return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
+
+    found = first_mismatch(Cell(cell.filename, cell.failing_line, guarded, cell.tb), ns, again)
+    if found is None:
+        return None
+    first = found[0]
+    if (first.kind, first.expected) != (report.kind, report.expected) or not first.culprits \
+            or place(first) == place(report):
+        return None
+    return found
 
 
 # --- the seam every front end calls ---------------------------------------------------------

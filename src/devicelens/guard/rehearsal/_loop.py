@@ -42,6 +42,8 @@ class Cell:
     failing_line: int  # where it failed
     run: Runner  # runs the cell's code in a namespace (under the guard, for %%cuda_safe)
     tb: Any = None  # the failure's traceback: its frames' locals are let go in the sandbox
+    guesses: tuple[Any, ...] = ()  # edits made where the mismatch was met, when that is not
+    #                                in ``tb`` (the guard's earlier stop, :mod:`._probe`)
 
 
 def seconds() -> float:
@@ -138,8 +140,9 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         # op did not run (the student, after its input, for a teacher on another device): the
         # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
         where = sites(cell.tb, (cell.filename, cell.failing_line))
-        guesses = [g for file, line, qualname, scope in where
-                   for g in line_guesses(report, file, line, qualname, scope if qualname else ns)]
+        guesses = list(cell.guesses) or [
+            g for file, line, qualname, scope in where
+            for g in line_guesses(report, file, line, qualname, scope if qualname else ns)]
         again: list[tuple[MismatchReport, list[Unit]]] = []  # got past the line, then advice
         if first is not None and _advice_next(first):
             again.append((report, units))

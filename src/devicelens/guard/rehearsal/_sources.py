@@ -41,12 +41,14 @@ def source_fixes(report: MismatchReport, filename: str,
     strays = loose(report, bound)
     if not strays:
         return {}
+    if report.kind == "device" and _split(ns, read):
+        return {}  # NB: a model over several devices takes its input on its first one
     wrong = {c.device if report.kind == "device" else c.dtype for c in strays} - {
         report.expected}
     out: dict[str, Operand] = {}
     found = list(data_read(ns, read))
     # NB: named by the shortest path, never through a name the cell binds (it rebinds it)
-    unbound = {k: v for k, v in dict.items(ns) if k not in bound}
+    unbound = {k: dict.get(ns, k) for k in [*read, *dict.keys(ns)] if k not in bound}
     shortest = find(unbound, {id(x): x for obj, _ref, holder in found for x in (obj, holder)
                               if x is not None})
     lists: dict[int, list[Operand]] = {}  # id(list) -> its items that are wrong
@@ -105,8 +107,8 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
         dtype = dtype.removeprefix("torch.")
         if (device if report.kind == "device" else dtype) not in wrong:
             return None
-        if report.kind == "device" and shape == ():
-            return None  # NB: a 0-dim cpu tensor mixes with any device
+        if shape == ():
+            return None  # NB: a count or a scalar, not data (a cpu one mixes with any device)
         c = Operand("read by the cell", named, device, dtype, shape)
         return _fix_line(c, report), c
     if report.kind == "device":
@@ -118,9 +120,28 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
     if dtype not in wrong or target not in _NUMPY:
         return None
     shape = tuple(np.ndarray.shape.__get__(obj))
+    if shape == ():
+        return None
     c = Operand("read by the cell", named, "cpu", dtype, shape,
                 f"numpy {dtype}[{', '.join(map(str, shape))}]")
     return _fix_line(c, report), c
+
+
+def _split(ns: dict[str, Any], read: list[str]) -> bool:
+    """Whether a model the cell reads has parameters or buffers on more than one device."""
+    import torch
+
+    from ...inspect._tree import module_parts, submodules
+
+    for name in read:
+        root = dict.get(ns, name)
+        if not issubclass(type(root), torch.nn.Module):
+            continue
+        devices = {tensor_header(t)[0] for m in submodules(root)
+                   for _n, t in (*module_parts(m).params, *module_parts(m).buffers)}
+        if len(devices) > 1:
+            return True
+    return False
 
 
 def _names(filename: str) -> tuple[list[str], frozenset[str]]:

@@ -1,0 +1,35 @@
+"""Where a dtype mismatch began. PyTorch raises where mixed dtypes can no longer be promoted (a
+Linear's float16 weight meets a float32 input), often layers after where they first met (a
+float32 mask multiplied into float16 activations is promoted without a word). ``%%cuda_safe``'s
+guard stops at that first meeting; the post-mortem asks it, on a sandboxed copy of the failing
+cell, and the culprit is the tensor that brought the other dtype in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnosis._mismatch import MismatchReport
+from ._attempt import Explain, attempt
+from ._loop import Cell, _fake, seconds
+from ._sandbox import run_forked
+
+
+def first_mismatch(cell: Cell, ns: dict[str, Any],
+                   explain: Explain) -> tuple[MismatchReport, tuple[Any, ...]] | None:
+    """The first mismatch met running ``cell`` again, unchanged, with its own runner (the
+    guard's), in the sandbox, and the edits guessed where it was met (where its own fix is
+    advice); None when it meets none or the run says nothing."""
+    limit = seconds()
+    if limit <= 0:
+        return None
+    out = run_forked(lambda: attempt([], cell.filename, ns, cell.run, explain, _fake(), cell.tb),
+                     limit)
+    if out.problem or out.value is None or out.value.report is None:
+        return None
+    return out.value.report, tuple(out.value.guesses)
+
+
+def place(report: MismatchReport) -> str:
+    """Where a mismatch happens (``cell In[3] line 40 (in f)``), not its text."""
+    return report.lines[0].split(": ")[0] if report.lines else ""
