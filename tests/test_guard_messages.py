@@ -246,6 +246,8 @@ def test_load_of_a_gpu_checkpoint_gets_map_location(ip, capsys, tmp_path) -> Non
     ("Input and weight must be at the same device", "any_same_device"),
     ("Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) should be the "
      "same", "conv_dtype"),
+    # NB: a C type of two words (a uint8 video frame into a half model on a GPU)
+    ("Input type (unsigned char) and bias type (c10::Half) should be the same", "conv_dtype"),
 ])
 def test_families_older_releases_raise(text: str, key: str) -> None:
     """Messages only a GPU build or an older release raises: recognised by their text."""
