@@ -273,12 +273,15 @@ def test_a_fix_line_that_cannot_run_is_left_out_with_its_culprit(ip, ns, capsys)
 
 
 def test_from_numpy_gets_a_cast_it_can_take(ip, ns, capsys):
+    """Harm 6: ``from_numpy`` takes no ``dtype=``; the float64 array the cell reads is the data
+    to mend (``astype``), named as the user named it."""
     ip.run_cell("import numpy as np\nnet = nn.Linear(8, 4)\narr = np.random.rand(2, 8)\n",
                 store_history=False)
     cell = "out = net(torch.from_numpy(arr))\n"
     _err, out, _ = run(ip, capsys, cell)
     text = diagnosis(out)
-    assert "      + out = net(torch.from_numpy(arr).to(torch.float32))\n" in text
+    assert "dtype=" not in text and _parse.culprits(text) == ["arr"], text
+    assert _parse.fix_code(text) == 'arr = arr.astype("float32")'
     assert text.rstrip().endswith(VERIFIED)
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
 

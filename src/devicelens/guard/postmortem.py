@@ -227,8 +227,9 @@ def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any],
     if found is None:
         return None
     first = found[0]
+    # NB: only a stop that names other culprits says more than the failing line's diagnosis
     if (first.kind, first.expected) != (report.kind, report.expected) or not first.culprits \
-            or place(first) == place(report):
+            or place(first) == place(report) or _strays(first) == _strays(report):
         return None
     return found
 

@@ -127,35 +127,35 @@ DATA_NODES = 5_000
 
 
 def data_read(namespace: dict[str, Any],
-              roots: list[str]) -> Iterator[tuple[Any, _tree.Ref, Any]]:
+              roots: list[str]) -> Iterator[tuple[Any, _tree.Ref, tuple[Any, ...]]]:
     """The tensors and arrays under ``roots`` (names a cell reads), shallowest first, each with
     a path a fix can assign to (a name, a plain object's attribute, a dict's or a list's item)
-    and the container that holds it (None for a name).
+    and the objects along that path (the root's first, the one that holds it last).
 
     NB: never into a module or an optimizer (their tensors are the rules' to fix, and moving
     them is no data fix), never through a tuple or a frozen object (no fix could rebind it).
     """
     import torch
 
-    todo: list[tuple[Any, _tree.Ref, Any]] = [
-        (dict.get(namespace, k), (_tree.step("name", k),), None) for k in roots
+    todo: list[tuple[Any, _tree.Ref, tuple[Any, ...]]] = [
+        (dict.get(namespace, k), (_tree.step("name", k),), ()) for k in roots
         if type(k) is str and dict.__contains__(namespace, k)]
     seen: set[int] = set()
     i = 0
     while i < len(todo) and i < DATA_NODES:
-        obj, ref, holder = todo[i]
+        obj, ref, chain = todo[i]
         i += 1
         if id(obj) in seen:
             continue
         seen.add(id(obj))
         tp = type(obj)
         if issubclass(tp, torch.Tensor) or _is_array(tp):
-            yield obj, ref, holder
+            yield obj, ref, chain
             continue
         if len(ref) > DATA_DEPTH or issubclass(tp, _SKIP) or _shells(obj) \
                 or issubclass(tp, torch.nn.Module | torch.optim.Optimizer):
             continue
-        todo += _assignable_children(obj, ref)
+        todo += [(child, step, (*chain, obj)) for child, step in _assignable_children(obj, ref)]
 
 
 def _is_array(tp: type) -> bool:
@@ -165,17 +165,24 @@ def _is_array(tp: type) -> bool:
     return np is not None and issubclass(tp, np.ndarray)
 
 
-def _assignable_children(obj: Any, ref: _tree.Ref) -> list[tuple[Any, _tree.Ref, Any]]:
+def _assignable_children(obj: Any, ref: _tree.Ref) -> list[tuple[Any, _tree.Ref]]:
     kind = _tree.container_kind(obj)
     if kind in ("dict", "list"):
-        return [(child, (*ref, s), obj) for s, child in _tree.iter_children(obj, kind, 200)
+        return [(child, (*ref, s)) for s, child in _tree.iter_children(obj, kind, 200)
                 if s.kind == "item"]
     if kind in ("dataclass", "namespace") and not _tree.is_frozen_dataclass(type(obj)):
-        return [(child, (*ref, s), obj) for s, child in _tree.iter_children(obj, kind, 200)]
+        return [(child, (*ref, s)) for s, child in _tree.iter_children(obj, kind, 200)]
     if kind is not None:
         return []
     d = _tree.instance_dict(obj)
     if d is None:
         return []
-    return [(v, (*ref, _tree.attr_step(name)), obj) for name, v in dict.items(d)
+    return [(v, (*ref, _tree.attr_step(name))) for name, v in dict.items(d)
             if type(name) is str and not name.startswith("_")]
+
+
+def code_under(prefix: str, steps: _tree.Ref) -> str:
+    """``prefix`` (an expression) followed by ``steps``, as code: ``a.b`` + ``['x']``."""
+    for s in steps:
+        prefix = _tree._apply_step_code(prefix, s)
+    return prefix

@@ -12,9 +12,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...inspect._tree import assign_code, code_for
+from ...inspect._tree import Ref, assign_code, code_for
 from ..diagnosis._blame import Named, Operand, tensor_header
-from ..diagnosis._lookup import data_read, find
+from ..diagnosis._lookup import code_under, data_read, find
 from ..diagnosis._mismatch import MismatchReport, fix_for
 from ._apply import python_text, source_lines
 
@@ -49,17 +49,16 @@ def source_fixes(report: MismatchReport, filename: str,
     found = list(data_read(ns, read))
     # NB: named by the shortest path, never through a name the cell binds (it rebinds it)
     unbound = {k: dict.get(ns, k) for k in [*read, *dict.keys(ns)] if k not in bound}
-    shortest = find(unbound, {id(x): x for obj, _ref, holder in found for x in (obj, holder)
-                              if x is not None})
+    shortest = find(unbound, {id(x): x for _obj, _ref, chain in found for x in chain})
     lists: dict[int, list[Operand]] = {}  # id(list) -> its items that are wrong
-    for obj, ref, holder in found:
-        code = shortest.get(id(obj)) or code_for(ref)
-        data = _as_data(obj, code, report, wrong)
+    for obj, ref, chain in found:
+        data = _as_data(obj, _path(ref, chain, shortest), report, wrong)
         if data is None:
             continue
+        holder = chain[-1] if chain else None
         if type(holder) is list:
             lists.setdefault(id(holder), []).append(data[1])
-            whole = _as_list(holder, shortest.get(id(holder)) or code_for(ref[:-1]),
+            whole = _as_list(holder, _path(ref[:-1], chain[:-1], shortest),
                              lists[id(holder)], report)
             if whole is not None:  # NB: every item wrong: one line mends the list
                 for c in lists[id(holder)][:-1]:
@@ -68,6 +67,15 @@ def source_fixes(report: MismatchReport, filename: str,
         if len(out) < MAX_SOURCES or data[0] in out:
             out[data[0]] = data[1]
     return out
+
+
+def _path(ref: Ref, chain: tuple[Any, ...], shortest: dict[int, str]) -> str:
+    """The shortest code for the slot ``ref`` reads: through the shortest path to an object on
+    the way (``train_dataset.ct_slices`` for ``train_loader.dataset.ct_slices``), never another
+    name of the object itself (rebinding that name would leave the slot the cell reads as is)."""
+    ways = [code_for(ref)] + [code_under(shortest[id(chain[k - 1])], ref[k:])
+                              for k in range(1, len(ref)) if id(chain[k - 1]) in shortest]
+    return min(ways, key=len)
 
 
 def _as_list(holder: list[Any], code: str, wrong_items: list[Operand],
@@ -87,10 +95,15 @@ def _as_list(holder: list[Any], code: str, wrong_items: list[Operand],
 
 
 def _fix_line(c: Operand, report: MismatchReport) -> str:
+    code = c.named.code
     if c.what.startswith("numpy"):
         target = "int64" if report.kind == "index_dtype" else report.expected
-        return assign_code(c.named.code, f'{c.named.code}.astype("{target}")')
-    return fix_for(c, report.kind, report.expected)
+        return assign_code(code, f'{code}.astype("{target}")')
+    if c.named.role != "leaf":
+        return fix_for(c, report.kind, report.expected)
+    moved = fix_for(c._replace(named=c.named._replace(role="tensor")), report.kind,
+                    report.expected).split(" = ", 1)[-1].removeprefix(code + ".")
+    return assign_code(code, f"{code}.detach().{moved}.requires_grad_()")
 
 
 def _as_data(obj: Any, code: str, report: MismatchReport,
@@ -100,9 +113,12 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
     root = code.split(".")[0].split("[")[0]
     named = Named(code, code, "tensor", root)
     if issubclass(type(obj), torch.Tensor):
-        if issubclass(type(obj), torch.nn.Parameter) \
-                or torch._C.TensorBase.__dict__["requires_grad"].__get__(obj):
-            return None  # NB: a cast of a trained leaf makes a new tensor nothing trains
+        if issubclass(type(obj), torch.nn.Parameter):
+            return None  # NB: a model's or an optimizer's to fix, in place
+        base = torch._C.TensorBase.__dict__
+        if base["requires_grad"].__get__(obj) and base["is_leaf"].__get__(obj):
+            # NB: input a gradient is taken of (a PINN's collocation points) stays a leaf
+            named = named._replace(role="leaf")
         device, dtype, shape = tensor_header(obj)
         dtype = dtype.removeprefix("torch.")
         if (device if report.kind == "device" else dtype) not in wrong:
