@@ -34,10 +34,10 @@ demo: setup
 
 test: setup test-py test-js test-ui
 
-# NB: every corpus case's self-test (reproduces its bug, its reference fix works) runs in
-# `make corpus`; the corpus floors (test_corpus_score.py) run here
+# NB: every corpus case's self-test (reproduces its bug, its reference fix works) and the whole
+# corpus's floors run in `make corpus`; here the floors of a third of it (test_corpus_sample.py)
 test-py: setup
-	$(PY) -m pytest -q -p no:cacheprovider -m "not corpus_valid" tests
+	$(PY) -m pytest -q -p no:cacheprovider -m "not corpus" tests
 
 # The property-based fuzz suite at 20x its `make test` size (11,000 examples), with its figures.
 fuzz: setup
@@ -57,12 +57,16 @@ screenshots: setup
 bench: setup
 	$(PY) benchmarks/run_all.py
 
-# Diagnosis accuracy on the corpus of real bugs (tests/corpus): the per-case and per-family table.
+# Diagnosis accuracy on the corpus of real bugs (tests/corpus): every case's self-test, the per-case
+# and per-family table, and the whole corpus's floors checked on that same run.
 # Each case runs in a child forked from a zygote that imported torch once; add ARGS=--fresh for a
 # new interpreter per case (4x the CPU, the same results: docs/testing.md).
 corpus: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests/corpus/test_corpus_valid.py
-	$(PY) -m tests.corpus.scorer $(ARGS)
+	@mkdir -p build
+	$(PY) -m tests.corpus.scorer --json build/corpus.json $(ARGS)
+	DEVICELENS_CORPUS_RESULTS=build/corpus.json $(PY) -m pytest -q -p no:cacheprovider \
+		tests/corpus/test_corpus_score.py
 
 lint: setup
 	$(PY) -m ruff check src tests benchmarks

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tests.corpus._harness import Case, heldout_names, heldout_set, load_cases, run_many
+from tests.corpus._harness import Case, heldout_names, heldout_set, in_sample, load_cases, run_many
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-k", metavar="TEXT", action="append",
                     help="only the cases whose name contains TEXT (repeatable: any of them)")
     ap.add_argument("--set", metavar="N", help="only held-out set N (its block in HELDOUT.txt)")
+    ap.add_argument("--sample", action="store_true",
+                    help="only the cases `make test` scores (one in SAMPLE_EVERY)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
     ap.add_argument("--fresh", action="store_true",
                     help="a new interpreter per case, not a child of a zygote (slower; the same "
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     only = heldout_set(args.set) if args.set else None
     cases = [c for c in load_cases() if (not args.k or any(k in c.name for k in args.k))
-             and (only is None or c.name in only)]
+             and (only is None or c.name in only) and (not args.sample or in_sample(c.name))]
     start, cpu = time.perf_counter(), _children_cpu()
     results = score(cases, jobs=args.jobs, fresh=args.fresh)
     print(table(results, heldout_names()))

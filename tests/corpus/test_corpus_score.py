@@ -1,79 +1,52 @@
-"""devicelens's accuracy on the corpus stays at least where it is (``make corpus`` prints it).
+"""devicelens's accuracy on the whole corpus stays at least where it is (``make corpus``: it
+prints the table, then checks these floors on the same results).
 
-NB: the floors are the totals measured on this checkout; they only ever ratchet up as the engine
-improves. Raise them when a change lifts a total; never lower one to make a change pass.
+``make test`` checks the floors of a third of the corpus instead (test_corpus_sample.py).
 """
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
+from tests.corpus._floors import Floors
+from tests.corpus._harness import load_cases
 from tests.corpus.scorer import Totals, score, totals
 
-# NB: the module fixture runs the scorer (two interpreters at a time) inside the first test's setup;
-# the project's per-test timeout is meant for single tests.
-pytestmark = pytest.mark.timeout(2400)
+# NB: the module fixture runs the scorer (two interpreters at a time) inside the first test's setup
+pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 
-# Measured on 424 cases (329 failing, 95 clean look-alikes; 301 of them the held-out sets 5 to 16,
-# HELDOUT.txt); tests/corpus/FAILURES.md explains the baseline and docs/accuracy.md every held-out
-# miss (goals: named 95 %, fix works 90 %, precision 95 %, no clean look-alike flagged). Now: named
-# 281/329, precision 98.1 % over 292 cases (37 diagnoses name no namespace object: no precision,
-# left out), fix works 309/329, clean after fix 325/329, 2 of the 95 look-alikes flagged (set 13's
-# CLIP attn_mask and set 14's CW attack labels, not tuned away). Verified (the rehearsal ran the
-# cell after the fix): 296/329, and every fix marked verified works when applied as printed: that
-# share is held at 100 %.
-# NB: a change that adds cases re-measures these (new cases can lower a total): sets 14 to 16
-# (81 cases, each scored on first contact before any change made for it) came in with this
-# measurement. A fix that works and does harm is not counted as one.
-FLOOR_NAMED = 281 / 329
-FLOOR_PRECISION = 0.98  # NB: a mean of per-case precisions (98.12 % measured)
-MIN_PRECISION_CASES = 292  # NB: naming nothing must not become a way to keep precision up
-FLOOR_FIX_WORKS = 309 / 329
-# NB: one below the measured 296: a rehearsal that a loaded 2-core machine slows past its time
-# limit says "not verified" (never a wrong "verified")
-FLOOR_VERIFIED = 295 / 329
-FLOOR_VERIFIED_RIGHT = 1.0  # NB: "verified" is a promise: the fix, applied as printed, works
-FLOOR_CLEAN_AFTER_FIX = 325 / 329
-MAX_CLEAN_FLAGGED = 2  # NB: set 13's CLIP and set 14's CW look-alikes (docs/accuracy.md)
-EPS = 1e-9  # shares are means of per-case values
+#: the results ``make corpus`` already has (the scorer's ``--json``), checked without a re-run
+RESULTS = "DEVICELENS_CORPUS_RESULTS"
+
+# Measured on 452 cases (351 failing, 101 clean look-alikes; 329 of them the held-out sets 5 to
+# 17, HELDOUT.txt), one run (505 s on 2 cores): named 308/351, precision 97.9 % over 313 cases (38
+# diagnoses name no namespace object: no precision, left out), fix works 330/351, verified 316/351
+# (every one a fix that works as printed: held at 100 %), clean after fix 347/351, 2 of 101
+# look-alikes flagged (set 13's CLIP attn_mask, set 14's CW attack labels). docs/accuracy.md
+# explains every held-out miss; tests/corpus/FAILURES.md the baseline.
+# NB: named and verified one below what was measured: a rehearsal that a loaded 2-core machine
+# slows past its time limit says "not verified" (never a wrong "verified") and keeps the failing
+# line's names; precision a little below for the same reason. A fix that works and does harm is
+# not counted as one.
+WHOLE = Floors(named=307 / 351, precision=0.978, precision_cases=312, fix_works=330 / 351,
+               verified=315 / 351, clean_after_fix=347 / 351, clean_flagged=2)
 
 
 @pytest.fixture(scope="module")
 def measured() -> Totals:
+    path = os.environ.get(RESULTS)
+    if path:
+        with open(path) as f:
+            results = json.load(f)["cases"]
+        names = sorted(c.name for c in load_cases())
+        assert sorted(r["case"] for r in results) == names, (
+            f"{path} holds {len(results)} of the {len(names)} cases: score them all")
+        return totals(results)
     return totals(score())
 
 
-def test_no_case_crashes(measured: Totals) -> None:
-    assert measured.crashed == 0
-
-
-def test_named_floor(measured: Totals) -> None:
-    assert measured.named >= FLOOR_NAMED - EPS, measured
-
-
-def test_precision_floor(measured: Totals) -> None:
-    assert measured.precision >= FLOOR_PRECISION - EPS, measured
-
-
-def test_precision_is_measured_on_at_least(measured: Totals) -> None:
-    assert measured.precision_cases >= MIN_PRECISION_CASES, measured
-
-
-def test_fix_works_floor(measured: Totals) -> None:
-    assert measured.fix_works >= FLOOR_FIX_WORKS - EPS, measured
-
-
-def test_verified_floor(measured: Totals) -> None:
-    assert measured.verified >= FLOOR_VERIFIED - EPS, measured
-
-
-def test_every_verified_fix_works(measured: Totals) -> None:
-    assert measured.verified_right >= FLOOR_VERIFIED_RIGHT - EPS, measured
-
-
-def test_clean_after_fix_floor(measured: Totals) -> None:
-    assert measured.clean_after_fix >= FLOOR_CLEAN_AFTER_FIX - EPS, measured
-
-
-def test_clean_look_alikes_flagged_at_most(measured: Totals) -> None:
-    assert measured.clean_flagged <= MAX_CLEAN_FLAGGED, measured
+def test_the_whole_corpus_is_at_or_above_its_floors(measured: Totals) -> None:
+    assert WHOLE.missed(measured) == [], measured

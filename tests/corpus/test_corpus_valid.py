@@ -33,7 +33,7 @@ def validated(request: pytest.FixtureRequest) -> dict[str, dict[str, Any]]:
 # NB: `make corpus` runs these (every case, about 0.3-0.8 s each); `make test` leaves them out to
 # stay within its time: a case is checked here when it is added, and the scorer's floors in
 # `make test` fail on a case whose SETUP no longer runs (test_corpus_score.test_no_case_crashes)
-@pytest.mark.corpus_valid
+@pytest.mark.corpus
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_case_reproduces_and_its_reference_fix_works(
         case: Case, validated: dict[str, dict[str, Any]]) -> None:

@@ -1,0 +1,52 @@
+"""devicelens's accuracy on a third of the corpus stays at least where it is: the corpus check
+``make test`` can afford (``make corpus`` scores every case against test_corpus_score.py's floors).
+
+The third is chosen by a hash of each case's name (``_harness.in_sample``): every family and
+every held-out set is in it, and adding cases never changes which of the others are.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.corpus._floors import Floors
+from tests.corpus._harness import in_sample, load_cases
+from tests.corpus.scorer import Totals, score, totals
+
+pytestmark = pytest.mark.timeout(1200)
+
+# Measured on the third (159 of 452 cases: 116 failing, 43 look-alikes), in the same run as
+# test_corpus_score.py's floors: named 100/116, precision 96.2 % over 106, fix works 112/116,
+# verified 110/116 (each a fix that works), clean after fix 114/116, 1 of 43 look-alikes flagged.
+# NB: named and verified one below, precision a little below, as there (a loaded machine).
+SAMPLE = Floors(named=99 / 116, precision=0.955, precision_cases=105, fix_works=112 / 116,
+                verified=109 / 116, clean_after_fix=114 / 116, clean_flagged=1)
+
+
+@pytest.fixture(scope="module")
+def measured() -> Totals:
+    return totals(score([c for c in load_cases() if in_sample(c.name)]))
+
+
+def test_the_sample_is_at_or_above_its_floors(measured: Totals) -> None:
+    assert SAMPLE.missed(measured) == [], measured
+
+
+def test_the_sample_holds_every_family_and_simulation() -> None:
+    cases = load_cases()
+    chosen = [c for c in cases if in_sample(c.name)]
+    assert {c.family for c in chosen} == {c.family for c in cases}
+    assert {c.sim for c in chosen} == {c.sim for c in cases}
+    assert len(cases) // 4 < len(chosen) < len(cases) // 2
+
+
+def test_a_total_under_a_floor_is_named_with_both_numbers() -> None:
+    floors = Floors(named=0.9, precision=0.95, precision_cases=10, fix_works=0.8, verified=0.7,
+                    clean_after_fix=0.9, clean_flagged=1)
+    t = Totals(cases=20, failing=15, named=0.8, named_pm=0.8, named_cs=0.8, precision=0.96,
+               precision_cases=9, fix_works=0.8, verified=0.7, verified_right=1.0,
+               clean_after_fix=0.95, clean=5, clean_flagged=2, crashed=0)
+    assert floors.missed(t) == ["named: 0.8 against 0.9", "precision_cases: 9 against 10",
+                                "clean_flagged (at most): 2 against 1"]
+    assert floors.missed(t.__class__(**{**t.__dict__, "named": 0.9, "precision_cases": 10,
+                                        "clean_flagged": 1})) == []
