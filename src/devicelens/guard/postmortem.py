@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 import traceback
 from dataclasses import replace
 from typing import Any
@@ -167,7 +168,7 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
     NB: never raises; a failure of a cell outside a notebook cell (a module of the user's) is
     not rehearsed, and says so.
     """
-    from .rehearsal import Cell, verify
+    from .rehearsal import Cell, seconds, verify
 
     is_cell = is_cell or default_cell_files()
     frame = outer_cell(tb, is_cell)
@@ -181,11 +182,14 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
         return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
 
     cell = Cell(frame.frame.f_code.co_filename, frame.lineno, run, tb)
+    # NB: the whole rehearsal of one failure stays within twice one round's time limit: where
+    # the dtypes began gets the first half at most, the failing line's diagnosis what is left
+    start, limit = time.monotonic(), seconds()
     try:
-        began = _where_it_began(report, cell, ns, is_cell)
+        began = _where_it_began(report, cell, ns, is_cell, start + limit)
         if began is not None:
             earlier, guesses = began
-            out = verify(earlier, replace(cell, guesses=guesses), ns, again)
+            out = verify(earlier, replace(cell, guesses=guesses), ns, again, start + limit)
             # NB: only a fix of where they began that is the whole fix (no other culprit
             # added on the way) replaces the failing line's
             if out.verdict.startswith("verified") and _strays(out) <= _strays(earlier):
@@ -194,7 +198,7 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
                 return replace(out, notes=(*out.notes, (
                     "the dtypes first met here, promoted without an error; PyTorch raised "
                     f"later, at {place(report)}")))
-        return verify(report, cell, ns, again)
+        return verify(report, cell, ns, again, start + 2 * limit)
     except Exception:  # NB: a rehearsal must never hide the diagnosis it proves
         return report
 
@@ -204,8 +208,8 @@ def _strays(report: MismatchReport) -> set[str]:
     return {c.named.name for c in report.culprits if c.device or c.named.role != "code"}
 
 
-def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any],
-                    is_cell: CellFiles) -> tuple[MismatchReport, tuple[Any, ...]] | None:
+def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any], is_cell: CellFiles,
+                    until: float) -> tuple[MismatchReport, tuple[Any, ...]] | None:
     """The place dtypes first mixed on the way to a dtype error, when the guard, running the
     cell again in the sandbox, stops earlier than PyTorch did (:mod:`.rehearsal._probe`)."""
     if report.kind != "dtype" or not report.expected:
@@ -223,7 +227,8 @@ def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any],
             return exc.report
         return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
 
-    found = first_mismatch(Cell(cell.filename, cell.failing_line, guarded, cell.tb), ns, again)
+    found = first_mismatch(Cell(cell.filename, cell.failing_line, guarded, cell.tb), ns, again,
+                           until)
     if found is None:
         return None
     first = found[0]

@@ -54,14 +54,16 @@ def seconds() -> float:
 
 
 def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
-           explain: Explain) -> MismatchReport:
+           explain: Explain, until: float | None = None) -> MismatchReport:
     """``report`` with a complete, harmless fix and its verdict (``verified: ...`` or ``not
-    verified: ...``). NB: never raises; the original report is kept when anything goes wrong."""
+    verified: ...``), within twice one round's time limit (or by ``until``, a
+    ``time.monotonic()`` shared with other rehearsals of the same failure). NB: never raises;
+    the original report is kept when anything goes wrong."""
     limit = seconds()
     if limit <= 0:
         return report
     try:
-        out = _verify(report, cell, ns, explain, limit)
+        out = _verify(report, cell, ns, explain, limit, until)
         return out if out.edits == report.edits else _handled(out, cell, ns)
     except Exception as e:
         return replace(report, verdict=f"not verified: the rehearsal failed ({type(e).__name__})")
@@ -115,10 +117,12 @@ class _Outcome:
 
 
 def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Explain,
-            limit: float) -> MismatchReport:
+            limit: float, until: float | None = None) -> MismatchReport:
     # NB: the whole rehearsal, every round and every pruning run, stays within 2x one round's
     # limit: a user waits for it after every failing cell
     deadline = time.monotonic() + 2 * limit
+    if until is not None:
+        deadline = min(deadline, until)
     run = partial(_try, cell=cell, ns=ns, explain=explain, limit=limit, fake=_fake(),
                   deadline=deadline)
     by_data = _by_sources(report, cell, ns, run, deadline)

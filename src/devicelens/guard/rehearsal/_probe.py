@@ -7,6 +7,7 @@ cell, and the culprit is the tensor that brought the other dtype in.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ..diagnosis._mismatch import MismatchReport
@@ -15,13 +16,13 @@ from ._loop import Cell, _fake, seconds
 from ._sandbox import run_forked
 
 
-def first_mismatch(cell: Cell, ns: dict[str, Any],
-                   explain: Explain) -> tuple[MismatchReport, tuple[Any, ...]] | None:
+def first_mismatch(cell: Cell, ns: dict[str, Any], explain: Explain,
+                   until: float) -> tuple[MismatchReport, tuple[Any, ...]] | None:
     """The first mismatch met running ``cell`` again, unchanged, with its own runner (the
-    guard's), in the sandbox, and the edits guessed where it was met (where its own fix is
-    advice); None when it meets none or the run says nothing."""
-    limit = seconds()
-    if limit <= 0:
+    guard's), in the sandbox by ``until`` (``time.monotonic()``), and the edits guessed where it
+    was met (where its own fix is advice); None when it meets none or the run says nothing."""
+    limit = min(seconds(), until - time.monotonic())
+    if limit <= 0.5:
         return None
     out = run_forked(lambda: attempt([], cell.filename, ns, cell.run, explain, _fake(), cell.tb),
                      limit)
