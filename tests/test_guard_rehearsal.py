@@ -928,3 +928,20 @@ def test_a_count_is_never_taken_for_the_data_a_stray_came_from(ip, ns, capsys):
     assert "states" not in _parse.fix_code(text) and _parse.edits(text), text
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
     assert ns["states"][0]["n"].dtype == torch.int64
+
+
+def test_an_index_error_with_no_culprit_of_its_own_is_traced_to_the_data(ip, ns, capsys):
+    """``scatter_`` with int8 category codes: the message names no operand, so the first
+    diagnosis has only an edit; the guess that casts the local ``y`` names a culprit, and the
+    data it was made from (a list of int8 tensors the cell loops over) is mended in one line."""
+    ip.run_cell("codes = [torch.tensor([0, 2, 1], dtype=torch.int8) for _ in range(2)]\n",
+                store_history=False)
+    cell = ("def ohe(v, dim):\n    y = v.reshape(-1, 1)\n    out = torch.zeros(len(v), dim)\n"
+            "    out.scatter_(1, y, 1)\n    return out\n"
+            "preds = [ohe(cd, 3) for cd in codes]\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert _parse.culprits(text) == ["codes"], text
+    assert _parse.fix_code(text) == "codes = [v.long() for v in codes]" and not _parse.edits(text)
+    assert text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None

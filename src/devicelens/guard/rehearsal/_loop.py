@@ -157,7 +157,10 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             named = _renamed(report, guess, users)
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
-                return _merged(named, other)
+                # NB: a report that named no culprit has one now (the local the guess casts):
+                # the data it was made from is looked for as it was for a named one
+                data = None if report.culprits else _by_sources(named, cell, ns, run, deadline)
+                return data or _merged(named, other)
             if _advice_next(other) and len(other.units) == 1:
                 again.append((named, [guess.edit]))
         # NB: no one edit is enough: the fixes that got past the failing line to a mismatch
