@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
 # Measured on 452 cases (351 failing, 101 clean look-alikes; 329 of them the held-out sets 5 to
-# 17, HELDOUT.txt), one run (505 s on 2 cores): named 308/351, precision 97.9 % over 313 cases (38
+# 17, HELDOUT.txt), one run (935 s on 2 loaded cores): named 309/351, precision 97.9 % over 314 cases (37
 # diagnoses name no namespace object: no precision, left out), fix works 330/351, verified 316/351
 # (every one a fix that works as printed: held at 100 %), clean after fix 347/351, 2 of 101
 # look-alikes flagged (set 13's CLIP attn_mask, set 14's CW attack labels). docs/accuracy.md
@@ -31,7 +31,7 @@ RESULTS = "DEVICELENS_CORPUS_RESULTS"
 # slows past its time limit says "not verified" (never a wrong "verified") and keeps the failing
 # line's names; precision a little below for the same reason. A fix that works and does harm is
 # not counted as one.
-WHOLE = Floors(named=307 / 351, precision=0.978, precision_cases=312, fix_works=330 / 351,
+WHOLE = Floors(named=308 / 351, precision=0.978, precision_cases=313, fix_works=330 / 351,
                verified=315 / 351, clean_after_fix=347 / 351, clean_flagged=2)
 
 
