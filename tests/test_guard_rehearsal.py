@@ -710,7 +710,8 @@ labels = torch.randint(0, 3, (4,)).to("meta")
 
 def test_values_written_into_a_tensor_take_its_dtype(ip, ns, capsys):
     """``a[idx] = v`` with int32 values into an int64 tensor: no culprit in the message; the
-    values' local is named and cast to what they are written into."""
+    values' local, cast to what they are written into, gets the cell past it, and the int32
+    array it was made from is then the culprit, mended to that dtype."""
     ip.run_cell('''
 def targets(gt, idx):
     out = torch.full((10,), -100, dtype=torch.long)
@@ -724,9 +725,11 @@ idx = torch.tensor([1, 3])
     cell = "t = targets(gt, idx)\n"
     _err, out, _ = run(ip, capsys, cell)
     text = diagnosis(out)
-    assert "culprit: `gt_tensor` in targets (int32[10] on cpu); expected int64" in text, text
-    assert "+ out[idx] = gt_tensor[idx].to(out.dtype)" in text
-    assert text.rstrip().endswith(VERIFIED)
+    assert "culprit: gt (numpy int32[10]), read by the cell; expected int64" in text, text
+    assert "note: `gt_tensor` in targets is made from data the cell reads" in text
+    assert _parse.fix_code(text) == 'gt = gt.astype("int64")' and text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["t"].dtype == torch.int64 and ns["gt"].dtype.name == "int64"
 
 
 def test_a_tensor_the_edit_leaves_as_it_is_is_named_by_the_local_it_changes(ip, ns, capsys):

@@ -22,11 +22,11 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
 # Measured on 452 cases (351 failing, 101 clean look-alikes; 329 of them the held-out sets 5 to
-# 17, HELDOUT.txt), one run (935 s on 2 loaded cores): named 309/351, precision 97.9 % over 314 cases (37
-# diagnoses name no namespace object: no precision, left out), fix works 330/351, verified 316/351
-# (every one a fix that works as printed: held at 100 %), clean after fix 347/351, 2 of 101
-# look-alikes flagged (set 13's CLIP attn_mask, set 14's CW attack labels). docs/accuracy.md
-# explains every held-out miss; tests/corpus/FAILURES.md the baseline.
+# 17, HELDOUT.txt), one run (935 s on 2 loaded cores): named 309/351, precision 97.9 % over 314
+# cases (37 diagnoses name no namespace object: no precision, left out), fix works 330/351,
+# verified 316/351 (every one a fix that works as printed: held at 100 %), clean after fix
+# 347/351, 2 of 101 look-alikes flagged (set 13's CLIP attn_mask, set 14's CW attack labels).
+# docs/accuracy.md explains every held-out miss; tests/corpus/FAILURES.md the baseline.
 # NB: named and verified one below what was measured: a rehearsal that a loaded 2-core machine
 # slows past its time limit says "not verified" (never a wrong "verified") and keeps the failing
 # line's names; precision a little below for the same reason. A fix that works and does harm is
