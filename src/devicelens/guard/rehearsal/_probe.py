@@ -12,7 +12,7 @@ from typing import Any
 
 from ..diagnosis._mismatch import MismatchReport
 from ._attempt import Explain, attempt
-from ._loop import Cell, _fake, seconds
+from ._loop import Cell, _fake, _where, seconds
 from ._sandbox import run_forked
 
 
@@ -31,6 +31,5 @@ def first_mismatch(cell: Cell, ns: dict[str, Any], explain: Explain,
     return out.value.report, tuple(out.value.guesses)
 
 
-def place(report: MismatchReport) -> str:
-    """Where a mismatch happens (``cell In[3] line 40 (in f)``), not its text."""
-    return report.lines[0].split(": ")[0] if report.lines else ""
+#: where a mismatch happens (``cell In[3] line 40 (in f)``), not its text
+place = _where
