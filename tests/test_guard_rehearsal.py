@@ -948,3 +948,27 @@ def test_an_index_error_with_no_culprit_of_its_own_is_traced_to_the_data(ip, ns,
     assert _parse.fix_code(text) == "codes = [v.long() for v in codes]" and not _parse.edits(text)
     assert text.rstrip().endswith(VERIFIED)
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+
+
+def test_no_input_is_moved_for_a_model_split_over_gpus_on_purpose(fake_cuda) -> None:
+    """A stray local met inside a model split over cuda:0 and cuda:1 (a reward head's
+    ``ends``): the cell's cpu input is no data to move to the second GPU (the model takes it on
+    its first); beside a model on one GPU it is."""
+    import linecache
+
+    from devicelens.guard.diagnosis._blame import Named, describe_tensor
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._sources import source_fixes
+
+    name = "<ipython-input-93-sources>"
+    linecache.cache[name] = (0, None, ["scores = model(ids)\n"], name)
+    ends = fake_cuda.to(torch.zeros(2, 1), "cuda:0")
+    culprit = describe_tensor(ends, "`ends`", Named("`ends` in Head.forward", "", "local", ""))
+    report = MismatchReport("device", "gather", "cuda:1", (culprit,), (culprit,))
+    ids = fake_cuda.to(torch.zeros(2, 9), "cuda:0")
+    split = torch.nn.Sequential(fake_cuda.to(torch.nn.Linear(4, 4), "cuda:0"),
+                                fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1"))
+    assert source_fixes(report, name, {"model": split, "ids": ids}) == {}
+    whole = fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1")
+    assert list(source_fixes(report, name, {"model": whole, "ids": ids})) == [
+        'ids = ids.to("cuda:1")']

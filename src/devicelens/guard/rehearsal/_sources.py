@@ -14,6 +14,7 @@ from typing import Any
 
 from ...inspect._tree import Ref, assign_code, code_for
 from ..diagnosis._blame import Named, Operand, tensor_header
+from ..diagnosis._decide import is_pipeline
 from ..diagnosis._lookup import code_under, data_read, find
 from ..diagnosis._mismatch import MismatchReport, fix_for
 from ._apply import python_text, source_lines
@@ -144,20 +145,11 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
 
 
 def _split(ns: dict[str, Any], read: list[str]) -> bool:
-    """Whether a model the cell reads has parameters or buffers on more than one device."""
+    """Whether a model the cell reads is split over several accelerators on purpose."""
     import torch
 
-    from ...inspect._tree import module_parts, submodules
-
-    for name in read:
-        root = dict.get(ns, name)
-        if not issubclass(type(root), torch.nn.Module):
-            continue
-        devices = {tensor_header(t)[0] for m in submodules(root)
-                   for _n, t in (*module_parts(m).params, *module_parts(m).buffers)}
-        if len(devices) > 1:
-            return True
-    return False
+    return any(issubclass(type(m), torch.nn.Module) and is_pipeline(m)
+               for m in (dict.get(ns, name) for name in read))
 
 
 def _names(filename: str) -> tuple[list[str], frozenset[str]]:
