@@ -233,6 +233,17 @@ def test_the_sandbox_lets_a_folder_that_exists_be_asked_for_and_refuses_a_new_on
     assert not new.exists()
 
 
+def test_the_temp_folder_a_first_import_asks_for_is_not_a_write_of_the_cells(
+        monkeypatch) -> None:
+    """Python finds its temp folder by writing a probe file there on the first ask (a first
+    ``import torch._dynamo``, reached only once a fix lets the cell get further, asks): the
+    child has its answer before it is sealed, so the fix is not refused as writing a file."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # NB: as in a kernel that never asked
+    assert run_forked(tempfile.gettempdir, 5).value == tempfile.gettempdir()
+
+
 def test_a_name_that_is_no_identifier_is_spelled_through_globals(ip, ns, capsys):
     ns.update({"net": nn_linear(), "x;__import__('os')": torch.randn(2, 8, dtype=torch.float64)})
     _err, out, _ = run(ip, capsys, "out = net(globals()[\"x;__import__('os')\"])\n")

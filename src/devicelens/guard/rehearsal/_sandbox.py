@@ -125,6 +125,9 @@ def _seal(seconds: float, keep: int) -> None:
     session = sys.modules.get("jupyter_client.session")
     if session is not None:  # NB: display(), widgets, comms: messages to the real frontend
         session.Session.send = _refuse("sends a message to the notebook (display or widget)")
+    # NB: the temp folder is found once, here: its first lookup writes and deletes a probe file
+    # there (a first `import torch._dynamo` asks for it), which is not the cell writing
+    tempfile.gettempdir()
     sys.addaudithook(_audit)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
