@@ -100,6 +100,34 @@ def test_cuda_safe_names_the_same_object(ip) -> None:
         "  culprit: transform (its BandPass.randomize has the line to edit); expected meta"), err
 
 
+def test_a_torch_call_the_method_makes_is_no_handle_of_the_user_s(ip, capsys) -> None:
+    """``torch.hann_window(n)`` as a culprit's name starts with ``torch``, which the namespace
+    holds: it is made anew each time the line runs, and what the user holds is the object whose
+    method makes it."""
+    setup = IMPORTS + '''
+class Prep(nn.Module):
+    def forward(self, x):
+        return F.layer_norm(x, (x.shape[-1],), weight=torch.hann_window(x.shape[-1]))
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.prep = Prep()
+
+    def forward(self, x):
+        return self.prep(x)
+
+net = Net()
+wave = torch.randn(2, 16, device="meta")
+'''
+    lines = _post_mortem(ip, capsys, setup, "out = net(wave)\n")
+    assert _culprits(lines)[0] == (
+        "  culprit: net.prep (its Prep.forward has the line to edit); expected meta"), lines
+    old, new = _edits("\n".join(lines))[0]
+    assert _run(ip, _apply(setup, old, new), None) is None
+    assert _run(ip, "out = net(wave)\n", None) is None
+
+
 def test_a_helper_chain_is_named_by_the_function_the_cell_called(ip, capsys) -> None:
     lines = _post_mortem(ip, capsys, HELPERS, "probs = soft_sample(logits)\n")
     culprits = _culprits(lines)
@@ -281,3 +309,33 @@ xs, ys = torch.randn(5, 4), torch.randn(5, 3)
     # NB: the op that failed saw `xs` only; `ys` fails next on the same statement
     assert [ln.split(" (")[0] for ln in _culprits(str(err).splitlines())] == [
         "  culprit: xs", "  culprit: ys"], str(err)
+
+
+def test_cuda_safe_names_a_function_s_locals_behind_a_temporary_as_the_post_mortem_does(
+        ip) -> None:
+    setup = IMPORTS + '''
+def zeros_state(x, size):
+    return torch.zeros(1, x.size(0), size)
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(7, 2)
+
+    def forward(self, x):
+        h = zeros_state(x, 3)
+        c = zeros_state(x, 2)
+        z = torch.cat((h.permute(1, 0, 2).squeeze(1), c.permute(1, 0, 2).squeeze(1),
+                       x[:, :2]), dim=1)
+        return self.lin(z)
+
+tagger = Tagger().to("meta")
+xb = torch.randn(4, 5, device="meta")
+'''
+    assert _run(ip, setup, None) is None
+    err = _run(ip, "%%cuda_safe --no-preflight\nout = tagger(xb)\n", None)
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    # NB: the op saw `h.permute(...).squeeze(1)`, a temporary; the user's code calls it `h`
+    assert [ln.split(" (")[0] for ln in _culprits(str(err).splitlines())] == [
+        "  culprit: `h` in Tagger.forward", "  culprit: `c` in Tagger.forward"], str(err)
+    assert "+ return torch.zeros(1, x.size(0), size, device=x.device)" in str(err)

@@ -22,7 +22,7 @@ from ._context import Ctx, Failure, Op
 from ._edits import Edit
 from ._handle import with_handle
 from ._mismatch import MismatchReport, is_float
-from ._naming import blame_for, blames_from_origins, titles
+from ._naming import blame_for, blames_from_origins, titles, view_base
 from ._owners import with_owners
 from ._roles import select
 from ._trace import Want
@@ -172,20 +172,27 @@ def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
     if not culprits:
         return culprits
     attr = "device" if failure.kind == "device" else "dtype"
-    named = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
-             for where, t in statement_tensors(ctx, ctx.user)]
-    named = [o for o in named if o.operand.named.role not in ("unnamed", "local")]
+    read = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+            for where, t in statement_tensors(ctx, ctx.user)]
+    named = [o for o in read if o.operand.named.role not in ("unnamed", "local")]
     if all(o.operand.named.role == "unnamed" for o in culprits):
         wrong = {(getattr(o.operand, attr), o.operand.shape) for o in culprits}
         found = [o for o in named if (getattr(o.operand, attr), o.operand.shape) in wrong]
-        return found or culprits
+        # NB: temporaries the statement makes from its own names (``hidden.repeat(...)``, a
+        # function's locals): those names, each the statement reads with the culprits' device
+        # (dtype), as the post-mortem reads them
+        bad = {getattr(o.operand, attr) for o in culprits}
+        return found or [o for o in read if o.operand.named.role != "unnamed"
+                         and getattr(o.operand, attr) in bad and not o.operand.scalar_cpu] \
+            or culprits
     if failure.kind != "device" or not others:
         return culprits
     # NB: the statement's other operands on the culprit's device fail next (``self.meta(meta)``
     # after ``self.img(image)``): named now, as the post-mortem, which reads them all, does
-    seen = {id(o.tensor) for o in culprits}
+    seen = {id(o.tensor) for o in culprits} | {id(view_base(o.tensor)) for o in culprits}
     devices = {o.operand.device for o in culprits}
-    return culprits + [o for o in named if id(o.tensor) not in seen
+    return culprits + [o for o in read if o.operand.named.role != "unnamed"
+                       and id(o.tensor) not in seen
                        and o.operand.device in devices and not o.operand.scalar_cpu]
 
 

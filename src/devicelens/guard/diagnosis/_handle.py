@@ -112,11 +112,13 @@ def _without_innocents(report: MismatchReport) -> MismatchReport:
 
 def _held(c: Operand, ns: dict[str, Any]) -> bool:
     """The culprit is something the user holds: a namespace path, not a local, a temporary or
-    the function whose line made it."""
+    the function whose line made it, nor an expression of a module's (``torch.hann_window(n)``,
+    made anew each time the line runs)."""
     if c.named.root:
-        return True
+        return type(ns.get(c.named.root)) is not types.ModuleType
     root = _root(c.named.name)
-    return root.isidentifier() and root in ns and not _function(root, ns)
+    return root.isidentifier() and root in ns and not _function(root, ns) \
+        and type(ns[root]) is not types.ModuleType
 
 
 def _function(name: str, ns: dict[str, Any]) -> bool:

@@ -57,7 +57,7 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         if built is not None:
             return [built]
         loc = ctx.namer.local_at.get(id(op.tensor))
-        base = _base(op.tensor)
+        base = view_base(op.tensor)
         if loc is None and base is not None:
             loc = ctx.namer.local_at.get(id(base))
         origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
@@ -197,7 +197,8 @@ def _looped(ctx: Ctx, container: str) -> bool:
         and ast.unparse(n.value) == container for n in ast.walk(stmt))
 
 
-def _base(t: Any) -> Any:
+def view_base(t: Any) -> Any:
+    """The tensor ``t`` is a view of (None for a tensor that owns its storage)."""
     try:
         return t._base
     except Exception:
@@ -238,6 +239,9 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
     out = []
     local = op.operand.named.name if op.operand.named.role in ("local", "unnamed") else ""
     loc = ctx.namer.local_at.get(id(op.tensor))
+    base = view_base(op.tensor)
+    if loc is None and base is not None:  # NB: a view of a local (`h.permute(1, 0, 2)`)
+        loc = ctx.namer.local_at.get(id(base))
     mine = loc is not None and ctx.is_user(ctx.frames[loc[0]].frame.f_code.co_filename)
     for o in origins:
         operand = _operand(op, o, local, mine)
