@@ -208,6 +208,10 @@ CASES = [
          "    def forward(self, x):\n        return self.fc(x) + self.table.narrow(0, 0, 3)\n"
          "pos = Pos().to('cuda:0')\nx = torch.randn(3, 4, device='cuda:0')\n",
          "with torch.no_grad():\n    y = pos(x)\n", "pos.table", edit=True),
+    # a chain of transforms started from a cpu identity: the cell reads the list's last item
+    Case("last_item_of_a_list_read_with_a_negative_index", "fake",
+         "steps = [torch.eye(3)]\nms = [torch.randn(3, 3, device='cuda:0') for _ in range(2)]\n",
+         "for m in ms:\n    steps.append(m @ steps[-1])\n", "steps"),
 ]
 
 

@@ -468,6 +468,9 @@ def _key(sc: Scope, node: ast.expr) -> str | int | None:
     if isinstance(node, ast.Name):
         v = sc.values.get(node.id)
         return v if type(v) is str or type(v) is int else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value  # NB: `history[-1]`, the last item
     return None
 
 
