@@ -212,6 +212,12 @@ CASES = [
     Case("last_item_of_a_list_read_with_a_negative_index", "fake",
          "steps = [torch.eye(3)]\nms = [torch.randn(3, 3, device='cuda:0') for _ in range(2)]\n",
          "for m in ms:\n    steps.append(m @ steps[-1])\n", "steps"),
+    # a 0-dim statistic left on the GPU, multiplied into audio brought back to the cpu: the
+    # scalar moves, not the data (a model on the GPU in the namespace does not decide)
+    Case("zero_dim_statistic_left_on_the_gpu_with_cpu_data", "fake",
+         "net = nn.Linear(4, 4).to('cuda:0')\nwav = torch.randn(1, 40, device='cuda:0')\n"
+         "norm = wav.abs().amax()\nclips = [torch.randn(40) for _ in range(2)]\n",
+         "outs = [c * norm for c in clips]\n", "norm"),
 ]
 
 

@@ -10,6 +10,7 @@ there, so no two of them contradict each other.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -97,10 +98,15 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                 return data.pop()
         if d is not None and (d in devices or not devices):
             return d
-    for group in (line_modules, cell_modules):
-        found = _one_device(group, devices)
-        if found is not None:
-            return found
+    found = _one_device(line_modules, devices)
+    if found is not None:
+        return found
+    found = _data_device(operands)
+    if found is not None:
+        return found
+    found = _one_device(cell_modules, devices)
+    if found is not None:
+        return found
     if explicit is not None and explicit in devices:
         return explicit
     if ns_device in devices:
@@ -151,6 +157,19 @@ def _shapes(m: Any) -> list[tuple[int, ...]]:
 def _root_of(name: str) -> str:
     m = re.match(r"[A-Za-z_]\w*", name or "")
     return m.group(0) if m else ""
+
+
+def _data_device(operands: list[Operand]) -> str | None:
+    """The one device of the op's data when what is elsewhere is only a scalar (a norm or a
+    statistic left on the GPU, multiplied into cpu audio): PyTorch lets a 0-dim cpu tensor meet
+    data on any device, never the reverse, and the scalar is what moves, not the data. NB: data
+    has more than one element: a one-element state (a running baseline, `d_numerator`) or index
+    (a diffusion step `t`) is no data a reduction or a table must follow."""
+    data = {o.device for o in operands if not o.what and math.prod(o.shape) > 1}
+    scalars = {o.device for o in operands if not o.what and o.shape == ()}
+    if len(data) == 1 and scalars - data:
+        return data.pop()
+    return None
 
 
 def _one_device(modules: Iterable[Any], devices: list[str]) -> str | None:

@@ -160,12 +160,33 @@ def code_at(filename: str, name: str, first: int, qualname: str) -> Code | None:
         return None
     if name == "<module>":
         return Code(src, None, "<module>")
+    if name in _OWN_FRAME:
+        return _enclosing(src, first, qualname)
     for node in ast.walk(src.tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
             starts = [node.lineno, *(d.lineno for d in node.decorator_list)]
             if first in starts:
                 return Code(src, node, qualname)
     return None
+
+
+#: expressions that run in a frame of their own (list, set and dict comprehensions before Python
+#: 3.12, generator expressions on every version)
+_OWN_FRAME = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+
+
+def _enclosing(src: Source, first: int, qualname: str) -> Code:
+    """A comprehension's frame read as the code it is written in (the cell, or the innermost
+    function around its line): its statement is that code's, the names it reads are bound
+    there (``[c * norm for c in clips]`` reads the cell's ``norm``)."""
+    best: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
+                and node.lineno <= first <= (node.end_lineno or node.lineno) \
+                and (best is None or node.lineno >= best.lineno):
+            best = node
+    outer = qualname.rpartition(".<locals>.")[0] if ".<locals>." in qualname else "<module>"
+    return Code(src, best, outer if best is not None else "<module>")
 
 
 def statement_at(code: Code, lineno: int) -> ast.stmt | None:
