@@ -59,10 +59,12 @@ bench: setup
 
 # Diagnosis accuracy on the corpus of real bugs (tests/corpus): every case's self-test, the per-case
 # and per-family table, and the whole corpus's floors checked on that same run.
-# Each case runs in a child forked from a zygote that imported torch once; add ARGS=--fresh for a
-# new interpreter per case (4x the CPU, the same results: docs/testing.md).
+# Each case runs in a child forked from a zygote that imported torch once (checked here against
+# fresh interpreters, field for field); add ARGS=--fresh for a new interpreter per case (4x the
+# CPU, the same results: docs/testing.md).
 corpus: setup
-	$(PY) -m pytest -q -p no:cacheprovider tests/corpus/test_corpus_valid.py
+	$(PY) -m pytest -q -p no:cacheprovider tests/corpus/test_corpus_valid.py \
+		tests/corpus/test_corpus_zygote.py
 	@mkdir -p build
 	$(PY) -m tests.corpus.scorer --json build/corpus.json $(ARGS)
 	DEVICELENS_CORPUS_RESULTS=build/corpus.json $(PY) -m pytest -q -p no:cacheprovider \

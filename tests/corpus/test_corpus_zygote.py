@@ -52,6 +52,7 @@ def both() -> dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
             for mode in ("score", "validate")}
 
 
+@pytest.mark.corpus  # NB: eight interpreters started from scratch: with `make corpus`
 @pytest.mark.parametrize("mode", ["score", "validate"])
 def test_a_forked_case_gives_the_fresh_interpreters_result_field_for_field(
         mode: str, both: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]) -> None:
