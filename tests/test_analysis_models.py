@@ -57,6 +57,26 @@ def test_the_newest_cell_decides_and_cuda_safe_bodies_are_read() -> None:
     assert Usage(["a(x", "def f(:"], ["a"]).partners("x") == frozenset()  # never raises
 
 
+def test_a_function_s_own_names_are_not_the_cell_s_and_a_module_s_build_data_is_its_own(
+        ) -> None:
+    """A model's ``__init__`` passes its parameter ``train_x`` on beside ``likelihood``: that is
+    the function's ``train_x``, not the cell's; and what a module is built from
+    (``ExactGPModel(train_x, train_y, likelihood)``) is the module's state, which its own
+    ``_apply`` may move: neither ties the cell's ``train_x`` to ``likelihood``."""
+    cells = ["class GP(Base):\n    def __init__(self, train_x, likelihood):\n"
+             "        super().__init__(train_x, likelihood)\n"
+             "        self.scale = likelihood.noise * train_x.std()\n"
+             "model = GP(train_x, likelihood)\n"]
+    u = Usage(cells, {"model": "GP", "likelihood": "Gauss"})
+    assert u.models_of("train_x") == frozenset()
+    # NB: a plain function still ties its arguments at the call (through ``_helper``)
+    u = Usage(["def step(x):\n    return likelihood(x)\nstep(train_x)\n"], {"likelihood": "G"})
+    assert u.models_of("train_x") == {"likelihood"} and u.models_of("x") == frozenset()
+    # NB: a call of a class no module of the namespace has still combines what it is given
+    assert Usage(["e = Explainer(net, background)\n"], {"net": "Net"}).models_of(
+        "background") == {"net"}
+
+
 def test_a_state_loaded_from_another_models_checkpoint_does_not_tie_the_two_models() -> None:
     # NB: resuming from a CPU copy of the run (pytorch#41839): load_state_dict copies the state
     # onto the receiver's device, so the CPU model that made the checkpoint is not used with

@@ -46,6 +46,7 @@ class _Shared:
 
     def __init__(self, types: Mapping[str, str]) -> None:
         self.types = types  # module name -> its class name
+        self.module_classes = frozenset(c for c in types.values() if c)
         self.env: dict[str, frozenset[str]] = {}
         self.cpu_args: dict[str, tuple[tuple[int, str], ...]] = dict(_CPU_ARGS)
         self.cpu_paths: set[str] = set()
@@ -239,6 +240,11 @@ class _Visitor:
         self.env.update(saved)
         if not isinstance(s, ast.ClassDef):
             self._helper(s, self.events[start:])
+            # NB: a function's parameters and locals are its own, not the cell's names of the
+            # same spelling (``super().__init__(train_x, likelihood)`` in a model's __init__);
+            # what they meet reaches the cell through the calls of the function (``_helper``)
+            own = _own_names(s)
+            self.events[start:] = [ev for ev in self.events[start:] if ev[0] not in own]
 
     def _helper(self, f: ast.FunctionDef | ast.AsyncFunctionDef,
                 events: list[tuple[str, frozenset[str], bool]]) -> None:
@@ -322,6 +328,11 @@ class _Visitor:
             self._tie(origin - {model}, frozenset((model,)), direct=True)
             return frozenset((model,)), set()
         self._cpu_paths(e, None)
+        if isinstance(func, ast.Name) and func.id in self.shared.module_classes:
+            # NB: ``ExactGPModel(train_x, train_y, likelihood)``: what a module is built from
+            # is its own state (it moves it, or the snapshot judges it inside the module), not
+            # data used with the modules passed beside it
+            return frozenset(), set()
         if isinstance(func, ast.Name) and func.id in self.shared.helpers:
             self._through_helper(e, func.id, parts)
         if method in _COPY_INTO and isinstance(func, ast.Attribute):
@@ -388,6 +399,21 @@ def _func_name(e: ast.expr) -> str | None:
     if isinstance(e, ast.Name):
         return e.id
     return e.attr if isinstance(e, ast.Attribute) else None
+
+
+def _own_names(f: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function binds itself: its parameters, and what its body assigns (not
+    what it declares ``global``)."""
+    a = f.args
+    out = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    out |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    declared: set[str] = set()
+    for node in ast.walk(f):
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            declared.update(node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+    return frozenset(out - declared)
 
 
 def _root(e: ast.AST) -> str | None:
