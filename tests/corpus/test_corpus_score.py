@@ -21,18 +21,18 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 #: the results ``make corpus`` already has (the scorer's ``--json``), checked without a re-run
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
-# Measured on 452 cases (351 failing, 101 clean look-alikes; 329 of them the held-out sets 5 to
-# 17, HELDOUT.txt), one run (935 s on 2 loaded cores): named 309/351, precision 97.9 % over 314
-# cases (37 diagnoses name no namespace object: no precision, left out), fix works 330/351,
-# verified 316/351 (every one a fix that works as printed: held at 100 %), clean after fix
-# 347/351, 2 of 101 look-alikes flagged (set 13's CLIP attn_mask, set 14's CW attack labels).
+# Measured on 480 cases (373 failing, 107 clean look-alikes; 357 of them the held-out sets 5 to
+# 18, HELDOUT.txt), one run (365 s on 2 cores): named 332/373, precision 98.0 % over 335 cases
+# (38 diagnoses name no namespace object: no precision, left out), fix works 351/373, verified
+# 336/373 (every one a fix that works as printed: held at 100 %), clean after fix 369/373, 1 of
+# 107 look-alikes flagged (set 13's CLIP attn_mask).
 # docs/accuracy.md explains every held-out miss; tests/corpus/FAILURES.md the baseline.
 # NB: named and verified one below what was measured: a rehearsal that a loaded 2-core machine
 # slows past its time limit says "not verified" (never a wrong "verified") and keeps the failing
 # line's names; precision a little below for the same reason. A fix that works and does harm is
 # not counted as one.
-WHOLE = Floors(named=308 / 351, precision=0.978, precision_cases=313, fix_works=330 / 351,
-               verified=315 / 351, clean_after_fix=347 / 351, clean_flagged=2)
+WHOLE = Floors(named=331 / 373, precision=0.977, precision_cases=334, fix_works=351 / 373,
+               verified=335 / 373, clean_after_fix=369 / 373, clean_flagged=1)
 
 
 @pytest.fixture(scope="module")
