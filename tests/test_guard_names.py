@@ -218,6 +218,23 @@ CASES = [
          "net = nn.Linear(4, 4).to('cuda:0')\nwav = torch.randn(1, 40, device='cuda:0')\n"
          "norm = wav.abs().amax()\nclips = [torch.randn(40) for _ in range(2)]\n",
          "outs = [c * norm for c in clips]\n", "norm"),
+    # an index divided again and again (``keep / 3 / 1``): every ``/`` of the chain becomes
+    # ``//``; the float scores the cell hands over are never cast to an integer (a cast that
+    # runs because nothing passes the threshold any more)
+    Case("an_index_divided_in_a_chain_and_scores_never_cast_to_long", "cpu",
+         "def pick(scores, table):\n    keep = (scores >= 0.5).nonzero().view(-1)\n"
+         "    if keep.numel() == 0:\n        return None\n    rows = keep / 3 / 1\n"
+         "    return table[rows]\n"
+         "scores = torch.tensor([0.9, 0.2, 0.7, 0.6])\ntable = torch.randn(4, 2)\n",
+         "out = pick(scores, table)\n", "pick", edit=True),
+    # a value still being computed when it fails, then sent to the cpu: the ``.cpu()`` says where
+    # the result goes, not where the distribution's parameters must be
+    Case("a_result_sent_to_the_cpu_does_not_decide_where_the_inputs_go", "fake",
+         "class Forecast:\n    def __init__(self, loc):\n        self.loc = loc\n"
+         "    def quantile(self, level):\n"
+         "        return (self.loc * torch.tensor([level])).cpu()\n"
+         "forecast = Forecast(torch.randn(5, device='cuda:0'))\n",
+         "q = forecast.quantile(0.9)\n", "forecast", edit=True),
 ]
 
 
@@ -493,3 +510,19 @@ def test_integer_counts_and_a_long_operand_in_a_float_op(ip, capsys, setup, cell
     text = _text("".join(capsys.readouterr()))
     assert re.findall(r"^\s*culprit: (\S+) \(", text, re.M) == [culprit], text
     assert _fix_code(text) == fix, text
+
+
+def test_every_true_division_of_an_index_chain_becomes_a_floor_division(ip, capsys) -> None:
+    """``indices / num_classes / height / width`` divides the index at every step: the edit
+    floors each one (the first alone would leave the rest float)."""
+    setup = IMPORTS + (
+        "def cell_of(flat, table, w, h):\n    a = flat / w / h\n    return table[a]\n"
+        "flat = torch.arange(0, 24, 6)\ntable = torch.randn(3, 2)\n")
+    assert _run(ip, setup, None) is None
+    capsys.readouterr()
+    assert _run(ip, "out = cell_of(flat, table, 4, 2)\n", None) is not None
+    text = _text("".join(capsys.readouterr()))
+    assert "+ a = flat // w // h" in ANSI.sub("", text), text
+    old, new = _edits(text)[0]
+    assert _run(ip, IMPORTS + _apply(setup.removeprefix(IMPORTS), old, new), None) is None
+    assert _run(ip, "out = cell_of(flat, table, 4, 2)\n", None) is None

@@ -184,7 +184,8 @@ def explicit_device(stmt: ast.stmt | None) -> str | None:
         return None
     found: list[str] = []
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and _placed_operand(node.func.value):
             if node.func.attr == "cpu" and not node.args:
                 found.append("cpu")
             elif node.func.attr == "to" and node.args and _const_device(node.args[0]):
@@ -193,6 +194,14 @@ def explicit_device(stmt: ast.stmt | None) -> str | None:
             found.append(_const_device(node.value) or "")
     found = list(dict.fromkeys(found))
     return found[0] if len(found) == 1 else None
+
+
+def _placed_operand(receiver: ast.expr) -> bool:
+    """``x.cpu()``, ``batch["y"].to("cuda:1")``: a name moved, which the op may be reading.
+    NB: ``dist.icdf(level).cpu()`` or ``(a + b).to("cpu")`` moves a value still being computed
+    when it fails: where the result goes says nothing of where the inputs must be."""
+    return not any(isinstance(n, ast.Call | ast.BinOp | ast.UnaryOp | ast.Compare)
+                   for n in ast.walk(receiver))
 
 
 def _const_device(node: ast.expr) -> str | None:

@@ -165,14 +165,24 @@ def _true_division(tr: Tracer, sc: Scope, node: ast.BinOp) -> Change | None:
     want = tr.want
     if not (want.kind == "index_dtype" or want.fix == "int64") or not is_float(want.dtype):
         return None
-    left = meta(tr.live(sc, node.left))
-    right = tr.live(sc, node.right)
-    right_meta = meta(right) if is_tensor(right) else None
-    # NB: the divisor may be unreadable here (``x.shape[-1]``): only a float one is refused
-    if left is None or is_float(left[1]) or (right_meta is not None and is_float(right_meta[1])) \
-            or type(right) is float:
+    # NB: a chain (``indices / num_classes / height / width``) divides the index again at every
+    # step: each ``/`` of it becomes ``//``, not the first alone
+    chain: list[ast.BinOp] = []
+    cur: ast.expr = node
+    while isinstance(cur, ast.BinOp) and isinstance(cur.op, ast.Div):
+        chain.append(cur)
+        cur = cur.left
+    left = meta(tr.live(sc, cur))
+    if left is None or is_float(left[1]):
         return None
-    text = f"{_source.segment(sc.code, node.left)} // {_source.segment(sc.code, node.right)}"
+    for step in chain:
+        right = tr.live(sc, step.right)
+        right_meta = meta(right) if is_tensor(right) else None
+        # NB: the divisor may be unreadable here (``x.shape[-1]``): only a float one is refused
+        if (right_meta is not None and is_float(right_meta[1])) or type(right) is float:
+            return None
+    text = " // ".join([_source.segment(sc.code, cur),
+                        *(_source.segment(sc.code, step.right) for step in reversed(chain))])
     return node, text
 
 
