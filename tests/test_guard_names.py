@@ -235,6 +235,14 @@ CASES = [
          "        return (self.loc * torch.tensor([level])).cpu()\n"
          "forecast = Forecast(torch.randn(5, device='cuda:0'))\n",
          "q = forecast.quantile(0.9)\n", "forecast", edit=True),
+    # heads kept in a plain list by a model with no parameter of its own: its .to() moved
+    # nothing; each head moves as a module (a Parameter cannot be rebound to a tensor)
+    Case("heads_in_a_plain_list_of_a_model_with_no_parameter_of_its_own", "meta",
+         "class Heads(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.heads = [nn.Linear(4, n) for n in (2, 3)]\n"
+         "    def forward(self, x):\n        return [h(x) for h in self.heads]\n"
+         "model = Heads().to('meta')\nxb = torch.randn(5, 4, device='meta')\n",
+         "outs = model(xb)\n", "model.heads"),
 ]
 
 

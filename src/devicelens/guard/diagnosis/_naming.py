@@ -339,10 +339,10 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         return _array_fix(code, failure, expected)
     if role == "setting" and code:
         return f"{code} = {_setting_value(ctx, o.obj, expected)}"
-    if role in ("attribute", "tensor") and code and _is_parameter(o.obj):
+    if role in ("attribute", "tensor", "trapped") and code and _is_parameter(o.obj):
         # NB: a Parameter found through a plain object (``policy.target_model.q_net[0].weight``)
         # cannot be rebound to a tensor; the module holding it moves, as for a model's own
-        holder = _outer_module(ctx, code)
+        holder = _outer_module(ctx, code, o.obj)
         if holder:
             target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
             return f"{holder}.to({target})"
@@ -391,9 +391,11 @@ def _is_parameter(obj: Any) -> bool:
     return isinstance(obj, torch.nn.Parameter)
 
 
-def _outer_module(ctx: Ctx, code: str) -> str:
+def _outer_module(ctx: Ctx, code: str, param: Any = None) -> str:
     """The shortest prefix of path ``code`` that is an ``nn.Module`` (``policy.target_model``
-    for ``policy.target_model.q_net[0].weight``); '' when there is none."""
+    for ``policy.target_model.q_net[0].weight``) and, given ``param``, holds it registered: a
+    module kept in a plain list (``model.softmaxes[0]``) is not moved by its parent's ``.to()``;
+    '' when there is none."""
     import torch
 
     try:
@@ -406,7 +408,9 @@ def _outer_module(ctx: Ctx, code: str) -> str:
         chain.append(node)
     for prefix in reversed(chain):
         text = ast.unparse(prefix)
-        if isinstance(ctx.resolve(text), torch.nn.Module):
+        m = ctx.resolve(text)
+        if isinstance(m, torch.nn.Module) and (
+                param is None or any(p is param for p in m.parameters())):
             return text
     return ""
 
