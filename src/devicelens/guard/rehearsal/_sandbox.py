@@ -127,7 +127,8 @@ def _seal(seconds: float, keep: int) -> None:
         session.Session.send = _refuse("sends a message to the notebook (display or widget)")
     # NB: the temp folder is found once, here: its first lookup writes and deletes a probe file
     # there (a first `import torch._dynamo` asks for it), which is not the cell writing
-    tempfile.gettempdir()
+    with contextlib.suppress(OSError):  # NB: none usable: the cell meets that itself
+        tempfile.gettempdir()
     sys.addaudithook(_audit)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
