@@ -534,6 +534,32 @@ def test_inside_a_function_a_guess_takes_another_operands_dtype_never_a_literal(
     assert "    return torch.scatter(tokens, 1, index, value.float())" in top
 
 
+def test_a_guess_never_casts_float_data_to_an_integer_unless_it_is_the_named_stray() -> None:
+    """Retinanet's float indices (made by ``/`` inside ``decode``): ``decode(cls_head.long(),
+    ...)`` runs, because scores cast to long are all 0 and nothing passes the threshold. Floats
+    cast to integers lose their values: on a caller's line only a named culprit gets such a cast."""
+    import linecache
+
+    from devicelens.guard.diagnosis._blame import Named, Operand
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+
+    name = "<ipython-input-97-guesses>"
+    linecache.cache[name] = (0, None, ["boxes = decode(cls_head, rows)\n"], name)
+    rows = Operand("argument 2", Named("rows", "rows", "tensor", "rows"), "cpu", "float32", (3,))
+    report = MismatchReport("index_dtype", "index", "int64", (rows,), (rows,))
+    ns = {"cls_head": torch.rand(1, 27, 8, 8), "rows": torch.tensor([0.0, 2.0, 1.0])}
+    guesses = [g.edit.new[0] for g in line_guesses(report, name, 1, "", ns, outer=True)]
+    assert guesses == ["boxes = decode(cls_head, rows.long())"], guesses
+    # NB: on the op's own line an operand is what the op reads as an index: it may be cast
+    assert "boxes = decode(cls_head.long(), rows)" in [
+        g.edit.new[0] for g in line_guesses(report, name, 1, "", ns)]
+    # NB: integer data is no loss: an int32 tensor is cast like the named one
+    ns["cls_head"] = torch.zeros(2, dtype=torch.int32)
+    assert "boxes = decode(cls_head.long(), rows)" in [
+        g.edit.new[0] for g in line_guesses(report, name, 1, "", ns, outer=True)]
+
+
 def test_a_guess_never_rewrites_what_an_op_writes_into() -> None:
     """``ema.weight.to("cuda:0").lerp_(w, 0.01)`` runs, and the EMA never changes: an in-place
     method's receiver and an ``out=`` are never rewritten."""

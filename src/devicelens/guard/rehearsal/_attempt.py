@@ -188,10 +188,10 @@ def _guesses(report: MismatchReport, tb: Any, filename: str,
         return ()
     try:
         top = [ln for name, ln in stack_in(tb, filename) if name == "<module>"]
-        return tuple(g for file, line, qualname, scope in sites(
-                         tb, (filename, top[-1] if top else 0))
+        return tuple(g for i, (file, line, qualname, scope) in enumerate(sites(
+                         tb, (filename, top[-1] if top else 0)))
                      for g in line_guesses(report, file, line, qualname,
-                                           scope if qualname else ns))
+                                           scope if qualname else ns, outer=i > 0))
     except Exception:
         return ()
 

@@ -64,9 +64,10 @@ def sites(tb: Any, failing: tuple[str, int]) -> list[tuple[str, int, str, Mappin
 
 
 def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str = "",
-                 scope: Mapping[str, Any] | None = None) -> list[Guess]:
+                 scope: Mapping[str, Any] | None = None, outer: bool = False) -> list[Guess]:
     """Edits of the statement at ``line`` of cell ``filename`` (in function ``qualname``, whose
-    locals are ``scope``), one operand each: a cast the operand makes dropped, then the operand
+    locals are ``scope``; ``outer``: a caller's line, not the one the op read its operands on),
+    one operand each: a cast the operand makes dropped, then the operand
     cast or moved to ``report.expected``. NB: inside a function the target is another operand's
     (``.to(tokens.dtype)``): a literal there would be wrong for the next device or dtype."""
     if line <= 0:
@@ -91,7 +92,7 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
         "cpu()" if report.expected == "cpu" else "")
     out: list[Guess] = []
     rewrites = _rewrites(stmt, call, _culprit_names(report), scope or {}, report,
-                         lambda n: _segment(old, first, n))
+                         lambda n: _segment(old, first, n), outer)
     for node, new in [*_written(stmt, report), *rewrites]:
         if anchor and _source(node) == anchor:
             continue
@@ -216,7 +217,8 @@ def _culprit_names(report: MismatchReport) -> set[str]:
 
 
 def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str, Any],
-              report: MismatchReport, spelled: Any = None) -> Iterator[tuple[ast.expr, str]]:
+              report: MismatchReport, spelled: Any = None,
+              outer: bool = False) -> Iterator[tuple[ast.expr, str]]:
     """(operand, its new text): casts dropped first (the smallest fix), then the culprits as
     written, then outer operands before inner ones (an op's own before what made them).
     NB: never an operand that is no tensor (a list, a tuple, a function, a module: a guess
@@ -234,12 +236,31 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str,
         inner = _cast_of(n)
         if inner is not None:
             yield n, spelled(inner)
+    target = "int64" if report.kind == "index_dtype" else report.expected
+    lossy = outer and report.kind != "device" and not target.startswith(
+        ("float", "bfloat", "complex"))
     for n in operands if call else ():
         if call == "cpu()" and _source(n) not in culprits:
             continue  # NB: to the cpu goes what must be there (lengths), never the data
+        if lossy and _source(n) not in culprits and _floating(_lookup(n, scope)):
+            # NB: floats cast to integers lose their values, and a cell can run *because* they
+            # did (scores all 0 pass no threshold): on a caller's line, only a named stray gets
+            # such a cast; on the op's own line the operand is what the op reads as an index
+            continue
         src = spelled(n)
         atom = isinstance(n, ast.Name | ast.Attribute | ast.Call | ast.Subscript)
         yield n, f"{src if atom else f'({src})'}.{call}"
+
+
+def _floating(value: Any) -> bool:
+    """A tensor (or NumPy array) with a floating dtype, read without calling into it."""
+    import sys
+
+    if _is_tensor(value):
+        return bool(sys.modules["torch"]._C.TensorBase.is_floating_point(value))
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.ndarray) and np.issubdtype(
+        np.ndarray.dtype.__get__(value), np.floating)
 
 
 _NO_TENSOR = (ast.Constant, ast.Starred, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,

@@ -200,8 +200,8 @@ def _guesses(report: MismatchReport, tb: TracebackType | None, filename: str,
     from ._candidates import line_guesses, sites
 
     try:
-        return [g.edit for site in sites(tb, (filename, (lines or [0])[-1]))
-                for g in line_guesses(report, *site)]
+        return [g.edit for i, site in enumerate(sites(tb, (filename, (lines or [0])[-1])))
+                for g in line_guesses(report, *site, outer=i > 0)]
     except Exception:
         return []
 

@@ -145,8 +145,9 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
         where = sites(cell.tb, (cell.filename, cell.failing_line))
         guesses = list(cell.guesses) or [
-            g for file, line, qualname, scope in where
-            for g in line_guesses(report, file, line, qualname, scope if qualname else ns)]
+            g for i, (file, line, qualname, scope) in enumerate(where)
+            for g in line_guesses(report, file, line, qualname, scope if qualname else ns,
+                                  outer=i > 0)]
         again: list[tuple[MismatchReport, list[Unit]]] = []  # got past the line, then advice
         if first is not None and _advice_next(first):
             again.append((report, units))
