@@ -447,3 +447,27 @@ def test_an_optimizer_over_a_named_parameter_is_no_orphan_and_its_fix_keeps_the_
     # NB: an optimizer whose parameters nothing holds any more is still one
     del ns["prompt"]
     assert [f.kind for f in found(ns, "out = head(x)\n")] == ["optimizer_orphan"]
+
+
+def test_a_plain_attribute_its_own_class_moves_where_it_reads_it_is_only_a_note() -> None:
+    """fairseq's sinusoidal table: a plain attribute left on the cpu, which the module's own
+    ``forward`` moves where it reads it (``self.weights.to(x)``): nothing fails, so no error;
+    the same class without that move keeps the error."""
+    cls = ("class Pos(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = nn.Linear(4, 4)\n        self.weights = torch.zeros(8, 4)\n"
+           "    def forward(self, x):\n        w = self.weights.to(x)\n"
+           "        return self.fc(x) + w[: x.shape[0]]\n")
+
+    class Pos(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.weights = torch.zeros(8, 4)
+
+    ns = {"model": Pos().to("meta")}
+    moved = [(f.kind, f.severity) for f in found(ns, cls) if "model.weights" in f.paths]
+    assert moved == [("trap_latent", "info")], moved
+    kept = [(f.kind, f.severity) for f in found(ns, cls.replace("self.weights.to(x)",
+                                                                 "self.weights"))
+            if "model.weights" in f.paths]
+    assert kept == [("trap_attribute", "error")], kept

@@ -89,6 +89,7 @@ def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Find
     out += _loose(snap, idx, usage, m)
     out = _not_orphans(snap, out)
     out = _not_references(snap, out)
+    out = _moved_at_use(snap, usage, out)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
@@ -111,6 +112,32 @@ def _not_orphans(snap: Snapshot, out: list[Finding]) -> list[Finding]:
         if ps and all(p in named for p in ps):
             drop.add(id(f))
     return [f for f in out if id(f) not in drop]
+
+
+def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Finding]:
+    """``out`` with each "plain tensor attribute left behind" error made a note when its
+    module's own class (defined in the cells) moves that attribute where it reads it (fairseq's
+    ``self.weights = self.weights.to(x)``): nothing fails, and a buffer is only tidier.
+    NB: read only when such a finding exists."""
+    traps = [f for f in out if f.kind == "trap_attribute" and f.objects and f.objects[0] in snap
+             and f.paths]
+    if not traps:
+        return out
+    swap: dict[int, Finding] = {}
+    for f in traps:
+        o = snap[f.objects[0]]
+        t = next((t for t in o.tensors if t.path == f.paths[0] and t.role == "attribute"), None)
+        if t is None:
+            continue
+        cls = o.type_name if t.owner == o.name else next(
+            (m.type_name for m in o.modules if m.path == t.owner), "")
+        if str(t.ref[-1].key) in usage.moved_at_use(cls):
+            swap[id(f)] = Finding(
+                f.id, "trap_latent", "info", f"{t.path} is moved where it is used",
+                f"{t.path} is a plain tensor attribute on {t.device}; {cls}'s own code moves it "
+                f"where it reads it, so nothing fails. Registered as a buffer, Module.to() "
+                f"would move it once.", f.fix, f.paths, f.objects, f.devices)
+    return [swap.get(id(f), f) for f in out]
 
 
 def _not_references(snap: Snapshot, out: list[Finding]) -> list[Finding]:

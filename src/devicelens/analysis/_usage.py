@@ -55,6 +55,9 @@ class _Shared:
         #: caller's names through the helper's own (``w``)
         self.helpers: dict[str, tuple[tuple[str, ...], dict[str, tuple[frozenset[str],
                                                                        frozenset[str]]]]] = {}
+        #: a class the cells define -> its attributes its own code moves where it reads them
+        #: (``self.weights.to(x)``, ``self.pos_embed.to(x.device)``)
+        self.moved_at_use: dict[str, frozenset[str]] = {}
 
 
 class Usage:
@@ -80,6 +83,7 @@ class Usage:
             self._cells.append(_Cell(uses, v.amp))
         self.history = bool(recent)
         self.origins = shared.env
+        self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
         self._used: set[str] = set()  # every module some cell uses something with
@@ -131,8 +135,13 @@ class Usage:
         if self._key is None:
             used = tuple((c.uses, c.amp) for c in self._cells if c.uses)
             # NB: a name computed from no model (``x = x.double()``) reads as one never assigned
-            self._key = (used, self._origins(), self.cpu_paths, self.history)
+            self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved)
         return self._key
+
+    def moved_at_use(self, class_name: str) -> frozenset[str]:
+        """The attributes class ``class_name`` (defined in the cells) moves itself where its
+        code reads them: a plain tensor attribute left on the cpu there fails nothing."""
+        return self._moved.get(class_name, frozenset())
 
     def _origins(self) -> dict[str, frozenset[str]]:
         return {k: v for k, v in self.origins.items() if v}
@@ -232,6 +241,7 @@ class _Visitor:
             for m in s.body:
                 if isinstance(m, ast.FunctionDef) and m.name == "forward":
                     self._cpu_params(s.name, m, method=True)
+            self.shared.moved_at_use[s.name] = _moved_at_use(s)
         else:
             self._cpu_params(s.name, s, method=False)
         start = len(self.events)
@@ -399,6 +409,22 @@ def _func_name(e: ast.expr) -> str | None:
     if isinstance(e, ast.Name):
         return e.id
     return e.attr if isinstance(e, ast.Attribute) else None
+
+
+_MOVES = frozenset({"to", "type_as", "cuda"})
+
+
+def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
+    """``self.<attr>`` a method of ``cls`` moves where it reads it: ``self.weights.to(x)``,
+    ``self.pos_embed.to(x.device)``, ``self.table.type_as(h)``."""
+    out = set()
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _MOVES and isinstance(node.func.value, ast.Attribute) \
+                and isinstance(node.func.value.value, ast.Name) \
+                and node.func.value.value.id == "self":
+            out.add(node.func.value.attr)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=1024)
