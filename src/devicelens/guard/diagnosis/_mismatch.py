@@ -77,6 +77,17 @@ def is_float(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
+def lossy_cast(dtype: str, report: MismatchReport) -> bool:
+    """Whether casting data of ``dtype`` to what ``report`` wants loses its values: floats to
+    an integer (or bool). A rehearsal proves the cell runs, not that the values survive, and a
+    cell can run *because* they did not (retinanet's scores cast to long are all 0: nothing
+    passes the threshold, and the failing line is never reached)."""
+    if report.kind == "device":
+        return False
+    target = "int64" if report.kind == "index_dtype" else report.expected
+    return is_float(dtype) and not is_float(target)
+
+
 def anchor_for(operands: tuple[Operand, ...] | list[Operand], expected: str) -> Named | None:
     """A correctly placed namespace tensor whose ``.device`` the fix can point at."""
     for o in operands:

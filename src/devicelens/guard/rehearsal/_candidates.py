@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..diagnosis._edits import Edit
-from ..diagnosis._mismatch import MismatchReport
+from ..diagnosis._mismatch import MismatchReport, lossy_cast
 from ..running._frames import cell_label
 from ._apply import python_text, source_lines
 
@@ -236,13 +236,11 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str,
         inner = _cast_of(n)
         if inner is not None:
             yield n, spelled(inner)
-    target = "int64" if report.kind == "index_dtype" else report.expected
-    lossy = outer and report.kind != "device" and not target.startswith(
-        ("float", "bfloat", "complex"))
     for n in operands if call else ():
         if call == "cpu()" and _source(n) not in culprits:
             continue  # NB: to the cpu goes what must be there (lengths), never the data
-        if lossy and _source(n) not in culprits and _floating(_lookup(n, scope)):
+        if outer and _source(n) not in culprits \
+                and lossy_cast(_dtype_of(_lookup(n, scope)), report):
             # NB: floats cast to integers lose their values, and a cell can run *because* they
             # did (scores all 0 pass no threshold): on a caller's line, only a named stray gets
             # such a cast; on the op's own line the operand is what the op reads as an index
@@ -252,15 +250,17 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str,
         yield n, f"{src if atom else f'({src})'}.{call}"
 
 
-def _floating(value: Any) -> bool:
-    """A tensor (or NumPy array) with a floating dtype, read without calling into it."""
+def _dtype_of(value: Any) -> str:
+    """A tensor's or NumPy array's dtype (``float32``), read without calling into it; ''."""
     import sys
 
     if _is_tensor(value):
-        return bool(sys.modules["torch"]._C.TensorBase.is_floating_point(value))
+        torch = sys.modules["torch"]
+        return str(torch._C.TensorBase.dtype.__get__(value)).removeprefix("torch.")
     np = sys.modules.get("numpy")
-    return np is not None and isinstance(value, np.ndarray) and np.issubdtype(
-        np.ndarray.dtype.__get__(value), np.floating)
+    if np is not None and isinstance(value, np.ndarray):
+        return str(np.ndarray.dtype.__get__(value))
+    return ""
 
 
 _NO_TENSOR = (ast.Constant, ast.Starred, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,

@@ -16,7 +16,7 @@ from ...inspect._tree import Ref, assign_code, code_for
 from ..diagnosis._blame import Named, Operand, tensor_header
 from ..diagnosis._decide import is_pipeline
 from ..diagnosis._lookup import code_under, data_read, find
-from ..diagnosis._mismatch import MismatchReport, fix_for
+from ..diagnosis._mismatch import MismatchReport, fix_for, lossy_cast
 from ._apply import python_text, source_lines
 
 #: how many of the cell's data get a fix line (each the rehearsal may drop costs a round)
@@ -124,8 +124,8 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
         dtype = dtype.removeprefix("torch.")
         if (device if report.kind == "device" else dtype) not in wrong:
             return None
-        if _lossy(dtype, report):
-            return None
+        if lossy_cast(dtype, report):
+            return None  # NB: a stray an integer op needs is mended where code made it float
         if shape == ():
             return None  # NB: a count or a scalar, not data (a cpu one mixes with any device)
         c = Operand("read by the cell", named, device, dtype, shape)
@@ -136,7 +136,7 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
 
     dtype = str(np.ndarray.dtype.__get__(obj))
     target = "int64" if report.kind == "index_dtype" else report.expected
-    if dtype not in wrong or target not in _NUMPY or _lossy(dtype, report):
+    if dtype not in wrong or target not in _NUMPY or lossy_cast(dtype, report):
         return None
     shape = tuple(np.ndarray.shape.__get__(obj))
     if shape == ():
@@ -144,18 +144,6 @@ def _as_data(obj: Any, code: str, report: MismatchReport,
     c = Operand("read by the cell", named, "cpu", dtype, shape,
                 f"numpy {dtype}[{', '.join(map(str, shape))}]")
     return _fix_line(c, report), c
-
-
-def _lossy(dtype: str, report: MismatchReport) -> bool:
-    """A cast of floating data to an integer (or bool) dtype: the rehearsal proves the cell runs,
-    not that the values survive, and a cell can run *because* they did not (retinanet's scores
-    cast to long are all 0: nothing passes the threshold, and the failing line is never
-    reached). A stray an integer op needs is mended where the code made it float."""
-    if report.kind == "device":
-        return False
-    target = "int64" if report.kind == "index_dtype" else report.expected
-    return dtype.startswith(("float", "bfloat", "complex")) and not target.startswith(
-        ("float", "bfloat", "complex"))
 
 
 def _split(ns: dict[str, Any], read: list[str]) -> bool:
