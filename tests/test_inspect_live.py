@@ -501,6 +501,36 @@ def test_rows_replaced_in_the_last_columns_carry_the_new_tensor(rebound: int) ->
 
 
 @pytest.mark.parametrize("rebound", [1, 12])
+def test_compact_rows_keep_no_share_and_equal_headers_are_kept_once(rebound: int) -> None:
+    """What a big namespace's panel keeps per loose tensor: no share of the totals (read from
+    the last snapshot's columns when its name changes), one header object per distinct header
+    in a chunk, the ids of the last read reused, and a storage seen once kept as its bytes.
+    The totals stay those of a fresh snapshot through rebinds, moves and a name dropped."""
+    ns: dict[str, Any] = {f"t{i}": torch.zeros(4) for i in range(40)}
+    ns["m"] = nn.Linear(2, 2)
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    assert set(live.shares) == {"m"}
+    metas = live.sweep.metas
+    assert len(set(map(id, metas))) == 1 and metas[0] == metas[39]
+    ids = live.sweep.ids
+    assert set(live.totals.extents.values()) == {16, 8}  # NB: t* and m.weight, m.bias
+    for i in range(rebound):
+        ns[f"t{i}"] = torch.zeros(4, device="meta") if i % 2 else ns["t39"]
+    snap = live.update(ns).snapshot
+    assert snap.totals == take_snapshot(ns).totals
+    assert set(live.shares) == {"m"}
+    assert all(a is b for a, b in zip(live.sweep.ids[rebound:], ids[rebound:], strict=True))
+    ns["m"] = ns.pop("t39")  # NB: a walked name becomes a compact row, and one row goes
+    assert live.update(ns).snapshot.totals == take_snapshot(ns).totals
+    assert set(live.shares) == set()
+    ns["t5"] = nn.Linear(2, 2)  # NB: and a compact row becomes a walked name
+    assert live.update(ns).snapshot.totals == take_snapshot(ns).totals
+    assert set(live.shares) == {"t5"}
+
+
+@pytest.mark.parametrize("rebound", [1, 12])
 def test_rows_moved_between_layouts_are_judged_where_they_are_now(rebound: int) -> None:
     """A patched snapshot hands on the last one's index of rows by layout (what analysis reads
     instead of every row), with the replaced rows moved: a float32 row made float64 is found

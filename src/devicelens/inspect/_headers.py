@@ -18,8 +18,8 @@ object nested; a sparse compressed one it reads safely).
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
-from operator import attrgetter, is_, itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_, itemgetter, ne
 from typing import Any, NamedTuple
 
 #: what :func:`holds` asks of each tensor besides the guard: not nested, no base (and a leaf)
@@ -161,8 +161,21 @@ class Sweep:
                          and list(map(_M_BASE, got)).count(None) == len(got))  # NB: ids now
                 g = guard(part) if guarded and plain else None
             guards.append(g)
-        self.ids, self.metas, self.guards = ids, metas, guards
+        self.ids, self.metas, self.guards = _kept_ids(ids, old_ids, same_ids), metas, guards
         return metas, fresh
+
+
+def _kept_ids(ids: list[int], old: list[int], same: bool) -> list[int]:
+    """``ids``, reusing the int objects of ``old`` where the two agree: ``map(id, ...)`` makes
+    a new int per tensor on every read, and the columns of the last snapshot keep the old."""
+    if same:
+        return old
+    if len(ids) != len(old):
+        return ids
+    merged = old[:]
+    for p in compress(range(len(ids)), map(ne, ids, old)):
+        merged[p] = ids[p]
+    return merged
 
 
 def sweep(tensors: list[Any]) -> list[tuple[Any, ...]]:
@@ -171,10 +184,19 @@ def sweep(tensors: list[Any]) -> list[tuple[Any, ...]]:
     try:
         metas = list(map(SWEEP, tensors))
     except RuntimeError:
-        return [_one(t) for t in tensors]
+        return _interned([_one(t) for t in tensors])
     if list(map(is_, map(_M_BASE, metas), repeat(None))).count(True) != len(metas):
         metas = [m if m[5] is None else (*m[:5], id(m[5])) for m in metas]
-    return metas
+    return _interned(metas)
+
+
+def _interned(metas: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """``metas`` with equal headers one object: the sweep keeps every header it read, and a
+    big namespace's tensors mostly share a few (each read makes a new tuple, device and size).
+    NB: hashing a header runs no user code: torch's device, dtype, size and layout, a bool,
+    None or an id."""
+    table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    return list(map(table.setdefault, metas, metas))
 
 
 def _one(t: Any) -> tuple[Any, ...]:

@@ -29,7 +29,14 @@ from ._headers import Sweep
 from ._objects import walk_object
 from ._optimizer_watch import Watch, checked, watch_of
 from ._token import Token, forest_token, token
-from ._totals import RunningTotals, Share, loose_share, loose_shares, share_of
+from ._totals import (
+    RunningTotals,
+    Share,
+    header_share,
+    loose_share,
+    loose_shares,
+    share_of,
+)
 from ._walk import Ctx
 from .records import (
     FULL,
@@ -93,6 +100,31 @@ class Update(NamedTuple):
     # replaced: whatever is derived from a record without reading grads' storages (a panel
     # row, the findings) is as it was
     regraded: Mapping[str, ObjectRecord] = MappingProxyType({})
+
+
+def _type_ids(types: list[type]) -> list[int]:
+    """The ids of ``types``, each distinct id one int object (a namespace holds a few types,
+    and ``map(id, ...)`` makes a new int per name). NB: ints hashed, never a type."""
+    ids = list(map(id, types))
+    table: dict[int, int] = {}
+    return list(map(table.setdefault, ids, ids))
+
+
+def _loose_shares_of(prev: Snapshot, names: set[str], walked: Mapping[str, Share]
+                     ) -> dict[str, Share]:
+    """The totals' shares of those of ``names`` that were compact rows of ``prev``, read from
+    its columns (a name with a share in ``walked`` was no compact row). NB: a name at a time
+    where they are few, as :meth:`Live._patched` finds rows."""
+    old = prev._loose
+    names = names - walked.keys()
+    if not names or not len(old):
+        return {}
+    if len(names) > 8:
+        row = dict(zip(old.names, range(len(old.names)), strict=True))
+        at = [(k, row[k]) for k in names if k in row]
+    else:
+        at = [(k, old.names.index(k)) for k in names if k in old.names]
+    return {k: header_share(old.header(i)) for k, i in at}
 
 
 class Live:
@@ -236,24 +268,30 @@ class Live:
         else:
             records = {k: walked[k] if k in walked else loose.record(where[k])
                        for k in changed if k in walked or k in where}
+        # NB: a compact row's share is kept nowhere but in the last snapshot's columns (one
+        # per loose tensor was a quarter of what a big namespace's panel kept)
+        was_loose = {} if prev is None else _loose_shares_of(prev, changed | removed, shares)
+        if not first:
             for k in (changed | removed) - records.keys():
-                old = shares.pop(k, None)
+                old = shares.pop(k, None) or was_loose.get(k)
                 if old is not None:
                     totals.remove(old)
         pairs: list[tuple[Share, Share]] = []
         fresh: list[Share] = []
         for k, rec in records.items():
-            share = share_of(rec) if k in walked else loose_share(rec)
-            old = shares.get(k)
+            if k in walked:
+                share = share_of(rec)
+                old = shares.get(k) or was_loose.get(k)
+                shares[k] = share
+            else:
+                share = loose_share(rec)
+                old = shares.pop(k, None) or was_loose.get(k)
             if old is None:
                 fresh.append(share)
             else:
                 pairs.append((old, share))
-            shares[k] = share
         if first:
-            rows = loose_shares(loose)
-            shares.update(zip(loose.names, rows, strict=True))
-            fresh += rows
+            fresh += loose_shares(loose)
         totals.replace(pairs)  # NB: every old sighting goes before any new one comes
         totals.add_all(fresh)
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
@@ -276,7 +314,7 @@ class Live:
                 key[1] is compact or key[1] == compact):
             todo_key = key
         else:
-            todo_key = (pkeys, compact, list(map(id, types)))  # NB: ``exact`` follows from types
+            todo_key = (pkeys, compact, _type_ids(types))  # NB: ``exact`` follows from types
         if todo_key == self.todo_key:  # NB: same names, kinds and types: the same names to token
             todo = list(zip(self.todo, map(ns.__getitem__, self.todo), strict=True))
         else:

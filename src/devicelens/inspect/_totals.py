@@ -13,7 +13,7 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, is_not, itemgetter, ne
 from typing import Any, NamedTuple
 
-from .records import DeviceTotal, Loose, ObjectRecord, TensorRecord, device_key
+from .records import DeviceTotal, Loose, LooseHeader, ObjectRecord, TensorRecord, device_key
 
 _DEVICE, _STORAGE, _BYTES = itemgetter(0), itemgetter(1), itemgetter(2)
 #: a TensorRecord's (device, storage, bytes): what a record-backed share's tensors count
@@ -49,6 +49,11 @@ def loose_share(o: ObjectRecord) -> Share:
     entry: a big namespace keeps thousands of them, and no record."""
     t = o.tensors[0]
     return _new(Share, (o.devices, ((t.device, t.storage, t.nbytes),), False))
+
+
+def header_share(h: LooseHeader) -> Share:
+    """:func:`loose_share` of a compact row, from its header."""
+    return _new(Share, ((h.device,), ((h.device, h.storage, h.nbytes),), False))
 
 
 def loose_shares(loose: Loose) -> list[Share]:
@@ -88,6 +93,11 @@ def _diff(old: Share, new: Share) -> tuple[list[Entry], list[Entry]]:
     return list(compress(ga, keep)), list(compress(gb, keep))
 
 
+def _sightings(extent: dict[int, int] | int) -> int:
+    """How often a storage is seen, from its ``extents`` value."""
+    return 1 if isinstance(extent, int) else sum(extent.values())
+
+
 class RunningTotals:
     """Totals under ``add``/``remove`` of object shares; :meth:`result` in O(devices)."""
 
@@ -95,7 +105,9 @@ class RunningTotals:
         self.objs: dict[str, int] = {}
         self.count: dict[str, int] = {}
         self.nbytes: dict[str, int] = {}
-        self.extents: dict[int, dict[int, int]] = {}  # storage -> {bytes seen: how often}
+        # NB: storage -> {bytes seen: how often}, or just the bytes where it is seen once (most
+        # storages: a one-entry dict per storage was most of what a big namespace's totals kept)
+        self.extents: dict[int, dict[int, int] | int] = {}
         self.home: dict[int, str] = {}  # storage -> its device
 
     def add(self, s: Share, sign: int = 1) -> None:
@@ -169,7 +181,7 @@ class RunningTotals:
                 or list(map(home.get, olds)) != devices):
             return False
         sightings = Counter(olds)
-        if list(map(sum, map(dict.values, map(extents.__getitem__, sightings)))) != list(
+        if list(map(_sightings, map(extents.__getitem__, sightings))) != list(
                 sightings.values()):
             return False  # NB: a sighting of some old storage stays (another object holds it)
         entries, homes = list(map(extents.pop, renames)), list(map(home.pop, renames))
@@ -184,9 +196,9 @@ class RunningTotals:
             count[dev] = count.get(dev, 0) + sign
             seen = extents.get(storage)
             if seen is None and sign > 0:  # NB: a storage seen first (most are seen once)
-                extents[storage], home[storage] = {n: 1}, dev
+                extents[storage], home[storage] = n, dev
                 nbytes[dev] = nbytes.get(dev, 0) + n
-            elif sign < 0 and seen == {n: 1}:  # NB: its last sighting goes
+            elif sign < 0 and seen == n:  # NB: its last sighting goes (a dict is never ``n``)
                 where = home.pop(storage)
                 del extents[storage]
                 nbytes[where] -= n
@@ -194,11 +206,14 @@ class RunningTotals:
                 self._extent(dev, storage, n, sign)
 
     def _extent(self, dev: str, storage: int, n: int, sign: int) -> None:
-        seen = self.extents.get(storage)
-        before = max(seen) if seen else 0
-        if seen is None:
-            seen = self.extents[storage] = {}
+        got = self.extents.get(storage)
+        seen: dict[int, int]
+        if got is None:
+            seen = {}
             self.home[storage] = dev
+        else:
+            seen = {got: 1} if isinstance(got, int) else got
+        before = max(seen) if seen else 0
         left = seen.get(n, 0) + sign
         if left:
             seen[n] = left
@@ -210,6 +225,10 @@ class RunningTotals:
             self.nbytes[home] = self.nbytes.get(home, 0) + after - before
         if not seen:
             del self.extents[storage], self.home[storage]
+        elif len(seen) == 1 and 1 in seen.values():
+            self.extents[storage] = next(iter(seen))  # NB: seen once again: just its bytes
+        else:
+            self.extents[storage] = seen
 
     def result(self) -> tuple[DeviceTotal, ...]:
         return tuple(DeviceTotal(d, self.objs.get(d, 0), c, self.nbytes.get(d, 0))
