@@ -344,9 +344,24 @@ def test_list_held_submodules_left_behind():
     ns = {"model": model}
     fs = [f for f in findings(ns) if f.kind == "trap_module"]
     assert [f.paths for f in fs] == [("model.heads[0]",), ("model.heads[1]",)]
-    assert fs[0].fix == 'model.heads = torch.nn.ModuleList(model.heads)\nmodel.to("meta")'
+    assert fs[0].fix == ('model.heads = torch.nn.ModuleList(model.heads)\n'
+                         'model.heads.train(model.training)\nmodel.to("meta")')
     run_fix(ns, fs[0])
     assert isinstance(model.heads, nn.ModuleList) and kinds(ns) == []
+
+
+def test_list_held_submodules_join_the_mode_of_the_model_that_now_holds_them():
+    """``model.eval()`` never reached modules in a plain list: registered by the fix, they take
+    the model's mode (else their Dropout and BatchNorm still train at inference)."""
+    model = nn.Sequential(nn.Linear(4, 4))
+    model.heads = [nn.Sequential(nn.BatchNorm1d(4), nn.Dropout())]  # type: ignore[assignment]
+    model.to("meta").eval()
+    ns = {"model": model}
+    fs = [f for f in findings(ns) if f.kind == "trap_module"]
+    assert model.heads[0].training  # NB: what eval() left behind
+    run_fix(ns, fs[0])
+    assert isinstance(model.heads, nn.ModuleList) and kinds(ns) == []
+    assert [m.training for m in model.modules()] == [False] * 6
 
 
 class ListedAndRegistered(nn.Module):

@@ -376,6 +376,33 @@ x = torch.randn(2, 4, device="meta")
     assert "expected cpu" not in text
 
 
+def test_heads_in_a_plain_list_are_registered_and_moved_together(ip, ns, capsys):
+    """pytorch#15005: a model with no parameter of its own keeps its heads in a plain list;
+    the op meets the first head only, and the fix registers the list (every head, now and at
+    the next ``.to()``, in the model's train/eval mode) and moves it: complete in one round."""
+    ip.run_cell('''
+class Multi(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.heads = [nn.Linear(4, n) for n in (2, 3, 5)]
+    def forward(self, x):
+        return [h(x) for h in self.heads]
+model = Multi()
+model.to("meta").eval()
+x = torch.randn(2, 4, device="meta")
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "outs = model(x)\n")
+    text = diagnosis(out)
+    assert ("model.heads = torch.nn.ModuleList(model.heads)\n"
+            "      model.heads.train(model.training)\n      model.heads.to(\"meta\")") in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+    ip.run_cell("model.heads = torch.nn.ModuleList(model.heads)\n"
+                "model.heads.train(model.training)\nmodel.heads.to('meta')\nouts = model(x)\n",
+                store_history=False)
+    assert [o.device.type for o in ns["outs"]] == ["meta"] * 3
+    assert not any(m.training for m in ns["model"].modules())
+
+
 def test_a_fix_that_needs_an_edit_on_each_of_two_lines_is_completed_and_verified(
         ip, ns, capsys, fake_cuda):
     """Two locals a helper made on the cpu fail on two lines, one after the other, and the

@@ -276,7 +276,7 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
         holder_code = code_for(m.ref[:-1])
         as_dict = m.ref[-1].kind == "item" and isinstance(m.ref[-1].key, str)
         plain, wrapper = ("dict", "ModuleDict") if as_dict else ("list", "ModuleList")
-        fix = f"{holder_code} = torch.nn.{wrapper}({holder_code})"
+        fix = f"{holder_code} = torch.nn.{wrapper}({holder_code})" + _same_mode(m.ref)
         tensors = [t for t in o.tensors if t.role == "trapped" and t.path.startswith(m.path + ".")]
         stray = root_dev is not None and any(t.device != root_dev for t in tensors if _counts(t))
         if stray and root_dev is not None:
@@ -294,6 +294,18 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
             out.append(_finding("trap_latent", "info", f"{m.path} is not a registered submodule",
                                 msg, fix, [m.path], [o.name], m.devices))
     return out
+
+
+def _same_mode(ref: Ref) -> str:
+    """The line that puts modules just registered from a plain container in the train/eval
+    mode of the module holding them: ``model.eval()`` never reached them either, so after an
+    ``eval()`` their BatchNorm and Dropout still train (and a rehearsal on the simulated device
+    meets BatchNorm's training branch). NB: only where the container is an attribute of a
+    module; read when the fix runs, not from the snapshot."""
+    if len(ref) < 3 or ref[-2].kind != "attr":
+        return ""
+    holder, owner = code_for(ref[:-1]), code_for(ref[:-2])
+    return f"\n{holder}.train({owner}.training)"
 
 
 def _is_inside_trapped(m: object, o: ObjectRecord) -> bool:

@@ -345,6 +345,13 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         holder = _outer_module(ctx, code, o.obj)
         if holder:
             target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
+            plain = _plain_module_container(ctx, holder)
+            if plain:
+                # NB: every module of the plain container is registered and moves, now and at
+                # the next ``.to()``, not only the one this op met (``model.softmaxes[0]``)
+                box, owner, wrap = plain
+                return (f"{box} = torch.nn.{wrap}({box})\n{box}.train({owner}.training)\n"
+                        f"{box}.to({target})")
             return f"{holder}.to({target})"
     holder = _tuple_holder(ctx, code) if role == "tensor" and code else ""
     if holder:
@@ -413,6 +420,30 @@ def _outer_module(ctx: Ctx, code: str, param: Any = None) -> str:
                 param is None or any(p is param for p in m.parameters())):
             return text
     return ""
+
+
+def _plain_module_container(ctx: Ctx, holder: str) -> tuple[str, str, str] | None:
+    """For a module kept in a plain list or dict attribute of a module (``model.softmaxes[0]``,
+    every item a module): that container's code, its owner's and the torch container that
+    registers it (``ModuleList``/``ModuleDict``); None otherwise."""
+    import torch
+
+    try:
+        node = ast.parse(holder, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Attribute):
+        return None
+    box, owner = ast.unparse(node.value), ast.unparse(node.value.value)
+    held, parent = ctx.resolve(box), ctx.resolve(owner)
+    if not isinstance(parent, torch.nn.Module):
+        return None
+    if type(held) is list and held and all(isinstance(m, torch.nn.Module) for m in held):
+        return box, owner, "ModuleList"
+    if (type(held) is dict and held and all(type(k) is str for k in held)
+            and all(isinstance(m, torch.nn.Module) for m in dict.values(held))):
+        return box, owner, "ModuleDict"
+    return None
 
 
 def _module_path(code: str) -> str:
