@@ -235,6 +235,47 @@ CASES = [
          "        return (self.loc * torch.tensor([level])).cpu()\n"
          "forecast = Forecast(torch.randn(5, device='cuda:0'))\n",
          "q = forecast.quantile(0.9)\n", "forecast", edit=True),
+    # ConceptExpress: ids a user tokenizer object returns on the cpu, passed to a text encoder
+    # on the GPU: converted where they are made (against a tensor the method already has), not
+    # inside the encoder they are passed to
+    Case("ids_from_an_opaque_call_are_converted_where_they_are_made", "fake",
+         "from types import SimpleNamespace\n"
+         "class Tok:\n    def __call__(self, texts):\n"
+         "        return SimpleNamespace(input_ids=torch.tensor([[1, 2, 3]] * len(texts)))\n"
+         "class TextEncoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.emb = nn.Embedding(8, 4)\n"
+         "    def forward(self, input_ids):\n        return self.emb(input_ids)\n"
+         "class Trainer:\n    def __init__(self):\n        self.tok = Tok()\n"
+         "        self.enc = TextEncoder().to('cuda:0')\n"
+         "    def step(self, x):\n        latents = x * 2\n"
+         "        null_ids = self.tok([''] * x.shape[0]).input_ids\n"
+         "        return self.enc(null_ids) + latents.mean()\n"
+         "trainer = Trainer()\nx = torch.randn(2, 4, device='cuda:0')\n",
+         "with torch.no_grad():\n    out = trainer.step(x)\n", "`null_ids` in Trainer.step",
+         edit=True),
+    # kornia's RandomSolarize: a helper returns a dict of tensors made on the cpu; each local
+    # taken from it is converted where it is taken (``.to()`` of the dict itself would raise)
+    Case("tensors_taken_from_a_helper_dict_are_converted_where_taken", "fake",
+         "class Aug(nn.Module):\n    def params(self, n):\n"
+         "        return dict(scale=torch.rand(n), shift=torch.rand(n))\n"
+         "    def forward(self, x):\n        p = self.params(x.shape[0])\n"
+         "        scale = p['scale'].view(-1, 1)\n        shift = p['shift'].view(-1, 1)\n"
+         "        return x * scale + shift\n"
+         "aug = Aug()\nx = torch.randn(4, 3, device='cuda:0')\n",
+         "out = aug(x)\n", "`scale` in Aug.forward", edit=True),
+    # pytorch's chatbot tutorial: lengths moved to the model's device by the user's own line;
+    # pack_padded_sequence wants them on the cpu: that line sends them there instead
+    Case("lengths_moved_to_the_device_by_a_line_go_to_the_cpu_there", "meta",
+         "class Enc(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.rnn = nn.GRU(4, 4)\n"
+         "    def forward(self, x, input_lengths):\n"
+         "        packed = nn.utils.rnn.pack_padded_sequence(x, input_lengths)\n"
+         "        return self.rnn(packed)\n"
+         "device = torch.device('meta')\nenc = Enc().to(device)\n"
+         "def evaluate(enc, seq):\n    lengths = torch.tensor([seq.shape[0]])\n"
+         "    lengths = lengths.to(device)\n    return enc(seq.unsqueeze(1), lengths)\n"
+         "seq = torch.randn(5, 4, device='meta')\n",
+         "out = evaluate(enc, seq)\n", "`lengths` in evaluate", edit=True),
     # heads kept in a plain list by a model with no parameter of its own: its .to() moved
     # nothing; each head moves as a module (a Parameter cannot be rebound to a tensor)
     Case("heads_in_a_plain_list_of_a_model_with_no_parameter_of_its_own", "meta",

@@ -376,6 +376,41 @@ x = torch.randn(2, 4, device="meta")
     assert "expected cpu" not in text
 
 
+def test_a_model_moved_back_to_the_cpu_is_not_moved_again_for_its_own_stale_cache(
+        ip, ns, capsys, fake_cuda):
+    """torchvision#1738: trained on the GPU, then ``model.to("cpu")`` for inference on a cpu
+    batch; anchors the model cached on the GPU meet the cpu outputs. The cell hands the model
+    only cpu tensors, so nothing says the data moved: the model stays where the user put it
+    and the cpu batch is no culprit."""
+    err, _out, _ = run(ip, capsys, '''
+class Decoder:
+    def decode(self, deltas, boxes):
+        widths = boxes.sum(1)
+        return deltas.sum(1) * widths
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.coder = Decoder()
+        self._cache = {}
+    def forward(self, x):
+        if "a" not in self._cache:
+            self._cache["a"] = torch.ones(x.shape[0], 4, device=x.device)
+        return self.coder.decode(self.fc(x), self._cache["a"])
+with torch.no_grad():
+    net = Net().to("cuda:0")
+    _ = net(torch.randn(2, 4, device="cuda:0"))
+    net = net.to("cpu")
+batch = torch.randn(2, 4)
+''', fake=fake_cuda)
+    assert err is None
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = net(batch)\n",
+                       fake=fake_cuda)
+    text = diagnosis(out)
+    assert "expected cpu" in text and "expected cuda:0" not in text, text
+    assert "culprit: batch" not in text, text
+
+
 def test_heads_in_a_plain_list_are_registered_and_moved_together(ip, ns, capsys):
     """pytorch#15005: a model with no parameter of its own keeps its heads in a plain list;
     the op meets the first head only, and the fix registers the list (every head, now and at

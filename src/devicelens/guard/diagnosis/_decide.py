@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...inspect import _tree
-from ._blame import Operand, is_tensor, iter_params, majority_device
+from ._blame import Operand, is_tensor, iter_params, majority_device, meta
 from ._mismatch import is_float
 
 # C++ and Python spellings of dtypes in messages -> torch names
@@ -64,9 +64,11 @@ def is_pipeline(m: Any) -> bool:
 def expected_device(operands: list[Operand], stack: list[Any], forced: str | None,
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
                     ns_device: str | None, named: tuple[str, ...] = (),
-                    name_of: Any = None, op: str = "") -> str:
+                    name_of: Any = None, op: str = "", cell_inputs: set[str] | None = None,
+                    ) -> str:
     """``named``: the devices the error message names (a temporary's too); ``name_of``: a
-    module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``)."""
+    module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``);
+    ``cell_inputs``: the devices of the tensors the cell passes to the models it calls."""
     if forced:
         return forced
     seen = [o.device for o in operands if not o.scalar_cpu]
@@ -93,8 +95,10 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             data = {o.device for o in operands if o.device != "cpu" and not o.scalar_cpu
                     and (o.named.role not in _MODEL_ROLES
                          or (own and o.named.root and o.named.root != own))}
+            # NB: unless the cell hands the model only cpu tensors: then nothing was moved
+            # but what the model holds outside its weights (a cache of anchors made on the GPU)
             if d == "cpu" and len(data) == 1 and len(
-                    {x for x in devices if x != "cpu"}) == 1:
+                    {x for x in devices if x != "cpu"}) == 1 and cell_inputs != {"cpu"}:
                 return data.pop()
         if d is not None and (d in devices or not devices):
             return d
@@ -269,6 +273,25 @@ def modules_called(stmt: ast.stmt | None, resolve: Any) -> list[Any]:
             if issubclass(type(obj), torch.nn.Module) and not any(obj is m for m in out) \
                     and any(True for _ in iter_params(obj, limit=1)):
                 out.append(obj)
+    return out
+
+
+def inputs_passed(stmt: ast.stmt | None, resolve: Any) -> set[str]:
+    """The devices of the tensors the statement passes to the modules it calls (``x`` of
+    ``model(x)``; a dict's, list's or tuple's tensors one level down), read without running."""
+    import torch
+
+    out: set[str] = set()
+    for node in ast.walk(stmt) if stmt is not None else ():
+        if not isinstance(node, ast.Call) or not issubclass(type(resolve(node.func)),
+                                                            torch.nn.Module):
+            continue
+        for arg in (*node.args, *(k.value for k in node.keywords)):
+            v = resolve(arg.value if isinstance(arg, ast.Starred) else arg)
+            held = (list(dict.values(v)) if type(v) is dict else list(v)
+                    if type(v) in (list, tuple) else [v])
+            heads = [meta(t) for t in held if is_tensor(t)]
+            out.update(str(m[0]) for m in heads if m is not None)
     return out
 
 

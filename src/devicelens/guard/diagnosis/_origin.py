@@ -142,7 +142,8 @@ class Tracer:
                     return loaded
                 return self._named(sc.values.get(name), name) if sc.frame >= 0 else []
             at = sc._replace(line=stmt.lineno)
-            return self.expr(at, value, depth + 1)
+            found = self.expr(at, value, depth + 1)
+            return found or _code_bugs.where_made(self, at, value, name)
         if name in sc.code.params() and name != "self":
             return self._param(sc, name, depth)
         obj = sc.values[name] if name in sc.values else sc.globals.get(name)

@@ -68,6 +68,7 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
     csc, cstmt = ctx.statement(ctx.cell)
     cell_mods = _decide.modules_called(cstmt, lambda n: tracer.live(csc, n) if csc else None)
+    cell_inputs = _decide.inputs_passed(cstmt, lambda n: tracer.live(csc, n) if csc else None)
     operands = [o.operand for o in ops]
     named = set(failure.devices)
 
@@ -80,7 +81,7 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
-        failure.op)
+        failure.op, cell_inputs)
     return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
                       and (not named or said(o.operand.device))]
 

@@ -71,6 +71,8 @@ class TracerLike(Protocol):
 
     def user_function(self, sc: Scope, node: ast.Call) -> Any: ...
 
+    def matches(self, t: Any) -> bool: ...
+
 
 def is_torch_namespace(sc: Scope, node: ast.expr) -> bool:
     """``torch`` / ``F`` / ``torch.nn.functional``: calls on them are torch functions."""

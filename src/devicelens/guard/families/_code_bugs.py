@@ -78,11 +78,52 @@ def at_call(tr: Tracer, sc: Scope, call: ast.Call | ast.Attribute) -> list[Origi
     """A helper's result converted where it is used (``emb(t).to(sample.dtype)``): the helper
     itself has no tensor to take the right device or dtype from."""
     attr = "device" if tr.want.kind == "device" else "dtype"
+    if _gives_no_tensor(sc, call):
+        return []
     anchor = _anchor(tr, sc, call.lineno, attr)
     if anchor is None:
         return []
     text = f"{_source.segment(sc.code, call)}.to({anchor})"
     return _origins(tr, sc, [(call, text)], "")
+
+
+def _gives_no_tensor(sc: Scope, call: ast.expr) -> bool:
+    """``call`` is the value of ``name = call`` in a live frame that holds ``name`` bound to
+    something that is no tensor (a helper returning a dict of tensors): ``.to()`` on it raises."""
+    if sc.frame < 0:
+        return False
+    stmt = _source.statement_at(sc.code, call.lineno)
+    if not isinstance(stmt, ast.Assign) or stmt.value is not call or len(stmt.targets) != 1:
+        return False
+    target = stmt.targets[0]
+    return (isinstance(target, ast.Name) and target.id in sc.values
+            and not is_tensor(sc.values[target.id]))
+
+
+def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin]:
+    """Local ``name`` of a live frame, wrong now and made by ``value`` from nothing the trail
+    can follow (a library's tokenizer, a dataset's item): converted where it is made, against a
+    tensor the function already has (``null_input_ids = tok(...).input_ids.to(latents.device)``),
+    rather than inside the model it is passed to. NB: ``sc.line`` is the assignment's line."""
+    obj = sc.values.get(name)
+    if sc.frame < 0 or not is_tensor(obj) or not tr.matches(obj) or not isinstance(
+            value, ast.Call | ast.Attribute | ast.Subscript):
+        return []  # NB: arithmetic of locals (``x2 - x1``): where those came from is the place
+    if (tr.want.fix == "cpu_int64" and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute) and value.func.attr in _edits.MOVES):
+        # NB: lengths moved to the model's device (``lengths = lengths.to(device)``): by
+        # contract they stay on the cpu
+        text = f"{_source.segment(sc.code, value.func.value)}.cpu()"
+        return _origins(tr, sc, [(value, text)], name)
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+           and n.func.attr in _edits.MOVES for n in ast.walk(value)):
+        return []  # NB: a move there decides where it lands: that move is what to change
+    attr = "device" if tr.want.kind == "device" else "dtype"
+    anchor = _anchor(tr, sc, sc.line, attr)
+    if anchor is None or anchor.startswith(f"{name}."):
+        return []
+    text = _source.segment(sc.code, value)
+    return _origins(tr, sc, [(value, f"{text}.to({anchor})")], name)
 
 
 def exempt_key(tr: Tracer, sc: Scope, comp: ast.DictComp, key: str) -> list[Origin]:

@@ -229,7 +229,7 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str,
         if report.kind == "index_dtype" else set()
     operands = [n for n in _operands(stmt) if not isinstance(n, _NO_TENSOR)
                 and not _arithmetic_of_constants(n) and not _known_other(n, scope, report)
-                and id(n) not in indexed]
+                and not _assigns_no_tensor(stmt, n, scope) and id(n) not in indexed]
     operands.sort(key=lambda n: _source(n) not in culprits)  # NB: stable: BFS order kept
     spelled = spelled or _source  # NB: as the user wrote it (their quotes, their spacing)
     for n in operands:
@@ -270,6 +270,18 @@ _NO_TENSOR = (ast.Constant, ast.Starred, ast.List, ast.Tuple, ast.Dict, ast.Set,
 #: what a tensor's methods and attributes give that is no tensor (``x.size(1)``, ``x.shape[0]``)
 _NOT_TENSOR_OF = frozenset({"size", "dim", "ndim", "numel", "item", "tolist", "shape",
                             "dtype", "device", "stride", "element_size", "nelement"})
+
+
+def _assigns_no_tensor(stmt: ast.stmt, node: ast.expr, scope: Mapping[str, Any]) -> bool:
+    """``node`` is the whole value of ``name = value``, and the frame holds ``name`` bound to
+    something that is no tensor (``params = self.generate_parameters(...)``, a dict): its
+    ``.to()`` would raise. NB: the value as the line left it, read without running it."""
+    if not isinstance(stmt, ast.Assign) or stmt.value is not node or len(stmt.targets) != 1:
+        return False
+    target = stmt.targets[0]
+    if not isinstance(target, ast.Name) or target.id not in scope:
+        return False
+    return not _is_tensor(scope[target.id])
 
 
 def _known_other(node: ast.expr, scope: Mapping[str, Any], report: MismatchReport) -> bool:
