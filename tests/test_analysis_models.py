@@ -57,6 +57,36 @@ def test_the_newest_cell_decides_and_cuda_safe_bodies_are_read() -> None:
     assert Usage(["a(x", "def f(:"], ["a"]).partners("x") == frozenset()  # never raises
 
 
+@pytest.mark.parametrize(("cell", "flagged"), [
+    ("out = net(x.to('meta'))", False),
+    ("out = net(x.to(device=DEVICE))", False),
+    ("for b in loader:\n    out = net(b['img'].to(DEVICE))", False),
+    ("def train(net, loader):\n    for batch in loader:\n        img = batch['img']\n"
+     "        net(img.to(DEVICE))\ntrain(net, loader)", False),
+    ("def train(net, loader):\n    for batch in loader:\n        net(batch['img'].to(DEVICE))\n"
+     "class Client:\n    def fit(self):\n        train(net, loader)\nClient().fit()", False),
+    ("out = net(x)", True),
+    ("out = net(x.to(torch.float32))", True),  # NB: a dtype alone moves nothing
+    ("out = net(x.to('meta'))\ny = net(x)", True),
+    ("def train(net, loader):\n    for batch in loader:\n        net(batch['img'].to(DEVICE))\n"
+     "        net(batch['img'])\ntrain(net, loader)", True),
+])
+def test_data_the_cells_move_to_the_device_at_each_use_is_not_in_the_wrong_place(
+        cell: str, flagged: bool) -> None:
+    """Flower's quickstart: batches kept on the cpu, moved to the model's device where the
+    model meets them (``net(images.to(DEVICE))``), in the cell, a loop or a helper it calls:
+    where they are stored fails nothing. Met once as they are, they are judged again."""
+    ns = {"net": nn.Linear(3, 3).to("meta"), "x": torch.randn(2, 3), "DEVICE": "meta",
+          "loader": [{"img": torch.randn(2, 3)} for _ in range(2)]}
+    bad = [f for f in found(ns, cell) if f.kind == "loose_device" and f.severity != "info"]
+    assert bool(bad) == flagged, [f.message for f in bad]
+
+
+def test_a_moved_tensor_still_meets_the_model_in_its_dtype() -> None:
+    ns = {"net": nn.Linear(3, 3).to("meta"), "x": torch.randn(2, 3, dtype=torch.float64)}
+    assert about(found(ns, "out = net(x.to('meta'))"), "x") == [("loose_dtype", "warning")]
+
+
 def test_a_function_s_own_names_are_not_the_cell_s_and_a_module_s_build_data_is_its_own(
         ) -> None:
     """A model's ``__init__`` passes its parameter ``train_x`` on beside ``likelihood``: that is

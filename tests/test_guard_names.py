@@ -276,6 +276,18 @@ CASES = [
          "    lengths = lengths.to(device)\n    return enc(seq.unsqueeze(1), lengths)\n"
          "seq = torch.randn(5, 4, device='meta')\n",
          "out = evaluate(enc, seq)\n", "`lengths` in evaluate", edit=True),
+    # machine-learning-book's char-RNN: ``sample(model, ...)`` encodes the prompt on the cpu;
+    # the model it was handed says where (``next(model.parameters()).device``)
+    Case("a_prompt_made_in_a_function_takes_the_device_of_the_model_it_was_handed", "fake",
+         "class RNN(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.embedding = nn.Embedding(10, 4)\n"
+         "    def forward(self, x):\n        return self.embedding(x)\n"
+         "model = RNN().to('cuda:0')\n"
+         "def sample(model, prompt):\n"
+         "    encoded_input = torch.tensor([ord(c) % 10 for c in prompt])\n"
+         "    return model(encoded_input)\n",
+         "with torch.no_grad():\n    out = sample(model, 'the island')\n",
+         "`encoded_input` in sample", edit=True),
     # heads kept in a plain list by a model with no parameter of its own: its .to() moved
     # nothing; each head moves as a module (a Parameter cannot be rebound to a tensor)
     Case("heads_in_a_plain_list_of_a_model_with_no_parameter_of_its_own", "meta",

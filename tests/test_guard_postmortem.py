@@ -411,6 +411,30 @@ batch = torch.randn(2, 4)
     assert "culprit: batch" not in text, text
 
 
+def test_an_in_place_op_whose_result_is_no_whole_number_keeps_it_a_float(ip, ns, capsys):
+    """pyg#2334: ``deg.pow_(-0.5)`` on int64 degrees. Written back into the integer tensor
+    (``deg.copy_(deg.pow(-0.5))``) the cell would run and every weight be 0 or 1: the result
+    stays a float tensor instead. A clamp's result is a whole number: written back."""
+    ip.run_cell('''
+def gcn_norm(edge_weight, n):
+    index = torch.tensor([0, 1, 1])
+    deg = torch.zeros(n, dtype=edge_weight.dtype).scatter_add_(0, index, edge_weight)
+    deg_inv_sqrt = deg.pow_(-0.5)
+    return deg_inv_sqrt
+w = torch.tensor([1, 2, 3])
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "norm = gcn_norm(w, 3)\n")
+    assert "w = w.float()" in diagnosis(out)  # NB: the user's data, where it names it
+    _err, out, _ = run(ip, capsys, "norm = gcn_norm(torch.tensor([1, 2, 3]), 3)\n")
+    text = diagnosis(out)
+    assert "+ deg_inv_sqrt = deg.pow(-0.5)" in text and "copy_" not in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+    ip.run_cell("def box(g, bound):\n    return g.clamp_(0, bound - 1)\n"
+                "bound = torch.tensor(5.0)\n", store_history=False)
+    _err, out, _ = run(ip, capsys, "gg = box(torch.tensor([3, 9]), bound)\n")
+    assert "+ return g.copy_(g.clamp(0, bound - 1))" in diagnosis(out), diagnosis(out)
+
+
 def test_heads_in_a_plain_list_are_registered_and_moved_together(ip, ns, capsys):
     """pytorch#15005: a model with no parameter of its own keeps its heads in a plain list;
     the op meets the first head only, and the fix registers the list (every head, now and at

@@ -89,7 +89,10 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
         return out
     used = idx.named(usage.models_of(o.name, idx.names))
     ms = used or idx.ms
-    found = _judge(o, loose, idx, ms, bool(used), "device")
+    # NB: a name the cell moves to a device at each use (``net(x.to(device))``) fails
+    # nothing where it is stored; its dtype still reaches the model
+    found = [] if used and usage.moved_at_each_use(o.name) else _judge(
+        o, loose, idx, ms, bool(used), "device")
     if not usage.amp(o.name):  # NB: autocast casts the inputs of the ops it covers
         # NB: complex ones are not judged: a complex ``freqs_cis`` beside a float32 model is
         # how rotary embeddings work, and casting it would drop its imaginary part

@@ -39,6 +39,7 @@ MAX_CELL_CHARS = 50_000
 class _Cell(NamedTuple):
     uses: dict[str, tuple[set[str], set[str]]]  # name -> (passed to, combined with)
     amp: set[str]  # names used with a model under autocast
+    moved: frozenset[str] = frozenset()  # names every use of which moves them to a device
 
 
 class _Shared:
@@ -58,6 +59,10 @@ class _Shared:
         #: a class the cells define -> its attributes its own code moves where it reads them
         #: (``self.weights.to(x)``, ``self.pos_embed.to(x.device)``)
         self.moved_at_use: dict[str, frozenset[str]] = {}
+        #: a function the cells define -> its parameters it only uses moved to a device
+        #: (``for b in loader: net(b["img"].to(DEVICE))``), and its parameters in order
+        self.moves_params: dict[str, frozenset[str]] = {}
+        self.helper_params: dict[str, tuple[str, ...]] = {}
 
 
 class Usage:
@@ -80,7 +85,7 @@ class Usage:
             uses: dict[str, tuple[set[str], set[str]]] = {}
             for name, partners, direct in v.events:
                 uses.setdefault(name, (set(), set()))[0 if direct else 1].update(partners)
-            self._cells.append(_Cell(uses, v.amp))
+            self._cells.append(_Cell(uses, v.amp, frozenset(v.moved_only())))
         self.history = bool(recent)
         self.origins = shared.env
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
@@ -104,6 +109,12 @@ class Usage:
             return frozenset(), frozenset()
         direct, other = cell.uses[name]
         return frozenset(direct - {name}), frozenset(other - {name})
+
+    def moved_at_each_use(self, name: str) -> bool:
+        """The newest cell that uses ``name`` with a model moves it to a device at every use
+        (``net(x.to(device))``): where it is stored fails nothing."""
+        cell = self._newest(name)
+        return cell is not None and name in cell.moved
 
     def amp(self, name: str) -> bool:
         """The newest cell that uses ``name`` uses it under ``autocast``."""
@@ -133,7 +144,7 @@ class Usage:
         """What every answer of this Usage is a function of: equal keys, equal answers.
         NB: a cell that uses nothing with a model (``pass``) changes no answer, nor the key."""
         if self._key is None:
-            used = tuple((c.uses, c.amp) for c in self._cells if c.uses)
+            used = tuple((c.uses, c.amp, c.moved) for c in self._cells if c.uses)
             # NB: a name computed from no model (``x = x.double()``) reads as one never assigned
             self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved)
         return self._key
@@ -189,6 +200,22 @@ class _Visitor:
         self.events: list[tuple[str, frozenset[str], bool]] = []
         self.amp: set[str] = set()
         self.in_amp = 0
+        # NB: names a model met only moved to a device (``.to(device)``, ``.cuda()``), names it
+        # met otherwise, and where each name was taken from (``b`` of ``for b in loader``,
+        # ``images = batch["img"]``): a name is moved at each use if it and every name taken
+        # from it are
+        self.moved: set[str] = set()
+        self.bare: set[str] = set()
+        self.taken: list[tuple[str, set[str]]] = []
+
+    def moved_only(self) -> set[str]:
+        moved, bare = set(self.moved), set(self.bare)
+        for name, sources in reversed(self.taken):
+            if name in bare:
+                bare |= sources
+            elif name in moved:
+                moved |= sources
+        return moved - bare
 
     # -- statements
     def body(self, stmts: list[ast.stmt]) -> None:
@@ -201,15 +228,19 @@ class _Visitor:
         elif isinstance(s, ast.Assign | ast.AnnAssign | ast.AugAssign):
             origin = self.expr(s.value) if s.value is not None else frozenset()
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            sources = _roots_in(s.value) if s.value is not None else set()
             for t in targets:
                 for n in _target_names(t):
                     old = self.env.get(n, frozenset()) if isinstance(s, ast.AugAssign) else None
                     self.env[n] = origin | (old or frozenset())
+                    if sources:
+                        self.taken.append((n, sources))
         elif isinstance(s, ast.For | ast.AsyncFor):
             origin, free = self._walk(s.iter)
             names = _target_names(s.target)
             for n in names:
                 self.env[n] = origin
+                self.taken.append((n, set(free)))
             start = len(self.events)
             self.body(s.body + s.orelse)
             # NB: ``for xb, yb in batches: model(xb)``: what a loop variable meets, the
@@ -245,11 +276,24 @@ class _Visitor:
         else:
             self._cpu_params(s.name, s, method=False)
         start = len(self.events)
+        scope = self.moved, self.bare, self.taken
+        self.moved, self.bare, self.taken = set(), set(), []
         self.body(s.body)
+        moved_only, bare = self.moved_only(), self.bare
+        self.moved, self.bare, self.taken = scope
+        # NB: the cell's own names the body met (``train(net, trainloader)`` in a method) are
+        # the cell's: the function's own are not
+        own = _own_names(s) if not isinstance(s, ast.ClassDef) else frozenset()
+        self.moved |= moved_only - own
+        self.bare |= bare - own
         self.env.clear()
         self.env.update(saved)
         if not isinstance(s, ast.ClassDef):
             self._helper(s, self.events[start:])
+            params = tuple(a.arg for a in (*s.args.posonlyargs, *s.args.args,
+                                            *s.args.kwonlyargs))
+            self.shared.moves_params[s.name] = frozenset(moved_only & set(params))
+            self.shared.helper_params[s.name] = params
             # NB: a function's parameters and locals are its own, not the cell's names of the
             # same spelling (``super().__init__(train_x, likelihood)`` in a model's __init__);
             # what they meet reaches the cell through the calls of the function (``_helper``)
@@ -325,6 +369,8 @@ class _Visitor:
         froot = _root(func.value if isinstance(func, ast.Attribute) else func)
         model = froot if froot in self.modules else _root(func)
         parts = [self._walk(a) for a in (*e.args, *(k.value for k in e.keywords))]
+        if isinstance(func, ast.Name) and self.shared.moves_params.get(func.id):
+            parts = self._moved_args(e, func.id, parts)
         origin = frozenset().union(*(p[0] for p in parts))
         free = set().union(*(p[1] for p in parts))
         if model is not None and model in self.modules:
@@ -347,6 +393,11 @@ class _Visitor:
             self._through_helper(e, func.id, parts)
         if method in _COPY_INTO and isinstance(func, ast.Attribute):
             return self._walk(func.value)
+        if isinstance(func, ast.Attribute) and _moves_to_device(e):
+            # NB: ``x.to(device)``: the model meets a copy on its device; ``x`` is still used
+            # with it (its dtype matters) but where it is stored does not
+            o, f = self._walk(func.value)
+            return origin | o, free | {_MOVED + n for n in f}
         if isinstance(func, ast.Attribute):  # x.view(-1), out.sum(): the receiver is an operand
             o, f = self._walk(func.value)
             origin, free = origin | o, free | f
@@ -354,6 +405,19 @@ class _Visitor:
             self._tie(free, origin)
             return origin, set()
         return origin, free
+
+    def _moved_args(self, e: ast.Call, name: str, parts: list[tuple[frozenset[str], set[str]]]
+                    ) -> list[tuple[frozenset[str], set[str]]]:
+        """``parts`` with the free names of each argument the helper ``name`` moves to a device
+        at each use (``train(net, loader)``) marked as moved."""
+        params, _ties = self.shared.helpers.get(name, ((), {}))
+        if not params:
+            params = self.shared.helper_params.get(name, ())
+        moves = self.shared.moves_params[name]
+        keys = [params[i] if i < len(params) else None for i in range(len(e.args))]
+        keys += [k.arg for k in e.keywords]
+        return [(o, {_MOVED + n.removeprefix(_MOVED) for n in f}) if key in moves else (o, f)
+                for (o, f), key in zip(parts, keys, strict=True)]
 
     def _through_helper(self, e: ast.Call, name: str,
                         parts: list[tuple[frozenset[str], set[str]]]) -> None:
@@ -366,8 +430,11 @@ class _Visitor:
                 break
             args.append((params[i] if i < len(params) else None, parts[i][1]))
         args += [(k.arg, parts[len(e.args) + j][1]) for j, k in enumerate(e.keywords)]
+        moves = self.shared.moves_params.get(name, frozenset())
         for param, free in args:
             direct, other = ties.get(param or "", (frozenset(), frozenset()))
+            if param in moves:  # NB: the helper moves what it takes from it at each use
+                free = {_MOVED + n.removeprefix(_MOVED) for n in free}
             self._tie(free, direct, direct=True)
             self._tie(free, other)
 
@@ -381,6 +448,12 @@ class _Visitor:
         if not models:
             return
         names = list(names)
+        if any(n.startswith(_MOVED) for n in names):
+            self.moved.update(n[len(_MOVED):] for n in names if n.startswith(_MOVED))
+            names = [n[len(_MOVED):] if n.startswith(_MOVED) else n for n in names]
+            self.bare.update(n for n in names if n not in self.moved)
+        else:
+            self.bare.update(names)
         for n in names:
             self.events.append((n, models, direct))
         if self.in_amp:
@@ -412,6 +485,35 @@ def _func_name(e: ast.expr) -> str | None:
 
 
 _MOVES = frozenset({"to", "type_as", "cuda"})
+_MOVED = "\0moved:"  # NB: a free name that reached here through a move (no identifier has a NUL)
+_DEVICE_WORDS = ("dev", "cuda", "cpu", "mps", "xpu", "meta", "gpu", "rank")
+
+
+def _moves_to_device(e: ast.Call) -> bool:
+    """``x.to(device)``, ``x.to("cuda:0")``, ``x.to(y.device)``, ``x.cuda()``: a move whose
+    target reads as a device (a dtype alone, ``x.to(torch.float16)``, is no move)."""
+    func = e.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "cuda":
+        return True
+    if func.attr != "to" or not (e.args or e.keywords):
+        return False
+    target = e.args[0] if e.args else next((k.value for k in e.keywords if k.arg == "device"),
+                                           None)
+    if target is None:
+        return False
+    text = ast.unparse(target).lower()
+    return any(w in text for w in _DEVICE_WORDS) and "dtype" not in text
+
+
+def _roots_in(e: ast.expr) -> set[str]:
+    """The names a value is taken from directly: ``batch`` of ``batch["img"]``, of
+    ``batch.x.float()``; none of a call that makes something new (``f(batch)``)."""
+    while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+        e = e.func.value
+    root = _root(e)
+    return {root} if root is not None else set()
 
 
 def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:

@@ -168,6 +168,15 @@ def out_of_place(code: Code, call: ast.Call) -> str | None:
     return f"{recv}.copy_({recv}.{func.attr[:-1]}{args})"
 
 
+def float_result(code: Code, call: ast.Call) -> str | None:
+    """``x.pow_(-0.5)`` as ``x.pow(-0.5)``: the result keeps the promoted (float) dtype."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or not func.attr.endswith("_"):
+        return None
+    args = segment(code, call)[len(segment(code, func)):]
+    return f"{segment(code, func.value)}.{func.attr[:-1]}{args}"
+
+
 def augassign_out_of_place(code: Code, stmt: ast.AugAssign) -> str:
     """``t[k] += v`` as ``t[k] = t[k] + v``: the result gets the promoted dtype."""
     target = segment(code, stmt.target)

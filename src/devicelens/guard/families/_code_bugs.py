@@ -418,6 +418,11 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         for k, v in sc.values.items():
             if k not in code.params() and ok(v) and _source.assignments(code, k, line):
                 return f"{k}.{attr}"
+    for p in code.params():
+        # NB: the model the function was handed (``sample(model, ...)``): its weights' device
+        if p != "self" and not _source.assignments(code, p, line) and _module_on(
+                sc.values.get(p), attr, target):
+            return f"next({p}.parameters()).{attr}"
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
     return None

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 def in_place(tr: Tracer, sc: Scope) -> list[Origin]:
     """The failing statement writes a float result into an integer tensor in place: the same
-    computation out of place (``t[k] = t[k] + v``; ``x.copy_(x.clamp(a, b))``)."""
+    computation out of place (``t[k] = t[k] + v``; ``x.copy_(x.clamp(a, b))``; a result that is
+    no whole number stays a float: ``y = x.pow(-0.5)``)."""
     stmt = _source.statement_at(sc.code, sc.line)
     if stmt is None:
         return []
@@ -51,10 +52,29 @@ def _in_place_calls(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[tuple[ast.AST
             continue
         recv = node.func.value
         t = tr.live(sc, recv) if not isinstance(recv, ast.Name) else sc.values.get(recv.id)
-        text = _edits.out_of_place(sc.code, node) if _is_int_tensor(t) else None
+        if not _is_int_tensor(t):
+            continue
+        if node.func.attr[:-1] in _WHOLE:
+            text = _edits.out_of_place(sc.code, node)
+        elif isinstance(stmt, ast.Expr) and stmt.value is node:
+            # NB: ``deg.pow_(-0.5)`` alone: the name takes the float result
+            text = (f"{recv.id} = {_edits.float_result(sc.code, node)}"
+                    if isinstance(recv, ast.Name) else None)
+            node = stmt
+        else:
+            text = _edits.float_result(sc.code, node)
         if text:
             changes.append((node, text))
     return changes
+
+
+#: in-place ops whose result stays a whole number on whole numbers (given whole bounds): the
+#: float result can be written back (``x.copy_(x.clamp(0, bound))``); any other (``pow_(-0.5)``,
+#: ``div_``, ``mul_(0.5)``) would be truncated into the integer tensor, a fix that runs and
+#: computes garbage, so the result stays a float tensor instead
+_WHOLE = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "floor", "ceil", "round", "trunc",
+                    "fix", "abs", "neg", "negative", "sign", "maximum", "minimum", "fmax",
+                    "fmin", "remainder", "fmod"})
 
 
 def _is_int_tensor(t: Any) -> bool:
