@@ -654,9 +654,11 @@ def test_an_optimizer_s_stale_parameters_may_be_relinked() -> None:
 
 
 def test_the_next_in_place_update_of_the_same_tensor_is_the_rehearsals_next_round(ip, ns, capsys):
-    """``count.clamp_(0, bound)`` twice on an int64 tensor with a float bound: the first line's
-    out-of-place edit alone would stop at the second. No rule looks ahead for it: the rehearsal
-    runs the function with the first edit, meets the second line and adds its edit."""
+    """``count.clamp_(0, bound)`` on an int64 tensor with a float bound, then ``count.mul_(lo)``:
+    the first line's out-of-place edit alone would stop at the second. No rule looks ahead for
+    it: the rehearsal runs the function with the first edit, meets the second line and adds its
+    edit. A product by 0.5 is no whole number: ``count`` takes the float result (written back
+    into int64 it would be truncated), so the third line has nothing left to mend."""
     cell = ("def squash(count, lo, hi):\n"
             "    count.clamp_(0, hi)\n"
             "    count.mul_(lo)\n"
@@ -665,10 +667,12 @@ def test_the_next_in_place_update_of_the_same_tensor_is_the_rehearsals_next_roun
             "out = squash(torch.arange(6), 0.5, 3.5)\n")
     _err, out, _ = run(ip, capsys, cell)
     text = diagnosis(out)
-    assert text.count("  edit: ") == 3, text
+    assert text.count("  edit: ") == 2, text
+    assert "+ count.copy_(count.clamp(0, hi))" in text and "+ count = count.mul(lo)" in text
     assert text.rstrip().endswith(VERIFIED), text
     fixed = _apply_printed(ip, text, cell)
     assert ip.run_cell(fixed, store_history=False).error_in_exec is None
+    assert ns["out"].tolist() == [0.5, 0.5, 1.0, 1.5, 1.5, 1.5]  # NB: no product truncated
 
 
 def test_past_the_failing_line_is_read_in_the_same_function_and_net_of_the_lines_edits_add():

@@ -115,9 +115,10 @@ def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin
         # contract they stay on the cpu
         text = f"{_source.segment(sc.code, value.func.value)}.cpu()"
         return _origins(tr, sc, [(value, text)], name)
-    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-           and n.func.attr in _edits.MOVES for n in ast.walk(value)):
-        return []  # NB: a move there decides where it lands: that move is what to change
+    if any(isinstance(n, ast.Call) and (
+            (isinstance(n.func, ast.Attribute) and n.func.attr in _edits.MOVES)
+            or any(k.arg == "device" for k in n.keywords)) for n in ast.walk(value)):
+        return []  # NB: a move or a device there decides where it lands: that is what to change
     attr = "device" if tr.want.kind == "device" else "dtype"
     anchor = _anchor(tr, sc, sc.line, attr)
     if anchor is None or anchor.startswith(f"{name}."):
@@ -418,8 +419,9 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         for k, v in sc.values.items():
             if k not in code.params() and ok(v) and _source.assignments(code, k, line):
                 return f"{k}.{attr}"
-    for p in code.params():
+    for p in code.params() if attr == "device" else ():
         # NB: the model the function was handed (``sample(model, ...)``): its weights' device
+        # (never its dtype: labels and indices made there are no weights)
         if p != "self" and not _source.assignments(code, p, line) and _module_on(
                 sc.values.get(p), attr, target):
             return f"next({p}.parameters()).{attr}"
