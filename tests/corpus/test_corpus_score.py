@@ -28,10 +28,10 @@ RESULTS = "DEVICELENS_CORPUS_RESULTS"
 # 126 look-alikes flagged (set 13's CLIP attn_mask; set 19's OpenMHC, whose %%cuda_safe run the
 # simulated device cannot finish).
 # docs/accuracy.md explains every held-out miss; tests/corpus/FAILURES.md the baseline.
-# NB: named, fix works and verified one below what was measured: a rehearsal that a loaded 2-core machine
-# slows past its time limit says "not verified" (never a wrong "verified") and keeps the failing
-# line's names; precision a little below for the same reason. A fix that works and does harm is
-# not counted as one.
+# NB: named, fix works and verified one below what was measured: a rehearsal that a loaded
+# 2-core machine slows past its time limit says "not verified" (never a wrong "verified") and
+# keeps the failing line's names; precision a little below for the same reason. A fix that
+# works and does harm is not counted as one.
 WHOLE = Floors(named=383 / 438, precision=0.971, precision_cases=393, fix_works=409 / 438,
                verified=390 / 438, clean_after_fix=433 / 438, clean_flagged=2)
 
