@@ -350,6 +350,32 @@ def test_list_held_submodules_left_behind():
     assert isinstance(model.heads, nn.ModuleList) and kinds(ns) == []
 
 
+def test_tensors_a_module_keeps_in_a_plain_list_or_dict_are_what_to_does_not_move():
+    """torchvision#1738's ``cell_anchors``: tensors in a plain list (or dict) attribute stay
+    where they were made when the module moves. On another device: an error whose fix remakes
+    the container on the module's device; on the same one: a note (the next .to() leaves them)."""
+    class Anchors(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+            self.cell_anchors = [torch.zeros(3), torch.ones(2)]
+            self.table = {"a": torch.zeros(2), "n": 3}
+
+    m = Anchors()
+    ns = {"m": m}
+    assert sorted(kinds(ns)) == ["trap_latent", "trap_latent"]
+    to_in_place(m, "meta")  # NB: the weights move; the list and the dict stay on the cpu
+    found = {f.paths[0]: f for f in findings(ns) if f.kind == "trap_container"}
+    assert sorted(found) == ["m.cell_anchors[0]", "m.table['a']"]
+    assert found["m.cell_anchors[0]"].paths == ("m.cell_anchors[0]", "m.cell_anchors[1]")
+    assert found["m.cell_anchors[0]"].severity == "error"
+    for f in found.values():
+        run_fix(ns, f)
+    assert [t.device.type for t in m.cell_anchors] == ["meta", "meta"]
+    assert type(m.cell_anchors) is list and m.table["a"].device.type == "meta"
+    assert m.table["n"] == 3 and "trap_container" not in kinds(ns)
+
+
 def test_list_held_submodules_join_the_mode_of_the_model_that_now_holds_them():
     """``model.eval()`` never reached modules in a plain list: registered by the fix, they take
     the model's mode (else their Dropout and BatchNorm still train at inference)."""

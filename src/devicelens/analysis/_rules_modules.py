@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from ..inspect import _tree
 from ..inspect._tree import Ref, code_for, del_code
 from ..inspect.records import ObjectRecord, TensorRecord
 from .findings import (
@@ -240,7 +241,51 @@ def _traps(o: ObjectRecord) -> list[Finding]:
                    f"{t.owner}.to(...) will leave it behind; register it as a buffer.")
             out.append(_finding("trap_latent", "info", f"{t.path} is not a buffer", msg, fix,
                                 [t.path], [o.name], [t.device]))
-    return out + _trapped_modules(o)
+    return out + _trapped_modules(o) + _trapped_tensors(o)
+
+
+def _trapped_tensors(o: ObjectRecord) -> list[Finding]:
+    """Tensors a module keeps in a plain list, tuple or dict attribute (``self.anchors =
+    [...]``), outside any module held that way: ``Module.to()`` never moves them. On another
+    device than their module: an error, and the container made again on the module's device;
+    on the same one: a note. NB: one level only (``self.x[i]``, ``self.x[k]``)."""
+    groups: dict[Ref, list[TensorRecord]] = {}
+    inside = tuple(m.path + "." for m in o.modules if m.trapped)
+    for t in o.tensors if "trapped" in map(_ROLE, o.tensors) else ():
+        ref = t.ref
+        if (t.role != "trapped" or not _counts(t) or len(ref) < 3 or ref[-1].kind != "item"
+                or ref[-2].kind != "attr" or (inside and t.path.startswith(inside))):
+            continue
+        groups.setdefault(ref[:-1], []).append(t)
+    out: list[Finding] = []
+    for box, ts in groups.items():
+        dev = _module_device_of(o, ts[0].owner)
+        if dev is None:
+            continue
+        code, where = code_for(box), _tree.display_for(box)
+        keyed = isinstance(ts[0].ref[-1].key, str)
+        kind = "dict" if keyed else "list"
+        stray = [t for t in ts if t.device != dev]
+        if not stray:
+            out.append(_finding(
+                "trap_latent", "info", f"{where} is not moved by {ts[0].owner}.to()",
+                f"{where} holds tensors in a plain {kind}: the next {ts[0].owner}.to(...) "
+                f"will leave them behind (register each as a buffer, or use "
+                f"torch.nn.ParameterList for parameters).", "", [t.path for t in ts],
+                [o.name], [dev]))
+            continue
+        moved = (f'{{k: v.to({q(dev)}) if torch.is_tensor(v) else v for k, v in {code}.items()}}'
+                 if keyed else
+                 f'type({code})(t.to({q(dev)}) if torch.is_tensor(t) else t for t in {code})')
+        devs = sorted({t.device for t in stray})
+        out.append(_finding(
+            "trap_container", "error", f"{where} was left on {', '.join(devs)}",
+            f"{where} holds tensors in a plain {kind} on {', '.join(devs)} while {ts[0].owner} "
+            f"is on {dev}: Module.to() never moves them. Moving them now fixes this run; "
+            f"registering each as a buffer makes the next .to() move them too.",
+            f"{code} = {moved}", [t.path for t in stray], [o.name], [*devs, dev],
+            action=Action("to_device", tuple(t.ref for t in stray), dev)))
+    return out
 
 
 def _norm_hook(o: ObjectRecord, t: TensorRecord, name: str) -> str:

@@ -60,8 +60,9 @@ class Finding:
 
 
 DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module",
-                "optimizer_state", "optimizer_orphan", "dataparallel_device", "loose_device",
-                "meta_no_data", "model_left_behind", "cpu_required", "norm_weight_stale")
+                "trap_container", "optimizer_state", "optimizer_orphan", "dataparallel_device",
+                "loose_device", "meta_no_data", "model_left_behind", "cpu_required",
+                "norm_weight_stale")
 DTYPE_KINDS = ("optimizer_state_dtype", "loose_dtype", "module_mixed_dtype",
                "module_float32_kept")
 

@@ -22,8 +22,8 @@ from .running._preflight_flow import Flow
 
 __all__ = ["Issue", "PreflightReport", "lint_forward", "lint_modules", "preflight"]
 
-_FINDING_KINDS = ("module_split", "trap_attribute", "trap_module", "dataparallel_device",
-                  "optimizer_state", "optimizer_orphan")
+_FINDING_KINDS = ("module_split", "trap_attribute", "trap_module", "trap_container",
+                  "dataparallel_device", "optimizer_state", "optimizer_orphan")
 _DTYPE_FINDINGS = ("module_mixed_dtype", "optimizer_state_dtype")
 
 

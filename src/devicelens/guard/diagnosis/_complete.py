@@ -19,7 +19,8 @@ from ._blame import Named, Operand, describe_tensor, is_tensor
 from ._context import Blame, Ctx, Failure
 
 _DEVICE_ISSUES = ("mixed_operands", "module_input", "loss_weight", "optimizer_state",
-                  "trap_attribute", "trap_module", "dataparallel_device", "module_split",
+                  "trap_attribute", "trap_module", "trap_container", "dataparallel_device",
+                  "module_split",
                   "optimizer_orphan")
 _DTYPE_ISSUES = ("mixed_dtypes", "module_input_dtype", "optimizer_state_dtype")
 _MOVE_TO = re.compile(r"""\.to\(["']([^"']+)["']\)""")
