@@ -435,6 +435,19 @@ w = torch.tensor([1, 2, 3])
     assert "+ return g.copy_(g.clamp(0, bound - 1))" in diagnosis(out), diagnosis(out)
 
 
+def test_floats_made_where_the_trail_ends_are_not_cast_to_integers_there(ip, ns, capsys):
+    """A float index made by a call the trail cannot read into (``operator.truediv``): no
+    ``.to(pos.dtype)`` where it is made (floats cast to integers lose their values, the rule
+    every caller's-line cast follows); the index is cast where the op reads it as one."""
+    ip.run_cell("import operator\ndef pick(table, pos):\n    idx = operator.truediv(pos, 2)\n"
+                "    return table[idx]\ntable = torch.randn(4, 2)\npos = torch.tensor([0, 2, 4])\n",
+                store_history=False)
+    _err, out, _ = run(ip, capsys, "out = pick(table, pos)\n")
+    text = diagnosis(out)
+    assert "culprit: `idx` in pick" in text and ".to(pos.dtype)" not in text, text
+    assert "+ return table[idx.long()]" in text, text
+
+
 def test_heads_in_a_plain_list_are_registered_and_moved_together(ip, ns, capsys):
     """pytorch#15005: a model with no parameter of its own keeps its heads in a plain list;
     the op meets the first head only, and the fix registers the list (every head, now and at

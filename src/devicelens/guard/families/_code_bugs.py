@@ -120,6 +120,9 @@ def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin
             or any(k.arg == "device" for k in n.keywords)) for n in ast.walk(value)):
         return []  # NB: a move or a device there decides where it lands: that is what to change
     attr = "device" if tr.want.kind == "device" else "dtype"
+    if attr == "dtype" and is_float(tr.want.dtype) and not is_float(
+            "int64" if tr.want.kind == "index_dtype" else tr.want.expected):
+        return []  # NB: floats cast to integers lose their values (see _mismatch.lossy_cast)
     anchor = _anchor(tr, sc, sc.line, attr)
     if anchor is None or anchor.startswith(f"{name}."):
         return []
