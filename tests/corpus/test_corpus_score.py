@@ -22,8 +22,8 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
 # Measured on 564 cases (438 failing, 126 clean look-alikes; 441 of them the held-out sets 5 to
-# 21, HELDOUT.txt), one run (410 s on 2 cores): named 384/438, precision 97.2 % over 394 cases
-# (44 diagnoses name no namespace object: no precision, left out), fix works 410/438, verified
+# 21, HELDOUT.txt), one run (429 s on 2 cores): named 384/438, precision 97.2 % over 395 cases
+# (43 diagnoses name no namespace object: no precision, left out), fix works 410/438, verified
 # 391/438 (every one a fix that works as printed: held at 100 %), clean after fix 434/438, 2 of
 # 126 look-alikes flagged (set 13's CLIP attn_mask; set 19's OpenMHC, whose %%cuda_safe run the
 # simulated device cannot finish).
