@@ -436,12 +436,13 @@ def _plain_module_container(ctx: Ctx, holder: str) -> tuple[str, str, str] | Non
         return None
     box, owner = ast.unparse(node.value), ast.unparse(node.value.value)
     held, parent = ctx.resolve(box), ctx.resolve(owner)
-    if not isinstance(parent, torch.nn.Module):
+    module = torch.nn.Module  # NB: by type: ``isinstance`` reads a user object's __class__
+    if not issubclass(type(parent), module):
         return None
-    if type(held) is list and held and all(isinstance(m, torch.nn.Module) for m in held):
+    if type(held) is list and held and all(issubclass(type(m), module) for m in held):
         return box, owner, "ModuleList"
     if (type(held) is dict and held and all(type(k) is str for k in held)
-            and all(isinstance(m, torch.nn.Module) for m in dict.values(held))):
+            and all(issubclass(type(m), module) for m in dict.values(held))):
         return box, owner, "ModuleDict"
     return None
 
