@@ -311,7 +311,8 @@ net.optim.step()
 
 def test_a_replica_on_another_gpu_decides_where_the_op_runs(ip, ns, capsys, fake_cuda):
     """A copy of the model on cuda:1 (as DataParallel makes) runs a line whose tensor its code
-    put on cuda:0: the copy's device is the op's, so that tensor is the stray."""
+    put on cuda:0: the copy's device is the op's, so that tensor is the stray, and the line that
+    makes it on the copied ``self.device`` is the fix (DeepCTR-Torch#309)."""
     ip.run_cell('''
 import copy
 class Mic(nn.Module):
@@ -339,6 +340,65 @@ class Par(nn.Module):
     text = diagnosis(out)
     assert "culprit: `zeros` in Mic.forward (float32[2, 2] on cuda:0); expected cuda:1" in text, \
         text
+    # NB: where it is made, on the device the function already has: the copy's own setting is
+    # the original's (no user-visible object to set), so the line changes, not a setting
+    assert "+ zeros = torch.zeros(x.shape[0], 2, device=x.device)" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_a_plain_tensor_every_dataparallel_replica_shares_is_registered_not_moved(
+        ip, ns, capsys, fake_cuda):
+    """simpletransformers#665: a model keeps ``pos_weight`` as a plain attribute; DataParallel's
+    replicas share that one tensor (``__dict__`` is copied, not broadcast), so the replica on
+    cuda:1 fails on it. Moving it only moves the failure to cuda:0's replica (the rehearsal
+    printed ``.to("cuda:1")`` then ``.to("cuda:0")``, unverified); registering it as a buffer
+    gives each replica its own copy: verified, and the cell runs with the same tensor object."""
+    ip.run_cell('''
+class Clf(nn.Module):
+    def __init__(self, pos_weight):
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+        self.pos_weight = pos_weight
+    def forward(self, x):
+        return self.lin(x) * self.pos_weight
+def replicate(module, device):
+    r = module._replicate_for_data_parallel()
+    for k, p in module._parameters.items():
+        r._parameters[k] = p.to(device)
+    for k, b in module._buffers.items():
+        r._buffers[k] = b.to(device)
+    for k, m in module._modules.items():
+        r._modules[k] = replicate(m, device)
+    return r
+class Par(nn.Module):
+    def __init__(self, module, device_ids):
+        super().__init__()
+        self.module, self.device_ids = module, device_ids
+    def forward(self, x):
+        outs = []
+        for part, d in zip(x.chunk(len(self.device_ids)), self.device_ids):
+            replica = replicate(self.module, torch.device("cuda", d))
+            outs.append(replica(part.to(torch.device("cuda", d))))
+        return torch.cat([o.to(torch.device("cuda", self.device_ids[0])) for o in outs])
+''', store_history=False)
+    clf = fake_cuda.to(ns["Clf"](fake_cuda.randn(3)), "cuda:0")
+    ns["model"], ns["x"] = ns["Par"](clf, [0, 1]), fake_cuda.randn(4, 4)
+    ns["w0"] = clf.pos_weight
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = model(x)\n", fake_cuda)
+    text = diagnosis(out)
+    assert "culprit: model.module.pos_weight (float32[3] on cuda:0); expected cuda:1" in text, text
+    assert "note: every replica DataParallel makes reads this one tensor" in text, text
+    assert ("_t = model.module.pos_weight\n      del model.module.pos_weight\n"
+            '      model.module.register_buffer("pos_weight", _t, persistent=False)') in text, text
+    assert '+ self.register_buffer("pos_weight", pos_weight, persistent=False)' in text, text
+    assert ".to(" not in text.split("fix:")[1].split("edit:")[0], text
+    assert text.rstrip().endswith(VERIFIED), text
+    err, out, _ = run(ip, capsys, "_t = model.module.pos_weight\ndel model.module.pos_weight\n"
+                      'model.module.register_buffer("pos_weight", _t, persistent=False)\n'
+                      "with torch.no_grad():\n    y = model(x)\n", fake_cuda)
+    assert err is None, out
+    assert ns["model"].module._buffers["pos_weight"] is ns["w0"]
+    assert str(ns["y"].device) == "cuda:0" and tuple(ns["y"].shape) == (4, 3)
 
 
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):

@@ -117,7 +117,8 @@ def _not_orphans(snap: Snapshot, out: list[Finding]) -> list[Finding]:
 def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Finding]:
     """``out`` with each "plain tensor attribute left behind" error made a note when its
     module's own class (defined in the cells) moves that attribute where it reads it (fairseq's
-    ``self.weights = self.weights.to(x)``): nothing fails, and a buffer is only tidier.
+    ``self.weights = self.weights.to(x)``): nothing fails, and a buffer is only tidier; or
+    assigns it in ``forward`` (seq2seq's ``self.pos_index``): a move is undone at the next call.
     NB: read only when such a finding exists."""
     traps = [f for f in out if f.kind == "trap_attribute" and f.objects and f.objects[0] in snap
              and f.paths]
@@ -131,7 +132,14 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
             continue
         cls = o.type_name if t.owner == o.name else next(
             (m.type_name for m in o.modules if m.path == t.owner), "")
-        if str(t.ref[-1].key) in usage.moved_at_use(cls):
+        key = str(t.ref[-1].key)
+        if key in usage.remade_at_call(cls):
+            swap[id(f)] = Finding(
+                f.id, "trap_latent", "info", f"{t.path} is made again at each call",
+                f"{t.path} is a plain tensor attribute on {t.device} that {cls}.forward "
+                f"assigns at each call: moving it changes nothing; the line of {cls}.forward "
+                f"that makes it decides its device.", "", f.paths, f.objects, f.devices)
+        elif key in usage.moved_at_use(cls):
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{t.path} is moved where it is used",
                 f"{t.path} is a plain tensor attribute on {t.device}; {cls}'s own code moves it "

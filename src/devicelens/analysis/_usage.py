@@ -59,6 +59,9 @@ class _Shared:
         #: a class the cells define -> its attributes its own code moves where it reads them
         #: (``self.weights.to(x)``, ``self.pos_embed.to(x.device)``)
         self.moved_at_use: dict[str, frozenset[str]] = {}
+        #: a class the cells define -> the attributes its ``forward`` assigns (remakes at each
+        #: call: ``self.pos_index = torch.LongTensor(...)``)
+        self.remade_at_call: dict[str, frozenset[str]] = {}
         #: a function the cells define -> its parameters it only uses moved to a device
         #: (``for b in loader: net(b["img"].to(DEVICE))``), and its parameters in order
         self.moves_params: dict[str, frozenset[str]] = {}
@@ -89,6 +92,7 @@ class Usage:
         self.history = bool(recent)
         self.origins = shared.env
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
+        self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
         self._used: set[str] = set()  # every module some cell uses something with
@@ -153,6 +157,12 @@ class Usage:
         """The attributes class ``class_name`` (defined in the cells) moves itself where its
         code reads them: a plain tensor attribute left on the cpu there fails nothing."""
         return self._moved.get(class_name, frozenset())
+
+    def remade_at_call(self, class_name: str) -> frozenset[str]:
+        """The attributes class ``class_name`` (defined in the cells) assigns in ``forward``:
+        what the namespace holds is the last call's; the next call makes it again, so moving
+        it changes nothing (the line that makes it is what to change)."""
+        return self._remade.get(class_name, frozenset())
 
     def _origins(self) -> dict[str, frozenset[str]]:
         return {k: v for k, v in self.origins.items() if v}
@@ -273,6 +283,7 @@ class _Visitor:
                 if isinstance(m, ast.FunctionDef) and m.name == "forward":
                     self._cpu_params(s.name, m, method=True)
             self.shared.moved_at_use[s.name] = _moved_at_use(s)
+            self.shared.remade_at_call[s.name] = _remade_at_call(s)
         else:
             self._cpu_params(s.name, s, method=False)
         start = len(self.events)
@@ -526,6 +537,19 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
                 and isinstance(node.func.value.value, ast.Name) \
                 and node.func.value.value.id == "self":
             out.add(node.func.value.attr)
+    return frozenset(out)
+
+
+def _remade_at_call(cls: ast.ClassDef) -> frozenset[str]:
+    """``self.<attr>`` that ``cls.forward`` assigns (``self.pos_index = ...``)."""
+    out: set[str] = set()
+    for m in cls.body:
+        if isinstance(m, ast.FunctionDef) and m.name == "forward":
+            for node in ast.walk(m):
+                targets = node.targets if isinstance(node, ast.Assign) else (
+                    [node.target] if isinstance(node, ast.AnnAssign) else [])
+                out.update(t.attr for t in targets if isinstance(t, ast.Attribute)
+                           and isinstance(t.value, ast.Name) and t.value.id == "self")
     return frozenset(out)
 
 

@@ -45,7 +45,8 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         origins = [Origin(named.name, named.code, holder, named.role)]
         source = _source_in_cell(ctx, tracer, named)
         code = [] if source else (
-            _rebound_in_cell(ctx, tracer, named) or _dropped_on_the_way(ctx, tracer, op))
+            _rebound_in_cell(ctx, tracer, named) or _remade_by_method(ctx, tracer, op)
+            or _dropped_on_the_way(ctx, tracer, op))
         if source:
             origins = source
         elif code:
@@ -145,6 +146,39 @@ def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     return out
 
 
+def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
+    """A module attribute the running method itself assigned before the failing line
+    (``self.pos_index = torch.LongTensor(...)`` in ``forward``): the namespace holds this
+    call's copy and the next call makes it again, so moving it fixes nothing; the line that
+    makes it is what to change."""
+    from ...inspect._types import instance_dict
+    from ..families import _code_bugs
+
+    for i, fr in enumerate(ctx.frames):
+        if not ctx.is_user(fr.frame.f_code.co_filename) or fr.frame.f_code.co_name == "<module>":
+            continue
+        sc = tracer.scope(i)
+        if sc is None or sc.self_obj is None:
+            continue
+        d = instance_dict(sc.self_obj) or {}
+        for attr in [k for k, v in list(dict.items(d)) if v is op.tensor and type(k) is str]:
+            for stmt, value in _self_assignments(sc.code, attr, sc.line):
+                at = sc._replace(line=stmt.lineno)
+                found = [o for o in tracer.expr(at, value, 1) if o.role == "code"]
+                found = found or _code_bugs.where_made(tracer, at, value, f"self.{attr}")
+                if found:
+                    return found
+    return []
+
+
+def _self_assignments(code: Any, attr: str, before: int) -> list[tuple[ast.stmt, ast.expr]]:
+    """``self.<attr> = value`` statements of ``code`` before line ``before``, newest first."""
+    out = [(n, n.value) for n in _source.own_nodes(code)
+           if isinstance(n, ast.Assign) and n.lineno < before and len(n.targets) == 1
+           and _assigns_self_attr(n, attr)]
+    return sorted(out, key=lambda sv: -sv[0].lineno)
+
+
 def _in_place_edit(ctx: Ctx, tracer: Any, failure: Failure, named: Named) -> list[Origin]:
     """An in-place op whose float result cannot go back into an integer tensor, inside a
     function of the user's: the statement becomes out of place (code, not the namespace)."""
@@ -234,6 +268,8 @@ def _rebound_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
 
 def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
                         origins: list[Origin], want: Want) -> list[Blame]:
+    from ..families._replicated import owner_device, register_now, shared_by_copies, why_registered
+
     if not origins:
         return [Blame(op.operand, (_comment(op.operand.named.name, failure, expected),))]
     out = []
@@ -262,7 +298,13 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
                 f"again on {expected} where it was made (it must not be moved to meta)",)))
             continue
         fix = fix_line(ctx, o, failure, expected, want)
-        edits = _buffer_edit(ctx, o) if o.role == "attribute" else ()
+        shared = shared_by_copies(ctx, o) if failure.kind == "device" else None
+        if shared is not None:
+            # NB: every DataParallel replica reads this one tensor: moving it only moves the
+            # failure to the next replica's GPU; a buffer gets one copy per replica
+            fix = register_now(*shared, owner_device(ctx, shared[0], o.obj))
+            o = o._replace(detail=why_registered(o.code))
+        edits = _buffer_edit(ctx, o) if o.role == "attribute" or shared is not None else ()
         out.append(Blame(operand, (fix,), edits, (o.detail,) if o.detail else ()))
     return out
 

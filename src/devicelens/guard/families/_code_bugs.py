@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ...inspect._types import instance_dict
 from ..diagnosis import _edits, _source
 from ..diagnosis._blame import is_tensor, iter_params, majority_device, meta
 from ..diagnosis._mismatch import is_float
@@ -190,7 +191,10 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
             soft_move = (func.attr in _edits.MOVES and tr.want.kind == "device") or (
                 func.attr in ("to", "type") and tr.want.kind != "device")
             _walk(tr, sc, func.value, line, moved or soft_move, out)
-            if _is_torch(sc, func.value):
+            # NB: a tensor's own method's arguments are the op's operands too
+            # (``scores.index_fill_(0, torch.LongTensor(starts), 0.0)``)
+            if _is_torch(sc, func.value) or (
+                    isinstance(func.value, ast.Name) and is_tensor(tr.live(sc, func.value))):
                 for a in node.args:
                     _walk(tr, sc, a, line, moved, out)
         return
@@ -250,8 +254,11 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
         target = call.args[0] if call.args else next(
             (k.value for k in call.keywords if k.arg == "device"), None)
         if name == "to" and not _literal_device(target):
-            return None
-        makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
+            if not _unowned_setting(tr, sc, target):
+                return None
+            makes = tr.want.device
+        else:
+            makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
     elif _is_factory(sc, call):
         dev = next((k.value for k in call.keywords if k.arg == "device"), None)
         if dev is None:
@@ -260,6 +267,8 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = _default_device()
         elif _literal_device(dev):
             makes = _device_of(dev)
+        elif _unowned_setting(tr, sc, dev):
+            makes = tr.want.device
         else:
             return None
     else:
@@ -268,6 +277,22 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
         return None
     anchor = _anchor(tr, sc, line, "device")
     return call, (_edits.set_device(sc.code, call, anchor) if anchor else None)
+
+
+def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
+    """``self.device`` naming the culprit's device, on an object the namespace does not hold:
+    a copy ``DataParallel`` made for another GPU keeps the original's setting. Nothing the user
+    can set reaches the copy (:mod:`._setting` names a setting only on an object it can name),
+    so the line that reads it is what changes: to a device the function already has."""
+    import torch
+
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == "self") or sc.self_obj is None:
+        return False
+    value = (instance_dict(sc.self_obj) or {}).get(node.attr)
+    named = str(value) if type(value) is torch.device or type(value) is str else ""
+    return bool(named) and _same_device(named, tr.want.device) and not tr.namer.owner(
+        sc.self_obj)
 
 
 _CAST_METHODS = {"float": "float32", "double": "float64", "half": "float16",
