@@ -501,3 +501,69 @@ def test_a_plain_attribute_its_own_class_moves_where_it_reads_it_is_only_a_note(
                                                                  "self.weights"))
             if "model.weights" in f.paths]
     assert kept == [("trap_attribute", "error")], kept
+
+
+def test_a_plain_container_its_own_class_moves_through_a_chain_of_reads_is_only_a_note() -> None:
+    """peft's prompt tuning keeps ``self.prompt_tokens = {name: torch.arange(n)}`` on the cpu
+    and moves it where it reads it, through an index and two views
+    (``self.prompt_tokens[name].unsqueeze(0).expand(b, -1).to(w.device)``): nothing fails, so
+    no error; the same class reading it without the move keeps the error."""
+    cls = ("class Peft(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.emb = nn.Embedding(8, 4)\n"
+           "        self.prompt_tokens = {'default': torch.arange(8)}\n"
+           "    def forward(self, b):\n"
+           "        idx = self.prompt_tokens['default'].unsqueeze(0).expand(b, -1)"
+           ".to(self.emb.weight.device)\n        return self.emb(idx)\n")
+
+    class Peft(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.emb = nn.Embedding(8, 4)
+            self.prompt_tokens = {"default": torch.arange(8)}
+
+    ns = {"model": Peft().to("meta")}
+    moved = [(f.kind, f.severity) for f in found(ns, cls)
+             if any(p.startswith("model.prompt_tokens") for p in f.paths)]
+    assert moved == [("trap_latent", "info")], moved
+    kept = [(f.kind, f.severity) for f in found(ns, cls.replace(".to(self.emb.weight.device)", ""))
+            if any(p.startswith("model.prompt_tokens") for p in f.paths)]
+    assert kept == [("trap_container", "error")], kept
+
+
+def test_a_plain_attribute_forward_makes_again_at_each_call_gets_no_move() -> None:
+    """seq2seq's TopKDecoder assigns ``self.pos_index = torch.LongTensor(...)`` in ``forward``:
+    what the namespace holds is the last call's, and moving it (or registering it) changes
+    nothing at the next call; a note that names the line's class, with no fix. Made in
+    ``__init__`` instead, it stays an error with its fix."""
+    cls = ("class Dec(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = nn.Linear(4, 4)\n        self.pos_index = torch.zeros(2)\n"
+           "    def forward(self, x):\n        self.pos_index = torch.LongTensor([0, 1])\n"
+           "        return self.fc(x)[self.pos_index]\n")
+
+    class Dec(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.pos_index = torch.zeros(2)
+
+    ns = {"model": Dec().to("meta")}
+    remade = [(f.kind, f.severity, f.fix) for f in found(ns, cls) if "model.pos_index" in f.paths]
+    assert remade == [("trap_latent", "info", "")], remade
+    assert "Dec.forward assigns at each call" in next(
+        f.message for f in found(ns, cls) if "model.pos_index" in f.paths)
+    kept = [(f.kind, f.severity) for f in found(ns, cls.replace(
+        "        self.pos_index = torch.LongTensor([0, 1])\n", "")) if "model.pos_index" in f.paths]
+    assert kept == [("trap_attribute", "error")], kept
+
+
+def test_an_optimizer_over_a_flat_master_copy_of_a_model_is_no_orphan() -> None:
+    """Uni-Core's / fairseq's fp16 optimizer steps one flat fp32 copy of an fp16 model's
+    weights and copies it back: its one parameter belongs to no module and has no module's
+    shape, yet it is the model's, number for number. An optimizer over parameters of another
+    size is still an orphan."""
+    model = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 2)).half()
+    flat = nn.Parameter(torch.cat([p.detach().float().reshape(-1) for p in model.parameters()]))
+    ns = {"model": model, "opt": torch.optim.Adam([flat])}
+    assert [f.kind for f in found(ns, "opt.step()\n")] == []
+    ns["opt"] = torch.optim.Adam([nn.Parameter(torch.zeros(5))])
+    assert [f.kind for f in found(ns, "opt.step()\n")] == ["optimizer_orphan"]

@@ -401,6 +401,73 @@ class Par(nn.Module):
     assert str(ns["y"].device) == "cuda:0" and tuple(ns["y"].shape) == (4, 3)
 
 
+def test_what_forward_makes_on_the_cpu_is_fixed_where_it_is_made_even_in_self_and_args(
+        ip, ns, capsys, fake_cuda):
+    """IBM/pytorch-seq2seq's TopKDecoder: ``forward`` makes ``self.pos_index`` and an index
+    for ``scores.index_fill_`` on the cpu. Moving ``dec.pos_index`` in the namespace fixes
+    nothing (the next call makes it again), and the index is an argument of a tensor's own
+    method: each line that makes one is edited, and the cell runs in one round."""
+    ip.run_cell('''
+class Dec(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.k = 2
+    def forward(self, h):
+        b = h.shape[0]
+        self.pos_index = (torch.LongTensor(range(b)) * self.k).view(-1, 1)
+        scores = self.fc(h)
+        scores.index_fill_(0, torch.LongTensor([0]), 0.0)
+        return scores + self.pos_index
+''', store_history=False)
+    ns["dec"], ns["h"] = fake_cuda.to(ns["Dec"](), "cuda:0"), fake_cuda.randn(3, 4)
+    _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    out = dec(h)\n", fake_cuda)
+    text = diagnosis(out)
+    assert "+ scores.index_fill_(0, torch.LongTensor([0]).to(h.device), 0.0)" in text, text
+    assert ("+ self.pos_index = (torch.LongTensor(range(b)).to(h.device) * self.k).view(-1, 1)"
+            in text), text
+    assert "dec.pos_index = dec.pos_index.to(" not in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_optimizer_state_restored_in_another_dtype_is_cast_to_its_parameters(ip, ns, capsys):
+    """DeepSpeed#7746: a Muon momentum restored in float32 for bfloat16 weights fails
+    ``lerp_``. The optimizer's fix used to move its state to the parameters' device only
+    (unverified: the cell still failed); it casts floating state to the parameters' dtype too."""
+    ip.run_cell('''
+class Mom(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.1):
+        super().__init__(params, dict(lr=lr))
+    @torch.no_grad()
+    def step(self):
+        for g in self.param_groups:
+            for p in g["params"]:
+                st = self.state[p]
+                if "m" not in st:
+                    st["m"] = torch.zeros_like(p)
+                st["m"].lerp_(p.grad, 0.1)
+                p.add_(st["m"], alpha=-g["lr"])
+net = nn.Linear(4, 2).to(torch.bfloat16)
+for w in net.parameters():
+    w.grad = torch.ones_like(w)
+opt = Mom(net.parameters())
+for w in net.parameters():
+    opt.state[w]["m"] = torch.zeros(w.shape)
+''', store_history=False)
+    _err, out, _ = run(ip, capsys, "opt.step()\n")
+    text = diagnosis(out)
+    fix = ("_s[_k] = _v.to(device=_p.device, dtype=_p.dtype if _v.is_floating_point() "
+           "else _v.dtype)")
+    assert fix in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+    err, out, _ = run(ip, capsys, "for _p, _s in opt.state.items():\n"
+                      "    for _k, _v in _s.items():\n"
+                      "        if torch.is_tensor(_v) and _k != 'step':\n"
+                      f"            {fix}\nopt.step()\n")
+    assert err is None, out
+    assert [s["m"].dtype for s in ns["opt"].state.values()] == [torch.bfloat16] * 2
+
+
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
     """``F.one_hot`` runs no Python frame: the statement's own index tensor is the operand, and
     one_hot takes int64 only, so an int32 one is the culprit (from NumPy's int32 array)."""

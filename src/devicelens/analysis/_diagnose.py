@@ -17,6 +17,7 @@ from itertools import compress, repeat
 from operator import attrgetter, eq, itemgetter
 from typing import Any
 
+from ..inspect._tree import display_for
 from ..inspect.records import ObjectRecord, Snapshot
 from ._rules_data import _loose
 from ._rules_modules import (
@@ -120,31 +121,36 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
     ``self.weights = self.weights.to(x)``): nothing fails, and a buffer is only tidier; or
     assigns it in ``forward`` (seq2seq's ``self.pos_index``): a move is undone at the next call.
     NB: read only when such a finding exists."""
-    traps = [f for f in out if f.kind == "trap_attribute" and f.objects and f.objects[0] in snap
-             and f.paths]
+    traps = [f for f in out if f.kind in ("trap_attribute", "trap_container") and f.objects
+             and f.objects[0] in snap and f.paths]
     if not traps:
         return out
     swap: dict[int, Finding] = {}
     for f in traps:
         o = snap[f.objects[0]]
-        t = next((t for t in o.tensors if t.path == f.paths[0] and t.role == "attribute"), None)
+        role = "attribute" if f.kind == "trap_attribute" else "trapped"
+        t = next((t for t in o.tensors if t.path == f.paths[0] and t.role == role), None)
         if t is None:
             continue
         cls = o.type_name if t.owner == o.name else next(
             (m.type_name for m in o.modules if m.path == t.owner), "")
-        key = str(t.ref[-1].key)
+        # NB: a tensor in a plain dict or list is read through the container's attribute
+        key = str(t.ref[-1].key if role == "attribute" else t.ref[-2].key)
+        path = t.path if role == "attribute" else display_for(t.ref[:-1])
+        what = (f"{path} is a plain tensor attribute on {t.device}" if role == "attribute"
+                else f"{path} keeps tensors in a plain container, on {t.device}")
         if key in usage.remade_at_call(cls):
             swap[id(f)] = Finding(
-                f.id, "trap_latent", "info", f"{t.path} is made again at each call",
-                f"{t.path} is a plain tensor attribute on {t.device} that {cls}.forward "
-                f"assigns at each call: moving it changes nothing; the line of {cls}.forward "
-                f"that makes it decides its device.", "", f.paths, f.objects, f.devices)
+                f.id, "trap_latent", "info", f"{path} is made again at each call",
+                f"{what} that {cls}.forward assigns at each call: moving it changes nothing; "
+                f"the line of {cls}.forward that makes it decides its device.", "", f.paths,
+                f.objects, f.devices)
         elif key in usage.moved_at_use(cls):
             swap[id(f)] = Finding(
-                f.id, "trap_latent", "info", f"{t.path} is moved where it is used",
-                f"{t.path} is a plain tensor attribute on {t.device}; {cls}'s own code moves it "
-                f"where it reads it, so nothing fails. Registered as a buffer, Module.to() "
-                f"would move it once.", f.fix, f.paths, f.objects, f.devices)
+                f.id, "trap_latent", "info", f"{path} is moved where it is used",
+                f"{what}; {cls}'s own code moves it where it reads it, so nothing fails. "
+                f"Registered as a buffer, Module.to() would move it once.", f.fix, f.paths,
+                f.objects, f.devices)
     return [swap.get(id(f), f) for f in out]
 
 

@@ -108,6 +108,8 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], modules: tuple[Obj
     old = list(params.values())
     match = _match(old, modules, usage.models_of(o.name))
     if match is None:
+        if _master_copy(old, modules):
+            return []
         return [_recreate(o, old, modules, code_for(root))]
     model = match.module.name
     moved = {t.device for t in old} != {t.device for t in match.new}
@@ -123,6 +125,14 @@ def _orphan(o: ObjectRecord, params: dict[Any, TensorRecord], modules: tuple[Obj
                      _remap_code(code_for(root), match.code), [o.name], [o.name, model],
                      sorted({t.device for t in old} | {t.device for t in match.new}),
                      action=Action("optimizer_remap", (root,), pairs=pairs))]
+
+
+def _master_copy(old: list[TensorRecord], modules: tuple[ObjectRecord, ...]) -> bool:
+    """The optimizer's parameters hold exactly as many numbers as a module's parameters, in
+    other shapes: a master copy (a flat fp32 buffer an fp16 optimizer steps and copies back, as
+    apex, fairseq and Uni-Core do), not parameters of a model that is gone."""
+    total = sum(t.numel for t in old)
+    return any(total == sum(t.numel for t in _params(m)) for m in modules)
 
 
 def _match(old: list[TensorRecord], modules: tuple[ObjectRecord, ...],

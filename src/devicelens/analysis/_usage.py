@@ -529,15 +529,29 @@ def _roots_in(e: ast.expr) -> set[str]:
 
 def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
     """``self.<attr>`` a method of ``cls`` moves where it reads it: ``self.weights.to(x)``,
-    ``self.pos_embed.to(x.device)``, ``self.table.type_as(h)``."""
+    ``self.pos_embed.to(x.device)``, ``self.table.type_as(h)``, and through what it reads of it
+    first (peft's ``self.prompt_tokens[name].unsqueeze(0).expand(b, -1).to(w.device)``)."""
     out = set()
     for node in ast.walk(cls):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in _MOVES and isinstance(node.func.value, ast.Attribute) \
-                and isinstance(node.func.value.value, ast.Name) \
-                and node.func.value.value.id == "self":
-            out.add(node.func.value.attr)
+                and node.func.attr in _MOVES:
+            attr = _self_attr_under(node.func.value)
+            if attr is not None:
+                out.add(attr)
     return frozenset(out)
+
+
+def _self_attr_under(e: ast.expr) -> str | None:
+    """``X`` of the ``self.X`` a chain of reads starts from (``self.X[k].view(-1)``)."""
+    while True:
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
+            return e.attr
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            e = e.func.value
+        elif isinstance(e, ast.Subscript | ast.Attribute):
+            e = e.value
+        else:
+            return None
 
 
 def _remade_at_call(cls: ast.ClassDef) -> frozenset[str]:

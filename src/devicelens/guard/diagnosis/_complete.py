@@ -17,6 +17,7 @@ from ..families._held import held_strays
 from . import _source
 from ._blame import Named, Operand, describe_tensor, is_tensor
 from ._context import Blame, Ctx, Failure
+from ._trace import Want
 
 _DEVICE_ISSUES = ("mixed_operands", "module_input", "loss_weight", "optimizer_state",
                   "trap_attribute", "trap_module", "trap_container", "dataparallel_device",
@@ -165,7 +166,7 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
         if f.kind not in kinds or f.severity != "error" or not set(f.objects) & on_line:
             continue
         device = f.action.device if f.action is not None else None
-        if not _consistent(failure, expected, f.fix, device):
+        if not _consistent(failure, expected, f.fix, device) or _remade_by_running_code(ctx, f):
             continue
         covered |= set(f.objects)
         operands = [_object_operand(ctx, o, f.title) for o in f.objects[:1]
@@ -177,6 +178,31 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
         if len(out) >= 3:
             break
     return out, covered
+
+
+def _remade_by_running_code(ctx: Ctx, f: Any) -> bool:
+    """A plain tensor attribute left behind (``dec.pos_index``) that a method running now
+    assigns itself (``self.pos_index = ...`` in ``forward``): moving or registering it is undone
+    at the next call; the line that makes it is the fix (found by the culprit's own trace)."""
+    from ._naming import self_assignments
+
+    if f.kind not in ("trap_attribute", "trap_container") or not f.paths:
+        return False
+    path = f.paths[0] if f.kind == "trap_attribute" else f.paths[0].rsplit("[", 1)[0]
+    if "." not in path:
+        return False
+    owner_path, attr = path.rsplit(".", 1)
+    owner = ctx.resolve(re.sub(r"\.(\d+)(?=\.|$)", r"[\1]", owner_path))
+    if owner is None:
+        return False
+    tracer = ctx.tracer(Want("", "", "", "", ""))
+    for i, fr in enumerate(ctx.frames):
+        if not ctx.is_user(fr.frame.f_code.co_filename):
+            continue
+        sc = tracer.scope(i)
+        if sc is not None and sc.self_obj is owner and self_assignments(sc.code, attr, 1 << 30):
+            return True
+    return False
 
 
 #: at most this many parts of a partly moved module get a culprit line each (the note lists

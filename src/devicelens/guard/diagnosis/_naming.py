@@ -16,6 +16,7 @@ from . import _edits, _source
 from ._blame import Named, Operand, describe_tensor, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
+from ._mismatch import optimizer_fix
 from ._trace import Origin, Scope, Want
 
 _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
@@ -162,7 +163,7 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
             continue
         d = instance_dict(sc.self_obj) or {}
         for attr in [k for k, v in list(dict.items(d)) if v is op.tensor and type(k) is str]:
-            for stmt, value in _self_assignments(sc.code, attr, sc.line):
+            for stmt, value in self_assignments(sc.code, attr, sc.line):
                 at = sc._replace(line=stmt.lineno)
                 found = [o for o in tracer.expr(at, value, 1) if o.role == "code"]
                 found = found or _code_bugs.where_made(tracer, at, value, f"self.{attr}")
@@ -171,7 +172,7 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     return []
 
 
-def _self_assignments(code: Any, attr: str, before: int) -> list[tuple[ast.stmt, ast.expr]]:
+def self_assignments(code: Any, attr: str, before: int) -> list[tuple[ast.stmt, ast.expr]]:
     """``self.<attr> = value`` statements of ``code`` before line ``before``, newest first."""
     out = [(n, n.value) for n in _source.own_nodes(code)
            if isinstance(n, ast.Assign) and n.lineno < before and len(n.targets) == 1
@@ -376,7 +377,8 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
         return f"{_module_path(code)}.to({target})"
     if role == "state" and root:
-        return _optimizer_fix(code.split(".state[")[0] if ".state[" in code else root)
+        return optimizer_fix(code.split(".state[")[0] if ".state[" in code else root,
+                              failure.kind)
     if role == "array" and code:
         return _array_fix(code, failure, expected)
     if role == "setting" and code:
@@ -508,12 +510,6 @@ def cast_call(failure: Failure, expected: str, want: Want, obj: Any) -> str:
 def _comment(name: str, failure: Failure, expected: str) -> str:
     call = cast_call(failure, expected, Want("", "", "", "", ""), None)
     return f"# pass {name} through .{call} before this call"
-
-
-def _optimizer_fix(opt: str) -> str:
-    return (f"for _p, _s in {opt}.state.items():\n    for _k, _v in _s.items():\n"
-            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
-            f"            _s[_k] = _v.to(_p.device)")
 
 
 def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
