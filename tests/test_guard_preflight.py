@@ -24,6 +24,30 @@ class Net(nn.Module):
         return y * mask[:, None] + z + fine
 
 
+def to_device(x, tensor):
+    """pytorch-metric-learning's helper: moves ``x`` to ``tensor``'s device."""
+    if x.device != tensor.device:
+        x = x.to(tensor.device)
+    return x
+
+
+class MovingLoss(nn.Module):
+    """A loss whose ``forward`` moves the labels it is given itself (ProxyAnchorLoss)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.proxies = nn.Parameter(torch.randn(3, 4))
+
+    def forward(self, emb, labels):
+        labels = to_device(labels, emb)
+        return (emb @ self.proxies.t()).sum() + labels.sum()
+
+
+class StillLoss(MovingLoss):
+    def forward(self, emb, labels):
+        return (emb @ self.proxies.t()).sum() + labels.sum()
+
+
 def kinds(report):
     return [(i.severity, i.kind, i.line) for i in report.issues]
 
@@ -137,12 +161,45 @@ def test_forward_lint_finds_missing_and_hardcoded_devices():
 
 
 def test_lint_runs_for_module_classes_used_in_the_cell(fake_cuda):
-    net = fake_cuda.to(Net(), "cuda:0")
-    rep = preflight("out = net(x)\n", {"net": net, "x": fake_cuda.randn(2, 8)})
+    """On cuda:1 every line of Net.forward that pins a tensor elsewhere is a warning; on
+    cuda:0, where ``.cuda()`` and ``device="cuda:0"`` already put them, the code runs and only
+    the tensor made on the cpu is (MoCo's ``labels ... .cuda()`` is a look-alike); under
+    DataParallel the replicas on other GPUs would fail on the pins: warned again."""
+    net = fake_cuda.to(Net(), "cuda:1")
+    rep = preflight("out = net(x)\n", {"net": net, "x": fake_cuda.randn(2, 8, device="cuda:1")})
     assert [(i.severity, i.kind) for i in rep.issues] == [
         ("warning", "forward_no_device"), ("warning", "forward_hardcoded_device"),
         ("warning", "forward_hardcoded_device")]
     assert rep.errors == ()
+    net = fake_cuda.to(Net(), "cuda:0")
+    rep = preflight("out = net(x)\n", {"net": net, "x": fake_cuda.randn(2, 8)})
+    assert [(i.severity, i.kind) for i in rep.issues] == [("warning", "forward_no_device")]
+
+    class DataParallel(nn.Module):
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+    rep = preflight("out = dp(x)\n", {"dp": DataParallel(net), "x": fake_cuda.randn(2, 8)})
+    assert [i.kind for i in rep.issues] == [
+        "forward_no_device", "forward_hardcoded_device", "forward_hardcoded_device"]
+
+
+def test_a_factory_moved_at_once_is_not_linted_as_made_on_the_cpu():
+    """MoCo: ``torch.zeros(n, dtype=torch.long).cuda()``: the cpu tensor is moved at once, so
+    "has no device" would be wrong (and its fix, ``device=...`` and ``.cuda()`` both, worse);
+    only the move itself is linted (a pin)."""
+
+    class MoCo(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(8, 3)
+
+        def forward(self, x):
+            labels = torch.zeros(x.shape[0], dtype=torch.long).cuda()
+            return self.fc(x), labels
+
+    assert [i.kind for i in lint_forward(MoCo)] == ["forward_hardcoded_device"]
 
 
 def test_preflight_runs_no_user_code():
@@ -194,3 +251,23 @@ def test_lint_leaves_a_0_dim_tensor_of_a_number_and_keeps_one_of_a_list():
     assert [i.kind for i in lint_modules([_Scaled([8, 8, 8, 8])])] == ["forward_no_device"]
     # NB: one instance with a list among several with numbers: the class is still warned about
     assert len(lint_modules([_Scaled(8), _Scaled([8.0] * 4)])) == 1
+
+
+def test_an_argument_the_module_moves_itself_is_not_flagged(fake_cuda):
+    """pytorch-metric-learning: the loss moves the loader's cpu labels to the embeddings' device
+    (through a helper of its module): passing them on the cpu fails nothing. A loss that does
+    not move them keeps the error."""
+    ns = {"emb": fake_cuda.randn(2, 4), "labels": torch.tensor([0.0, 1.0])}
+    ns["crit"] = fake_cuda.to(MovingLoss(), "cuda:0")
+    assert preflight("loss = crit(emb, labels)\n", ns).issues == ()
+    ns["crit"] = fake_cuda.to(StillLoss(), "cuda:0")
+    assert kinds(preflight("loss = crit(emb, labels)\n", ns)) == [("error", "module_input", 1)]
+
+
+def test_an_item_the_cell_moves_before_using_it_is_not_flagged(ns):
+    """MoCo's training loop: ``images[0] = images[0].cuda(...)`` before the model reads it: the
+    namespace's list still holds the cpu tensor, the cell's item does not."""
+    ns["images"] = [torch.randn(2, 8), torch.randn(2, 8)]
+    cell = 'images[0] = images[0].cuda("cuda:0")\nout = model(images[0])\n'
+    assert preflight(cell, ns).issues == ()
+    assert kinds(preflight("out = model(images[0])\n", ns)) == [("error", "module_input", 1)]

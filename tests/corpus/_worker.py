@@ -56,7 +56,8 @@ class Session:
         self.sim, self.torch = sim, torch
         self.base = set(self.shell.user_ns)
         self._defaults = (torch.get_default_dtype(),
-                          torch.__future__.get_swap_module_params_on_conversion())
+                          torch.__future__.get_swap_module_params_on_conversion(),
+                          torch.get_default_device())
         self.mode: Any = None
         self.fresh()
 
@@ -65,6 +66,9 @@ class Session:
         self.shell.reset(new_session=False)  # type: ignore[no-untyped-call]
         torch.set_default_dtype(self._defaults[0])
         torch.__future__.set_swap_module_params_on_conversion(self._defaults[1])
+        # NB: a case's SETUP may set it (nerf-pytorch's default cuda tensor type)
+        default = self._defaults[2]
+        torch.set_default_device(None if str(default) == "cpu" else default)
         torch.set_grad_enabled(self.sim != "fake_cuda")
         self.mode = None
         if self.sim == "fake_cuda":

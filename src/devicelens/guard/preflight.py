@@ -113,8 +113,29 @@ def lint_modules(modules: list[Any]) -> list[Issue]:
             continue  # NB: model parallel code moves tensors between GPUs on purpose
         for m in _tree.submodules(root):
             classes.setdefault(type(m), []).append(m)
+    replicated = any(_replicates(root) for root in modules)
     return [i for cls, found in classes.items() for i in lint_forward(cls)
-            if not (i.scalar_if and all(_numbers(m, i.scalar_if) for m in found))]
+            if not (i.scalar_if and all(_numbers(m, i.scalar_if) for m in found))
+            and not (i.pinned and not replicated and all(_on(m, i.pinned) for m in found))]
+
+
+def _replicates(m: Any) -> bool:
+    """``DataParallel`` (torch's, or one like it): its replicas run the code on other GPUs."""
+    return any(k.__name__ == "DataParallel" for k in type(m).__mro__)
+
+
+def _on(module: Any, pinned: str) -> bool:
+    """Every parameter of ``module`` is on ``pinned`` ("cuda" for ``.cuda()``):
+    the line pins its tensor where the module already is, and nothing fails; under
+    ``DataParallel`` or once the module moves it would (no warning until then)."""
+    from .diagnosis._blame import iter_params
+
+    devices = {str(p.device) for p in iter_params(module, limit=10_000)}
+    if len(devices) != 1:
+        return False
+    d = devices.pop()
+    # NB: ``.cuda()`` and "cuda" pin to the current device, cuda:0 unless the code chose one
+    return d == pinned or (pinned == "cuda" and d == "cuda:0")
 
 
 def _numbers(module: Any, attrs: tuple[str, ...]) -> bool:

@@ -12,6 +12,7 @@ import copy
 import functools
 import inspect
 import textwrap
+import types
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -34,6 +35,8 @@ class Issue:
     # for lint: the module's attributes ``torch.tensor(self.d_head)`` reads; when each is a
     # number the tensor is 0-dim, which a cpu tensor may be beside tensors on any device
     scalar_if: tuple[str, ...] = ()
+    # for lint: the device a line pins its tensor to ("cuda:0"; "cuda" for ``.cuda()``)
+    pinned: str = ""
 
 
 def _forward_of(cls: type) -> Any:
@@ -60,20 +63,18 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
     from ._frames import cell_label
 
     ctx = _Ctx(fn, start, cell_label(fn.__code__.co_filename), _anchor(fdef), _targets(fdef))
+    # NB: ``torch.zeros(n).cuda(0)``: the factory's cpu result is moved at once; only the
+    # move is linted
+    moved = {id(n.func.value) for n in ast.walk(fdef) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
+             and isinstance(n.func.value, ast.Call)}
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
-           for issue in ctx.check(node)]
+           and id(node) not in moved for issue in ctx.check(node)]
     return tuple(out)
 
 
 def _forward_def(cls: type) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    fn = _forward_of(cls)
-    try:
-        lines, _start = inspect.getsourcelines(fn)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (OSError, TypeError, SyntaxError, IndentationError):
-        return None
-    fdef = tree.body[0] if tree.body else None
-    return fdef if isinstance(fdef, ast.FunctionDef | ast.AsyncFunctionDef) else None
+    return _def_of(_forward_of(cls))
 
 
 @functools.lru_cache(maxsize=256)
@@ -108,6 +109,77 @@ def cpu_parameters(cls: type) -> tuple[str, ...]:
             if isinstance(a, ast.Name) and a.id in params:
                 out.add(a.id)
     return tuple(sorted(out))
+
+
+@functools.lru_cache(maxsize=256)
+def moved_parameters(cls: type) -> tuple[str, ...]:
+    """``forward`` parameters it moves to a device itself before using them
+    (``x = x.to(self.w.device)``; pytorch-metric-learning's ``labels = to_device(labels,
+    embeddings)``, through a plain function of its module): where the caller leaves them
+    fails nothing."""
+    fn = _forward_of(cls)
+    fdef = _forward_def(cls)
+    if fdef is None:
+        return ()
+    globs = getattr(fn, "__globals__", None)
+    globs = globs if type(globs) is dict else {}
+    return tuple(a.arg for a in fdef.args.args[1:] if _moves(fdef, a.arg, globs, 0))
+
+
+_MAX_HELPER_DEPTH = 2
+
+
+def _moves(fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, globs: dict[str, Any],
+           depth: int) -> bool:
+    """``fdef`` moves its parameter ``name`` to a device (``name.to(d)``, ``name.cuda()``), or
+    hands it to a plain function of its module that does. NB: reads source and the function's
+    globals dict only; a ``.to(torch.float16)`` is a cast, not a move."""
+    for node in ast.walk(fdef):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == name \
+                and (f.attr == "cuda" or (f.attr == "to" and not _only_dtype(node))):
+            return True
+        if depth < _MAX_HELPER_DEPTH and isinstance(f, ast.Name):
+            helper = globs.get(f.id)
+            if type(helper) is not types.FunctionType:
+                continue
+            for i, a in enumerate(node.args):
+                if not (isinstance(a, ast.Name) and a.id == name):
+                    continue
+                hdef = _def_of(helper)
+                inner = getattr(helper, "__globals__", None)
+                if hdef is not None and i < len(hdef.args.args) and type(inner) is dict \
+                        and _moves(hdef, hdef.args.args[i].arg, inner, depth + 1):
+                    return True
+    return False
+
+
+def _only_dtype(call: ast.Call) -> bool:
+    """``t.to(torch.float16)`` / ``t.to(dtype=...)``: a cast, no device."""
+    if any(k.arg == "device" for k in call.keywords):
+        return False
+    if not call.args:
+        return True
+    a = call.args[0]
+    return len(call.args) == 1 and isinstance(a, ast.Attribute) and isinstance(
+        a.value, ast.Name) and a.value.id == "torch" and a.attr in _DTYPE_NAMES
+
+
+_DTYPE_NAMES = frozenset({"float16", "float32", "float64", "bfloat16", "half", "float", "double",
+                          "int8", "int16", "int32", "int64", "long", "int", "uint8", "bool",
+                          "complex64", "complex128"})
+
+
+def _def_of(fn: Any) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    try:
+        lines, _start = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    fdef = tree.body[0] if tree.body else None
+    return fdef if isinstance(fdef, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 def _anchor(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
@@ -156,13 +228,16 @@ class _Ctx:
                                     "the default device (cpu) whatever device the module is on")
                 return [replace(issue, scalar_if=scalar or ())]
             if _hardcoded(device):
-                return [self._issue(call, "forward_hardcoded_device",
-                                    f"pins it to {ast.unparse(device)} whatever device the "
-                                    "module is on")]
+                return [replace(self._issue(call, "forward_hardcoded_device",
+                                            f"pins it to {ast.unparse(device)} whatever device "
+                                            "the module is on"), pinned=_pinned(device))]
         elif func.attr == "cuda" or (func.attr == "to" and _hardcoded(
                 call.args[0] if call.args else device)):
-            return [self._issue(call, "forward_hardcoded_device",
-                                "pins it to one GPU whatever device the module is on")]
+            target = (call.args[0] if call.args else device) if func.attr == "to" else (
+                call.args[0] if call.args else None)
+            return [replace(self._issue(call, "forward_hardcoded_device",
+                                        "pins it to one GPU whatever device the module is on"),
+                            pinned=_pinned(target) if target is not None else "cuda")]
         return []
 
     def _is_torch(self, node: ast.expr) -> bool:
@@ -203,6 +278,23 @@ def _scalar_reads(call: ast.Call) -> tuple[str, ...] | None:
                             | ast.Name | ast.Load) or (isinstance(n, ast.Name) and n.id != "self"):
             return None
     return tuple(dict.fromkeys(attrs))
+
+
+def _pinned(node: ast.expr) -> str:
+    """The device a literal names ("cuda:0" for ``"cuda:0"``, ``0``, ``torch.device("cuda",
+    0)``); "" when it is not a literal."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return f"cuda:{node.value}"
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+        kind, index = node.args[0].value, None
+        if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            index = node.args[1].value
+        if not isinstance(kind, str):
+            return ""
+        return f"{kind}:{index}" if type(index) is int else kind
+    return ""
 
 
 def _hardcoded(node: ast.expr | None) -> bool:

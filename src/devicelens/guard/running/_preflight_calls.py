@@ -180,9 +180,11 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
     if obj is not None and _spans_accelerators(obj):
         return None  # NB: model parallel: where its input goes is its forward's business
     cpu_ok = _cpu_arguments(obj, node)
+    moved = _arguments_moved(obj, node)
     flat = [(n, v) for n, v in _flat(items, kws)
             if v is not None and v.kind == "tensor" and v.device and not v.scalar
-            and not (n is not None and id(n) in cpu_ok and v.device == "cpu")]
+            and not (n is not None and id(n) in cpu_ok and v.device == "cpu")
+            and not (n is not None and id(n) in moved)]
     if not m.device:
         return flow.combine(node, flat) if flat else None
     if m.buffers_only:
@@ -224,6 +226,19 @@ def _cpu_arguments(m: Any, node: ast.Call) -> set[int]:
     from ._forward_lint import cpu_parameters
 
     names = cpu_parameters(type(m)) if m is not None else ()  # type: ignore[arg-type]
+    return _argument_ids(m, node, names)
+
+
+def _arguments_moved(m: Any, node: ast.Call) -> set[int]:
+    """ids of the call's argument nodes that the module's ``forward`` moves to a device itself
+    (a loss that moves the loader's cpu labels to its embeddings' device)."""
+    from ._forward_lint import moved_parameters
+
+    names = moved_parameters(type(m)) if m is not None else ()  # type: ignore[arg-type]
+    return _argument_ids(m, node, names)
+
+
+def _argument_ids(m: Any, node: ast.Call, names: tuple[str, ...]) -> set[int]:
     if not names:
         return set()
     out = {id(k.value) for k in node.keywords if k.arg in names}

@@ -90,6 +90,9 @@ class Flow:
         # it is handed in rather than imported so the two never import each other.
         self._call = call
         self.env: dict[str, Val | None] = {}
+        #: items and attributes the cell assigns (``images[0] = images[0].cuda()``): what they
+        #: hold from then on, read before the namespace's (stale) object
+        self.paths: dict[str, Val | None] = {}
         self.issues: list[Issue] = []
         self.rebound: dict[str, int] = {}  # names (re)bound or mutated by the cell, first line
         self.modules: list[Any] = []  # NB: keeps them alive, so the ids below stay theirs
@@ -150,6 +153,8 @@ class Flow:
             for elt in target.elts:
                 self.bind(elt.value if isinstance(elt, ast.Starred) else elt, None, line)
         else:  # an attribute or item of an existing object: it changes under our feet
+            key = ast.unparse(target)
+            self.paths[key] = v._replace(code=key) if v is not None else None
             root = target
             while isinstance(root, ast.Attribute | ast.Subscript):
                 root = root.value
@@ -200,6 +205,10 @@ class Flow:
             base = self.expr(node.value)
             ok = base is not None and base.kind in ("tensor", "module") and base.device
             return Val("device", base.device) if ok and base is not None else None
+        if self.paths:
+            key = ast.unparse(node)
+            if key in self.paths:
+                return self.paths[key]
         found = self._resolve(node)
         if found is not None:
             return self.classify(*found)
@@ -209,6 +218,10 @@ class Flow:
         return None
 
     def e_Subscript(self, node: ast.Subscript) -> Val | None:
+        if self.paths:
+            key = ast.unparse(node)
+            if key in self.paths:
+                return self.paths[key]
         found = self._resolve(node)
         if found is not None:
             return self.classify(*found)
