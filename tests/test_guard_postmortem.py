@@ -468,6 +468,36 @@ for w in net.parameters():
     assert [s["m"].dtype for s in ns["opt"].state.values()] == [torch.bfloat16] * 2
 
 
+def test_an_edit_of_a_decorated_method_is_rehearsed(ip, ns, capsys, fake_cuda):
+    """velovi's ``get_gene_likelihood`` runs under ``@torch.no_grad()``: the class holds the
+    decorator's wrapper, whose code is torch's. The rehearsal replaced the wrapper's code and
+    refused ("the edit changes what ... takes from its closure"), so no edit of such a method
+    was ever verified; it now edits the function the wrapper calls (``__wrapped__``)."""
+    ip.run_cell('''
+class Trainer:
+    def __init__(self, module):
+        self.module = module
+        self.device = "cpu"
+    def batches(self):
+        for _ in range(2):
+            yield {"x": torch.full((3, 4), 3.0)}
+    @torch.no_grad()
+    def score(self):
+        out = []
+        for batch in self.batches():
+            counts = batch["x"]
+            out.append(torch.matmul(counts, self.module.weight.t()))
+        return out
+''', store_history=False)
+    ns["trainer"] = ns["Trainer"](nn.Linear(4, 2))
+    ns["trainer"].module = fake_cuda.to(ns["trainer"].module, "cuda:0")
+    ns["trainer"].device = "cuda:0"
+    _err, out, _ = run(ip, capsys, "ys = trainer.score()\n", fake_cuda)
+    text = diagnosis(out)
+    assert "- out.append(torch.matmul(counts, self.module.weight.t()))" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
     """``F.one_hot`` runs no Python frame: the statement's own index tensor is the operand, and
     one_hot takes int64 only, so an int32 one is the culprit (from NumPy's int32 array)."""

@@ -279,6 +279,14 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
     return call, (_edits.set_device(sc.code, call, anchor) if anchor else None)
 
 
+def _device_setting(obj: Any, target: str) -> bool:
+    """``obj.device`` (its own ``__dict__``, no property run) names ``target``."""
+    import torch
+
+    value = (instance_dict(obj) or {}).get("device")
+    return (type(value) is torch.device or type(value) is str) and str(value) == target
+
+
 def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
     """``self.device`` naming the culprit's device, on an object the namespace does not hold:
     a copy ``DataParallel`` made for another GPU keeps the original's setting. Nothing the user
@@ -443,6 +451,8 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     me = sc.self_obj
     if me is not None and _module_on(me, attr, target):
         return f"next(self.parameters()).{attr}"
+    if me is not None and attr == "device" and _device_setting(me, target):
+        return "self.device"  # NB: a trainer's or wrapper's own setting (scvi's ``self.device``)
     if sc.frame >= 0:
         for k, v in sc.values.items():
             if k not in code.params() and ok(v) and _source.assignments(code, k, line):

@@ -117,9 +117,18 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
     for part in rest:
         obj = vars(obj).get(part) if isinstance(obj, type) else None
     obj = getattr(obj, "__func__", obj)  # NB: staticmethod, classmethod
+    # NB: a decorated function (``@torch.no_grad()``, ``functools.wraps``): the wrapper runs the
+    # edited code through ``__wrapped__``, so that one's code is replaced
+    for _ in range(_MAX_WRAPPERS):
+        if not isinstance(obj, types.FunctionType) or obj.__code__.co_filename == edit.file:
+            break
+        obj = vars(obj).get("__wrapped__")
     if not isinstance(obj, types.FunctionType):
         raise NotApplied(f"{edit.qualname} is no longer defined")
     return obj
+
+
+_MAX_WRAPPERS = 8
 
 
 def _module_file(filename: str) -> dict[str, Any] | None:
