@@ -498,6 +498,35 @@ class Trainer:
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_optimizer_state_its_own_first_step_makes_elsewhere_is_fixed_where_it_is_made(
+        ip, ns, capsys, fake_cuda):
+    """pytorch_optimizer#131: AdaFactor's first ``step`` makes its factored state with no
+    device (``state["row"] = torch.zeros(shape[:-1])``) beside GPU parameters. Moving the state
+    helps this optimizer only; the line in ``step`` that makes it is the fix a fresh optimizer
+    needs too, and it is shown, verified."""
+    ip.run_cell('''
+class Ada(torch.optim.Optimizer):
+    def __init__(self, params):
+        super().__init__(params, dict(lr=0.1))
+    @torch.no_grad()
+    def step(self):
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                if len(state) == 0:
+                    state["row"] = torch.zeros(p.shape[:-1])
+                row = state["row"]
+                row.mul_(0.9).add_(p.grad.mean(dim=-1))
+''', store_history=False)
+    ns["net"] = fake_cuda.to(nn.Linear(4, 3), "cuda:0")
+    run(ip, capsys, "for w in net.parameters():\n    w.grad = torch.ones_like(w)\n"
+                    "opt = Ada([net.weight])\n", fake_cuda)
+    _err, out, _ = run(ip, capsys, "opt.step()\n", fake_cuda)
+    text = diagnosis(out)
+    assert '+ state["row"] = torch.zeros(p.shape[:-1], device=p.device)' in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
     """``F.one_hot`` runs no Python frame: the statement's own index tensor is the operand, and
     one_hot takes int64 only, so an int32 one is the culprit (from NumPy's int32 array)."""

@@ -149,9 +149,10 @@ def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
 
 def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     """A module attribute the running method itself assigned before the failing line
-    (``self.pos_index = torch.LongTensor(...)`` in ``forward``): the namespace holds this
-    call's copy and the next call makes it again, so moving it fixes nothing; the line that
-    makes it is what to change."""
+    (``self.pos_index = torch.LongTensor(...)`` in ``forward``), or an item of a dict it holds
+    (an optimizer's new state): the namespace holds this call's copy and the next call makes it
+    again (or a rerun of the cell starts from an empty state), so moving it fixes nothing; the
+    line that makes it is what to change."""
     from ...inspect._types import instance_dict
     from ..families import _code_bugs
 
@@ -162,14 +163,32 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
         if sc is None or sc.self_obj is None:
             continue
         d = instance_dict(sc.self_obj) or {}
-        for attr in [k for k, v in list(dict.items(d)) if v is op.tensor and type(k) is str]:
-            for stmt, value in self_assignments(sc.code, attr, sc.line):
-                at = sc._replace(line=stmt.lineno)
-                found = [o for o in tracer.expr(at, value, 1) if o.role == "code"]
-                found = found or _code_bugs.where_made(tracer, at, value, f"self.{attr}")
-                if found:
-                    return found
+        made = [(stmt, value, f"self.{attr}") for attr in
+                [k for k, v in list(dict.items(d)) if v is op.tensor and type(k) is str]
+                for stmt, value in self_assignments(sc.code, attr, sc.line)]
+        # NB: an item of a plain dict the method holds (an optimizer's ``state =
+        # self.state[p]``; ``state["exp_avg_sq_row"] = torch.zeros(...)`` on its first step)
+        made += [(stmt, value, f"{name}[{key!r}]") for name, box in list(sc.values.items())
+                 if type(box) is dict for key, v in list(dict.items(box))
+                 if v is op.tensor and type(key) is str
+                 for stmt, value in _item_assignments(sc.code, name, key, sc.line)]
+        for stmt, value, what in made:
+            at = sc._replace(line=stmt.lineno)
+            found = [o for o in tracer.expr(at, value, 1) if o.role == "code"]
+            found = found or _code_bugs.where_made(tracer, at, value, what)
+            if found:
+                return found
     return []
+
+
+def _item_assignments(code: Any, name: str, key: str, before: int) -> list[tuple[ast.stmt,
+                                                                               ast.expr]]:
+    """``name["key"] = value`` statements of ``code`` before line ``before``, newest first."""
+    out = [(n, n.value) for n in _source.own_nodes(code)
+           if isinstance(n, ast.Assign) and n.lineno < before and len(n.targets) == 1
+           and isinstance(t := n.targets[0], ast.Subscript) and isinstance(t.value, ast.Name)
+           and t.value.id == name and isinstance(t.slice, ast.Constant) and t.slice.value == key]
+    return sorted(out, key=lambda sv: -sv[0].lineno)
 
 
 def self_assignments(code: Any, attr: str, before: int) -> list[tuple[ast.stmt, ast.expr]]:

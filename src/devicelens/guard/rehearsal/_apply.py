@@ -120,9 +120,10 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
     # NB: a decorated function (``@torch.no_grad()``, ``functools.wraps``): the wrapper runs the
     # edited code through ``__wrapped__``, so that one's code is replaced
     for _ in range(_MAX_WRAPPERS):
-        if not isinstance(obj, types.FunctionType) or obj.__code__.co_filename == edit.file:
+        inner = vars(obj).get("__wrapped__") if isinstance(obj, types.FunctionType) else None
+        if not isinstance(inner, types.FunctionType) or obj.__code__.co_filename == edit.file:
             break
-        obj = vars(obj).get("__wrapped__")
+        obj = inner
     if not isinstance(obj, types.FunctionType):
         raise NotApplied(f"{edit.qualname} is no longer defined")
     return obj
