@@ -549,7 +549,7 @@ def test_a_plain_attribute_forward_makes_again_at_each_call_gets_no_move() -> No
     ns = {"model": Dec().to("meta")}
     remade = [(f.kind, f.severity, f.fix) for f in found(ns, cls) if "model.pos_index" in f.paths]
     assert remade == [("trap_latent", "info", "")], remade
-    assert "Dec.forward assigns at each call" in next(
+    assert "Dec.forward assigns it at each call" in next(
         f.message for f in found(ns, cls) if "model.pos_index" in f.paths)
     kept = [(f.kind, f.severity) for f in found(ns, cls.replace(
         "        self.pos_index = torch.LongTensor([0, 1])\n", "")) if "model.pos_index" in f.paths]

@@ -138,13 +138,13 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
         key = str(t.ref[-1].key if role == "attribute" else t.ref[-2].key)
         path = t.path if role == "attribute" else display_for(t.ref[:-1])
         what = (f"{path} is a plain tensor attribute on {t.device}" if role == "attribute"
-                else f"{path} keeps tensors in a plain container, on {t.device}")
+                else f"{path} keeps tensors in a plain container on {t.device}")
         if key in usage.remade_at_call(cls):
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is made again at each call",
-                f"{what} that {cls}.forward assigns at each call: moving it changes nothing; "
-                f"the line of {cls}.forward that makes it decides its device.", "", f.paths,
-                f.objects, f.devices)
+                f"{what}, and {cls}.forward assigns it at each call: moving it changes "
+                f"nothing; the line of {cls}.forward that makes it decides its device.", "",
+                f.paths, f.objects, f.devices)
         elif key in usage.moved_at_use(cls):
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is moved where it is used",

@@ -121,7 +121,9 @@ def lint_modules(modules: list[Any]) -> list[Issue]:
 
 def _replicates(m: Any) -> bool:
     """``DataParallel`` (torch's, or one like it): its replicas run the code on other GPUs."""
-    return any(k.__name__ == "DataParallel" for k in type(m).__mro__)
+    from ..inspect._types import type_mro, type_name
+
+    return any(type_name(k) == "DataParallel" for k in type_mro(type(m)))
 
 
 def _on(module: Any, pinned: str) -> bool:
