@@ -527,6 +527,29 @@ class Ada(torch.optim.Optimizer):
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_a_plain_objects_own_tensors_say_where_its_method_makes_one(ip, ns, capsys, fake_cuda):
+    """gluonts' ``DistributionForecast.quantile`` makes ``torch.tensor([level])`` on the cpu
+    for a distribution on the GPU: the object is no module (no ``next(self.parameters())``),
+    but it holds the distribution, whose ``loc`` says where (read from ``__dict__``s: no
+    property such as ``mean`` runs). The edit was missing ("no fix as code to rehearse")."""
+    ip.run_cell('''
+class Forecast:
+    def __init__(self, distribution):
+        self.distribution = distribution
+    def quantile(self, level):
+        return self.distribution.icdf(torch.tensor([level]))
+''', store_history=False)
+    with fake_cuda:
+        dist = torch.distributions.Normal(torch.zeros(1, device="cuda:0"),
+                                          torch.ones(1, device="cuda:0"), validate_args=False)
+    ns["forecast"] = ns["Forecast"](dist)
+    _err, out, _ = run(ip, capsys, "q = forecast.quantile(0.9)\n", fake_cuda)
+    text = diagnosis(out)
+    assert ("+ return self.distribution.icdf(torch.tensor([level], "
+            "device=self.distribution.loc.device))") in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
     """``F.one_hot`` runs no Python frame: the statement's own index tensor is the operand, and
     one_hot takes int64 only, so an int32 one is the culprit (from NumPy's int32 array)."""

@@ -279,6 +279,36 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
     return call, (_edits.set_device(sc.code, call, anchor) if anchor else None)
 
 
+_MAX_HELD = 64
+
+
+def _held_tensor(obj: Any, ok: Any) -> str:
+    """``a`` or ``a.b``: a tensor a plain object holds in its ``__dict__`` (or one of its plain
+    objects does) that ``ok`` accepts; '' when there is none. NB: ``__dict__``s only, no
+    property (``Normal.mean``) and no user ``__getattr__`` runs."""
+    d = instance_dict(obj) or {}
+    items = [(k, v) for k, v in list(dict.items(d))[:_MAX_HELD]
+             if type(k) is str and k.isidentifier() and not k.startswith("_")]
+    for k, v in items:
+        if is_tensor(v) and ok(v):
+            return k
+    for k, v in items:
+        if is_tensor(v) or _is_module(v):
+            continue
+        inner = instance_dict(v) or {}
+        for k2, v2 in list(dict.items(inner))[:_MAX_HELD]:
+            if type(k2) is str and k2.isidentifier() and not k2.startswith("_") \
+                    and is_tensor(v2) and ok(v2):
+                return f"{k}.{k2}"
+    return ""
+
+
+def _is_module(obj: Any) -> bool:
+    import torch
+
+    return issubclass(type(obj), torch.nn.Module)
+
+
 def _device_setting(obj: Any, target: str) -> bool:
     """``obj.device`` (its own ``__dict__``, no property run) names ``target``."""
     import torch
@@ -453,6 +483,9 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         return f"next(self.parameters()).{attr}"
     if me is not None and attr == "device" and _device_setting(me, target):
         return "self.device"  # NB: a trainer's or wrapper's own setting (scvi's ``self.device``)
+    held = _held_tensor(me, ok) if me is not None and not _is_module(me) else ""
+    if held:
+        return f"self.{held}.{attr}"  # NB: gluonts' forecast: ``self.distribution.loc``
     if sc.frame >= 0:
         for k, v in sc.values.items():
             if k not in code.params() and ok(v) and _source.assignments(code, k, line):
