@@ -550,6 +550,26 @@ class Forecast:
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_a_random_fill_made_on_the_cpu_is_moved_after_the_fill(ip, ns, capsys, fake_cuda):
+    """A truncated normal's ``rsample`` draws ``torch.empty(shape).uniform_(...)`` on the cpu:
+    the fix moves it after the fill (the numbers stay the ones the cpu generator drew), not
+    ``device=`` inside the factory."""
+    ip.run_cell('''
+class Trunc:
+    def __init__(self, loc):
+        self.loc = loc
+    def rsample(self):
+        p = torch.empty(self.loc.shape).uniform_(1e-6, 1 - 1e-6)
+        return self.loc + p
+''', store_history=False)
+    ns["dist"] = ns["Trunc"](fake_cuda.randn(4, 2))
+    _err, out, _ = run(ip, capsys, "a = dist.rsample()\n", fake_cuda)
+    text = diagnosis(out)
+    assert ("+ p = torch.empty(self.loc.shape).uniform_(1e-6, 1 - 1e-6).to(self.loc.device)"
+            in text), text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_numpy_int32_index_into_one_hot_is_named_where_it_comes_from(ip, ns, capsys):
     """``F.one_hot`` runs no Python frame: the statement's own index tensor is the operand, and
     one_hot takes int64 only, so an int32 one is the culprit (from NumPy's int32 array)."""

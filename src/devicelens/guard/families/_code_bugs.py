@@ -246,9 +246,22 @@ def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
     return None
 
 
+#: in-place random fills: ``torch.empty(n).uniform_(a, b)`` is moved after the fill, so the
+#: numbers stay the ones the cpu generator drew (and the fill runs where it ran before)
+_RANDOM_FILLS = frozenset({"uniform_", "normal_", "random_", "bernoulli_", "exponential_",
+                           "geometric_", "log_normal_", "cauchy_"})
+
+
 def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else ""
+    if name in _RANDOM_FILLS and isinstance(func, ast.Attribute) \
+            and isinstance(func.value, ast.Call):
+        inner = _device_change(tr, sc, func.value, line)
+        if inner is None or inner[1] is None:
+            return inner
+        anchor = _anchor(tr, sc, line, "device")
+        return call, f"{_source.segment(sc.code, call)}.to({anchor})"
     makes = None
     if name in _edits.MOVES and isinstance(func, ast.Attribute):
         target = call.args[0] if call.args else next(
