@@ -155,7 +155,7 @@ class Namer:
             for k, v in loc.items():
                 if k == "self":
                     continue
-                if _is_module(v):
+                if is_module(v):
                     if self.is_cell(f.f_code.co_filename):  # NB: the user's own functions'
                         self._add_local_module(i, k, v)
                     continue
@@ -328,7 +328,7 @@ def _local_tensors(v: Any) -> list[tuple[str, Any]]:
     return out
 
 
-def _is_module(v: Any) -> bool:
+def is_module(v: Any) -> bool:
     import torch
 
     return issubclass(type(v), torch.nn.Module)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...inspect._types import instance_dict
 from ..diagnosis import _edits, _source
-from ..diagnosis._blame import is_tensor, iter_params, majority_device, meta
+from ..diagnosis._blame import is_module, is_tensor, iter_params, majority_device, meta
 from ..diagnosis._mismatch import is_float
 from ..diagnosis._source import Code
 from ..diagnosis._trace import Origin, is_torch_namespace
@@ -306,7 +306,7 @@ def _held_tensor(obj: Any, ok: Any) -> str:
         if is_tensor(v) and ok(v):
             return k
     for k, v in items:
-        if is_tensor(v) or _is_module(v):
+        if is_tensor(v) or is_module(v):
             continue
         inner = instance_dict(v) or {}
         for k2, v2 in list(dict.items(inner))[:_MAX_HELD]:
@@ -316,18 +316,9 @@ def _held_tensor(obj: Any, ok: Any) -> str:
     return ""
 
 
-def _is_module(obj: Any) -> bool:
-    import torch
-
-    return issubclass(type(obj), torch.nn.Module)
-
-
 def _device_setting(obj: Any, target: str) -> bool:
     """``obj.device`` (its own ``__dict__``, no property run) names ``target``."""
-    import torch
-
-    value = (instance_dict(obj) or {}).get("device")
-    return (type(value) is torch.device or type(value) is str) and str(value) == target
+    return names_device((instance_dict(obj) or {}).get("device"), target)
 
 
 def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
@@ -335,15 +326,11 @@ def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
     a copy ``DataParallel`` made for another GPU keeps the original's setting. Nothing the user
     can set reaches the copy (:mod:`._setting` names a setting only on an object it can name),
     so the line that reads it is what changes: to a device the function already has."""
-    import torch
-
     if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
             and node.value.id == "self") or sc.self_obj is None:
         return False
     value = (instance_dict(sc.self_obj) or {}).get(node.attr)
-    named = str(value) if type(value) is torch.device or type(value) is str else ""
-    return bool(named) and _same_device(named, tr.want.device) and not tr.namer.owner(
-        sc.self_obj)
+    return names_device(value, tr.want.device) and not tr.namer.owner(sc.self_obj)
 
 
 _CAST_METHODS = {"float": "float32", "double": "float64", "half": "float16",
@@ -460,6 +447,15 @@ def _device_of(node: ast.expr | None) -> str | None:
     return None
 
 
+def names_device(value: Any, device: str) -> bool:
+    """``value`` is a device setting (a ``torch.device`` or a device string) for ``device``."""
+    import torch
+
+    if type(value) is torch.device:
+        return _same_device(str(value), device)
+    return type(value) is str and _same_device(value, device)
+
+
 def _same_device(spec: str, actual: str) -> bool:
     if spec == actual:
         return True
@@ -496,7 +492,7 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         return f"next(self.parameters()).{attr}"
     if me is not None and attr == "device" and _device_setting(me, target):
         return "self.device"  # NB: a trainer's or wrapper's own setting (scvi's ``self.device``)
-    held = _held_tensor(me, ok) if me is not None and not _is_module(me) else ""
+    held = _held_tensor(me, ok) if me is not None and not is_module(me) else ""
     if held:
         return f"self.{held}.{attr}"  # NB: gluonts' forecast: ``self.distribution.loc``
     if sc.frame >= 0:

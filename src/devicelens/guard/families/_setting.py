@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...inspect._types import instance_dict
 from ..diagnosis import _source
 from ..diagnosis._trace import Origin
-from ._code_bugs import _is_factory, _same_device
+from ._code_bugs import _is_factory, names_device
 
 if TYPE_CHECKING:
     from ..diagnosis._trace import Scope
@@ -40,7 +40,7 @@ def in_value(tr: Tracer, sc: Scope, value: ast.expr, name: str = "") -> list[Ori
     for call in ast.walk(value):
         attr = _device_attribute(sc, call) if isinstance(call, ast.Call) else ""
         setting = (instance_dict(sc.self_obj) or {}).get(attr) if attr else None
-        if not attr or not _names_device(setting, tr.want.device):
+        if not attr or not names_device(setting, tr.want.device):
             continue
         who = tr.namer.owner(sc.self_obj)  # NB: a path in the namespace, or no culprit to name
         if not who:
@@ -65,12 +65,3 @@ def _device_attribute(sc: Scope, call: ast.Call) -> str:
             and dev.value.id == "self":
         return dev.attr
     return ""
-
-
-def _names_device(value: Any, device: str) -> bool:
-    """``value`` is a device setting (a ``torch.device`` or a device string) for ``device``."""
-    import torch
-
-    if type(value) is torch.device:
-        return _same_device(str(value), device)
-    return type(value) is str and _same_device(value, device)
