@@ -94,6 +94,26 @@ def test_the_report_is_the_general_walks_in_the_same_order(monkeypatch: Any,
     assert dry_movable.ok and [m.path for m in dry_movable.moved] == order
 
 
+def test_the_report_rows_read_as_the_tuple_of_the_general_walk(monkeypatch: Any) -> None:
+    """The rows of a column move are made as they are read (a million loose names would keep
+    a million row tuples at the move's peak): every index, negative index and slice reads what
+    the general walk's tuple holds there."""
+    rows = moves.move_all("meta", mixed(), dry_run=True).moved
+    general(monkeypatch)
+    walked = moves.move_all("meta", mixed(), dry_run=True).moved
+    assert type(walked) is tuple and type(rows) is not tuple
+    assert len(rows) == len(walked) == 17 and tuple(rows) == walked and rows == walked
+    assert [rows[i] for i in range(-17, 17)] == [*walked, *walked]
+    for sl in (slice(None, 3), slice(2, 9), slice(5, None), slice(None, None, 2),
+               slice(-4, None), slice(9, 2)):
+        assert rows[sl] == walked[sl], sl
+    assert hash(rows) == hash(walked)
+    column = [m.path for m in walked].index("a")
+    assert rows[column] == walked[column] and rows[column] is not rows[column]  # made as read
+    with pytest.raises(IndexError):
+        rows[17]
+
+
 def test_a_column_move_keeps_what_the_general_walk_keeps(monkeypatch: Any) -> None:
     ns = mixed()
     report = moves.move_all("meta", ns)

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import collections
 import types
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import chain, compress, islice, repeat
+from itertools import compress, repeat
 from operator import is_not
 from typing import Any
 
@@ -20,7 +19,7 @@ from ._containers import Node, Slot
 from ._layout import groupable, span, storage_key, strided_copy
 from ._loose import Loose
 from ._plan import Occ, Target, Walker, optimizer_params
-from ._row import Move
+from ._row import Move, Rows
 
 MISSING = object()
 
@@ -87,22 +86,13 @@ class Plan:
     def total(self) -> int:
         return sum(self.group_bytes) + (self.loose.total if self.loose is not None else 0)
 
-    def moved(self) -> tuple[Move, ...]:
+    def moved(self) -> tuple[Move, ...] | Rows:
         """Every row of the report: the general rows among the columns' rows, a row whose
         ``seq`` is k before the k-th column name's, as one walk of the whole selection would
-        have ordered them."""
+        have ordered them (:class:`~._row.Rows`, made as read)."""
         if self.loose is None:
             return tuple(self.rows)
-        rows = self.loose.rows()
-        parts: list[Iterable[Move]] = []
-        done = 0
-        for row, seq in zip(self.rows, self.seqs, strict=True):
-            if seq > done:
-                parts.append(islice(rows, seq - done))
-                done = seq
-            parts.append((row,))
-        parts.append(rows)
-        return tuple(chain.from_iterable(parts))
+        return self.loose.rows(self.rows, self.seqs)
 
 
 def finalize(torch: Any, w: Walker, target: str, anchors: list[tuple[dict[str, Any], str, Any]],

@@ -12,13 +12,14 @@ user code runs.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import compress, islice, repeat
 from operator import and_, attrgetter, eq, is_, is_not, not_, or_
 from typing import TYPE_CHECKING, Any
 
-from ._row import Move
+from ._row import Move, Rows
 
 if TYPE_CHECKING:
     from ._plan import Walker
@@ -64,13 +65,11 @@ class Loose:
         if self.keys is not None:
             self.keys = list(compress(self.keys, mask))
 
-    def rows(self) -> Iterator[Move]:
-        """One report row a name, made as they are read (they are most of a big report)."""
-        to = str(self.device)
-        labels = repeat("cpu") if self.labels is None else self.labels
-        return map(tuple.__new__, repeat(Move), zip(
-            self.names, labels, repeat(to), map(_NBYTES, self.tensors), repeat(1), repeat(to),
-            repeat(None)))
+    def rows(self, own: list[Move], seqs: list[int]) -> Rows:
+        """The report's rows: ``own`` (the general ones, ``seqs`` placing them) among one a
+        name, made as they are read (they are most of a big report)."""
+        return Rows(own, seqs, self.names, self.labels, str(self.device),
+                    array("q", map(_NBYTES, self.tensors)))
 
 
 def candidates(torch: Any, names: list[str], values: list[Any], dev: Any) -> Loose:

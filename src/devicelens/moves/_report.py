@@ -5,6 +5,7 @@ Plain data, no renderer: :mod:`devicelens.render` and the wire protocol read the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,7 @@ class MoveReport:
     ok: bool
     dry_run: bool
     target: str
-    moved: tuple[Move, ...] = ()
+    moved: Sequence[Move] = ()  # NB: a tuple, or Rows (made as read), equal to it
     refused: tuple[tuple[str, str], ...] = ()
     bytes_by_device: dict[str, int] = field(default_factory=dict)
     error: str | None = None
