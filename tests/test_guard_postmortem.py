@@ -550,6 +550,35 @@ class Forecast:
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_a_lambdas_frame_reads_the_names_it_closes_over(ip, ns, capsys, fake_cuda):
+    """LiftedGAN's cameras return ``lambda points: torch.bmm(points, R.expand(...))``: the
+    failing frame is the lambda's, whose source was not read ("no fix as code", no culprit at
+    all in the post-mortem). Its frame holds ``R``, which a plain object inside the model holds:
+    that is the culprit, moved where it is held."""
+    ip.run_cell('''
+class Cameras:
+    def __init__(self, R):
+        self.R = R
+    def transform(self):
+        R = self.R
+        return lambda points: torch.bmm(points, R.expand(points.shape[0], 3, 3))
+
+class Rasterizer(torch.nn.Module):
+    def __init__(self, cameras):
+        super().__init__()
+        self.cameras = cameras
+    def forward(self, verts):
+        return self.cameras.transform()(verts)
+''', store_history=False)
+    ns["raster"] = ns["Rasterizer"](ns["Cameras"](torch.eye(3)[None]))
+    ns["verts"] = fake_cuda.randn(2, 5, 3)
+    _err, out, _ = run(ip, capsys, "out = raster(verts)\n", fake_cuda)
+    text = diagnosis(out)
+    assert "culprit: raster.cameras.R (float32[1, 3, 3] on cpu); expected cuda:0" in text, text
+    assert "raster.cameras.R = raster.cameras.R.to(verts.device)" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_random_fill_made_on_the_cpu_is_moved_after_the_fill(ip, ns, capsys, fake_cuda):
     """A truncated normal's ``rsample`` draws ``torch.empty(shape).uniform_(...)`` on the cpu:
     the fix moves it after the fill (the numbers stay the ones the cpu generator drew), not

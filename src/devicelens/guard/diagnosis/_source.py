@@ -162,6 +162,8 @@ def code_at(filename: str, name: str, first: int, qualname: str) -> Code | None:
         return Code(src, None, "<module>")
     if name in _OWN_FRAME:
         return _enclosing(src, first, qualname)
+    if name == "<lambda>":
+        return _lambda(src, first, qualname)
     for node in ast.walk(src.tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
             starts = [node.lineno, *(d.lineno for d in node.decorator_list)]
@@ -187,6 +189,23 @@ def _enclosing(src: Source, first: int, qualname: str) -> Code:
             best = node
     outer = qualname.rpartition(".<locals>.")[0] if ".<locals>." in qualname else "<module>"
     return Code(src, best, outer if best is not None else "<module>")
+
+
+def _lambda(src: Source, first: int, qualname: str) -> Code | None:
+    """A lambda's frame read as a function whose one statement returns its body: the names it
+    reads are its arguments and the names it closes over, all bound in its frame
+    (``lambda points: torch.bmm(points, R.expand(...))`` reads ``R``). NB: the first lambda
+    that starts on its line; None where there is none (code run from a string)."""
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.Lambda) and node.lineno == first:
+            ret = ast.copy_location(ast.Return(value=node.body), node)
+            fields: dict[str, Any] = {"returns": None, "type_comment": None}
+            if "type_params" in ast.FunctionDef._fields:
+                fields["type_params"] = []
+            fn = ast.copy_location(ast.FunctionDef(name="<lambda>", args=node.args, body=[ret],
+                                                   decorator_list=[], **fields), node)
+            return Code(src, fn, qualname)
+    return None
 
 
 def statement_at(code: Code, lineno: int) -> ast.stmt | None:
