@@ -579,6 +579,40 @@ class Rasterizer(torch.nn.Module):
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_a_dtype_the_cell_mixes_again_on_each_pass_is_fixed_where_it_mixes(ip, ns, capsys):
+    """Neural-Lyapunov-Control appends float64 counterexamples to ``x`` in its training loop
+    (``torch.cat((x, torch.tensor([n_pt])))`` of NumPy floats): the model fails on the next
+    pass, and the failed cell has left ``x`` float64. ``x = x.float()`` alone is undone by the
+    loop ("after this fix the cell still fails"): the guard, run after it, stops where the
+    loop mixes the dtypes, and both are the fix."""
+    ip.run_cell('''
+import numpy as np
+def add_points(x, n):
+    for i in range(n):
+        pt = list(np.random.uniform(0.0, 1.0, 2))
+        x = torch.cat((x, torch.tensor([pt])), 0)
+    return x
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer1 = torch.nn.Linear(2, 6)
+        self.control = torch.nn.Linear(2, 1, bias=False)
+    def forward(self, x):
+        h = torch.tanh(self.layer1(x))
+        return h, self.control(x)
+''', store_history=False)
+    ns["model"] = ns["Net"]()
+    ns["x"] = torch.rand(5, 2)
+    cell = ("for step in range(3):\n    h, u = model(x)\n"
+            "    z = torch.mm(x, model.layer1.weight.t())\n    x = add_points(x, 2)\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "x = x.float()" in text, text
+    assert "+ x = torch.cat((x, torch.tensor([pt], dtype=x.dtype)), 0)" in text, text
+    assert "PyTorch raised later" in text and text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_random_fill_made_on_the_cpu_is_moved_after_the_fill(ip, ns, capsys, fake_cuda):
     """A truncated normal's ``rsample`` draws ``torch.empty(shape).uniform_(...)`` on the cpu:
     the fix moves it after the fill (the numbers stay the ones the cpu generator drew), not

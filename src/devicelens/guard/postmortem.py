@@ -198,9 +198,36 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
                 return replace(out, notes=(*out.notes, (
                     "the dtypes first met here, promoted without an error; PyTorch raised "
                     f"later, at {place(report)}")))
-        return verify(report, cell, ns, again, start + 2 * limit)
+        out = verify(report, cell, ns, again, start + 2 * limit)
+        return _mixed_again(report, out, cell, ns, is_cell, again, start + 2 * limit) or out
     except Exception:  # NB: a rehearsal must never hide the diagnosis it proves
         return report
+
+
+def _mixed_again(report: MismatchReport, out: MismatchReport, cell: Any, ns: dict[str, Any],
+                 is_cell: CellFiles, again: Any, until: float) -> MismatchReport | None:
+    """Where a fix that mends the data is undone by the cell itself (a loop that appends
+    float64 points to ``x`` before the model reads it again; the failed cell left ``x``
+    float64, which the fix mends): the guard, run after that fix, stops where the cell's own
+    code mixes the dtypes, and the fix of that place, rehearsed from where the failure left
+    things, is the whole fix. None where that is not so."""
+    if report.kind != "dtype" or not out.verdict.startswith(
+            "not verified: after this fix the cell still fails"):
+        return None
+    began = _where_it_began(report, cell, ns, is_cell, until, fixed=True)
+    if began is None:
+        return None
+    from .rehearsal import verify
+
+    earlier, guesses = began
+    mended = verify(earlier, replace(cell, guesses=guesses), ns, again, until)
+    if not mended.verdict.startswith("verified"):
+        return None
+    from .rehearsal._probe import place
+
+    return replace(mended, notes=(*mended.notes, (
+        f"PyTorch raised later, at {place(report)}; the cell mixes the dtypes here first, "
+        "again on each pass: mending the data alone is undone")))
 
 
 def _strays(report: MismatchReport) -> set[str]:
@@ -209,13 +236,16 @@ def _strays(report: MismatchReport) -> set[str]:
 
 
 def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any], is_cell: CellFiles,
-                    until: float) -> tuple[MismatchReport, tuple[Any, ...]] | None:
+                    until: float, fixed: bool = False,
+                    ) -> tuple[MismatchReport, tuple[Any, ...]] | None:
     """The place dtypes first mixed on the way to a dtype error, when the guard, running the
-    cell again in the sandbox, stops earlier than PyTorch did (:mod:`.rehearsal._probe`)."""
+    cell again in the sandbox, stops earlier than PyTorch did (:mod:`.rehearsal._probe`);
+    ``fixed``: run after ``report``'s own fix (the failed cell left its stray in the namespace,
+    which the fix mends)."""
     if report.kind != "dtype" or not report.expected:
         return None
     from .rehearsal import Cell
-    from .rehearsal._probe import first_mismatch, place
+    from .rehearsal._probe import first_mismatch, fix_units, place
     from .running._mode import DeviceMismatchError, make_guard
 
     def guarded(code: Any, namespace: dict[str, Any]) -> None:
@@ -227,8 +257,9 @@ def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any], is_ce
             return exc.report
         return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
 
-    found = first_mismatch(Cell(cell.filename, cell.failing_line, guarded, cell.tb), ns, again,
-                           until)
+    probe = Cell(cell.filename, cell.failing_line, guarded, cell.tb)
+    found = first_mismatch(probe, ns, again, until,
+                           fix_units(report, probe, ns) if fixed else ())
     if found is None:
         return None
     first = found[0]
