@@ -248,6 +248,9 @@ def test_unload_restores_the_previous_handler(ip):
     ("expected scalar type Float but found Half", "dtype"),
     ("expected m1 and m2 to have the same dtype, but got: double != float", "dtype"),
     ("Found dtype Double but expected Float", "dtype"),
+    ("Double did not match Float", "dtype"),
+    ("Float did not match Half", "dtype"),
+    ("key 'lr' did not match any parameter group", None),
     ("CUDA out of memory. Tried to allocate 2.00 GiB", None),
 ])
 def test_classify_current_and_older_messages(text, kind):
@@ -611,6 +614,43 @@ class Net(torch.nn.Module):
     assert "x = x.float()" in text, text
     assert "+ x = torch.cat((x, torch.tensor([pt], dtype=x.dtype)), 0)" in text, text
     assert "PyTorch raised later" in text and text.rstrip().endswith(VERIFIED), text
+
+
+def test_isclose_of_two_dtypes_is_a_dtype_mismatch(ip, ns, capsys):
+    """``torch.isclose`` says only "Double did not match Float": the post-mortem said nothing at
+    all (a GeneralizedPareto's ``log_prob`` compares float64 parameters to ``torch.tensor(0.0)``)."""
+    ip.run_cell('''
+class Pareto:
+    def __init__(self, concentration):
+        self.concentration = concentration
+    def log_prob(self, value):
+        zero = torch.isclose(self.concentration, torch.tensor(0.0))
+        return torch.where(zero, -value, -value * self.concentration)
+''', store_history=False)
+    ns["d"] = ns["Pareto"](torch.tensor([0.0, 0.5], dtype=torch.float64))
+    _err, out, _ = run(ip, capsys, "lp = d.log_prob(torch.tensor(0.5, dtype=torch.float64))\n")
+    text = diagnosis(out)
+    assert "culprit: d (its Pareto.log_prob has the line to edit)" in text, text
+    assert "- zero = torch.isclose(self.concentration, torch.tensor(0.0))" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_a_library_objects_own_tensors_are_the_operands_of_its_method(ip, ns, capsys, fake_cuda):
+    """A ``TransformedDistribution`` on the cpu scoring GPU data fails in
+    ``AffineTransform._inverse``, ``(y - self.loc) / self.scale``: torch's own Python code, whose
+    ``self`` is no module. The post-mortem named nothing; the transform's and the base
+    distribution's parameters are the culprits, each moved."""
+    from torch.distributions import AffineTransform, Normal, TransformedDistribution
+
+    ns["flow"] = TransformedDistribution(
+        Normal(torch.zeros(4), torch.ones(4), validate_args=False),
+        [AffineTransform(torch.zeros(4), torch.ones(4))], validate_args=False)
+    ns["x"] = fake_cuda.randn(3, 4)
+    _err, out, _ = run(ip, capsys, "nll = -flow.log_prob(x).sum()\n", fake_cuda)
+    text = diagnosis(out)
+    assert "culprit: flow.transforms[0].loc (float32[4] on cpu), AffineTransform.loc" in text, text
+    assert "flow.base_dist.scale = flow.base_dist.scale.to(x.device)" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
 
 
 def test_a_random_fill_made_on_the_cpu_is_moved_after_the_fill(ip, ns, capsys, fake_cuda):

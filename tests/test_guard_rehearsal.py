@@ -1013,3 +1013,22 @@ def test_no_input_is_moved_for_a_model_split_over_gpus_on_purpose(fake_cuda) -> 
     whole = fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1")
     assert list(source_fixes(report, name, {"model": whole, "ids": ids})) == [
         'ids = ids.to("cuda:1")']
+
+
+def test_a_model_the_running_code_never_meets_with_its_data_is_moved_to_the_data(
+        ip, ns, capsys, fake_cuda):
+    """pytorch-ignite: an evaluator made for the cpu moves each batch to the cpu, and the model
+    it was given was since moved to the GPU (by the evaluator made for the GPU). Moving the
+    batch to the model is undone by the evaluator itself ("after this fix the cell still
+    fails"): the model, moved to where the evaluator puts the data, is the fix that runs."""
+    # NB: the evaluator is a library's (no source to edit, as code installed elsewhere)
+    exec(compile('def evaluate(model, batch, device="cpu"):\n'
+                 '    x = batch.to(device)\n'
+                 '    return model(x)\n', "<library evaluator>", "exec"), ns)
+    ns["model"] = fake_cuda.to(torch.nn.Sequential(torch.nn.Linear(4, 2)), "cuda:0")
+    ns["batch"] = torch.randn(3, 4)
+    err, _out, _ = run(ip, capsys, "%%cuda_safe --no-preflight\nout = evaluate(model, batch)\n",
+                       fake_cuda)
+    text = str(err)
+    assert "culprit: model (Sequential, on cuda:0: the module the op ran in); expected cpu" in text
+    assert '      model.to("cpu")\n' in text and text.endswith("\n" + VERIFIED), text

@@ -201,6 +201,11 @@ RULES: tuple[Rule, ...] = (
     Rule("scatter_src", "dtype", "mismatch", "",
          r"Expected self\.dtype to be equal to src\.dtype",
          "aten/src/ATen/native/ScatterGatherChecks.h"),
+    Rule("close_dtype", "dtype", "mismatch", "",
+         r"\b(?:Double|Float|Half|BFloat16|ComplexFloat|ComplexDouble|Long|Int|Short|Char|Byte"
+         r"|Bool) did not match (?:Double|Float|Half|BFloat16|ComplexFloat|ComplexDouble|Long"
+         r"|Int|Short|Char|Byte|Bool)\b",
+         "aten/src/ATen/native/TensorCompare.cpp (isclose, allclose)"),
     Rule("cast", "dtype", "dest", "",
          r"result type \w+ can't be cast to the desired output type",
          "aten/src/ATen/TensorIterator.cpp (compute_types)"),

@@ -480,10 +480,16 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
 
     code = sc.code
     for p in code.params():
-        if p == "self" or _source.assignments(code, p, line):
+        if p == "self":
             continue
         value = sc.values.get(p)
-        if sc.frame >= 0 and _source.assignments(code, p, 1 << 30):
+        every = _source.assignments(code, p, 1 << 30)
+        if _source.assignments(code, p, line):
+            # NB: rebound before ``line`` only (``tensor = tensor.clone()``, torchvision's
+            # ``normalize``): in a live frame its value now is its value there
+            if sc.frame < 0 or len(every) > len(_source.assignments(code, p, line + 1)):
+                continue
+        elif sc.frame >= 0 and every:
             value = _passed(tr, sc, p)  # NB: rebound later: what the caller passed
         if ok(value):
             return f"{p}.{attr}"

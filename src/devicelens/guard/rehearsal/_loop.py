@@ -173,9 +173,48 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             if other.verified:
                 other.units = _needed_edits(other.units, start, run, deadline)
                 return _merged(named, other)
+    if first is None or not first.verified:
+        # NB: nothing that brings the data to the model runs (the running code itself puts
+        # the data back where it was: an evaluator created for the cpu, on a model another one
+        # moved to the GPU): the model, moved to where the data is, rehearsed
+        model = _other_side(report, ns)
+        if model is not None and time.monotonic() < deadline:
+            unit, culprit = model
+            other = _rounds(report, [unit], run, cell, ns, deadline)
+            if other.verified and other.units == [unit]:
+                return replace(report, culprits=(culprit,), expected=_culprits_place(report),
+                               fixes=(unit,), edits=(), notes=(), verdict=other.verdict)
     if first is None:
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
     return _merged(report, first)
+
+
+def _culprits_place(report: MismatchReport) -> str:
+    """The one device (dtype) every culprit of ``report`` is on; '' when they differ."""
+    places = {c.device if report.kind == "device" else c.dtype for c in report.culprits}
+    return places.pop() if len(places) == 1 else ""
+
+
+def _other_side(report: MismatchReport, ns: dict[str, Any]) -> tuple[str, Any] | None:
+    """The fix that takes the namespace model the failing op ran in to the device its
+    culprits are on (``model.to("cpu")``), and that model as a culprit; None where the op ran
+    in no namespace model or the culprits are on several devices. NB: devices only: data in
+    another dtype is mostly an accident (NumPy's float64), and a model cast to it runs but is
+    not what the user wants."""
+    from ..diagnosis._blame import Named, Operand, is_module
+
+    place = _culprits_place(report)
+    path = report.module.rsplit(" (", 1)[0] if report.module else ""
+    m = re.match(r"[A-Za-z_]\w*", path)
+    if report.kind != "device" or place in ("", "?", report.expected) or m is None:
+        return None
+    root = m.group(0)
+    model = ns.get(root)
+    if not is_module(model):
+        return None
+    what = f"{type(model).__name__}, on {report.expected}: the module the op ran in"
+    return f'{root}.to("{place}")', Operand("", Named(root, root, "module", root),
+                                              report.expected, "", (), what)
 
 
 def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
