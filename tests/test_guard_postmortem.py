@@ -618,7 +618,8 @@ class Net(torch.nn.Module):
 
 def test_isclose_of_two_dtypes_is_a_dtype_mismatch(ip, ns, capsys):
     """``torch.isclose`` says only "Double did not match Float": the post-mortem said nothing at
-    all (a GeneralizedPareto's ``log_prob`` compares float64 parameters to ``torch.tensor(0.0)``)."""
+    all (a GeneralizedPareto's ``log_prob`` compares float64 parameters to
+    ``torch.tensor(0.0)``)."""
     ip.run_cell('''
 class Pareto:
     def __init__(self, concentration):
