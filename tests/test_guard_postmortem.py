@@ -654,6 +654,47 @@ def test_a_library_objects_own_tensors_are_the_operands_of_its_method(ip, ns, ca
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_a_trainable_leaf_moved_where_it_is_made_stays_a_leaf(ip, ns, capsys):
+    """neural_bounding makes its trainable parameters with ``torch.full(..., requires_grad=True)``
+    on the cpu: ``.to(device)`` on that line gives a tensor that is no leaf, and the optimizer
+    the cell builds next refuses it ("can't optimize a non-leaf Tensor"; not verified)."""
+    ip.run_cell('''
+def make_params(n):
+    return torch.full((n,), 0.5, requires_grad=True)
+def loss_fn(p, x):
+    return ((x - p) ** 2).sum()
+device = "meta"
+''', store_history=False)
+    ns["x"] = torch.randn(3, 4, device="meta")
+    cell = "params = make_params(4)\nopt = torch.optim.Adam([params])\nloss = loss_fn(params, x)\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "+ params = make_params(4).to(device).detach().requires_grad_()" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_a_layer_built_on_the_line_it_runs_is_built_on_its_inputs_device(ip, ns, capsys):
+    """A U-Net block builds ``nn.BatchNorm2d(...)(x)`` inside ``forward``: a new layer on the
+    cpu at each call, whatever device the model is on. Its parameters were ``batch_norm``'s
+    locals, with no fix; torch's layers take ``device=``."""
+    ip.run_cell('''
+class Block(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+        self.fc = nn.Linear(n, n)
+    def forward(self, x):
+        x = self.fc(x)
+        return nn.BatchNorm1d(num_features=self.n)(x)
+''', store_history=False)
+    ns["block"] = ns["Block"](4).to("meta")
+    ns["x"] = torch.randn(5, 4, device="meta")
+    _err, out, _ = run(ip, capsys, "y = block(x)\n")
+    text = diagnosis(out)
+    assert "+ return nn.BatchNorm1d(num_features=self.n, device=x.device)(x)" in text, text
+    assert "culprit: block (" in text and text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_random_fill_made_on_the_cpu_is_moved_after_the_fill(ip, ns, capsys, fake_cuda):
     """A truncated normal's ``rsample`` draws ``torch.empty(shape).uniform_(...)`` on the cpu:
     the fix moves it after the fill (the numbers stay the ones the cpu generator drew), not

@@ -84,21 +84,47 @@ def at_call(tr: Tracer, sc: Scope, call: ast.Call | ast.Attribute) -> list[Origi
     anchor = _anchor(tr, sc, call.lineno, attr)
     if anchor is None:
         return []
-    text = f"{_source.segment(sc.code, call)}.to({anchor})"
+    text = _kept_leaf(sc, call, f"{_source.segment(sc.code, call)}.to({anchor})")
     return _origins(tr, sc, [(call, text)], "")
+
+
+def _bound(sc: Scope, value: ast.expr) -> tuple[bool, Any]:
+    """Whether ``value`` is the value of ``name = value`` in a live frame that holds ``name``,
+    and what that frame holds there."""
+    if sc.frame < 0:
+        return False, None
+    stmt = _source.statement_at(sc.code, value.lineno)
+    if not isinstance(stmt, ast.Assign) or stmt.value is not value or len(stmt.targets) != 1:
+        return False, None
+    target = stmt.targets[0]
+    if not isinstance(target, ast.Name) or target.id not in sc.values:
+        return False, None
+    return True, sc.values[target.id]
 
 
 def _gives_no_tensor(sc: Scope, call: ast.expr) -> bool:
     """``call`` is the value of ``name = call`` in a live frame that holds ``name`` bound to
     something that is no tensor (a helper returning a dict of tensors): ``.to()`` on it raises."""
-    if sc.frame < 0:
-        return False
-    stmt = _source.statement_at(sc.code, call.lineno)
-    if not isinstance(stmt, ast.Assign) or stmt.value is not call or len(stmt.targets) != 1:
-        return False
-    target = stmt.targets[0]
-    return (isinstance(target, ast.Name) and target.id in sc.values
-            and not is_tensor(sc.values[target.id]))
+    bound, value = _bound(sc, call)
+    return bound and not is_tensor(value)
+
+
+def _kept_leaf(sc: Scope, value: ast.expr, moved: str) -> str:
+    """``moved`` (``value`` with ``.to(...)``), kept a leaf where ``value`` makes a tensor that
+    requires grad and is one (``params = make_params(d).to(device)`` is no leaf: the optimizer
+    the cell builds next refuses it, "can't optimize a non-leaf Tensor"). NB: torch's own
+    getters: no property of a subclass runs."""
+    import torch
+
+    bound, t = _bound(sc, value)
+    if not bound or not is_tensor(t):
+        return moved
+    base: Any = torch._C.TensorBase  # NB: its stub types the getters as plain bools
+    try:
+        trained = base.requires_grad.__get__(t) and base.is_leaf.__get__(t)
+    except Exception:
+        return moved
+    return f"{moved}.detach().requires_grad_()" if trained else moved
 
 
 def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin]:
@@ -127,8 +153,8 @@ def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin
     anchor = _anchor(tr, sc, sc.line, attr)
     if anchor is None or anchor.startswith(f"{name}."):
         return []
-    text = _source.segment(sc.code, value)
-    return _origins(tr, sc, [(value, f"{text}.to({anchor})")], name)
+    text = _kept_leaf(sc, value, f"{_source.segment(sc.code, value)}.to({anchor})")
+    return _origins(tr, sc, [(value, text)], name)
 
 
 def exempt_key(tr: Tracer, sc: Scope, comp: ast.DictComp, key: str) -> list[Origin]:
@@ -197,6 +223,8 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
                     isinstance(func.value, ast.Name) and is_tensor(tr.live(sc, func.value))):
                 for a in node.args:
                     _walk(tr, sc, a, line, moved, out)
+        elif isinstance(func, ast.Call):
+            _walk(tr, sc, func, line, moved, out)  # NB: a layer made and run on the line
         return
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         change = _true_division(tr, sc, node)
@@ -272,6 +300,21 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = tr.want.device
         else:
             makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
+    elif _layer_class(tr, sc, call) is not None:
+        # NB: a layer built on the line it runs (``nn.BatchNorm2d(n)(x)`` in a ``forward``):
+        # made on the default device at each call, whatever device the model is on
+        if any(k.arg == "device" for k in call.keywords):
+            return None
+        makes = _default_device()
+        if makes and not _same_device(makes, tr.want.device):
+            return None
+        anchor = _anchor(tr, sc, line, "device")
+        if anchor is None:
+            return call, None
+        layer = _layer_class(tr, sc, call)
+        if getattr(layer, "__module__", "").startswith("torch.nn."):
+            return call, _edits.set_device(sc.code, call, anchor)  # NB: torch's layers take it
+        return call, f"{_source.segment(sc.code, call)}.to({anchor})"
     elif _is_factory(sc, call):
         dev = next((k.value for k in call.keywords if k.arg == "device"), None)
         if dev is None:
@@ -418,6 +461,17 @@ def _is_factory(sc: Scope, call: ast.Call) -> bool:
         return (func.attr in _edits.FACTORIES or func.attr == "from_numpy") and _is_torch(
             sc, func.value)
     return False
+
+
+def _layer_class(tr: Tracer, sc: Scope, call: ast.Call) -> Any:
+    """The ``nn.Module`` class ``call`` builds a layer of, or None. NB: the class is read as
+    the tracer reads names (a module's attribute, the frame's globals): nothing runs."""
+    import torch
+
+    if not isinstance(call.func, ast.Attribute | ast.Name):
+        return None
+    cls = tr.live(sc, call.func)
+    return cls if isinstance(cls, type) and issubclass(cls, torch.nn.Module) else None
 
 
 def _scalar_literal(call: ast.Call) -> bool:
