@@ -695,6 +695,19 @@ class Block(nn.Module):
     assert "culprit: block (" in text and text.rstrip().endswith(VERIFIED), text
 
 
+def test_an_int_source_scattered_into_a_float_temporary_is_named(ip, ns, capsys):
+    """``torch.zeros(2, 2).scatter_(0, index, x)`` with an int64 ``x``: the float side is a
+    temporary of the line, and both named tensors are int64; the line's own index argument is
+    no culprit, what is left of the op's values is. No culprit was named."""
+    ns["x"] = torch.arange(1, 5).reshape(2, 2)
+    ns["index"] = torch.tensor([[1, 0], [0, 0]])
+    _err, out, _ = run(ip, capsys, "out = torch.zeros(2, 2).scatter_(0, index, x)\n")
+    text = diagnosis(out)
+    assert "devicelens: tensors on different dtypes: float32, int64\n" in text, text
+    assert "culprit: x (int64[2, 2] on cpu); expected float32" in text, text
+    assert "culprit: index" not in text and text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_random_fill_made_on_the_cpu_is_moved_after_the_fill(ip, ns, capsys, fake_cuda):
     """A truncated normal's ``rsample`` draws ``torch.empty(shape).uniform_(...)`` on the cpu:
     the fix moves it after the fill (the numbers stay the ones the cpu generator drew), not

@@ -42,8 +42,11 @@ class MismatchReport:
         if self.title:
             return f"{self.op}(): {self.title}" if self.op else self.title
         what = "devices" if self.kind == "device" else "dtypes"
-        found = sorted({getattr(o, "device" if self.kind == "device" else "dtype")
-                        for o in self.operands if not (self.kind == "device" and o.scalar_cpu)})
+        seen = {getattr(o, "device" if self.kind == "device" else "dtype")
+                for o in self.operands if not (self.kind == "device" and o.scalar_cpu)}
+        if self.culprits and self.expected and self.kind != "index_dtype":
+            seen.add(self.expected)  # NB: the other side may be a temporary, no operand
+        found = sorted(seen - {"", "?"})
         if self.kind == "index_dtype":
             op = f"{self.op}() got" if self.op else "an op got"
             return f"{op} a floating-point tensor where integer indices are needed"

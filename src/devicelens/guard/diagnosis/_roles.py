@@ -96,6 +96,9 @@ def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[O
     """Floats that must agree: the model's dtype wins; without a model, data the user made wins
     over a tensor a line of code made with the default dtype."""
     values = [o for o in ops if local_name(o.operand.where) not in (*_INDEX_NAMES, "target")]
+    index = {id(t) for t in _statement_index_tensors(ctx)}
+    if index:  # NB: the line's own index arguments (``t.scatter_(0, index, x)``'s ``index``)
+        values = [o for o in values if id(o.tensor) not in index]
     fl = [o for o in values if o.operand.dtype.startswith(("float", "bfloat", "complex"))
           and o.operand.shape != ()]
     sc, stmt = ctx.statement(ctx.user)
@@ -105,7 +108,9 @@ def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[O
     models = [*ctx.held, *ctx.stack]
     expected = _decide.expected_dtype([o.operand for o in fl], models, line_mods)
     culprits = [o for o in fl if o.operand.dtype != expected]
-    if not culprits and fl:
+    if not culprits and (fl or index):
+        # NB: with no float operand seen (the float side a temporary of the line:
+        # ``torch.zeros(2, 2).scatter_(0, index, x)``), what is left of an index op's values
         culprits = _int_values(values, _message_dtypes(failure))
     if not _float_params(models) and not line_mods and culprits:
         flipped = _code_made(ctx, fl, expected)
