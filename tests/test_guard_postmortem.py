@@ -673,6 +673,25 @@ device = "meta"
     assert text.rstrip().endswith(VERIFIED), text
 
 
+def test_a_leaf_an_optimizer_holds_is_never_detached_from_it() -> None:
+    """The moved leaf is detached only where no optimizer already updates it (one the cell
+    makes again after the line takes the new leaf): a detached copy would leave the optimizer
+    training the old tensor, which nothing reads any more."""
+    from devicelens.guard.families._code_bugs import _optimized
+
+    w = torch.zeros(3, requires_grad=True)
+
+    class Trainer:
+        def __init__(self) -> None:
+            self.optimizer = torch.optim.SGD([w], lr=0.1)
+
+    assert _optimized({"opt": torch.optim.SGD([w], lr=0.1)}, w, set())
+    assert not _optimized({"opt": torch.optim.SGD([w], lr=0.1)}, w, {"opt"})
+    assert _optimized({"trainer": Trainer()}, w, set())
+    assert not _optimized({"opt": torch.optim.SGD([torch.zeros(2, requires_grad=True)])}, w,
+                          set())
+
+
 def test_a_layer_built_on_the_line_it_runs_is_built_on_its_inputs_device(ip, ns, capsys):
     """A U-Net block builds ``nn.BatchNorm2d(...)(x)`` inside ``forward``: a new layer on the
     cpu at each call, whatever device the model is on. Its parameters were ``batch_norm``'s

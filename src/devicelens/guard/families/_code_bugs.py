@@ -84,7 +84,7 @@ def at_call(tr: Tracer, sc: Scope, call: ast.Call | ast.Attribute) -> list[Origi
     anchor = _anchor(tr, sc, call.lineno, attr)
     if anchor is None:
         return []
-    text = _kept_leaf(sc, call, f"{_source.segment(sc.code, call)}.to({anchor})")
+    text = _kept_leaf(tr, sc, call, f"{_source.segment(sc.code, call)}.to({anchor})")
     return _origins(tr, sc, [(call, text)], "")
 
 
@@ -109,10 +109,11 @@ def _gives_no_tensor(sc: Scope, call: ast.expr) -> bool:
     return bound and not is_tensor(value)
 
 
-def _kept_leaf(sc: Scope, value: ast.expr, moved: str) -> str:
+def _kept_leaf(tr: Tracer, sc: Scope, value: ast.expr, moved: str) -> str:
     """``moved`` (``value`` with ``.to(...)``), kept a leaf where ``value`` makes a tensor that
     requires grad and is one (``params = make_params(d).to(device)`` is no leaf: the optimizer
-    the cell builds next refuses it, "can't optimize a non-leaf Tensor"). NB: torch's own
+    the cell builds next refuses it, "can't optimize a non-leaf Tensor"). NB: never a tensor an
+    optimizer already holds: a detached copy would leave it training the old one. torch's own
     getters: no property of a subclass runs."""
     import torch
 
@@ -124,7 +125,31 @@ def _kept_leaf(sc: Scope, value: ast.expr, moved: str) -> str:
         trained = base.requires_grad.__get__(t) and base.is_leaf.__get__(t)
     except Exception:
         return moved
-    return f"{moved}.detach().requires_grad_()" if trained else moved
+    # NB: an optimizer the cell itself makes again (after this line) takes the new leaf
+    remade = {k for k in dict.keys(tr.namer.ns) if type(k) is str and sc.code.func is None
+              and _source.assignments(sc.code, k, 1 << 30)}
+    if not trained or _optimized(tr.namer.ns, t, remade):
+        return moved
+    return f"{moved}.detach().requires_grad_()"
+
+
+def _optimized(ns: dict[str, Any], t: Any, remade: set[str]) -> bool:
+    """Whether an optimizer the namespace holds (by a name not in ``remade``, or one level
+    down a plain object's ``__dict__``: ``trainer.optimizer``) updates ``t``. NB: ``__dict__``s
+    only."""
+    from ...inspect._objects import optimizer_params, optimizer_state
+    from ...inspect._types import info, instance_dict
+
+    values = [v for k, v in list(dict.items(ns)) if k not in remade]
+    for v in list(values):
+        if info(type(v)).what not in ("tensor", "module", "optimizer"):
+            values += list(dict.values(instance_dict(v) or {}))[:64]
+    for v in values:
+        if info(type(v)).what == "optimizer":
+            groups, _state = optimizer_state(v)
+            if any(p is t for _g, _i, p in optimizer_params(groups)):
+                return True
+    return False
 
 
 def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin]:
@@ -153,7 +178,7 @@ def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin
     anchor = _anchor(tr, sc, sc.line, attr)
     if anchor is None or anchor.startswith(f"{name}."):
         return []
-    text = _kept_leaf(sc, value, f"{_source.segment(sc.code, value)}.to({anchor})")
+    text = _kept_leaf(tr, sc, value, f"{_source.segment(sc.code, value)}.to({anchor})")
     return _origins(tr, sc, [(value, text)], name)
 
 
