@@ -206,7 +206,7 @@ def candidates(ctx: Ctx) -> list[Op]:
         f = ctx.frames[caller].frame
         for k, v in frame_locals(f).items():
             if k == "self":
-                _own_tensors(ctx, out, v, f.f_code.co_qualname)
+                _own_tensors(ctx, out, v, ctx.frames[caller])
                 continue
             for sub, t in _local_tensors(v):
                 _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
@@ -222,19 +222,26 @@ def candidates(ctx: Ctx) -> list[Op]:
     return list(out.values())
 
 
-def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, qualname: str) -> None:
-    """The tensors a library method's plain ``self`` holds (a distribution's transform:
-    ``(y - self.loc) / self.scale``): operands it reads as surely as its locals. NB: a
-    module's are read as the module stack's; read from ``__dict__``, no property runs."""
+def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, fr: Frame) -> None:
+    """The tensors a library method's plain ``self`` holds and its failing line reads (a
+    distribution's transform: ``(y - self.loc) / self.scale``): operands as surely as its
+    locals. NB: a module's are read as the module stack's; read from ``__dict__``, no property
+    runs; an attribute the line does not name is no operand (where there is a line to read)."""
+    import linecache
+
     from ...inspect._types import instance_dict
     from ._blame import is_module
 
     if is_module(obj):
         return
-    owner = qualname.rpartition(".")[0] or type(obj).__name__
+    code = fr.frame.f_code
+    line = linecache.getline(code.co_filename, fr.lineno)
+    owner = code.co_qualname.rpartition(".")[0] or type(obj).__name__
     for name, v in list((instance_dict(obj) or {}).items()):
-        if type(name) is str and is_tensor(v):
-            _add(ctx, out, v, f"`self.{name}` in {qualname}" if not owner else f"{owner}.{name}")
+        # NB: code run from a string has no line to read: every tensor of its ``self`` then
+        if type(name) is str and is_tensor(v) and (
+                not line.strip() or re.search(rf"\bself\.{re.escape(name)}\b", line)):
+            _add(ctx, out, v, f"{owner}.{name}")
 
 
 def _checks(ctx: Ctx, i: int) -> bool:

@@ -125,12 +125,24 @@ def _kept_leaf(tr: Tracer, sc: Scope, value: ast.expr, moved: str) -> str:
         trained = base.requires_grad.__get__(t) and base.is_leaf.__get__(t)
     except Exception:
         return moved
+    if not trained:
+        return moved
     # NB: an optimizer the cell itself makes again (after this line) takes the new leaf
-    remade = {k for k in dict.keys(tr.namer.ns) if type(k) is str and sc.code.func is None
-              and _source.assignments(sc.code, k, 1 << 30)}
-    if not trained or _optimized(tr.namer.ns, t, remade):
+    remade = _assigned(sc.code) if sc.code.func is None else set()
+    if _optimized(tr.namer.ns, t, remade):
         return moved
     return f"{moved}.detach().requires_grad_()"
+
+
+def _assigned(code: Code) -> set[str]:
+    """The names ``code``'s own statements bind (``x = ...``, ``x += ...``, ``x: T = ...``)."""
+    out: set[str] = set()
+    for node in _source.own_nodes(code):
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else [])
+        for t in targets:
+            out |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
 
 
 def _optimized(ns: dict[str, Any], t: Any, remade: set[str]) -> bool:

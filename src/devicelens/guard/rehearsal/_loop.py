@@ -204,9 +204,9 @@ def _other_side(report: MismatchReport, ns: dict[str, Any]) -> tuple[str, Any] |
     from ..diagnosis._blame import Named, Operand, is_module
 
     place = _culprits_place(report)
-    path = report.module.rsplit(" (", 1)[0] if report.module else ""
-    m = re.match(r"[A-Za-z_]\w*", path)
-    if report.kind != "device" or place in ("", "?", report.expected) or m is None:
+    path, sep, _kind = report.module.rpartition(" (")
+    m = re.match(r"[A-Za-z_]\w*", path)  # NB: "a Linear not reachable ..." has no " ("
+    if report.kind != "device" or place in ("", "?", report.expected) or not sep or m is None:
         return None
     root = m.group(0)
     model = ns.get(root)
