@@ -337,7 +337,7 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = tr.want.device
         else:
             makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
-    elif _layer_class(tr, sc, call) is not None:
+    elif (layer := _layer_class(tr, sc, call)) is not None:
         # NB: a layer built on the line it runs (``nn.BatchNorm2d(n)(x)`` in a ``forward``):
         # made on the default device at each call, whatever device the model is on
         if any(k.arg == "device" for k in call.keywords):
@@ -348,7 +348,6 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
         anchor = _anchor(tr, sc, line, "device")
         if anchor is None:
             return call, None
-        layer = _layer_class(tr, sc, call)
         if getattr(layer, "__module__", "").startswith("torch.nn."):
             return call, _edits.set_device(sc.code, call, anchor)  # NB: torch's layers take it
         return call, f"{_source.segment(sc.code, call)}.to({anchor})"
