@@ -1,7 +1,7 @@
-"""devicelens's accuracy on a third of the corpus stays at least where it is: the corpus check
+"""devicelens's accuracy on a quarter of the corpus stays at least where it is: the corpus check
 ``make test`` can afford (``make corpus`` scores every case against test_corpus_score.py's floors).
 
-The third is chosen by a hash of each case's name (``_harness.in_sample``): every family and
+The quarter is chosen by a hash of each case's name (``_harness.in_sample``): every family and
 every held-out set is in it, and adding cases never changes which of the others are.
 """
 
@@ -15,13 +15,13 @@ from tests.corpus.scorer import Totals, score, totals
 
 pytestmark = pytest.mark.timeout(1200)
 
-# Measured on the third (241 of 677 cases: 177 failing, 64 look-alikes), in the same run as
-# test_corpus_score.py's floors: named 150/177, precision 95.5 % over 159, fix works 169/177,
-# verified 166/177 (each a fix that works), clean after fix 173/177, 2 of 64 look-alikes flagged.
+# Measured on the quarter (171 of 677 cases: 123 failing, 48 look-alikes), in the same run as
+# test_corpus_score.py's floors: named 106/123, precision 97.3 % over 112, fix works 118/123,
+# verified 114/123 (each a fix that works), clean after fix 122/123, 1 of 48 look-alikes flagged.
 # NB: named, fix works and verified one below, precision a little below, as there (a loaded
 # machine).
-SAMPLE = Floors(named=149 / 177, precision=0.954, precision_cases=158, fix_works=168 / 177,
-                verified=165 / 177, clean_after_fix=172 / 177, clean_flagged=2)
+SAMPLE = Floors(named=105 / 123, precision=0.970, precision_cases=111, fix_works=117 / 123,
+                verified=113 / 123, clean_after_fix=121 / 123, clean_flagged=1)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_the_sample_holds_every_family_and_simulation() -> None:
     chosen = [c for c in cases if in_sample(c.name)]
     assert {c.family for c in chosen} == {c.family for c in cases}
     assert {c.sim for c in chosen} == {c.sim for c in cases}
-    assert len(cases) // 4 < len(chosen) < len(cases) // 2
+    assert len(cases) // 6 < len(chosen) < len(cases) // 3
 
 
 def test_a_total_under_a_floor_is_named_with_both_numbers() -> None:
