@@ -77,6 +77,7 @@ class Session:
             self.mode = FakeTensorMode(allow_non_fake_inputs=True)
             # NB: the converter's weak memo makes Module.to() refuse to swap (TOOLCHAIN.md)
             self.mode.fake_tensor_converter.set_tensor_memo = lambda *a, **k: None
+            _swap_as_on_a_gpu(torch)
 
     def sim_ctx(self) -> Any:
         return self.mode if self.mode is not None else contextlib.nullcontext()
@@ -123,6 +124,32 @@ class Session:
         with self.sim_ctx():
             found = devicelens.diagnose(devicelens.snapshot(self.shell.user_ns))
         return [f"{f.severity} {f.kind}: {f.message}" for f in found if f.severity in severities]
+
+
+def _swap_as_on_a_gpu(torch: Any) -> None:
+    """``Module.to()`` moves a real GPU's parameters in place (``param.data = ...``), where
+    every holder sees the move; a fake tensor's must be swapped (``torch.utils.swap_tensors``),
+    which refuses a tensor whose at::Tensor is held twice more (the frames of a traceback that
+    are still running, a post-mortem's own) or that has a weak reference (the fake mode's
+    ``deepcopy`` of a model leaves one). Such a refusal is the simulation's, not the user's: the
+    swap is then made without those checks, as a GPU needs none (NB: grad is off in fake cuda,
+    so no graph is left pointing at the old tensor). Installed once per process."""
+    swap = torch.utils.swap_tensors
+    if getattr(swap, "_as_on_a_gpu", False):
+        return
+    from devicelens.guard.rehearsal._simulate import _swap_unchecked
+
+    def swap_tensors(t1: Any, t2: Any) -> None:
+        try:
+            swap(t1, t2)
+        except RuntimeError as e:
+            if not str(e).startswith(("Expected use_count", "Cannot swap t1 because it has weak",
+                                      "Cannot swap t2 because it has weak")):
+                raise
+            _swap_unchecked(t1, t2)
+
+    swap_tensors._as_on_a_gpu = True  # type: ignore[attr-defined]
+    torch.utils.swap_tensors = swap_tensors
 
 
 # --- validate: the case itself, no devicelens ----------------------------------------------
