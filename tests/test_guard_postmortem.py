@@ -1093,3 +1093,33 @@ class Decoder:
     text = diagnosis(out)
     assert "culprit: `tokens` in Decoder.codegen (int64[1, 3] on cpu)" in text, text
     assert "+ tokens = tokens.to(self.device)" in text, text
+
+
+def test_an_edit_the_same_mismatch_meets_again_is_shown_once(ip, ns, capsys):
+    """A batch made by an earlier cell with ``move_to``, which moved the lengths to the model's
+    device too: the edit of ``move_to`` mends the batches made from now on, not the one already
+    made, so the same mismatch is met after it. Each round edited its own edit again (seven
+    ever longer ``v if k == 'lengths' else ...`` lines); the edit is shown once, and the verdict
+    says the cell still fails after it."""
+    ip.run_cell('''
+from torch.nn.utils.rnn import pack_padded_sequence
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embedding = nn.Embedding(40, 8)
+    def forward(self, tokens, lengths):
+        return pack_padded_sequence(self.embedding(tokens), lengths, batch_first=True)
+
+def move_to(sample, device):
+    return {k: v.to(device) for k, v in sample.items()}
+''', store_history=False)
+    ip.run_cell('encoder = Encoder().to("meta")\n'
+                'sample = {"tokens": torch.randint(1, 40, (3, 7)),\n'
+                '          "lengths": torch.tensor([7, 5, 2])}\n'
+                'batch = move_to(sample, "meta")\n', store_history=True)
+    _err, out, _ = run(ip, capsys, 'out = encoder(batch["tokens"], batch["lengths"])\n')
+    text = diagnosis(out)
+    assert "+ return {k: (v if k == 'lengths' else v.to(device)) for k, v in sample.items()}" \
+        in text, text
+    assert text.count("edit:") == 1, text
+    assert "not verified: after this fix the cell still fails" in text, text

@@ -272,7 +272,7 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
             break
         if a.report is not None:
             new = [u for u in _units(a.report, cell, ns)
-                   if u not in units and u not in out.left_out]
+                   if u not in units and u not in out.left_out and not _edits_again(u, units)]
             # NB: only toward where the first mismatch wanted it: a guess chain that moves data
             # to one GPU and back to another chases the stray instead of finding it
             toward = (a.report.kind, a.report.expected) == (report.kind, report.expected)
@@ -302,6 +302,14 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
     else:
         out.verdict = "not verified: the fix did not settle within the rehearsal's rounds"
     return out
+
+
+def _edits_again(unit: Unit, units: list[Unit]) -> bool:
+    """Whether ``unit`` edits what an edit of ``units`` wrote: the same mismatch met again after
+    that edit (it mends what later runs make, not what an earlier cell made already), so editing
+    its own result again is no progress, only a longer line each round."""
+    return isinstance(unit, Edit) and any(
+        isinstance(u, Edit) and u.where == unit.where and u.new == unit.old for u in units)
 
 
 #: how many guesses one advice-only mismatch met on the way gets (each costs a round)
