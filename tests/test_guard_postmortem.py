@@ -1122,4 +1122,26 @@ def move_to(sample, device):
     assert "+ return {k: (v if k == 'lengths' else v.to(device)) for k, v in sample.items()}" \
         in text, text
     assert text.count("edit:") == 1, text
-    assert "not verified: after this fix the cell still fails" in text, text
+    assert "\n  not verified: " in text, text  # NB: the batch already made still fails
+
+
+def test_a_model_whose_parameters_the_line_reads_is_moved_to_the_data(ip, ns, capsys,
+                                                                        fake_cuda):
+    """OpenRLHF's ``moving_average(actor, ema_model, beta, "cpu")`` keeps the EMA copy on the
+    cpu, but ``ema_model`` is a deepcopy of the actor on the GPU. Moving the data to the GPU is
+    undone by the function itself (``param.data.to(device)``), and the op runs in no module:
+    the model whose parameters the failing line reads (``param_ema``) is moved to the data."""
+    ip.run_cell('''
+def moving_average(model, model_ema, beta=0.99, device="cpu"):
+    with torch.no_grad():
+        for param, param_ema in zip(model.parameters(), model_ema.parameters()):
+            data = param.data.to(device)
+            param_ema.data.copy_((1 - beta) * data + beta * param_ema.data)
+''', store_history=False)
+    ns["actor"] = fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2)), "cuda:0")
+    ns["ema_model"] = fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2)), "cuda:0")
+    _err, out, _ = run(ip, capsys, 'moving_average(actor, ema_model, 0.99, "cpu")\n', fake_cuda)
+    text = diagnosis(out)
+    assert "culprit: ema_model (Sequential, on cuda:0: its parameters are what the line " \
+        "reads); expected cpu" in text, text
+    assert text.rstrip().endswith('fix:\n      ema_model.to("cpu")\n' + VERIFIED), text

@@ -25,6 +25,7 @@ from ..running._frames import cell_label
 from ._apply import is_code, python_text, source_lines
 from ._attempt import Attempt, Explain, Runner, Unit, attempt, stack_in
 from ._candidates import Guess, line_guesses, sites
+from ._other_side import culprits_place, other_side
 from ._sandbox import run_forked
 from ._sources import named_from, source_fixes
 
@@ -177,44 +178,16 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         # NB: nothing that brings the data to the model runs (the running code itself puts
         # the data back where it was: an evaluator created for the cpu, on a model another one
         # moved to the GPU): the model, moved to where the data is, rehearsed
-        model = _other_side(report, ns)
+        model = other_side(report, cell.tb, ns)
         if model is not None and time.monotonic() < deadline:
             unit, culprit = model
             other = _rounds(report, [unit], run, cell, ns, deadline)
             if other.verified and other.units == [unit]:
-                return replace(report, culprits=(culprit,), expected=_culprits_place(report),
+                return replace(report, culprits=(culprit,), expected=culprits_place(report),
                                fixes=(unit,), edits=(), notes=(), verdict=other.verdict)
     if first is None:
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
     return _merged(report, first)
-
-
-def _culprits_place(report: MismatchReport) -> str:
-    """The one device (dtype) every culprit of ``report`` is on; '' when they differ."""
-    places = {c.device if report.kind == "device" else c.dtype for c in report.culprits}
-    return places.pop() if len(places) == 1 else ""
-
-
-def _other_side(report: MismatchReport, ns: dict[str, Any]) -> tuple[str, Any] | None:
-    """The fix that takes the namespace model the failing op ran in to the device its
-    culprits are on (``model.to("cpu")``), and that model as a culprit; None where the op ran
-    in no namespace model or the culprits are on several devices. NB: devices only: data in
-    another dtype is mostly an accident (NumPy's float64), and a model cast to it runs but is
-    not what the user wants."""
-    from ..diagnosis._blame import Named, Operand, is_module
-
-    place = _culprits_place(report)
-    path, sep, _kind = report.module.rpartition(" (")
-    m = re.match(r"[A-Za-z_]\w*", path)  # NB: "a Linear not reachable ..." has no " ("
-    if report.kind != "device" or place in ("", "?", report.expected) or not sep or m is None:
-        return None
-    root = m.group(0)
-    model = ns.get(root)
-    if not is_module(model):
-        return None
-    what = f"{type(model).__name__}, on {report.expected}: the module the op ran in"
-    return f'{root}.to("{place}")', Operand("", Named(root, root, "module", root),
-                                              report.expected, "", (), what)
 
 
 def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
@@ -271,8 +244,10 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
             out.verdict = f"not verified: {problem or a.problem}"
             break
         if a.report is not None:
-            new = [u for u in _units(a.report, cell, ns)
-                   if u not in units and u not in out.left_out and not _edits_again(u, units)]
+            again = _where(a.report) == _where(out.found[-1]) \
+                and a.report.headline() == out.found[-1].headline()
+            new = [u for u in _units(a.report, cell, ns) if u not in units
+                   and u not in out.left_out and not (again and _edits_again(u, units))]
             # NB: only toward where the first mismatch wanted it: a guess chain that moves data
             # to one GPU and back to another chases the stray instead of finding it
             toward = (a.report.kind, a.report.expected) == (report.kind, report.expected)
@@ -305,9 +280,9 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
 
 
 def _edits_again(unit: Unit, units: list[Unit]) -> bool:
-    """Whether ``unit`` edits what an edit of ``units`` wrote: the same mismatch met again after
-    that edit (it mends what later runs make, not what an earlier cell made already), so editing
-    its own result again is no progress, only a longer line each round."""
+    """Whether ``unit`` edits what an edit of ``units`` wrote. NB: asked where the same mismatch
+    is met again after that edit (it mends what later runs make, not what an earlier cell made
+    already): editing its own result again is no progress, only a longer line each round."""
     return isinstance(unit, Edit) and any(
         isinstance(u, Edit) and u.where == unit.where and u.new == unit.old for u in units)
 
