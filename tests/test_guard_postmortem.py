@@ -1145,3 +1145,16 @@ def moving_average(model, model_ema, beta=0.99, device="cpu"):
     assert "culprit: ema_model (Sequential, on cuda:0: its parameters are what the line " \
         "reads); expected cpu" in text, text
     assert text.rstrip().endswith('fix:\n      ema_model.to("cpu")\n' + VERIFIED), text
+
+
+def test_a_model_kept_in_a_dict_is_moved_by_its_own_path(ip, ns, capsys, fake_cuda):
+    """SpeechBrain's beam searcher runs ``hparams['lm_model']``, which is not among the Brain's
+    modules, so it stayed on the cpu: the fix moves that model, not ``hparams`` (a dict has no
+    ``.to()``)."""
+    ns["hparams"] = {"lm_model": nn.Sequential(nn.Embedding(10, 4), nn.Linear(4, 10)),
+                     "beam_size": 3}
+    ns["tokens"] = fake_cuda.randn(2, 5).long()
+    cell = 'with torch.no_grad():\n    logits = hparams["lm_model"](tokens)\n'
+    _err, out, _ = run(ip, capsys, cell, fake_cuda)
+    text = diagnosis(out)
+    assert 'fix:\n      hparams[\'lm_model\'].to("cuda:0")\n' + VERIFIED in text, text

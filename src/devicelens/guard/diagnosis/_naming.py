@@ -394,7 +394,12 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         return f"{code} = {code}.{call}"
     if role in ("parameter", "buffer") and root:
         target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
-        return f"{_module_path(code)}.to({target})"
+        # NB: a model kept in a dict or a plain object moves by its own path
+        # (``hparams['lm_model']``), not its root's
+        module = _module_path(code)
+        if not issubclass(type(ctx.resolve(module)), _nn_module()):
+            module = _outer_module(ctx, code) or module
+        return f"{module}.to({target})"
     if role == "state" and root:
         return optimizer_fix(code.split(".state[")[0] if ".state[" in code else root,
                               failure.kind)
@@ -508,6 +513,12 @@ def _plain_module_container(ctx: Ctx, holder: str) -> tuple[str, str, str] | Non
             and all(issubclass(type(m), module) for m in dict.values(held))):
         return box, owner, "ModuleDict"
     return None
+
+
+def _nn_module() -> type:
+    import torch
+
+    return torch.nn.Module
 
 
 def _module_path(code: str) -> str:
