@@ -278,13 +278,19 @@ def modules_called(stmt: ast.stmt | None, resolve: Any) -> list[Any]:
 
 def inputs_passed(stmt: ast.stmt | None, resolve: Any) -> set[str]:
     """The devices of the tensors the statement passes to the modules it calls (``x`` of
-    ``model(x)``; a dict's, list's or tuple's tensors one level down), read without running."""
+    ``model(x)``, and of a model's own method: ``model.generate(tokens=x)``; a dict's, list's
+    or tuple's tensors one level down), read without running."""
     import torch
 
     out: set[str] = set()
     for node in ast.walk(stmt) if stmt is not None else ():
-        if not isinstance(node, ast.Call) or not issubclass(type(resolve(node.func)),
-                                                            torch.nn.Module):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        owner = func.value if isinstance(func, ast.Attribute) and not func.attr.startswith(
+            "_") and func.attr not in _NOT_INPUTS else None
+        if not issubclass(type(resolve(func)), torch.nn.Module) and not (
+                owner is not None and _runs_a_model(resolve(owner), torch.nn.Module)):
             continue
         for arg in (*node.args, *(k.value for k in node.keywords)):
             v = resolve(arg.value if isinstance(arg, ast.Starred) else arg)
@@ -293,6 +299,23 @@ def inputs_passed(stmt: ast.stmt | None, resolve: Any) -> set[str]:
             heads = [meta(t) for t in held if is_tensor(t)]
             out.update(str(m[0]) for m in heads if m is not None)
     return out
+
+
+def _runs_a_model(obj: Any, module: type) -> bool:
+    """A model, or a plain object that holds one (a trainer's ``fit``, a pipeline's
+    ``__call__``). NB: read from the instance's ``__dict__``, no user code."""
+    from ...inspect._tree import instance_dict
+
+    if issubclass(type(obj), module):
+        return True
+    d = instance_dict(obj) if obj is not None else None
+    return d is not None and any(issubclass(type(v), module) for v in d.values())
+
+
+#: a module's methods whose tensor arguments are no input of its forward pass
+_NOT_INPUTS = frozenset({"load_state_dict", "register_buffer", "register_parameter", "to",
+                         "cuda", "cpu", "type", "apply", "add_module", "register_module",
+                         "set_extra_state", "copy_", "requires_grad_"})
 
 
 def tensors_of(values: Iterable[Any]) -> list[Any]:

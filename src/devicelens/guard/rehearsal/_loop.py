@@ -65,7 +65,9 @@ def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
         return report
     try:
         out = _verify(report, cell, ns, explain, limit, until)
-        return out if out.edits == report.edits else _handled(out, cell, ns)
+        # NB: culprits the rehearsal cleared may have been the only namespace names
+        same = out.edits == report.edits and out.culprits == report.culprits
+        return out if same else _handled(out, cell, ns)
     except Exception as e:
         return replace(report, verdict=f"not verified: the rehearsal failed ({type(e).__name__})")
 
@@ -241,6 +243,11 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
             out.verdict = _verified(a, cell, units)
             break
         if problem or a.problem:
+            fewer = _without_one(units, run, deadline) if a.problem and not problem else None
+            if fewer is not None:  # NB: one fix line made the cell need what it cannot have
+                out.units, pending = fewer[0], fewer[1]
+                out.left_out.append(fewer[2])  # NB: what it moved was no culprit
+                continue
             out.verdict = f"not verified: {problem or a.problem}"
             break
         if a.report is not None:
@@ -455,6 +462,23 @@ def _smallest(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]
         if not problem and a.ran and not a.reached and not a.harm:
             units = fewer
     return units
+
+
+def _without_one(units: list[Unit], run: Callable[[list[Unit]], tuple[Attempt, str]],
+                 deadline: float) -> tuple[list[Unit], tuple[Attempt, str], Unit] | None:
+    """The fix less one ``fix:`` line, that round and the line, where the cell then runs: a
+    line that moved what the code reads on the host (lengths a mask is sized by, moved to the
+    GPU: the cell then needs values there) is no part of the fix. None when no line is."""
+    if len(units) < 2:
+        return None
+    for u in [u for u in reversed(units) if isinstance(u, str)][:MAX_PRUNES]:
+        if time.monotonic() > deadline:
+            break
+        fewer = [v for v in units if v is not u]
+        a, problem = run(fewer)
+        if not problem and a.ran and not a.harm:
+            return fewer, (a, problem), u
+    return None
 
 
 def _merged(report: MismatchReport, out: _Outcome) -> MismatchReport:
