@@ -1158,3 +1158,20 @@ def test_a_model_kept_in_a_dict_is_moved_by_its_own_path(ip, ns, capsys, fake_cu
     _err, out, _ = run(ip, capsys, cell, fake_cuda)
     text = diagnosis(out)
     assert 'fix:\n      hparams[\'lm_model\'].to("cuda:0")\n' + VERIFIED in text, text
+
+
+def test_the_tensors_of_a_list_handed_to_the_op_are_its_operands(ip, ns, capsys):
+    """``torch.cat(parts)`` of a list a function filled: the post-mortem read no operand (the
+    list is no tensor) and named nothing; each tensor in the list is an operand."""
+    ip.run_cell('''
+def join(a, b):
+    parts = [None] * 2
+    parts[0], parts[1] = a, b
+    return torch.cat(parts, dim=0)
+''', store_history=False)
+    ns.update(x=torch.zeros(2, device="meta"), y=torch.zeros(2))
+    _err, out, _ = run(ip, capsys, "z = join(x, y)\n")
+    text = diagnosis(out)
+    assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, meta", text
+    assert "culprit: y (float32[2] on cpu); expected meta" in text, text
+    assert "fix:\n      y = y.to(x.device)\n" + VERIFIED in text, text

@@ -279,7 +279,15 @@ def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
                 sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id))
             if is_tensor(obj):
                 out.append(("", obj))
+            elif type(obj) in (list, tuple) and isinstance(parent, ast.Call) \
+                    and node in parent.args:
+                # NB: a list handed to the op (``torch.cat(parts)``): its tensors are operands
+                out += [("", t) for t in obj[:MAX_ITEMS] if is_tensor(t)]
     return out
+
+
+#: at most this many tensors of one list a statement hands an op are read as its operands
+MAX_ITEMS = 64
 
 
 _NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "numel", "is_cuda",
