@@ -1175,3 +1175,30 @@ def join(a, b):
     assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, meta", text
     assert "culprit: y (float32[2] on cpu); expected meta" in text, text
     assert "fix:\n      y = y.to(x.device)\n" + VERIFIED in text, text
+
+
+def test_an_operand_inside_a_returned_dict_gets_a_rehearsed_cast(ip, ns, capsys):
+    """detectron2's ROI head returns ``{"loss_cls": F.cross_entropy(scores, gt_classes)}`` with
+    float ``gt_classes`` gathered from the user's dataset through objects the diagnosis cannot
+    follow (an ``Instances`` with ``__getattr__``): the rehearsal's guesses never looked inside
+    the dict, and there was no fix. The cast on that line is rehearsed and shown."""
+    ip.run_cell('''
+class Fields:
+    def __init__(self, **kw):
+        object.__setattr__(self, "_f", dict(kw))
+    def __getattr__(self, name):
+        if name == "_f":
+            raise AttributeError(name)
+        return self._f[name]
+
+def roi_losses(scores, targets):
+    gt_classes = torch.cat([t.gt_classes for t in targets], dim=0)
+    return {"loss_cls": F.cross_entropy(scores, gt_classes, reduction="mean")}
+''', store_history=False)
+    ns["targets"] = [ns["Fields"](gt_classes=torch.FloatTensor([1, 2])) for _ in range(2)]
+    ns["scores"] = torch.randn(4, 3)
+    _err, out, _ = run(ip, capsys, "loss_dict = roi_losses(scores, targets)\n")
+    text = diagnosis(out)
+    assert '+ return {"loss_cls": F.cross_entropy(scores, gt_classes.long(), reduction="mean")}' \
+        in text, text
+    assert text.rstrip().endswith(VERIFIED), text

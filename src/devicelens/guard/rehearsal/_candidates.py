@@ -379,6 +379,9 @@ def _operands(stmt: ast.stmt) -> Iterator[ast.expr]:
             kids = [node.left, *node.comparators]
         elif isinstance(node, ast.List | ast.Tuple):
             kids = list(node.elts)
+        elif isinstance(node, ast.Dict):
+            # NB: ``return {"loss_cls": F.cross_entropy(scores, gt_classes)}``: the values
+            walked += [v for v in node.values if v is not None]
         elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
             # NB: ``emission[tokens.clamp(min=0)]``: the index is an operand of the lookup
             kids = [node.value, node.slice]
