@@ -246,11 +246,28 @@ class _Scaled(nn.Module):
 def test_lint_leaves_a_0_dim_tensor_of_a_number_and_keeps_one_of_a_list():
     from devicelens.guard.preflight import lint_modules
 
+    def on_meta(d_head):  # NB: off the default device, where a cpu tensor is a stray
+        return _Scaled(d_head).to("meta")
+
     assert [i.scalar_if for i in lint_forward(_Scaled)] == [("d_head",)]  # not 2.0's
-    assert lint_modules([_Scaled(8)]) == []
-    assert [i.kind for i in lint_modules([_Scaled([8, 8, 8, 8])])] == ["forward_no_device"]
+    assert lint_modules([on_meta(8)]) == []
+    assert [i.kind for i in lint_modules([on_meta([8, 8, 8, 8])])] == ["forward_no_device"]
     # NB: one instance with a list among several with numbers: the class is still warned about
-    assert len(lint_modules([_Scaled(8), _Scaled([8.0] * 4)])) == 1
+    assert len(lint_modules([on_meta(8), on_meta([8.0] * 4)])) == 1
+
+
+def test_a_tensor_made_on_the_default_device_beside_modules_all_there_is_not_flagged():
+    """torchaudio's HuBERT mask generator draws ``torch.rand(B, T)`` in ``forward``; with the
+    model on the cpu (the default device) nothing can meet it elsewhere, and a look-alike was
+    warned "this fails ... once the module moves". On another device, or under DataParallel,
+    the warning stays."""
+    from devicelens.guard.preflight import lint_modules
+
+    assert lint_modules([_Scaled([8, 8, 8, 8])]) == []
+    assert [i.kind for i in lint_modules([_Scaled([8, 8, 8, 8]).to("meta")])] == [
+        "forward_no_device"]
+    assert [i.kind for i in lint_modules([nn.DataParallel(_Scaled([8, 8, 8, 8]))])] == [
+        "forward_no_device"]
 
 
 def test_an_argument_the_module_moves_itself_is_not_flagged(fake_cuda):

@@ -114,9 +114,24 @@ def lint_modules(modules: list[Any]) -> list[Issue]:
         for m in _tree.submodules(root):
             classes.setdefault(type(m), []).append(m)
     replicated = any(_replicates(root) for root in modules)
+    # NB: a tensor made on the default device beside modules that are all there meets nothing
+    # elsewhere now; the line is worth a word once a module sits on another device
+    home = not replicated and _all_on_default(modules)
     return [i for cls, found in classes.items() for i in lint_forward(cls)
             if not (i.scalar_if and all(_numbers(m, i.scalar_if) for m in found))
-            and not (i.pinned and not replicated and all(_on(m, i.pinned) for m in found))]
+            and not (i.pinned and not replicated and all(_on(m, i.pinned) for m in found))
+            and not (home and i.kind == "forward_no_device")]
+
+
+def _all_on_default(modules: list[Any]) -> bool:
+    """Every parameter of ``modules`` is on torch's default device (the cpu, unless the user
+    chose another)."""
+    import torch
+
+    from .diagnosis._blame import iter_params
+
+    default = str(torch.get_default_device())
+    return all(str(p.device) == default for m in modules for p in iter_params(m, limit=10_000))
 
 
 def _replicates(m: Any) -> bool:
