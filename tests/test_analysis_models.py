@@ -567,3 +567,16 @@ def test_an_optimizer_over_a_flat_master_copy_of_a_model_is_no_orphan() -> None:
     assert [f.kind for f in found(ns, "opt.step()\n")] == []
     ns["opt"] = torch.optim.Adam([nn.Parameter(torch.zeros(5))])
     assert [f.kind for f in found(ns, "opt.step()\n")] == ["optimizer_orphan"]
+
+
+def test_a_helper_that_rebinds_its_argument_to_a_moved_copy_uses_it_moved() -> None:
+    """Grounded-SAM's ``get_grounding_output(model, image, ..., device=device)`` starts with
+    ``image = image.to(device)``: every later use meets the model moved, so the cpu ``image``
+    the cell keeps is no stray (it was warned). A helper that uses it as it is still warns."""
+    ns: dict[str, Any] = {"model": nn.Linear(4, 4).to("meta"), "image": torch.zeros(2, 4)}
+    helper = ("def run(model, image, device='meta'):\n    image = image.to(device)\n"
+              "    return model(image.unsqueeze(0))\n")
+    assert about(found(ns, helper + "out = run(model, image)"), "image") == []
+    bare = "def run(model, image):\n    return model(image.unsqueeze(0))\n"
+    assert about(found(ns, bare + "out = run(model, image)"), "image") == [
+        ("loose_device", "warning")]

@@ -217,6 +217,9 @@ class _Visitor:
         self.moved: set[str] = set()
         self.bare: set[str] = set()
         self.taken: list[tuple[str, set[str]]] = []
+        # NB: names bound to a moved copy (``image = image.to(device)``): what meets a model
+        # through them from then on meets it moved
+        self.copies: set[str] = set()
 
     def moved_only(self) -> set[str]:
         moved, bare = set(self.moved), set(self.bare)
@@ -239,10 +242,16 @@ class _Visitor:
             origin = self.expr(s.value) if s.value is not None else frozenset()
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
             sources = _roots_in(s.value) if s.value is not None else set()
+            copy = isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) \
+                and _moves_to_device(s.value)
             for t in targets:
                 for n in _target_names(t):
                     old = self.env.get(n, frozenset()) if isinstance(s, ast.AugAssign) else None
                     self.env[n] = origin | (old or frozenset())
+                    if copy and isinstance(t, ast.Name):
+                        self.copies.add(n)
+                        continue  # NB: a moved copy is no bare use of what it was made from
+                    self.copies.discard(n)
                     if sources:
                         self.taken.append((n, sources))
         elif isinstance(s, ast.For | ast.AsyncFor):
@@ -287,11 +296,11 @@ class _Visitor:
         else:
             self._cpu_params(s.name, s, method=False)
         start = len(self.events)
-        scope = self.moved, self.bare, self.taken
-        self.moved, self.bare, self.taken = set(), set(), []
+        scope = self.moved, self.bare, self.taken, self.copies
+        self.moved, self.bare, self.taken, self.copies = set(), set(), [], set()
         self.body(s.body)
         moved_only, bare = self.moved_only(), self.bare
-        self.moved, self.bare, self.taken = scope
+        self.moved, self.bare, self.taken, self.copies = scope
         # NB: the cell's own names the body met (``train(net, trainloader)`` in a method) are
         # the cell's: the function's own are not
         own = _own_names(s) if not isinstance(s, ast.ClassDef) else frozenset()
@@ -359,7 +368,8 @@ class _Visitor:
         if root is not None:
             if root in self.modules:
                 return frozenset((root,)), set()
-            return self.env.get(root, frozenset()), {root}
+            return self.env.get(root, frozenset()), {_MOVED + root if root in self.copies
+                                                     else root}
         if isinstance(e, ast.Call):
             return self._call(e)
         parts = [self._walk(c) for c in ast.iter_child_nodes(e)]
