@@ -580,3 +580,23 @@ def test_a_helper_that_rebinds_its_argument_to_a_moved_copy_uses_it_moved() -> N
     bare = "def run(model, image):\n    return model(image.unsqueeze(0))\n"
     assert about(found(ns, bare + "out = run(model, image)"), "image") == [
         ("loose_device", "warning")]
+
+
+def test_a_tensor_handed_to_a_model_method_that_moves_it_itself_is_no_stray() -> None:
+    """SAM2's ``predictor.init_state(video_frames, offload_video_to_cpu=True)`` keeps the frames
+    on the cpu on purpose and moves each one when it reads it: its body moves the argument, so
+    the cpu ``video_frames`` the cell keeps is no stray (it was warned). A method that does not
+    move it still warns."""
+    src = ("class Predictor(torch.nn.Module):\n"
+           "    def __init__(self):\n        super().__init__()\n"
+           "        self.w = torch.nn.Parameter(torch.zeros(4))\n"
+           "    def init_state(self, frames, offload=True):\n"
+           "        self.frames = frames if offload else frames.to(self.w.device)\n"
+           "    def score(self, frames):\n        return frames @ self.w\n")
+    ns: dict[str, Any] = {"torch": torch}
+    exec(src, ns)
+    ns.update(predictor=ns["Predictor"]().to("meta"), video_frames=torch.zeros(3, 4))
+    del ns["torch"], ns["Predictor"]
+    assert about(found(ns, src, "predictor.init_state(video_frames)"), "video_frames") == []
+    assert about(found(ns, src, "s = predictor.score(video_frames)"), "video_frames") == [
+        ("loose_device", "warning")]

@@ -66,6 +66,9 @@ class _Shared:
         #: (``for b in loader: net(b["img"].to(DEVICE))``), and its parameters in order
         self.moves_params: dict[str, frozenset[str]] = {}
         self.helper_params: dict[str, tuple[str, ...]] = {}
+        #: (a class the cells define, a method of it) -> its parameters, and those its body
+        #: moves to a device (``init_state(frames)``: ``frames.to(device)`` unless offloaded)
+        self.method_moves: dict[tuple[str, str], tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 class Usage:
@@ -293,6 +296,9 @@ class _Visitor:
                     self._cpu_params(s.name, m, method=True)
             self.shared.moved_at_use[s.name] = _moved_at_use(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
+            for m in s.body:
+                if isinstance(m, ast.FunctionDef) and m.name not in ("forward", "__call__"):
+                    self.shared.method_moves[(s.name, m.name)] = _params_moved(m)
         else:
             self._cpu_params(s.name, s, method=False)
         start = len(self.events)
@@ -392,6 +398,8 @@ class _Visitor:
         parts = [self._walk(a) for a in (*e.args, *(k.value for k in e.keywords))]
         if isinstance(func, ast.Name) and self.shared.moves_params.get(func.id):
             parts = self._moved_args(e, func.id, parts)
+        if model is not None and model in self.modules and method:
+            parts = self._method_moved_args(e, (self.modules[model], method), parts)
         origin = frozenset().union(*(p[0] for p in parts))
         free = set().union(*(p[1] for p in parts))
         if model is not None and model in self.modules:
@@ -435,6 +443,19 @@ class _Visitor:
         if not params:
             params = self.shared.helper_params.get(name, ())
         moves = self.shared.moves_params[name]
+        keys = [params[i] if i < len(params) else None for i in range(len(e.args))]
+        keys += [k.arg for k in e.keywords]
+        return [(o, {_MOVED + n.removeprefix(_MOVED) for n in f}) if key in moves else (o, f)
+                for (o, f), key in zip(parts, keys, strict=True)]
+
+    def _method_moved_args(self, e: ast.Call, key: tuple[str, str],
+                           parts: list[tuple[frozenset[str], set[str]]]
+                           ) -> list[tuple[frozenset[str], set[str]]]:
+        """``parts`` with the free names of each argument a model's own method moves to a
+        device itself marked as moved (what it keeps on the cpu, it keeps there on purpose)."""
+        params, moves = self.shared.method_moves.get(key, ((), frozenset()))
+        if not moves:
+            return parts
         keys = [params[i] if i < len(params) else None for i in range(len(e.args))]
         keys += [k.arg for k in e.keywords]
         return [(o, {_MOVED + n.removeprefix(_MOVED) for n in f}) if key in moves else (o, f)
@@ -508,6 +529,16 @@ def _func_name(e: ast.expr) -> str | None:
 _MOVES = frozenset({"to", "type_as", "cuda"})
 _MOVED = "\0moved:"  # NB: a free name that reached here through a move (no identifier has a NUL)
 _DEVICE_WORDS = ("dev", "cuda", "cpu", "mps", "xpu", "meta", "gpu", "rank")
+
+
+def _params_moved(f: ast.FunctionDef) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A method's parameters after ``self``, and those its body moves to a device somewhere
+    (``x.to(device)``, ``x.cuda()``)."""
+    params = tuple(a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs))[1:]
+    moved = {n.func.value.id for n in ast.walk(f) if isinstance(n, ast.Call)
+             and _moves_to_device(n) and isinstance(n.func, ast.Attribute)
+             and isinstance(n.func.value, ast.Name) and n.func.value.id in params}
+    return params, frozenset(moved)
 
 
 def _moves_to_device(e: ast.Call) -> bool:
