@@ -1202,3 +1202,26 @@ def roi_losses(scores, targets):
     assert '+ return {"loss_cls": F.cross_entropy(scores, gt_classes.long(), reduction="mean")}' \
         in text, text
     assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_a_second_plain_list_of_the_named_module_gets_its_own_culprit_line(ip, ns, capsys):
+    """flexible-yolov5's Detect keeps ``grid`` and ``anchor_grid`` in plain lists, left on the
+    cpu by ``.to()``: the op meets ``grid[0]`` first, and ``anchor_grid`` (the next to fail)
+    was only in a note and the fix; it is a culprit too."""
+    ip.run_cell('''
+class Detect(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 2, 1)
+        self.grid = [torch.zeros(1, 2, 4, 4)]
+        self.anchor_grid = [torch.ones(1, 2, 4, 4)]
+    def forward(self, x):
+        y = self.conv(x).sigmoid()
+        xy = y * 2.0 + self.grid[0]
+        return xy * self.anchor_grid[0]
+''', store_history=False)
+    ns.update(head=ns["Detect"]().to("meta"), img=torch.zeros(1, 2, 4, 4, device="meta"))
+    _err, out, _ = run(ip, capsys, "out = head(img)\n")
+    text = diagnosis(out)
+    assert "culprit: head.grid[0] (float32[1, 2, 4, 4] on cpu); expected meta" in text, text
+    assert "culprit: head.anchor_grid (list)" in text, text

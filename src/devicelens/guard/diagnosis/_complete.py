@@ -169,8 +169,14 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
         if not _consistent(failure, expected, f.fix, device) or _remade_by_running_code(ctx, f):
             continue
         covered |= set(f.objects)
+        roots = {_root(n) for n in named}
         operands = [_object_operand(ctx, o, f.title) for o in f.objects[:1]
-                    if not _covered(o, named) and o not in {_root(n) for n in named}]
+                    if not _covered(o, named) and o not in roots]
+        trapped = _trapped_path(f)
+        if not operands and trapped and not _covered(trapped, named):
+            # NB: another container or attribute of an object already named (the anchor
+            # grids beside the grids of a detection head): a line of its own, as it will fail
+            operands = [_object_operand(ctx, trapped, f.title)]
         out += [Blame(op, (f.fix,), (), (f.message,)) for op in operands] or [
             Blame(None, (f.fix,), (), (f.message,))]
         if f.kind == "module_split":
@@ -178,6 +184,15 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
         if len(out) >= 3:
             break
     return out, covered
+
+
+def _trapped_path(f: Any) -> str:
+    """The plain list or attribute a trap finding is about, as code (``model.head.grids``);
+    '' for another finding or a path that is no code."""
+    if f.kind not in ("trap_attribute", "trap_container") or not f.paths:
+        return ""
+    path = f.paths[0] if f.kind == "trap_attribute" else f.paths[0].rsplit("[", 1)[0]
+    return path if re.fullmatch(r"[A-Za-z_][\w.]*(?:\[[^\]]+\][\w.]*)*", path) else ""
 
 
 def _remade_by_running_code(ctx: Ctx, f: Any) -> bool:
