@@ -1225,3 +1225,32 @@ class Detect(nn.Module):
     text = diagnosis(out)
     assert "culprit: head.grid[0] (float32[1, 2, 4, 4] on cpu); expected meta" in text, text
     assert "culprit: head.anchor_grid (list)" in text, text
+
+
+def test_what_a_cell_hands_a_models_own_method_says_where_the_data_is(ip, ns, capsys):
+    """NeMo's Tacotron2 moved to the cpu: ``generate_spectrogram(tokens=parsed)`` gets cpu
+    tokens, but ``Decoder.infer`` sends its step counter to the GPU whenever one is available.
+    The data the cell hands the model's own method is on the cpu, so the model is where it
+    belongs and the counter is the stray (the model was told to move to the GPU)."""
+    ip.run_cell('''
+def gpu_available():
+    return True
+
+class Tts(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 4)
+        self.gate = nn.Linear(4, 1)
+    def generate(self, tokens):
+        h = self.embed(tokens).mean(dim=1)
+        not_finished = torch.ones([h.size(0)], dtype=torch.int32)
+        if gpu_available():
+            not_finished = not_finished.to("meta")
+        dec = (self.gate(h).squeeze(1) < 0.5).to(torch.int32)
+        return not_finished * dec
+''', store_history=False)
+    ns.update(tts=ns["Tts"](), parsed=torch.randint(0, 10, (2, 5)))
+    _err, out, _ = run(ip, capsys, "steps = tts.generate(tokens=parsed)\n")
+    text = diagnosis(out)
+    assert "culprit: `not_finished` in Tts.generate (int32[2] on meta); expected cpu" in text, text
+    assert text.rstrip().endswith(VERIFIED), text

@@ -289,8 +289,10 @@ def inputs_passed(stmt: ast.stmt | None, resolve: Any) -> set[str]:
         func = node.func
         owner = func.value if isinstance(func, ast.Attribute) and not func.attr.startswith(
             "_") and func.attr not in _NOT_INPUTS else None
+        # NB: a model's own method only: a trainer that holds one (``classifier.predict``)
+        # may move its inputs to its own device setting, which then decides
         if not issubclass(type(resolve(func)), torch.nn.Module) and not (
-                owner is not None and _runs_a_model(resolve(owner), torch.nn.Module)):
+                owner is not None and issubclass(type(resolve(owner)), torch.nn.Module)):
             continue
         for arg in (*node.args, *(k.value for k in node.keywords)):
             v = resolve(arg.value if isinstance(arg, ast.Starred) else arg)
@@ -299,17 +301,6 @@ def inputs_passed(stmt: ast.stmt | None, resolve: Any) -> set[str]:
             heads = [meta(t) for t in held if is_tensor(t)]
             out.update(str(m[0]) for m in heads if m is not None)
     return out
-
-
-def _runs_a_model(obj: Any, module: type) -> bool:
-    """A model, or a plain object that holds one (a trainer's ``fit``, a pipeline's
-    ``__call__``). NB: read from the instance's ``__dict__``, no user code."""
-    from ...inspect._tree import instance_dict
-
-    if issubclass(type(obj), module):
-        return True
-    d = instance_dict(obj) if obj is not None else None
-    return d is not None and any(issubclass(type(v), module) for v in d.values())
 
 
 #: a module's methods whose tensor arguments are no input of its forward pass
