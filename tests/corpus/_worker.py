@@ -78,6 +78,8 @@ class Session:
             # NB: the converter's weak memo makes Module.to() refuse to swap (TOOLCHAIN.md)
             self.mode.fake_tensor_converter.set_tensor_memo = lambda *a, **k: None
             _swap_as_on_a_gpu(torch)
+            _contiguous_as_on_a_gpu(torch)
+            _indexing_as_on_a_gpu(torch)
 
     def sim_ctx(self) -> Any:
         return self.mode if self.mode is not None else contextlib.nullcontext()
@@ -150,6 +152,74 @@ def _swap_as_on_a_gpu(torch: Any) -> None:
 
     swap_tensors._as_on_a_gpu = True  # type: ignore[attr-defined]
     torch.utils.swap_tensors = swap_tensors
+
+
+def _contiguous_as_on_a_gpu(torch: Any) -> None:
+    """``Tensor.contiguous()`` of a strided fake cuda tensor raises "PyTorch is not linked with
+    support for cuda devices" on a CPU-only build (its C++ path asks for the CUDA runtime),
+    where a GPU copies it: such a tensor is cloned contiguous instead, which the fake mode
+    runs. NB: reached by code a guard sends down torch's Python paths (multi-head attention
+    under a ``TorchFunctionMode`` skips its fused kernel). Installed once per process."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    orig = torch.Tensor.contiguous
+    if getattr(orig, "_as_on_a_gpu", False):
+        return
+
+    def contiguous(self: Any, memory_format: Any = torch.contiguous_format) -> Any:
+        if type(self) is FakeTensor and self.device.type == "cuda" \
+                and not self.is_contiguous(memory_format=memory_format):
+            return self.clone(memory_format=memory_format)
+        return orig(self, memory_format=memory_format)
+
+    contiguous._as_on_a_gpu = True  # type: ignore[attr-defined]
+    torch.Tensor.contiguous = contiguous
+
+
+def _indexing_as_on_a_gpu(torch: Any) -> None:
+    """Basic indexing of a fake cuda tensor (``t[0]``, ``t[:, 1:]``, ``t[..., None]``) raises
+    "PyTorch is not linked with support for cuda devices" on a CPU-only build, where a GPU
+    returns a view: such an index is made of ``select``, ``slice`` and ``unsqueeze``, which the
+    fake mode runs. NB: any other index (a tensor, a list) goes to torch as before. Installed
+    once per process."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    orig = torch.Tensor.__getitem__
+    if getattr(orig, "_as_on_a_gpu", False):
+        return
+
+    def getitem(self: Any, idx: Any) -> Any:
+        if type(self) is FakeTensor and self.device.type == "cuda":
+            view = _basic_view(torch, self, idx)
+            if view is not None:
+                return view
+        return orig(self, idx)
+
+    getitem._as_on_a_gpu = True  # type: ignore[attr-defined]
+    torch.Tensor.__getitem__ = getitem
+
+
+def _basic_view(torch: Any, t: Any, idx: Any) -> Any:
+    """``t[idx]`` for an index of ints, slices, ``None`` and one ``...``; None for another."""
+    items = idx if type(idx) is tuple else (idx,)
+    if not all(type(i) in (int, slice) or i is None or i is Ellipsis for i in items) \
+            or sum(i is Ellipsis for i in items) > 1:
+        return None
+    used = sum(type(i) in (int, slice) for i in items)
+    out, dim = t, 0
+    for i in items:
+        if i is Ellipsis:
+            dim += t.dim() - used
+        elif i is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif type(i) is int:
+            out = out.select(dim, i)
+        else:
+            start, stop, step = i.indices(out.size(dim))
+            out = torch.ops.aten.slice.Tensor(out, dim, start, max(stop, start), step)
+            dim += 1
+    return out
 
 
 # --- validate: the case itself, no devicelens ----------------------------------------------
