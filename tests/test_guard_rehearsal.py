@@ -1032,3 +1032,31 @@ def test_a_model_the_running_code_never_meets_with_its_data_is_moved_to_the_data
     text = str(err)
     assert "culprit: model (Sequential, on cuda:0: the module the op ran in); expected cpu" in text
     assert '      model.to("cpu")\n' in text and text.endswith("\n" + VERIFIED), text
+
+
+def test_the_cells_own_name_that_failed_stays_a_culprit_beside_its_source(ip, ns, capsys):
+    """MONAI's densenet example on Windows: ``labels`` of ``loss_function(outputs, labels)`` is
+    an int32 batch the loop makes from the dataset's int32 array each step. The fix mends the
+    array, and the name the failing line reads is named too (it was only in a note)."""
+    ip.run_cell('''
+import numpy as np
+class Ds:
+    def __init__(self, labels):
+        self.labels = labels
+    def __getitem__(self, i):
+        return torch.randn(4), self.labels[i]
+train_ds = Ds(np.array([0, 1, 0, 1], dtype=np.int32))
+net = torch.nn.Linear(4, 2)
+loss_function = torch.nn.CrossEntropyLoss()
+''', store_history=False)
+    cell = ("for i in range(2):\n    x, y = train_ds[2 * i], train_ds[2 * i + 1]\n"
+            "    inputs = torch.stack([x[0], y[0]])\n"
+            "    labels = torch.from_numpy(np.array([x[1], y[1]]))\n"
+            "    loss = loss_function(net(inputs), labels)\n")
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert "culprit: labels (int32[2] on cpu), `target` in cross_entropy; expected int64" in text, \
+        text
+    assert "culprit: train_ds.labels (numpy int32[4]), read by the cell; expected int64" in text
+    assert _parse.fix_code(text) == 'train_ds.labels = train_ds.labels.astype("int64")'
+    assert text.rstrip().endswith(VERIFIED), text

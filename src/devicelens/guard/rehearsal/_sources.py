@@ -184,5 +184,9 @@ def named_from(report: MismatchReport, kept: list[Operand]) -> MismatchReport:
               or (c.named.code and c.named.code == c.named.name and c not in kept)]
     said = ", ".join(strays) if strays else "the tensor that failed"
     verb = "is" if len(strays) < 2 else "are"
-    return replace(report, culprits=tuple(kept), fixes=(), edits=(), notes=(
+    # NB: a name of the cell's that failed stays a culprit beside its source (``labels`` of
+    # ``loss_function(outputs, labels)``, made again from ``train_ds.labels`` each batch)
+    held = tuple(c for c in report.culprits if c.named.code and c.named.code == c.named.name
+                 and c.named.root and c not in kept)
+    return replace(report, culprits=(*held, *kept), fixes=(), edits=(), notes=(
         f"{said} {verb} made from data the cell reads: the fix mends that data",))
