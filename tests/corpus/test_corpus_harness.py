@@ -256,37 +256,3 @@ def test_the_verdict_is_read_and_verified_fixes_are_counted_apart() -> None:
     t = totals(rows)
     assert (t.failing, t.verified, t.verified_right, t.fix_works) == (3, 2 / 3, 0.5, 2 / 3)
 
-
-def test_a_fake_cuda_model_moves_as_on_a_gpu_though_a_weak_reference_holds_a_parameter() -> None:
-    """A GPU's ``Module.to()`` moves parameters in place; a fake one swaps them, which torch
-    refuses for a tensor with a weak reference (a fake ``deepcopy`` leaves one). The corpus's
-    fake cuda session makes that swap anyway, so a right ``model.to(...)`` fix is not failed by
-    the simulation (ema-pytorch's cpu EMA copy)."""
-    from tests.corpus._worker import Session
-
-    s = Session("fake_cuda", devicelens=False)
-    ran = s.run("import torch, weakref\nm = torch.nn.Linear(2, 2)\nw = weakref.ref(m.weight)\n"
-                "p = m.weight\nm.to('cuda:0')\n")
-    assert ran.error == ""
-    ns = s.shell.user_ns
-    assert str(ns["m"].weight.device) == "cuda:0"
-    assert ns["p"] is ns["m"].weight and ns["w"]() is ns["p"]  # NB: the very Parameter, moved
-
-
-def test_a_fake_cuda_tensor_is_made_contiguous_and_indexed_as_on_a_gpu() -> None:
-    """On a CPU-only build, ``.contiguous()`` of a strided fake cuda tensor and its basic
-    indexing (``t[0]``, ``t[:, 1:]``) raise "PyTorch is not linked with support for cuda
-    devices", where a GPU runs them; multi-head attention under a guard reaches both
-    (``proj.contiguous()``, ``proj[0]``), so look-alikes failed under ``%%cuda_safe`` only.
-    The corpus's fake cuda session runs them as views and clones the fake mode can make."""
-    from tests.corpus._worker import Session
-
-    s = Session("fake_cuda", devicelens=False)
-    ran = s.run("import torch\nt = torch.zeros(3, 4, 5, device='cuda:0')\n"
-                "c = t.permute(2, 0, 1).contiguous()\n"
-                "a, b, n = t[0], t[:, 1:, ::2], t[..., None]\n")
-    assert ran.error == ""
-    ns = s.shell.user_ns
-    assert ns["c"].is_contiguous() and tuple(ns["c"].shape) == (5, 3, 4)
-    assert [tuple(ns[k].shape) for k in "abn"] == [(4, 5), (3, 3, 3), (3, 4, 5, 1)]
-    assert {str(ns[k].device) for k in "abnc"} == {"cuda:0"}
