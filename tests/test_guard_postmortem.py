@@ -1254,3 +1254,18 @@ class Tts(nn.Module):
     text = diagnosis(out)
     assert "culprit: `not_finished` in Tts.generate (int32[2] on meta); expected cpu" in text, text
     assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_index_put_of_values_on_another_device_is_a_device_mismatch(ip, ns, capsys, fake_cuda):
+    """Fake tensors (and so ``torch.compile``'s tracing) word ``index_put_`` of cpu values into
+    a GPU tensor as "Mismatching aten.index_put_.default device between self (cuda:0) and
+    values (cpu)": the post-mortem said nothing at all (RecBole's scores of a model that made
+    them on the cpu)."""
+    with fake_cuda:
+        ns["scores"] = torch.zeros(4, 3, device="cuda:0")
+    ns.update(rows=torch.tensor([0, 2]), vals=torch.ones(2, 3))
+    _err, out, _ = run(ip, capsys, "scores.index_put_((rows,), vals)\n", fake_cuda)
+    text = diagnosis(out)
+    assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, cuda:0", text
+    assert "culprit: vals (float32[2, 3] on cpu)" in text and "expected cuda:0" in text, text
+    assert "vals = vals.to(scores.device)" in text and text.rstrip().endswith(VERIFIED), text
