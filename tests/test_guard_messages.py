@@ -236,6 +236,8 @@ def test_load_of_a_gpu_checkpoint_gets_map_location(ip, capsys, tmp_path) -> Non
      "are on cuda:0 and cuda:0 respectively", "where_device"),
     ("Unhandled FakeTensor Device Propagation for aten.mm.default, found two different devices "
      "cuda:0, cpu", "fake_device"),
+    ("Mismatching aten.index_put_.default device between self (cuda:0) and values (cpu)",
+     "index_put_device"),
     ("Function MulBackward0 returned an invalid gradient at index 1 - expected dtype float but "
      "got double", "gradient_dtype"),
     ("Expected object of scalar type Long but got scalar type Float for argument #2 'target' in "
