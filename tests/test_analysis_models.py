@@ -600,3 +600,12 @@ def test_a_tensor_handed_to_a_model_method_that_moves_it_itself_is_no_stray() ->
     assert about(found(ns, src, "predictor.init_state(video_frames)"), "video_frames") == []
     assert about(found(ns, src, "s = predictor.score(video_frames)"), "video_frames") == [
         ("loose_device", "warning")]
+
+
+def test_a_cells_own_rebinding_to_a_moved_copy_leaves_the_namespace_to_say_where_it_is() -> None:
+    """``x = x.to('meta')`` in a cell rebinds the namespace's ``x``: where ``x`` is now is what
+    the snapshot reads (a cpu ``x`` that a model on meta reads is still a stray), unlike a
+    function's rebinding of its own argument."""
+    ns: dict[str, Any] = {"model": nn.Linear(4, 4).to("meta"), "x": torch.zeros(2, 4)}
+    assert about(found(ns, "x = x.to('meta')\nout = model(x)"), "x") == [
+        ("loose_device", "warning")]

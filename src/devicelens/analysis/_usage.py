@@ -220,9 +220,11 @@ class _Visitor:
         self.moved: set[str] = set()
         self.bare: set[str] = set()
         self.taken: list[tuple[str, set[str]]] = []
-        # NB: names bound to a moved copy (``image = image.to(device)``): what meets a model
-        # through them from then on meets it moved
+        # NB: a function's names bound to a moved copy (``image = image.to(device)``): what
+        # meets a model through them from then on meets it moved (a cell's own rebinding
+        # changes the namespace, which the snapshot reads as it is)
         self.copies: set[str] = set()
+        self.functions = 0  # how many function definitions the visit is inside
 
     def moved_only(self) -> set[str]:
         moved, bare = set(self.moved), set(self.bare)
@@ -245,8 +247,8 @@ class _Visitor:
             origin = self.expr(s.value) if s.value is not None else frozenset()
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
             sources = _roots_in(s.value) if s.value is not None else set()
-            copy = isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) \
-                and _moves_to_device(s.value)
+            copy = self.functions > 0 and isinstance(s, ast.Assign) \
+                and isinstance(s.value, ast.Call) and _moves_to_device(s.value)
             for t in targets:
                 for n in _target_names(t):
                     old = self.env.get(n, frozenset()) if isinstance(s, ast.AugAssign) else None
@@ -304,7 +306,10 @@ class _Visitor:
         start = len(self.events)
         scope = self.moved, self.bare, self.taken, self.copies
         self.moved, self.bare, self.taken, self.copies = set(), set(), [], set()
+        inside = not isinstance(s, ast.ClassDef)
+        self.functions += inside
         self.body(s.body)
+        self.functions -= inside
         moved_only, bare = self.moved_only(), self.bare
         self.moved, self.bare, self.taken, self.copies = scope
         # NB: the cell's own names the body met (``train(net, trainloader)`` in a method) are
