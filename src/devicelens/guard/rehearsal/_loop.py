@@ -206,8 +206,15 @@ def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
     kept = [found[u] for u in out.units if isinstance(u, str) and u in found]
     if not out.verified or not kept:
         return None
-    out.found[0] = named_from(report, kept)
+    out.found[0] = named_from(report, kept, _cell_names(cell))
     return _merged(out.found[0], out)
+
+
+def _cell_names(cell: Cell) -> set[str]:
+    """The names the failing cell's text mentions."""
+    import linecache
+
+    return set(re.findall(r"[A-Za-z_]\w*", "".join(linecache.getlines(cell.filename))))
 
 
 def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]],

@@ -175,9 +175,11 @@ def _names(filename: str) -> tuple[list[str], frozenset[str]]:
     return [n for n in dict.fromkeys(n.id for n in read) if n not in bound], frozenset(bound)
 
 
-def named_from(report: MismatchReport, kept: list[Operand]) -> MismatchReport:
+def named_from(report: MismatchReport, kept: list[Operand],
+               read: set[str] | frozenset[str] = frozenset()) -> MismatchReport:
     """``report`` whose culprits are the data the rehearsed fix mends, the locals that failed
-    said to be made from it."""
+    said to be made from it; a namespace name that failed stays a culprit where the cell reads
+    it (``read``: the names the failing cell mentions)."""
     from dataclasses import replace
 
     strays = [c.named.name for c in report.culprits if c.named.name.startswith("`")
@@ -187,6 +189,6 @@ def named_from(report: MismatchReport, kept: list[Operand]) -> MismatchReport:
     # NB: a name of the cell's that failed stays a culprit beside its source (``labels`` of
     # ``loss_function(outputs, labels)``, made again from ``train_ds.labels`` each batch)
     held = tuple(c for c in report.culprits if c.named.code and c.named.code == c.named.name
-                 and c.named.root and c not in kept)
+                 and c.named.root in read and c not in kept)
     return replace(report, culprits=(*held, *kept), fixes=(), edits=(), notes=(
         f"{said} {verb} made from data the cell reads: the fix mends that data",))
