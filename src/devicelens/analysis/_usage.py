@@ -447,11 +447,7 @@ class _Visitor:
         params, _ties = self.shared.helpers.get(name, ((), {}))
         if not params:
             params = self.shared.helper_params.get(name, ())
-        moves = self.shared.moves_params[name]
-        keys = [params[i] if i < len(params) else None for i in range(len(e.args))]
-        keys += [k.arg for k in e.keywords]
-        return [(o, {_MOVED + n.removeprefix(_MOVED) for n in f}) if key in moves else (o, f)
-                for (o, f), key in zip(parts, keys, strict=True)]
+        return _marked_moved(e, params, self.shared.moves_params[name], parts)
 
     def _method_moved_args(self, e: ast.Call, key: tuple[str, str],
                            parts: list[tuple[frozenset[str], set[str]]]
@@ -459,12 +455,7 @@ class _Visitor:
         """``parts`` with the free names of each argument a model's own method moves to a
         device itself marked as moved (what it keeps on the cpu, it keeps there on purpose)."""
         params, moves = self.shared.method_moves.get(key, ((), frozenset()))
-        if not moves:
-            return parts
-        keys = [params[i] if i < len(params) else None for i in range(len(e.args))]
-        keys += [k.arg for k in e.keywords]
-        return [(o, {_MOVED + n.removeprefix(_MOVED) for n in f}) if key in moves else (o, f)
-                for (o, f), key in zip(parts, keys, strict=True)]
+        return _marked_moved(e, params, moves, parts) if moves else parts
 
     def _through_helper(self, e: ast.Call, name: str,
                         parts: list[tuple[frozenset[str], set[str]]]) -> None:
@@ -534,6 +525,17 @@ def _func_name(e: ast.expr) -> str | None:
 _MOVES = frozenset({"to", "type_as", "cuda"})
 _MOVED = "\0moved:"  # NB: a free name that reached here through a move (no identifier has a NUL)
 _DEVICE_WORDS = ("dev", "cuda", "cpu", "mps", "xpu", "meta", "gpu", "rank")
+
+
+def _marked_moved(e: ast.Call, params: tuple[str, ...], moves: frozenset[str],
+                  parts: list[tuple[frozenset[str], set[str]]]
+                  ) -> list[tuple[frozenset[str], set[str]]]:
+    """``parts`` (one per argument of call ``e``) with the free names of each argument bound to
+    a parameter in ``moves`` marked as moved."""
+    keys = [params[i] if i < len(params) else None for i in range(len(e.args))]
+    keys += [k.arg for k in e.keywords]
+    return [(o, {_MOVED + n.removeprefix(_MOVED) for n in f}) if key in moves else (o, f)
+            for (o, f), key in zip(parts, keys, strict=True)]
 
 
 def _params_moved(f: ast.FunctionDef) -> tuple[tuple[str, ...], frozenset[str]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..running._frames import frame_locals
 from . import _edits, _source
-from ._blame import Named, Operand, describe_tensor, is_tensor, meta
+from ._blame import Named, Operand, describe_tensor, is_module, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
 from ._mismatch import optimizer_fix
@@ -397,7 +397,7 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         # NB: a model kept in a dict or a plain object moves by its own path
         # (``hparams['lm_model']``), not its root's
         module = _module_path(code)
-        if not issubclass(type(ctx.resolve(module)), _nn_module()):
+        if not is_module(ctx.resolve(module)):
             module = _outer_module(ctx, code) or module
         return f"{module}.to({target})"
     if role == "state" and root:
@@ -513,12 +513,6 @@ def _plain_module_container(ctx: Ctx, holder: str) -> tuple[str, str, str] | Non
             and all(issubclass(type(m), module) for m in dict.values(held))):
         return box, owner, "ModuleDict"
     return None
-
-
-def _nn_module() -> type:
-    import torch
-
-    return torch.nn.Module
 
 
 def _module_path(code: str) -> str:
