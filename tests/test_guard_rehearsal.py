@@ -534,6 +534,65 @@ def test_inside_a_function_a_guess_takes_another_operands_dtype_never_a_literal(
     assert "    return torch.scatter(tokens, 1, index, value.float())" in top
 
 
+def test_a_list_whose_items_sit_on_two_devices_is_rebuilt_where_an_item_already_is() -> None:
+    """MONAI's ensembler: ``torch.stack(list(img))`` where ``img[1]`` stayed on the cpu. The
+    list is no tensor (no ``.to()`` of its own): the guess rebuilds it, each item moved to where
+    an item the op accepts already is, read off that item (never a literal); the stray is named
+    as the user would write it. A list all in one place, or none where the op wants, gets none."""
+    import linecache
+
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+
+    name = "<ipython-input-96-guesses>"
+    src = ["def mean(img, t):", "    return torch.stack(list(img)).mean(dim=0) + t"]
+    linecache.cache[name] = (0, None, [ln + "\n" for ln in src], name)
+    report = MismatchReport("device", "stack", "meta", (), ())
+    img = [torch.zeros(2, device="meta"), torch.zeros(2), torch.zeros(2, device="meta")]
+    scope = {"img": img, "t": torch.zeros(2, device="meta")}
+    guesses = line_guesses(report, name, 2, "mean", scope)
+    fixed = [g for g in guesses if "for " in g.edit.new[0]]
+    assert [g.edit.new[0] for g in fixed] == [
+        "    return torch.stack([t_.to(img[0].device) for t_ in img]).mean(dim=0) + t"], guesses
+    assert fixed[0].operand == "img[1]"
+    dtype = MismatchReport("dtype", "stack", "float16", (), ())
+    scope["img"] = [torch.zeros(2), torch.zeros(2).half()]
+    assert "    return torch.stack([t_.to(img[1].dtype) for t_ in img]).mean(dim=0) + t" in [
+        g.edit.new[0] for g in line_guesses(dtype, name, 2, "mean", scope)]
+    for same in ([torch.zeros(2), torch.zeros(2)], [torch.zeros(2).double(), torch.zeros(2)]):
+        scope["img"] = same
+        assert not any("for " in g.edit.new[0]
+                       for g in line_guesses(dtype, name, 2, "mean", scope))
+
+
+def test_a_held_tensor_that_gives_way_to_the_edited_local_leaves_its_path_behind() -> None:
+    """OpenNMT's beam: the float ``beam.prev_ks[0]`` (an earlier step's index, kept) is the
+    culprit until the rehearsed edit casts the local ``prev_k`` it comes from; the culprit is
+    then that local, and no longer the namespace path, so the user's handle on the edited code
+    (``beam``) is named beside it. A slice is never an operand (``x[(:).long()]``)."""
+    import linecache
+
+    from devicelens.guard.diagnosis._blame import Named, Operand
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._candidates import line_guesses
+    from devicelens.guard.rehearsal._loop import _renamed
+
+    name = "<ipython-input-95-guesses>"
+    src = ["def advance(self, attn_out, prev_k):",
+           "    return attn_out.index_select(0, prev_k)", "out = beam_attn[:, :n]"]
+    linecache.cache[name] = (0, None, [ln + "\n" for ln in src], name)
+    held = Operand("argument 3", Named("beam.prev_ks[0]", "beam.prev_ks[0]", "tensor", "beam"),
+                   "cpu", "float32", (4,))
+    report = MismatchReport("index_dtype", "index_select", "int64", (held,), (held,))
+    scope = {"attn_out": torch.zeros(4, 3), "prev_k": torch.zeros(4)}
+    guess = next(g for g in line_guesses(report, name, 2, "advance", scope)
+                 if "prev_k.long()" in g.edit.new[0])
+    (c,) = _renamed(report, guess).culprits
+    assert (c.named.name, c.named.code, c.named.root) == ("`prev_k` in advance", "", "")
+    assert not any("(:" in g.edit.new[0] or "(:n)" in g.edit.new[0]
+                   for g in line_guesses(report, name, 3, "", {"beam_attn": torch.zeros(2, 2)}))
+
+
 def test_a_guess_never_casts_float_data_to_an_integer_unless_it_is_the_named_stray() -> None:
     """Retinanet's float indices (made by ``/`` inside ``decode``): ``decode(cls_head.long(),
     ...)`` runs, because scores cast to long are all 0 and nothing passes the threshold. Floats

@@ -93,7 +93,9 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
     out: list[Guess] = []
     rewrites = _rewrites(stmt, call, _culprit_names(report), scope or {}, report,
                          lambda n: _segment(old, first, n), outer)
-    for node, new in [*_written(stmt, report), *rewrites]:
+    strays: dict[int, str] = {}  # NB: a rewritten sequence's operand is its stray item
+    mixed = _mixed_sequences(stmt, scope or {}, report, lambda n: _segment(old, first, n), strays)
+    for node, new in [*_written(stmt, report), *rewrites, *mixed]:
         if anchor and _source(node) == anchor:
             continue
         text = _replaced(old, first, node, new)
@@ -101,7 +103,8 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
             continue
         where = f"{cell_label(filename)} line {first}" + (f" (in {qualname})" if qualname else "")
         out.append(Guess(Edit(where, tuple(old), tuple(text), filename, qualname),
-                         _segment(old, first, node), _local_culprit(node, scope, qualname)))
+                         strays.get(id(node)) or _segment(old, first, node),
+                         _local_culprit(node, scope, qualname)))
         if len(out) >= MAX_GUESSES:
             break
     return list({g.edit: g for g in out}.values())
@@ -250,6 +253,42 @@ def _rewrites(stmt: ast.stmt, call: str, culprits: set[str], scope: Mapping[str,
         yield n, f"{src if atom else f'({src})'}.{call}"
 
 
+def _mixed_sequences(stmt: ast.stmt, scope: Mapping[str, Any], report: MismatchReport,
+                     spelled: Any, strays: dict[int, str]) -> Iterator[tuple[ast.expr, str]]:
+    """(operand, its new text) for a list or tuple of tensors the op reads whose items are on
+    two devices (or dtypes): ``torch.stack(list(img))`` with ``img[1]`` on the cpu becomes
+    ``torch.stack([t.to(img[0].device) for t in img])``. NB: the place is read off an item
+    already where the op wants it, never written as a literal (right on the next device and on
+    every rank); a sequence ``_rewrites`` passes over (it is no tensor). ``strays`` gets, by
+    the rewritten node's id, the first item elsewhere as the user would write it (``img[1]``)."""
+    if report.kind not in ("device", "dtype") or not report.expected or not scope:
+        return
+    attr = report.kind
+    done: set[str] = set()
+    for n in _operands(stmt):
+        seq = n
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and n.func.id in ("list", "tuple") and len(n.args) == 1 and not n.keywords:
+            seq = n.args[0]  # NB: ``list(img)``: the call is rewritten, ``img`` read
+        src = _source(seq)
+        value = _lookup(seq, scope)
+        if src in done or type(value) not in (list, tuple) or not value \
+                or not all(map(_is_tensor, value)):
+            continue
+        places = [str(getattr(t, attr)).removeprefix("torch.") for t in value]
+        if len(set(places)) < 2 or report.expected not in places:
+            continue
+        done.add(src)
+        k = places.index(report.expected)
+        var = next(v for v in ("t", "t_", "item", "item_") if v not in
+                   {x.id for x in ast.walk(stmt) if isinstance(x, ast.Name)})
+        text = spelled(seq)
+        atom = isinstance(seq, ast.Name | ast.Attribute | ast.Subscript)
+        base = text if atom else f"({text})"
+        strays[id(n)] = f"{base}[{next(i for i, p in enumerate(places) if p != report.expected)}]"
+        yield n, f"[{var}.to({base}[{k}].{attr}) for {var} in {base}]"
+
+
 def _dtype_of(value: Any) -> str:
     """A tensor's or NumPy array's dtype (``float32``), read without calling into it; ''."""
     import sys
@@ -264,7 +303,7 @@ def _dtype_of(value: Any) -> str:
 
 
 _NO_TENSOR = (ast.Constant, ast.Starred, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,
-              ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda, ast.JoinedStr)
+              ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda, ast.JoinedStr, ast.Slice)
 
 
 #: what a tensor's methods and attributes give that is no tensor (``x.size(1)``, ``x.shape[0]``)

@@ -384,8 +384,11 @@ def _renamed(report: MismatchReport, guess: Guess,
         # is; edited in a caller, the stray is named as it is there (the operand)
         return report
     one = loose[0]
+    # NB: a namespace tensor that gave way to the local is no longer what the user holds: its
+    # path goes too, and the object whose code has the edit is named instead (:mod:`.._handle`)
+    held = {} if one.named.name.startswith(("`", "a temporary")) else {"code": "", "root": ""}
     return replace(report, culprits=tuple(
-        c._replace(named=c.named._replace(name=named)) if c is one else c
+        c._replace(named=c.named._replace(name=named, **held)) if c is one else c
         for c in report.culprits))
 
 
