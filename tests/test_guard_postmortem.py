@@ -1275,3 +1275,20 @@ def test_index_put_of_values_on_another_device_is_a_device_mismatch(ip, ns, caps
     assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, cuda:0", text
     assert "culprit: vals (float32[2, 3] on cpu)" in text and "expected cuda:0" in text, text
     assert "vals = vals.to(scores.device)" in text and text.rstrip().endswith(VERIFIED), text
+
+
+def test_two_gpus_and_no_model_the_device_most_of_the_users_tensors_are_on_decides() -> None:
+    """neural_renderer: a distortion coefficient its library made on cuda:0 meets a mesh, its
+    camera and faces the user put on cuda:2, in a function no model runs: the stray is the one
+    on cuda:0, not the first operand's device. A tie leaves the order as it was."""
+    from devicelens.guard.diagnosis import _decide
+    from devicelens.guard.diagnosis._blame import Named, Operand
+
+    k1 = Operand("argument 1", Named("renderer.dist_coeffs", "renderer.dist_coeffs", "tensor",
+                                     "renderer"), "cuda:0", "float32", (1, 5))
+    r = Operand("argument 2", Named("`r` in projection", "", "local", ""), "cuda:2", "float32",
+                (1, 642))
+    args: tuple = ([k1, r], [], None, [], [], None, None)
+    assert _decide.expected_device(*args, ns_data=lambda: {"cuda:2": 6, "cuda:0": 1}) == "cuda:2"
+    assert _decide.expected_device(*args, ns_data=lambda: {"cuda:2": 1, "cuda:0": 1}) == "cuda:0"
+    assert _decide.expected_device(*args) == "cuda:0"

@@ -1050,6 +1050,57 @@ def test_an_index_error_with_no_culprit_of_its_own_is_traced_to_the_data(ip, ns,
     assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
 
 
+def test_a_trainers_batch_is_traced_to_the_data_a_benchmark_wraps(ip, ns, capsys):
+    """avalanche: ``strategy.mbatch[1]`` (int32 labels) is what the loss met, a batch the
+    strategy's loop makes again from the data each step; mending it in the namespace is no
+    fix. The data it comes from sits five steps below the name the cell reads
+    (``scenario.stream[0].dataset.inner.targets``) and is mended where the user holds it."""
+    ip.run_cell(
+        "class Sets(torch.utils.data.Dataset):\n"
+        "    def __init__(self):\n"
+        "        self.x = torch.randn(8, 3)\n"
+        "        self.targets = torch.tensor([0, 1, 2, 1, 0, 1, 2, 0], dtype=torch.int32)\n"
+        "    def __len__(self):\n        return 8\n"
+        "    def __getitem__(self, i):\n        return self.x[i], self.targets[i]\n"
+        "class Wrapped(torch.utils.data.Dataset):\n"
+        "    def __init__(self, inner):\n        self.inner = inner\n"
+        "    def __len__(self):\n        return len(self.inner)\n"
+        "    def __getitem__(self, i):\n        return self.inner[i]\n"
+        "class Exp:\n    def __init__(self, d):\n        self.dataset = d\n"
+        "class Scenario:\n    def __init__(self, ds):\n"
+        "        self.stream = [Exp(Wrapped(d)) for d in ds]\n"
+        "class Strategy:\n"
+        "    def __init__(self, model):\n        self.model, self.mbatch = model, None\n"
+        "    def train(self, exp):\n"
+        "        for self.mbatch in torch.utils.data.DataLoader(exp.dataset, batch_size=4):\n"
+        "            out = self.model(self.mbatch[0])\n"
+        "            loss = torch.nn.functional.cross_entropy(out, self.mbatch[1])\n"
+        "sets = [Sets() for _ in range(2)]\n"
+        "scenario = Scenario(sets)\n"
+        "strategy = Strategy(torch.nn.Linear(3, 3))\n", store_history=False)
+    cell = "for exp in scenario.stream:\n    strategy.train(exp)\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert {"sets[0].targets", "sets[1].targets"} <= set(_parse.culprits(text)), text
+    assert "strategy.mbatch" not in _parse.fix_code(text) and not _parse.edits(text), text
+    assert text.rstrip().endswith(VERIFIED)
+    assert ip.run_cell(_apply_printed(ip, text, cell)).error_in_exec is None
+    assert ns["sets"][1].targets.dtype == torch.int64
+
+
+def test_a_models_own_attributes_are_never_a_running_objects_state() -> None:
+    """Only a plain object whose method the failure went through counts as running (its batch
+    is remade each step); a model's attributes are weights and buffers."""
+    from devicelens.guard.rehearsal._sources import running_objects
+
+    class Trainer:
+        pass
+
+    trainer, model = Trainer(), torch.nn.Linear(2, 2)
+    ns = {"trainer": trainer, "model": model, "alias": trainer, "other": Trainer()}
+    assert running_objects(ns, [model, trainer]) == {"trainer", "alias"}
+
+
 def test_no_input_is_moved_for_a_model_split_over_gpus_on_purpose(fake_cuda) -> None:
     """A stray local met inside a model split over cuda:0 and cuda:1 (a reward head's
     ``ends``): the cell's cpu input is no data to move to the second GPU (the model takes it on

@@ -407,6 +407,19 @@ def majority_device(tensors: Iterable[Any]) -> str | None:
     return max(count, key=count.__getitem__) if count else None
 
 
+def namespace_data_devices(namer: Namer) -> dict[str, int]:
+    """How many of the namespace's tensors (no grads, no optimizer state) are on each device:
+    where the user's own data and objects are, read from the snapshot's records."""
+    namer._build()
+    snap = namer.snapshot
+    count: dict[str, int] = {}
+    for o in snap.objects if snap is not None else ():
+        for t in o.tensors:
+            if t.role not in ("grad", "state", "opt_param"):
+                count[t.device] = count.get(t.device, 0) + 1
+    return count
+
+
 def namespace_param_device(namer: Namer) -> str | None:
     namer._build()
     snap = namer.snapshot

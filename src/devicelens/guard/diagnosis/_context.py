@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from ..running._frames import CellFiles, Frame, held_modules, module_stack
 from . import _source
-from ._blame import Namer, Operand, namespace_param_device
+from ._blame import Namer, Operand, namespace_data_devices, namespace_param_device
 from ._edits import Edit
 from ._messages import Rule
 from ._mismatch import Kind
@@ -106,3 +106,8 @@ class Blame(NamedTuple):
 def ns_device(ctx: Ctx) -> str | None:
     """The device most of the namespace's parameters are on."""
     return namespace_param_device(ctx.namer)
+
+
+def ns_data(ctx: Ctx) -> dict[str, int]:
+    """How many of the namespace's tensors are on each device."""
+    return namespace_data_devices(ctx.namer)

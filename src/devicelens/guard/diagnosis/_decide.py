@@ -65,10 +65,11 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
                     ns_device: str | None, named: tuple[str, ...] = (),
                     name_of: Any = None, op: str = "", cell_inputs: set[str] | None = None,
-                    ) -> str:
+                    ns_data: Any = None) -> str:
     """``named``: the devices the error message names (a temporary's too); ``name_of``: a
     module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``);
-    ``cell_inputs``: the devices of the tensors the cell passes to the models it calls."""
+    ``cell_inputs``: the devices of the tensors the cell passes to the models it calls;
+    ``ns_data``: gives how many of the namespace's tensors are on each device."""
     if forced:
         return forced
     seen = [o.device for o in operands if not o.scalar_cpu]
@@ -118,6 +119,13 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     accel = [d for d in devices if d != "cpu"]
     if len(accel) == 1:
         return accel[0]
+    if len(accel) > 1 and ns_data is not None:
+        # NB: two GPUs and no model to decide: where most of the user's tensors are (a mesh,
+        # its camera and faces on cuda:2, one coefficient a library made on cuda:0)
+        count = ns_data()
+        ranked = sorted(accel, key=lambda d: -count.get(d, 0))
+        if count.get(ranked[0], 0) > count.get(ranked[1], 0):
+            return ranked[0]
     return devices[0] if devices else "cpu"
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..running._frames import internal_file
 from . import _decide, _source
 from ._blame import is_tensor, iter_params, meta
-from ._context import Ctx, Failure, Op, ns_device
+from ._context import Ctx, Failure, Op, ns_data, ns_device
 from ._decide import dtype_name, is_int, local_name
 from ._trace import Want
 
@@ -81,7 +81,7 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
-        failure.op, cell_inputs)
+        failure.op, cell_inputs, lambda: ns_data(ctx))
     return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
                       and (not named or said(o.operand.device))]
 

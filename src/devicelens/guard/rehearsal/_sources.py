@@ -27,19 +27,33 @@ _NUMPY = frozenset({"float64", "float32", "float16", "int64", "int32", "int16", 
                     "bool"})
 
 
-def loose(report: MismatchReport, bound: frozenset[str]) -> list[Operand]:
-    """The culprits no namespace fix can mend: a function's locals, temporaries, and names the
-    cell binds itself (``for ct, mask in loader``: the next run binds them again)."""
+def loose(report: MismatchReport, bound: frozenset[str],
+          running: frozenset[str] = frozenset()) -> list[Operand]:
+    """The culprits no namespace fix can mend: a function's locals, temporaries, names the
+    cell binds itself (``for ct, mask in loader``: the next run binds them again), and what a
+    ``running`` object (a trainer whose method failed, no model) holds below its own name
+    (``strategy.mbatch[1]``: the batch its loop makes again from the data each step)."""
     return [c for c in report.culprits if c.named.role in ("local", "unnamed", "code")
-            or not c.named.code or c.named.root in bound]
+            or not c.named.code or c.named.root in bound
+            or (c.named.root in running and c.named.code != c.named.root)]
 
 
-def source_fixes(report: MismatchReport, filename: str,
-                 ns: dict[str, Any]) -> dict[str, Operand]:
+def running_objects(ns: dict[str, Any], selves: list[Any]) -> frozenset[str]:
+    """The namespace names of ``selves`` (the ``self`` of each frame the failure went through)
+    that are no ``nn.Module``: objects whose state the failing run was making. NB: a model's
+    attributes are its weights and buffers, which no step makes again."""
+    import torch
+
+    ids = {id(s) for s in selves if not isinstance(s, torch.nn.Module)}
+    return frozenset(k for k, v in list(dict.items(ns)) if type(k) is str and id(v) in ids)
+
+
+def source_fixes(report: MismatchReport, filename: str, ns: dict[str, Any],
+                 running: frozenset[str] = frozenset()) -> dict[str, Operand]:
     """fix line -> the data it mends, for each tensor or array the cell in ``filename`` reads
     (and does not bind itself) that has a ``loose`` culprit's wrong device or dtype."""
     read, bound = _names(filename)
-    strays = loose(report, bound)
+    strays = loose(report, bound, running)
     if not strays:
         return {}
     if report.kind == "device" and _split(ns, read):
@@ -47,7 +61,8 @@ def source_fixes(report: MismatchReport, filename: str,
     wrong = {c.device if report.kind == "device" else c.dtype for c in strays} - {
         report.expected}
     out: dict[str, Operand] = {}
-    found = list(data_read(ns, read))
+    # NB: not what a running object holds: the step that failed made it, the next remakes it
+    found = [f for f in data_read(ns, read) if f[1][0].key not in running]
     # NB: named by the shortest path, never through a name the cell binds (it rebinds it)
     unbound = {k: dict.get(ns, k) for k in [*read, *dict.keys(ns)] if k not in bound}
     shortest = find(unbound, {id(x): x for _obj, _ref, chain in found for x in chain})
