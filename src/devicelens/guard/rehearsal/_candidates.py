@@ -14,6 +14,7 @@ from collections import ChainMap
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
+from ..diagnosis._blame import tensor_header
 from ..diagnosis._edits import Edit
 from ..diagnosis._mismatch import MismatchReport, lossy_cast
 from ..running._frames import cell_label
@@ -275,7 +276,8 @@ def _mixed_sequences(stmt: ast.stmt, scope: Mapping[str, Any], report: MismatchR
         if src in done or type(value) not in (list, tuple) or not value \
                 or not all(map(_is_tensor, value)):
             continue
-        places = [str(getattr(t, attr)).removeprefix("torch.") for t in value]
+        heads = list(map(tensor_header, value))  # NB: read as torch does, no property run
+        places = [h[0] if attr == "device" else h[1].removeprefix("torch.") for h in heads]
         if len(set(places)) < 2 or report.expected not in places:
             continue
         done.add(src)

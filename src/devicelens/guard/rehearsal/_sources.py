@@ -44,7 +44,7 @@ def running_objects(ns: dict[str, Any], selves: list[Any]) -> frozenset[str]:
     attributes are its weights and buffers, which no step makes again."""
     import torch
 
-    ids = {id(s) for s in selves if not isinstance(s, torch.nn.Module)}
+    ids = {id(s) for s in selves if not issubclass(type(s), torch.nn.Module)}
     return frozenset(k for k, v in list(dict.items(ns)) if type(k) is str and id(v) in ids)
 
 
