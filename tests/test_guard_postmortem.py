@@ -1280,7 +1280,8 @@ def test_index_put_of_values_on_another_device_is_a_device_mismatch(ip, ns, caps
 def test_two_gpus_and_no_model_the_device_most_of_the_users_tensors_are_on_decides() -> None:
     """neural_renderer: a distortion coefficient its library made on cuda:0 meets a mesh, its
     camera and faces the user put on cuda:2, in a function no model runs: the stray is the one
-    on cuda:0, not the first operand's device. A tie leaves the order as it was."""
+    on cuda:0, not the first operand's device. Most of the op's operands decide before the
+    namespace does; a tie leaves the order as it was."""
     from devicelens.guard.diagnosis import _decide
     from devicelens.guard.diagnosis._blame import Named, Operand
 
@@ -1292,3 +1293,11 @@ def test_two_gpus_and_no_model_the_device_most_of_the_users_tensors_are_on_decid
     assert _decide.expected_device(*args, ns_data=lambda: {"cuda:2": 6, "cuda:0": 1}) == "cuda:2"
     assert _decide.expected_device(*args, ns_data=lambda: {"cuda:2": 1, "cuda:0": 1}) == "cuda:0"
     assert _decide.expected_device(*args) == "cuda:0"
+    # NB: the op's own operands come first: a painter's strokes and its net's outputs on cuda:0
+    # beside one canvas on cuda:2, whatever else the namespace holds on cuda:2
+    strokes = [Operand("argument 1", Named(f"pt.x{i}", f"pt.x{i}", "tensor", "pt"), "cuda:0",
+                       "float32", (1, 5)) for i in range(3)]
+    canvas = Operand("argument 2", Named("canvas", "canvas", "tensor", "canvas"), "cuda:2",
+                     "float32", (1, 5))
+    assert _decide.expected_device([*strokes, canvas], *args[1:],
+                                   ns_data=lambda: {"cuda:2": 9, "cuda:0": 3}) == "cuda:0"

@@ -1088,6 +1088,29 @@ def test_a_trainers_batch_is_traced_to_the_data_a_benchmark_wraps(ip, ns, capsys
     assert ns["sets"][1].targets.dtype == torch.int64
 
 
+def test_a_running_objects_own_data_stays_a_source(ip, ns, capsys):
+    """stable-baselines3: the float64 actions a replay buffer keeps, held by the agent whose
+    ``train`` failed. Only the stray the step made is remade each step; the agent's data is
+    data, and mending it is the fix."""
+    import numpy as np
+
+    ns["np"] = np
+    ip.run_cell(
+        "class Agent:\n"
+        "    def __init__(self):\n"
+        "        self.actions = np.random.rand(16, 3)\n"
+        "        self.net = torch.nn.Linear(3, 1)\n"
+        "    def train(self):\n"
+        "        self.batch = torch.as_tensor(self.actions[:4])\n"
+        "        return self.net(self.batch)\n"
+        "agent = Agent()\n", store_history=False)
+    cell = "out = agent.train()\n"
+    _err, out, _ = run(ip, capsys, cell)
+    text = diagnosis(out)
+    assert _parse.fix_code(text) == 'agent.actions = agent.actions.astype("float32")', text
+    assert text.rstrip().endswith(VERIFIED)
+
+
 def test_a_models_own_attributes_are_never_a_running_objects_state() -> None:
     """Only a plain object whose method the failure went through counts as running (its batch
     is remade each step); a model's attributes are weights and buffers."""

@@ -119,14 +119,30 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     accel = [d for d in devices if d != "cpu"]
     if len(accel) == 1:
         return accel[0]
-    if len(accel) > 1 and ns_data is not None:
-        # NB: two GPUs and no model to decide: where most of the user's tensors are (a mesh,
-        # its camera and faces on cuda:2, one coefficient a library made on cuda:0)
-        count = ns_data()
-        ranked = sorted(accel, key=lambda d: -count.get(d, 0))
-        if count.get(ranked[0], 0) > count.get(ranked[1], 0):
-            return ranked[0]
+    if len(accel) > 1:
+        # NB: two GPUs and no model to decide: where most of the op's operands are (a painter's
+        # strokes and its net's outputs on cuda:0, one canvas on cuda:2), else where most of
+        # the user's tensors are (a mesh, its camera and faces on cuda:2, one coefficient a
+        # library made on cuda:0)
+        names = {o.named.name: o.device for o in operands if not o.scalar_cpu}
+        for count in (lambda: _counts(names.values()), ns_data):
+            found = _most(accel, count()) if count is not None else None
+            if found is not None:
+                return found
     return devices[0] if devices else "cpu"
+
+
+def _counts(devices: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in devices:
+        out[d] = out.get(d, 0) + 1
+    return out
+
+
+def _most(devices: list[str], count: dict[str, int]) -> str | None:
+    """The one of ``devices`` with strictly the highest count; None on a tie."""
+    ranked = sorted(devices, key=lambda d: -count.get(d, 0))
+    return ranked[0] if count.get(ranked[0], 0) > count.get(ranked[1], 0) else None
 
 
 _ARGS = {"argument 1": "input", "argument 2": "target"}

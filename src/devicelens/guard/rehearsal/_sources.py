@@ -61,8 +61,10 @@ def source_fixes(report: MismatchReport, filename: str, ns: dict[str, Any],
     wrong = {c.device if report.kind == "device" else c.dtype for c in strays} - {
         report.expected}
     out: dict[str, Operand] = {}
-    # NB: not what a running object holds: the step that failed made it, the next remakes it
-    found = [f for f in data_read(ns, read) if f[1][0].key not in running]
+    # NB: never the running object's stray itself: the step that failed made it, the next
+    # remakes it (its other data, a replay buffer, is data like any other)
+    remade = {c.named.code for c in strays if c.named.root in running}
+    found = [f for f in data_read(ns, read) if code_for(f[1]) not in remade]
     # NB: named by the shortest path, never through a name the cell binds (it rebinds it)
     unbound = {k: dict.get(ns, k) for k in [*read, *dict.keys(ns)] if k not in bound}
     shortest = find(unbound, {id(x): x for _obj, _ref, chain in found for x in chain})
