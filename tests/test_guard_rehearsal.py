@@ -1112,16 +1112,27 @@ def test_a_running_objects_own_data_stays_a_source(ip, ns, capsys):
 
 
 def test_a_models_own_attributes_are_never_a_running_objects_state() -> None:
-    """Only a plain object whose method the failure went through counts as running (its batch
-    is remade each step); a model's attributes are weights and buffers."""
-    from devicelens.guard.rehearsal._sources import running_objects
+    """Only what a plain object's running method assigns counts as remade each step (its
+    batch); a model's attributes are weights and buffers, and what the code only reads (a
+    distribution's ``loc``) is the user's to mend."""
+    from devicelens.guard.diagnosis._blame import Named, Operand
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+    from devicelens.guard.rehearsal._sources import loose, running
 
     class Trainer:
         pass
 
     trainer, model = Trainer(), torch.nn.Linear(2, 2)
     ns = {"trainer": trainer, "model": model, "alias": trainer, "other": Trainer()}
-    assert running_objects(ns, [model, trainer]) == {"trainer", "alias"}
+    found = running(ns, [(model, frozenset({"weight"})), (trainer, frozenset({"batch"}))])
+    assert found == {"trainer": {"batch"}, "alias": {"batch"}}
+
+    def held(code: str) -> Operand:
+        return Operand("", Named(code, code, "tensor", code.split(".")[0]), "cpu", "int32", (4,))
+
+    culprits = (held("trainer.batch[1]"), held("trainer.data"), held("model.weight"))
+    report = MismatchReport("dtype", "cross_entropy", "int64", culprits, culprits)
+    assert [c.named.code for c in loose(report, frozenset(), found)] == ["trainer.batch[1]"]
 
 
 def test_no_input_is_moved_for_a_model_split_over_gpus_on_purpose(fake_cuda) -> None:

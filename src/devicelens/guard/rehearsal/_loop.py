@@ -27,7 +27,7 @@ from ._attempt import Attempt, Explain, Runner, Unit, attempt, stack_in
 from ._candidates import Guess, line_guesses, sites
 from ._other_side import culprits_place, other_side
 from ._sandbox import run_forked
-from ._sources import named_from, running_objects, source_fixes
+from ._sources import named_from, running, source_fixes
 
 #: a round's time limit, seconds (``DEVICELENS_REHEARSAL_SECONDS``; 0 turns rehearsals off)
 SECONDS = 10.0
@@ -198,7 +198,7 @@ def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
     """A culprit the namespace does not hold (a function's local) named by the cell's data it
     was made from, and that data mended: the fix where the user can make it, when rehearsing it
     shows the cell runs (:mod:`._sources`); None when it does not."""
-    found = source_fixes(report, cell.filename, ns, running_objects(ns, _selves(cell)))
+    found = source_fixes(report, cell.filename, ns, running(ns, _selves(cell)))
     if not found:
         return None
     start = replace(report, culprits=tuple(found.values()))
@@ -210,12 +210,20 @@ def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
     return _merged(out.found[0], out)
 
 
-def _selves(cell: Cell) -> list[Any]:
-    """The ``self`` of each frame the failure went through."""
+def _selves(cell: Cell) -> list[tuple[Any, frozenset[str]]]:
+    """The ``self`` of each frame the failure went through, with the attributes its code
+    assigns (read off the bytecode: no source needed, none run)."""
+    import dis
+
     from ..running._frames import frame_locals, traceback_frames
 
-    return [loc["self"] for f in traceback_frames(cell.tb)
-            if "self" in f.frame.f_code.co_varnames and "self" in (loc := frame_locals(f.frame))]
+    out = []
+    for f in traceback_frames(cell.tb):
+        code = f.frame.f_code
+        if "self" in code.co_varnames and "self" in (loc := frame_locals(f.frame)):
+            out.append((loc["self"], frozenset(i.argval for i in dis.get_instructions(code)
+                                               if i.opname == "STORE_ATTR")))
+    return out
 
 
 def _cell_names(cell: Cell) -> set[str]:

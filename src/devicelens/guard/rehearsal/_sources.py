@@ -10,6 +10,7 @@ drops each one the cell runs without, so what is left is what made the stray.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from ...inspect._tree import Ref, assign_code, code_for
@@ -27,29 +28,45 @@ _NUMPY = frozenset({"float64", "float32", "float16", "int64", "int32", "int16", 
                     "bool"})
 
 
+#: namespace name -> the attributes the running code of that object assigns (:func:`running`)
+Running = dict[str, frozenset[str]]
+
+
 def loose(report: MismatchReport, bound: frozenset[str],
-          running: frozenset[str] = frozenset()) -> list[Operand]:
+          running: Running | None = None) -> list[Operand]:
     """The culprits no namespace fix can mend: a function's locals, temporaries, names the
     cell binds itself (``for ct, mask in loader``: the next run binds them again), and what a
-    ``running`` object (a trainer whose method failed, no model) holds below its own name
-    (``strategy.mbatch[1]``: the batch its loop makes again from the data each step)."""
+    running object's own code assigns (``strategy.mbatch[1]``, where ``Naive.train`` runs ``for
+    self.mbatch in loader``: the batch each step makes again from the data)."""
+    running = running or {}
     return [c for c in report.culprits if c.named.role in ("local", "unnamed", "code")
             or not c.named.code or c.named.root in bound
-            or (c.named.root in running and c.named.code != c.named.root)]
+            or _first_attr(c.named.code, c.named.root) in running.get(c.named.root, ())]
 
 
-def running_objects(ns: dict[str, Any], selves: list[Any]) -> frozenset[str]:
-    """The namespace names of ``selves`` (the ``self`` of each frame the failure went through)
-    that are no ``nn.Module``: objects whose state the failing run was making. NB: a model's
-    attributes are its weights and buffers, which no step makes again."""
+def running(ns: dict[str, Any], selves: list[tuple[Any, frozenset[str]]]) -> Running:
+    """For each namespace name bound to one of ``selves`` (the ``self`` of a frame the failure
+    went through, with the attributes that frame's code assigns) that is no ``nn.Module``, those
+    attributes. NB: a model's attributes are its weights and buffers, which no step makes again;
+    what the code only reads (a distribution's ``loc``) stays the user's to mend."""
     import torch
 
-    ids = {id(s) for s in selves if not issubclass(type(s), torch.nn.Module)}
-    return frozenset(k for k, v in list(dict.items(ns)) if type(k) is str and id(v) in ids)
+    stored: dict[int, set[str]] = {}
+    for s, attrs in selves:
+        if not issubclass(type(s), torch.nn.Module):
+            stored.setdefault(id(s), set()).update(attrs)
+    return {k: frozenset(stored[id(v)]) for k, v in list(dict.items(ns))
+            if type(k) is str and id(v) in stored}
+
+
+def _first_attr(code: str, root: str) -> str:
+    """``mbatch`` of ``strategy.mbatch[1]`` (root ``strategy``); '' when no attribute follows."""
+    m = re.match(r"\.([A-Za-z_]\w*)", code[len(root):]) if root and code.startswith(root) else None
+    return m.group(1) if m else ""
 
 
 def source_fixes(report: MismatchReport, filename: str, ns: dict[str, Any],
-                 running: frozenset[str] = frozenset()) -> dict[str, Operand]:
+                 running: Running | None = None) -> dict[str, Operand]:
     """fix line -> the data it mends, for each tensor or array the cell in ``filename`` reads
     (and does not bind itself) that has a ``loose`` culprit's wrong device or dtype."""
     read, bound = _names(filename)
@@ -63,7 +80,7 @@ def source_fixes(report: MismatchReport, filename: str, ns: dict[str, Any],
     out: dict[str, Operand] = {}
     # NB: never the running object's stray itself: the step that failed made it, the next
     # remakes it (its other data, a replay buffer, is data like any other)
-    remade = {c.named.code for c in strays if c.named.root in running}
+    remade = {c.named.code for c in strays if c.named.root in (running or {})}
     found = [f for f in data_read(ns, read) if code_for(f[1]) not in remade]
     # NB: named by the shortest path, never through a name the cell binds (it rebinds it)
     unbound = {k: dict.get(ns, k) for k in [*read, *dict.keys(ns)] if k not in bound}
