@@ -289,6 +289,40 @@ def test_plain_tensor_attribute_left_behind():
     assert kinds(ns) == []
 
 
+class Normalize(nn.Module):
+    """docTR's PreProcessor: statistics as plain attributes, no parameter or buffer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mean = torch.zeros(3, 1, 1)
+
+
+def test_a_plain_attribute_of_a_module_with_no_weights_of_its_own_is_a_note():
+    """A pre-processor inside a model on the GPU keeps its statistics on the cpu, where the
+    pages it normalises are: it has no device of its own (nothing says where it runs), so its
+    attribute is a note with its buffer fix, not an error; beside a weight of its own, it is."""
+    model = nn.Sequential(Normalize(), nn.Linear(4, 4)).to("meta")
+    ns = {"model": model}
+    f = only(ns, "trap_latent")
+    assert f.severity == "info" and f.paths == ("model.0.mean",) and f.action is None
+    assert "holds no parameter or buffer" in f.message and "register_buffer" in f.fix
+    model[0].scale = nn.Parameter(torch.ones(1, device="meta"))
+    assert kinds(ns) == ["trap_attribute"]
+
+
+def test_a_0_dim_float64_buffer_in_a_float32_module_is_no_mixed_dtype():
+    """nflows' StandardNormal keeps ``_log_z`` as a float64 0-dim buffer: it promotes as a
+    number does (float32 results), so nothing is flagged; a float64 vector buffer is."""
+    model = nn.Linear(4, 4)
+    model.register_buffer("_log_z", torch.tensor(0.5, dtype=torch.float64))
+    ns = {"flow": model}
+    assert kinds(ns) == []
+    assert (model.weight + model._log_z).dtype == torch.float32
+    model.register_buffer("shift", torch.zeros(4, dtype=torch.float64))
+    assert kinds(ns) == ["module_mixed_dtype"] and only(ns, "module_mixed_dtype").paths == (
+        "flow.shift",)
+
+
 def test_the_trap_fix_leaves_the_state_dict_as_it_was():
     # NB: a plain attribute was never saved: a persistent buffer would make every checkpoint
     # saved before the fix fail to load ("Missing key(s) in state_dict: pos_emb")

@@ -98,6 +98,16 @@ def test_moves_inside_the_cell_are_followed(ns):
     assert preflight(cell, ns).issues == ()
 
 
+def test_a_container_the_cell_refills_item_by_item_is_no_longer_judged_by_its_old_items(ns):
+    """The TrOCR tutorial's loop: ``for k, v in batch.items(): batch[k] = v.to(device)``, then
+    ``model(**batch)``. Any item may now be anywhere: the namespace's cpu items are stale and
+    never blamed; a batch the cell leaves as it is still is."""
+    ns["batch"] = {"pixel_values": torch.randn(2, 8), "labels": torch.tensor([0, 1])}
+    moved = "for k, v in batch.items():\n    batch[k] = v.to(device)\nout = model(**batch)\n"
+    assert preflight(moved, ns).issues == ()
+    assert kinds(preflight("out = model(**batch)\n", ns)) == [("error", "module_input", 1)] * 2
+
+
 def test_module_moved_inside_the_cell(ns):
     assert preflight("model.to('cpu')\nout = model(x)\n", ns).issues == ()
     assert kinds(preflight("model.cpu()\nout = model(a)\n", ns)) == [("error", "module_input", 2)]

@@ -130,8 +130,9 @@ def _neighbour_device(own: list[TensorRecord], owner: str) -> str | None:
 
 def _module_dtypes(o: ObjectRecord) -> list[Finding]:
     """Real floating dtypes mixed in one module. NB: complex tensors are not judged (a complex
-    ``freqs_cis`` beside float weights is how rotary embeddings work), and the parameters
-    decide the module's dtype (a big buffer of another dtype does not make them the strays)."""
+    ``freqs_cis`` beside float weights is how rotary embeddings work), nor 0-dim ones (they
+    promote as numbers do), and the parameters decide the module's dtype (a big buffer of
+    another dtype does not make them the strays)."""
     own = module_tensors(o)
     # NB: the distinct dtypes at C speed first: most modules have one
     if o.dispatch or sum(map(is_real_float, set(map(_DTYPE, own)))) < 2:
@@ -141,7 +142,11 @@ def _module_dtypes(o: ObjectRecord) -> list[Finding]:
     dtypes = {t.dtype for t in own}
     target = (majority([t for t in own if t.role == "parameter" and not is_adapter(t)], "dtype")
               or majority(own, "dtype") or "float32")
-    strays = [t for t in own if t.dtype != target]
+    # NB: a 0-dim tensor takes part in type promotion as a number does (nflows' float64
+    # ``_log_z`` beside float32 weights gives float32 results): no stray
+    strays = [t for t in own if t.dtype != target and t.shape != ()]
+    if not strays:
+        return []
     if target in _HALF and all(t.dtype == "float32" and (t.role == "buffer" or is_adapter(t))
                                for t in strays):
         return [_float32_kept(o, strays, target)]
@@ -208,6 +213,13 @@ def _module_device_of(o: ObjectRecord, owner: str) -> str | None:
     return majority(t for t in own if t.owner == owner) or majority(own)
 
 
+def _placed(o: ObjectRecord, owner: str) -> bool:
+    """Whether the module at path ``owner`` or a module below it holds a parameter or a
+    buffer: something that says where it runs."""
+    below = owner + "."
+    return any(t.owner == owner or t.owner.startswith(below) for t in module_tensors(o))
+
+
 def _owner_ref(t: TensorRecord) -> Ref:
     return t.ref[:-1]
 
@@ -230,7 +242,17 @@ def _traps(o: ObjectRecord) -> list[Finding]:
             continue
         fix = (f"_t = {code_for(t.ref)}\n{del_code(code_for(t.ref))}\n"
                f"{owner_code}.register_buffer({q(name)}, _t.to({q(dev)}), persistent=False)")
-        if t.device != dev:
+        if t.device != dev and not _placed(o, t.owner):
+            # NB: a module with no parameter or buffer of its own (docTR's PreProcessor, a
+            # transform's statistics) has no device: its inputs decide, and the cpu data it is
+            # often given meets its cpu attributes as they should. A note, not an error
+            msg = (f"{t.path} is a plain tensor attribute on {t.device} in {t.owner}, which "
+                   f"holds no parameter or buffer (its model is on {dev}): it works on inputs "
+                   f"on {t.device}; given inputs on {dev} it fails, as Module.to() never "
+                   f"moves it. Registered as a buffer, it would move with the model.")
+            out.append(_finding("trap_latent", "info", f"{t.path} stays on {t.device}", msg,
+                                fix, [t.path], [o.name], [t.device, dev]))
+        elif t.device != dev:
             msg = (f"{t.path} is a plain tensor attribute on {t.device} while {t.owner} is on "
                    f"{dev}: Module.to() never moves it; register it as a buffer.")
             out.append(_finding("trap_attribute", "error", f"{t.path} was left on {t.device}",

@@ -152,6 +152,12 @@ class Flow:
         elif isinstance(target, ast.Tuple | ast.List):
             for elt in target.elts:
                 self.bind(elt.value if isinstance(elt, ast.Starred) else elt, None, line)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and not isinstance(target.slice, ast.Constant):
+            # NB: ``batch[k] = v.to(device)`` in a loop: any item may now be anything, so the
+            # container is unknown from here (its namespace items are stale, never blamed)
+            self.env[target.value.id] = None
+            self.rebound.setdefault(target.value.id, line)
         else:  # an attribute or item of an existing object: it changes under our feet
             key = ast.unparse(target)
             self.paths[key] = v._replace(code=key) if v is not None else None
