@@ -300,10 +300,12 @@ class Normalize(nn.Module):
 def test_a_plain_attribute_of_a_module_with_no_weights_of_its_own_is_a_note():
     """A pre-processor inside a model on the GPU keeps its statistics on the cpu, where the
     pages it normalises are: it has no device of its own (nothing says where it runs), so its
-    attribute is a note with its buffer fix, not an error; beside a weight of its own, it is."""
+    attribute is a note with its buffer fix (no one-click move: it would move the statistics
+    away from the pages), not an error; beside a weight of its own, it is. A cell that fails on
+    it makes it a culprit with that fix (test_guard.py's positional encoding)."""
     model = nn.Sequential(Normalize(), nn.Linear(4, 4)).to("meta")
     ns = {"model": model}
-    f = only(ns, "trap_latent")
+    f = only(ns, "trap_unplaced")
     assert f.severity == "info" and f.paths == ("model.0.mean",) and f.action is None
     assert "holds no parameter or buffer" in f.message and "register_buffer" in f.fix
     model[0].scale = nn.Parameter(torch.ones(1, device="meta"))

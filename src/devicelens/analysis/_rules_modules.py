@@ -245,12 +245,13 @@ def _traps(o: ObjectRecord) -> list[Finding]:
         if t.device != dev and not _placed(o, t.owner):
             # NB: a module with no parameter or buffer of its own (docTR's PreProcessor, a
             # transform's statistics) has no device: its inputs decide, and the cpu data it is
-            # often given meets its cpu attributes as they should. A note, not an error
+            # often given meets its cpu attributes as they should. A note, not an error; when a
+            # cell fails on it, the failure proves it a trap (guard/diagnosis/_complete.py)
             msg = (f"{t.path} is a plain tensor attribute on {t.device} in {t.owner}, which "
                    f"holds no parameter or buffer (its model is on {dev}): it works on inputs "
                    f"on {t.device}; given inputs on {dev} it fails, as Module.to() never "
                    f"moves it. Registered as a buffer, it would move with the model.")
-            out.append(_finding("trap_latent", "info", f"{t.path} stays on {t.device}", msg,
+            out.append(_finding("trap_unplaced", "info", f"{t.path} stays on {t.device}", msg,
                                 fix, [t.path], [o.name], [t.device, dev]))
         elif t.device != dev:
             msg = (f"{t.path} is a plain tensor attribute on {t.device} while {t.owner} is on "

@@ -59,7 +59,7 @@ class Finding:
 
 
 
-DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_module",
+DEVICE_KINDS = ("module_split", "module_device", "trap_attribute", "trap_unplaced", "trap_module",
                 "trap_container", "optimizer_state", "optimizer_orphan", "dataparallel_device",
                 "loose_device", "meta_no_data", "model_left_behind", "cpu_required",
                 "norm_weight_stale")

@@ -163,7 +163,10 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
     out: list[Blame] = []
     covered: set[str] = set()
     for f in diagnose(snap):
-        if f.kind not in kinds or f.severity != "error" or not set(f.objects) & on_line:
+        # NB: a plain attribute of a module with no weights is a note until a cell fails on it
+        proven = f.kind == "trap_unplaced" and any(_covered(p, named) for p in f.paths)
+        if f.kind not in kinds or (f.severity != "error" and not proven) \
+                or not set(f.objects) & on_line:
             continue
         device = f.action.device if f.action is not None else None
         if not _consistent(failure, expected, f.fix, device) or _remade_by_running_code(ctx, f):
@@ -186,12 +189,15 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
     return out, covered
 
 
+_TRAPS = ("trap_attribute", "trap_unplaced", "trap_container")
+
+
 def _trapped_path(f: Any) -> str:
     """The plain list or attribute a trap finding is about, as code (``model.head.grids``);
     '' for another finding or a path that is no code."""
-    if f.kind not in ("trap_attribute", "trap_container") or not f.paths:
+    if f.kind not in _TRAPS or not f.paths:
         return ""
-    path = f.paths[0] if f.kind == "trap_attribute" else f.paths[0].rsplit("[", 1)[0]
+    path = f.paths[0] if f.kind != "trap_container" else f.paths[0].rsplit("[", 1)[0]
     return path if re.fullmatch(r"[A-Za-z_][\w.]*(?:\[[^\]]+\][\w.]*)*", path) else ""
 
 
@@ -201,9 +207,9 @@ def _remade_by_running_code(ctx: Ctx, f: Any) -> bool:
     at the next call; the line that makes it is the fix (found by the culprit's own trace)."""
     from ._naming import self_assignments
 
-    if f.kind not in ("trap_attribute", "trap_container") or not f.paths:
+    if f.kind not in _TRAPS or not f.paths:
         return False
-    path = f.paths[0] if f.kind == "trap_attribute" else f.paths[0].rsplit("[", 1)[0]
+    path = f.paths[0] if f.kind != "trap_container" else f.paths[0].rsplit("[", 1)[0]
     if "." not in path:
         return False
     owner_path, attr = path.rsplit(".", 1)
