@@ -106,6 +106,9 @@ def test_a_container_the_cell_refills_item_by_item_is_no_longer_judged_by_its_ol
     moved = "for k, v in batch.items():\n    batch[k] = v.to(device)\nout = model(**batch)\n"
     assert preflight(moved, ns).issues == ()
     assert kinds(preflight("out = model(**batch)\n", ns)) == [("error", "module_input", 1)] * 2
+    # NB: a tensor written through an index stays where it is, and is judged
+    assert kinds(preflight("for i in range(2):\n    x[:, i] = 0.0\nout = model(x)\n", ns)) == [
+        ("error", "module_input", 3)]
 
 
 def test_module_moved_inside_the_cell(ns):

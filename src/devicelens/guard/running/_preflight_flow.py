@@ -153,9 +153,11 @@ class Flow:
             for elt in target.elts:
                 self.bind(elt.value if isinstance(elt, ast.Starred) else elt, None, line)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
-                and not isinstance(target.slice, ast.Constant):
+                and not isinstance(target.slice, ast.Constant) \
+                and self._container(target.value.id):
             # NB: ``batch[k] = v.to(device)`` in a loop: any item may now be anything, so the
-            # container is unknown from here (its namespace items are stale, never blamed)
+            # dict or list is unknown from here (its namespace items are stale, never blamed);
+            # a tensor written through an index (``x[:, 0] = y``) stays where it is
             self.env[target.value.id] = None
             self.rebound.setdefault(target.value.id, line)
         else:  # an attribute or item of an existing object: it changes under our feet
@@ -166,6 +168,12 @@ class Flow:
                 root = root.value
             if isinstance(root, ast.Name):
                 self.rebound.setdefault(root.id, line)
+
+    def _container(self, name: str) -> bool:
+        """``name`` is bound to a dict or a list (as the cell left it, else the namespace's)."""
+        v = self.env.get(name)
+        obj = v.obj if v is not None else (self.ns.get(name) if name not in self.env else None)
+        return _tree.container_kind(obj) in ("dict", "userdict", "list")
 
     def _import(self, s: ast.Import | ast.ImportFrom, a: ast.alias) -> Val:
         if isinstance(s, ast.Import):
