@@ -1117,14 +1117,14 @@ def test_a_models_own_attributes_are_never_a_running_objects_state() -> None:
     distribution's ``loc``) is the user's to mend."""
     from devicelens.guard.diagnosis._blame import Named, Operand
     from devicelens.guard.diagnosis._mismatch import MismatchReport
-    from devicelens.guard.rehearsal._sources import loose, running
+    from devicelens.guard.rehearsal._sources import loose, running_objects
 
     class Trainer:
         pass
 
     trainer, model = Trainer(), torch.nn.Linear(2, 2)
     ns = {"trainer": trainer, "model": model, "alias": trainer, "other": Trainer()}
-    found = running(ns, [(model, frozenset({"weight"})), (trainer, frozenset({"batch"}))])
+    found = running_objects(ns, [(model, frozenset({"weight"})), (trainer, frozenset({"batch"}))])
     assert found == {"trainer": {"batch"}, "alias": {"batch"}}
 
     def held(code: str) -> Operand:

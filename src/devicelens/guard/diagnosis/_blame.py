@@ -410,24 +410,22 @@ def majority_device(tensors: Iterable[Any]) -> str | None:
 def namespace_data_devices(namer: Namer) -> dict[str, int]:
     """How many of the namespace's tensors (no grads, no optimizer state) are on each device:
     where the user's own data and objects are, read from the snapshot's records."""
+    return _device_counts(namer, lambda role: role not in ("grad", "state", "opt_param"))
+
+
+def namespace_param_device(namer: Namer) -> str | None:
+    count = _device_counts(namer, "parameter".__eq__)
+    return max(count, key=count.__getitem__) if count else None
+
+
+def _device_counts(namer: Namer, counted: Any) -> dict[str, int]:
+    """How many tensor records of the namespace's snapshot whose role is ``counted`` are on
+    each device."""
     namer._build()
     snap = namer.snapshot
     count: dict[str, int] = {}
     for o in snap.objects if snap is not None else ():
         for t in o.tensors:
-            if t.role not in ("grad", "state", "opt_param"):
+            if counted(t.role):
                 count[t.device] = count.get(t.device, 0) + 1
     return count
-
-
-def namespace_param_device(namer: Namer) -> str | None:
-    namer._build()
-    snap = namer.snapshot
-    if snap is None:
-        return None
-    count: dict[str, int] = {}
-    for o in snap.objects:
-        for t in o.tensors:
-            if t.role == "parameter":
-                count[t.device] = count.get(t.device, 0) + 1
-    return max(count, key=count.__getitem__) if count else None

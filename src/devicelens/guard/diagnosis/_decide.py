@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...inspect import _tree
@@ -125,21 +126,14 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
         # the user's tensors are (a mesh, its camera and faces on cuda:2, one coefficient a
         # library made on cuda:0)
         names = {o.named.name: o.device for o in operands if not o.scalar_cpu}
-        for count in (lambda: _counts(names.values()), ns_data):
+        for count in (lambda: Counter(names.values()), ns_data):
             found = _most(accel, count()) if count is not None else None
             if found is not None:
                 return found
     return devices[0] if devices else "cpu"
 
 
-def _counts(devices: Iterable[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for d in devices:
-        out[d] = out.get(d, 0) + 1
-    return out
-
-
-def _most(devices: list[str], count: dict[str, int]) -> str | None:
+def _most(devices: list[str], count: Mapping[str, int]) -> str | None:
     """The one of ``devices`` with strictly the highest count; None on a tie."""
     ranked = sorted(devices, key=lambda d: -count.get(d, 0))
     return ranked[0] if count.get(ranked[0], 0) > count.get(ranked[1], 0) else None

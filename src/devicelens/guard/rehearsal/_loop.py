@@ -27,7 +27,7 @@ from ._attempt import Attempt, Explain, Runner, Unit, attempt, stack_in
 from ._candidates import Guess, line_guesses, sites
 from ._other_side import culprits_place, other_side
 from ._sandbox import run_forked
-from ._sources import named_from, running, source_fixes
+from ._sources import named_from, running_objects, source_fixes
 
 #: a round's time limit, seconds (``DEVICELENS_REHEARSAL_SECONDS``; 0 turns rehearsals off)
 SECONDS = 10.0
@@ -198,7 +198,7 @@ def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
     """A culprit the namespace does not hold (a function's local) named by the cell's data it
     was made from, and that data mended: the fix where the user can make it, when rehearsing it
     shows the cell runs (:mod:`._sources`); None when it does not."""
-    found = source_fixes(report, cell.filename, ns, running(ns, _selves(cell)))
+    found = source_fixes(report, cell.filename, ns, running_objects(ns, _selves(cell)))
     if not found:
         return None
     start = replace(report, culprits=tuple(found.values()))

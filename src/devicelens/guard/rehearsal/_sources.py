@@ -28,7 +28,8 @@ _NUMPY = frozenset({"float64", "float32", "float16", "int64", "int32", "int16", 
                     "bool"})
 
 
-#: namespace name -> the attributes the running code of that object assigns (:func:`running`)
+#: namespace name -> the attributes the running code of that object assigns
+#: (:func:`running_objects`)
 Running = dict[str, frozenset[str]]
 
 
@@ -44,7 +45,7 @@ def loose(report: MismatchReport, bound: frozenset[str],
             or _first_attr(c.named.code, c.named.root) in running.get(c.named.root, ())]
 
 
-def running(ns: dict[str, Any], selves: list[tuple[Any, frozenset[str]]]) -> Running:
+def running_objects(ns: dict[str, Any], selves: list[tuple[Any, frozenset[str]]]) -> Running:
     """For each namespace name bound to one of ``selves`` (the ``self`` of a frame the failure
     went through, with the attributes that frame's code assigns) that is no ``nn.Module``, those
     attributes. NB: a model's attributes are its weights and buffers, which no step makes again;
