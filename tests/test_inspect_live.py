@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+from array import array
 from typing import Any
 
 import pytest
@@ -500,11 +501,33 @@ def test_rows_replaced_in_the_last_columns_carry_the_new_tensor(rebound: int) ->
     assert canonical(live.update(ns).snapshot) == canonical(take_snapshot(ns))
 
 
+def test_the_live_columns_are_shared_and_its_flags_kept_as_bytes() -> None:
+    """What a big namespace's panel keeps per loose tensor after a cell, column by column:
+    where every plain tensor is a compact row, the snapshot's names and ids are the live
+    snapshot's own lists (no copy), ids packed, a flag per name a byte (a list kept 8), and no
+    set of every name kept. A tensor that is no compact row gets the columns their own lists."""
+    ns: dict[str, Any] = {f"t{i}": torch.zeros(2) for i in range(40)}
+    ns["_hidden"], ns["m"] = 1, nn.Linear(2, 2)
+    live = Live()
+    live.update(ns)
+    ns["t40"] = torch.ones(3)  # NB: a new name: the columns are built again
+    snap = live.update(ns).snapshot
+    assert snap._loose.names is live.tnames and snap._loose.ids is live.sweep.ids
+    assert type(snap._loose.ids) is array and snap._loose.ids.itemsize == 8
+    assert [type(f) for f in (live.public, live.exact, live.compact)] == [bytes] * 3
+    assert not hasattr(live, "names")
+    ns["v"] = torch.zeros(2, requires_grad=True)
+    snap = live.update(ns).snapshot
+    assert snap._loose.names == [f"t{i}" for i in range(41)] and "v" in live.tnames
+    assert canonical(snap) == canonical(take_snapshot(ns))
+
+
 @pytest.mark.parametrize("rebound", [1, 12])
 def test_compact_rows_keep_no_share_and_equal_headers_are_kept_once(rebound: int) -> None:
     """What a big namespace's panel keeps per loose tensor: no share of the totals (read from
     the last snapshot's columns when its name changes), one header object per distinct header
-    in a chunk, the ids of the last read reused, and a storage seen once kept as its bytes.
+    in a chunk, the ids packed (8 bytes each, no int object), and a storage seen once kept as
+    its bytes.
     The totals stay those of a fresh snapshot through rebinds, moves and a name dropped."""
     ns: dict[str, Any] = {f"t{i}": torch.zeros(4) for i in range(40)}
     ns["m"] = nn.Linear(2, 2)
@@ -521,7 +544,8 @@ def test_compact_rows_keep_no_share_and_equal_headers_are_kept_once(rebound: int
     snap = live.update(ns).snapshot
     assert snap.totals == take_snapshot(ns).totals
     assert set(live.shares) == {"m"}
-    assert all(a is b for a, b in zip(live.sweep.ids[rebound:], ids[rebound:], strict=True))
+    assert type(live.sweep.ids) is array and live.sweep.ids.itemsize == 8
+    assert live.sweep.ids[rebound:] == ids[rebound:] and live.sweep.ids[:rebound] != ids[:rebound]
     ns["m"] = ns.pop("t39")  # NB: a walked name becomes a compact row, and one row goes
     assert live.update(ns).snapshot.totals == take_snapshot(ns).totals
     assert set(live.shares) == set()

@@ -179,7 +179,8 @@ def test_storages_renamed_in_two_objects_move_their_entries_and_keep_the_totals(
     totals.replace([(model, model2), (opt, opt2)])
     assert totals.result() == before
     assert totals.extents == {1: 16, 20: {8: 2}, 30: {4: 2}}  # NB: seen once: just its bytes
-    assert set(totals.home) == {1, 20, 30}
+    assert {s: totals.home_of(s) for s in totals.extents} == dict.fromkeys((1, 20, 30), "cpu")
+    assert totals.home == {}  # NB: every storage on the first device seen: none kept
     model3 = Share(("cpu",), (("cpu", 1, 16), ("cpu", 30, 8), ("cpu", 20, 4)))
     opt3 = Share(("cpu",), (("cpu", 30, 8), ("cpu", 20, 4)))
     totals.replace([(model2, model3), (opt2, opt3)])  # NB: new grads at each other's addresses
@@ -257,3 +258,23 @@ def test_a_first_snapshots_totals_equal_a_fresh_count(present: list[Share]) -> N
     for share in present:
         totals.add(share.devices, list(map(_record, *zip(*share.tensors, strict=True))))
     assert totals.result() == fresh(present)
+
+
+def test_only_a_storage_off_the_first_device_seen_keeps_its_device() -> None:
+    """A big namespace's storages mostly share one device: only the others keep an entry in
+    ``home`` (a second dict entry per storage was a fifth of what its panel kept), and bytes
+    still go where each storage lives, through sightings added, seen twice and removed."""
+    cpu = Share(("cpu",), (("cpu", 3, 16), ("cpu", 6, 8)))
+    meta = Share(("meta",), (("meta", 2, 4), ("meta", 5, 4)))
+    both = Share(("cpu", "meta"), (("cpu", 6, 8), ("meta", 5, 4)))
+    totals = RunningTotals()
+    for share in (cpu, meta, both):
+        totals.add(share)
+    assert totals.home == {2: "meta", 5: "meta"}
+    assert [totals.home_of(s) for s in (3, 6, 2, 5)] == ["cpu", "cpu", "meta", "meta"]
+    assert totals.result() == fresh([cpu, meta, both])
+    totals.remove(meta)
+    assert totals.home == {5: "meta"} and totals.result() == fresh([cpu, both])
+    totals.remove(both)
+    totals.remove(cpu)
+    assert (totals.home, totals.extents, totals.result()) == ({}, {}, ())

@@ -68,6 +68,29 @@ def test_the_first_frame_is_a_plain_snapshot_and_the_live_one_follows() -> None:
     assert rows_of(second) == fresh_rows(ns) and second.findings == fresh_findings(ns)
 
 
+def test_a_frame_keeps_the_snapshot_before_it_only_weakly() -> None:
+    """A frame knows which snapshot its ``changed`` compares with, but keeps it no longer than
+    whoever compares with it (a panel's last frame): a strong reference kept a second whole
+    snapshot alive after every cell, a third of what a big namespace's panel kept."""
+    import gc
+    import weakref
+
+    ns = {f"t{i}": torch.zeros(2) for i in range(50)}
+    frames = _push.Frames()
+    first = frames.build(ns)
+    frames.build(ns)  # NB: the live snapshot starts
+    ns["t3"] = torch.zeros(3)
+    before = frames.last
+    assert before is not None and before.snapshot is not None
+    after = frames.build(ns)
+    assert after.follows(before.snapshot) and not after.follows(first.snapshot)
+    assert after.changed == {"t3"}
+    gone = weakref.ref(before.snapshot)
+    del before, first
+    gc.collect()
+    assert gone() is None and not after.follows(None)
+
+
 def test_a_row_never_reads_a_storage() -> None:
     """What the shortcut rests on: the records before and after a training step differ (their
     grads' storages), their rows, every tensor's included, do not."""

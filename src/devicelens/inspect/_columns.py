@@ -6,6 +6,7 @@ NB: ``map``/``compress`` over the lists, never a Python step per name in the usu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
 from operator import add, and_, is_, itemgetter, ne, or_
 from typing import Any
@@ -38,8 +39,8 @@ def compact_rows(metas: list[tuple[Any, ...]], strided: Any) -> list[bool]:
         and_, map(is_, map(_RG, metas), repeat(False)), map(is_, map(_BASE, metas), repeat(None)))))
 
 
-def changed_names(old_names: list[str], old_ids: list[int], old_metas: list[tuple[Any, ...]],
-          names: list[str], ids: list[int], metas: list[tuple[Any, ...]]) -> set[str]:
+def changed_names(old_names: list[str], old_ids: Sequence[int], old_metas: list[tuple[Any, ...]],
+          names: list[str], ids: Sequence[int], metas: list[tuple[Any, ...]]) -> set[str]:
     """The plain-tensor names whose tensor or header differs between two sweeps."""
     if names == old_names:  # NB: the common case: compared position by position, at C speed
         moved = map(or_, map(ne, ids, old_ids), map(ne, metas, old_metas))

@@ -42,7 +42,7 @@ class Totals:
         self.sizes += map(_NBYTES, ts)
 
     def add_loose(self, devices: list[Any], dtypes: list[Any], shapes: list[Any],
-                  ids: list[int]) -> None:
+                  ids: Sequence[int]) -> None:
         """Every compact row: one object and one tensor on its device, bytes by its storage.
         NB: at C speed; one device (the common case) is counted without a pass per row."""
         distinct = set(devices)

@@ -17,9 +17,10 @@ object nested; a sparse compressed one it reads safely).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
-from itertools import compress, repeat
-from operator import attrgetter, is_, itemgetter, ne
+from itertools import repeat
+from operator import attrgetter, is_, itemgetter
 from typing import Any, NamedTuple
 
 #: what :func:`holds` asks of each tensor besides the guard: not nested, no base (and a leaf)
@@ -127,11 +128,11 @@ class Sweep:
     NB: holds no tensor: ids, headers and guards (which keep no reference either)."""
 
     def __init__(self) -> None:
-        self.ids: list[int] = []
+        self.ids: array[int] = array("Q")
         self.metas: list[tuple[Any, ...]] = []
         self.guards: list[Guard | None] = []
 
-    def read(self, tensors: list[Any], ids: list[int], keep: int, guarded: bool = True
+    def read(self, tensors: list[Any], ids: array[int], keep: int, guarded: bool = True
              ) -> tuple[list[Any], list[tuple[int, int]]]:
         """Every header now, and the chunks (start, end) read again: outside them, each header
         is proven the same as at the last read. The first ``keep`` tensors are bound to the
@@ -161,21 +162,8 @@ class Sweep:
                          and list(map(_M_BASE, got)).count(None) == len(got))  # NB: ids now
                 g = guard(part) if guarded and plain else None
             guards.append(g)
-        self.ids, self.metas, self.guards = _kept_ids(ids, old_ids, same_ids), metas, guards
+        self.ids, self.metas, self.guards = ids, metas, guards
         return metas, fresh
-
-
-def _kept_ids(ids: list[int], old: list[int], same: bool) -> list[int]:
-    """``ids``, reusing the int objects of ``old`` where the two agree: ``map(id, ...)`` makes
-    a new int per tensor on every read, and the columns of the last snapshot keep the old."""
-    if same:
-        return old
-    if len(ids) != len(old):
-        return ids
-    merged = old[:]
-    for p in compress(range(len(ids)), map(ne, ids, old)):
-        merged[p] = ids[p]
-    return merged
 
 
 def sweep(tensors: list[Any]) -> list[tuple[Any, ...]]:

@@ -15,8 +15,9 @@ weak references to modules, and the types and keys a token pins.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
-from itertools import compress, repeat
+from itertools import compress, filterfalse, repeat
 from operator import is_, itemgetter, not_
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -46,6 +47,7 @@ from .records import (
     ObjectRecord,
     Snapshot,
     grads_moved,
+    id_column,
     owned_grads,
 )
 from .snapshot import MAX_NODES, available_devices, recent_cells, take_snapshot
@@ -102,6 +104,16 @@ class Update(NamedTuple):
     regraded: Mapping[str, ObjectRecord] = MappingProxyType({})
 
 
+def _gone(prev: Snapshot | None, loose: Loose, walked: Mapping[str, ObjectRecord]
+          ) -> frozenset[str]:
+    """The names with a record in ``prev`` and none now (a compact row or a walked name)."""
+    if prev is None:
+        return frozenset()
+    now = set(loose.names)
+    now.update(walked)
+    return frozenset(filterfalse(now.__contains__, prev.names()))
+
+
 def _type_ids(types: list[type]) -> list[int]:
     """The ids of ``types``, each distinct id one int object (a namespace holds a few types,
     and ``map(id, ...)`` makes a new int per name). NB: ints hashed, never a type."""
@@ -134,23 +146,22 @@ class Live:
         self.snap: Snapshot | None = None
         self.order: list[str] = []  # the public names, in namespace order
         self.keys: list[Any] = []
-        self.public: list[bool] = []
+        self.public = b""  # NB: flags as bytes: a list kept 8 bytes a name
         self.tnames: list[str] = []  # exact-Tensor names, in order
         self.types: list[type] = []  # the public values' types at the last update (pinned)
-        self.exact: list[bool] = []  # which of them are exactly ``Tensor``
+        self.exact = b""  # which of them are exactly ``Tensor``
         self.sweep = Sweep()  # their ids and headers; NB: re-reads only what no guard proves
         self.guarded = True  # whether this update may prove headers with guards
-        self.columns_key: tuple[list[bool], list[str]] | None = None  # what fixes the columns
+        self.columns_key: tuple[bytes, list[str]] | None = None  # what fixes the columns
         self.full_names: list[str] = []  # the walked names, in namespace order
         # where each plain tensor's name is in ``tnames`` and each compact row's in the columns
         self.index: tuple[dict[str, int], dict[str, int]] | None = None
-        self.compact: list[bool] = []  # which plain tensors are compact rows
+        self.compact = b""  # which plain tensors are compact rows
         self.todo_key: tuple[Any, ...] = ()  # what the names to token were derived from
         self.todo: list[str] = []
         self.todo_types: list[type] = []
         self.n_mods = 0  # how many of them are modules (first, in that list)
         self.entries: dict[str, Entry] = {}
-        self.names: set[str] = set()  # the names with a record in the last snapshot
         self.forest: Token | None = None  # every module name's token, read together
         self.forest_pins: list[Any] = []
         self.forest_kept: Kept | None = None  # their entries, records and parameter paths
@@ -188,11 +199,11 @@ class Live:
             # NB: names added last, as every cell does (IPython binds its source to a new
             # ``_iN``): only those are judged; none shown, and the public names are the last's
             added = shown(keys[n:])
-            self.keys, self.public = keys, self.public + added
+            self.keys, self.public = keys, self.public + bytes(added)
             pkeys = list(compress(keys, self.public)) if True in added else self.order
         else:
             self.keys = keys
-            self.public = shown(keys)
+            self.public = bytes(shown(keys))
             pkeys = list(compress(keys, self.public))
         pvals = list(compress(vals, self.public))
         types = list(map(type, pvals))
@@ -203,11 +214,11 @@ class Live:
         if same_types:
             exact, tnames = self.exact, self.tnames
         else:
-            exact = list(map(is_, types, repeat(torch.Tensor)))
+            exact = bytes(map(is_, types, repeat(torch.Tensor)))
             tnames = list(compress(pkeys, exact))
         self.types, self.exact = types, exact
         tvals = list(compress(pvals, exact))
-        tids = list(map(id, tvals))
+        tids = id_column(tvals)
         old = self.tnames
         keep = len(old) if tnames == old or tnames[:len(old)] == old else 0
         old_ids, old_metas = self.sweep.ids, self.sweep.metas
@@ -215,23 +226,23 @@ class Live:
         loose_changed: set[str] = set()
         if self.snap is not None and tnames == old:
             if fresh:  # NB: outside the chunks read again, every tensor and header is the same
-                compact = self.compact[:]  # NB: a copy: the last todo key holds that list
+                compact = bytearray(self.compact)  # NB: a copy: the last todo key holds it
                 for s, e in fresh:
                     loose_changed |= changed_names(tnames[s:e], old_ids[s:e], old_metas[s:e],
                                            tnames[s:e], tids[s:e], metas[s:e])
                     compact[s:e] = compact_rows(metas[s:e], torch.strided)
-                self.compact = compact
+                self.compact = bytes(compact)
         else:
             loose_changed = changed_names(old, old_ids, old_metas, tnames, tids, metas)
             if tnames != old:  # NB: names that trade a tensor for a number (``a, b = b, a``)
                 self.columns_key = None  # can leave every count as it was: no patching then
             self.tnames = tnames
-            self.compact = compact_rows(metas, torch.strided)
+            self.compact = bytes(compact_rows(metas, torch.strided))
         return self._assemble(torch, ns, pkeys, pvals, types, exact, metas, loose_changed,
                               same_types)
 
     def _assemble(self, torch: Any, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
-                  types: list[type], exact: list[bool], metas: list[tuple[Any, ...]],
+                  types: list[type], exact: bytes, metas: list[tuple[Any, ...]],
                   loose_changed: set[str], same_types: bool) -> Update:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
@@ -252,14 +263,12 @@ class Live:
         self.order = pkeys
         if prev is not None and same_order and (compact, list(walked)) == self.columns_key:
             kinds, full, loose, where, index = self._patched(prev, metas, walked, changed)
-            names, removed = self.names, frozenset[str]()  # NB: the same names hold records
+            removed = frozenset[str]()  # NB: the same names hold records
         else:
             kinds, full, loose, where = self._columns(pkeys, compact, metas, walked, changed)
             index = None
             self.columns_key = (compact, list(walked))
-            names = set(loose.names)
-            names.update(walked)
-            removed = frozenset(self.names - names)
+            removed = _gone(prev, loose, walked)
         first = prev is None
         shares, totals = self.shares, self.totals
         if first:  # NB: no row to compare, nobody reads the records (see Update): the compact
@@ -298,14 +307,17 @@ class Live:
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
         if index is not None:
             snap.set_loose_index(index)
-        self.snap, self.names = snap, names
-        return Update(snap, None if first else frozenset(changed) & names,
+        self.snap = snap
+        # NB: a changed name holds a record where it is walked or a compact row (``where``):
+        # the names of every record are never kept (a set of them cost more than a column)
+        return Update(snap, None if first else frozenset(records),
                       frozenset() if first else removed, records,
                       {} if first else {k: old for k, old in self.regraded.items()
-                                        if k in names and k not in loose_changed})
+                                        if (k in walked or k in where)
+                                        and k not in loose_changed})
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
-                   types: list[type], exact: list[bool], compact: list[bool],
+                   types: list[type], exact: bytes, compact: bytes,
                    same_types: bool) -> tuple[dict[str, ObjectRecord], set[str], list[str]]:
         """Token every name that is not a compact tensor; walk the ones whose token changed.
         ``same_types``: the names and their values' types are the last update's."""
@@ -509,17 +521,21 @@ class Live:
         index = prev._index.patched(moves) if prev._index is not None else None
         return bytes(prev._kinds), full, loose, where, index
 
-    def _columns(self, pkeys: list[str], compact: list[bool], metas: list[tuple[Any, ...]],
+    def _columns(self, pkeys: list[str], compact: bytes, metas: list[tuple[Any, ...]],
                  walked: dict[str, ObjectRecord], changed: set[str]
                  ) -> tuple[bytes, list[ObjectRecord], Loose, dict[str, int]]:
         """A snapshot's columns in namespace order, and where each changed compact row is.
         NB: at C speed: dict and ``compress``/``map`` over the names, no loop per name."""
-        tnames = self.tnames
+        tnames, ids = self.tnames, self.sweep.ids
         self.index = None
-        rows = list(compress(metas, compact))
-        loose = Loose(list(compress(tnames, compact)), list(map(_DEVICE, rows)),
-                      list(map(_DTYPE, rows)), list(map(_SHAPE, rows)),
-                      list(compress(self.sweep.ids, compact)))
+        if compact.count(False):
+            rows = list(compress(metas, compact))
+            names, ids = list(compress(tnames, compact)), array("Q", compress(ids, compact))
+        else:  # NB: every plain tensor a row (the usual case): the names and ids columns are
+            # the live snapshot's own lists, shared (neither is ever edited in place)
+            rows, names = metas, tnames
+        loose = Loose(names, list(map(_DEVICE, rows)), list(map(_DTYPE, rows)),
+                      list(map(_SHAPE, rows)), ids)
         kind_of = dict.fromkeys(loose.names, LOOSE)
         kind_of.update(dict.fromkeys(walked, FULL))
         ordered = list(filter(kind_of.__contains__, pkeys))

@@ -108,7 +108,15 @@ class RunningTotals:
         # NB: storage -> {bytes seen: how often}, or just the bytes where it is seen once (most
         # storages: a one-entry dict per storage was most of what a big namespace's totals kept)
         self.extents: dict[int, dict[int, int] | int] = {}
-        self.home: dict[int, str] = {}  # storage -> its device
+        # NB: storage -> its device, only where that is not ``default`` (the first device any
+        # storage was seen on): a second entry per storage was a fifth of what a big
+        # namespace's panel kept, where most storages share one device
+        self.home: dict[int, str] = {}
+        self.default = ""  # NB: none yet
+
+    def home_of(self, storage: int) -> str:
+        """The device a storage's bytes are counted on."""
+        return self.home.get(storage, self.default)
 
     def add(self, s: Share, sign: int = 1) -> None:
         objs = self.objs
@@ -178,28 +186,35 @@ class RunningTotals:
         if (list(map(renames.__getitem__, olds)) != news  # NB: one new storage per old one
                 or len(set(targets)) != len(targets)  # NB: and one old storage per new one
                 or not all(map(renames.__contains__, seen))  # NB: seen already: it goes too
-                or list(map(home.get, olds)) != devices):
+                or list(map(home.get, olds, repeat(self.default))) != devices):
             return False
         sightings = Counter(olds)
         if list(map(_sightings, map(extents.__getitem__, sightings))) != list(
                 sightings.values()):
             return False  # NB: a sighting of some old storage stays (another object holds it)
-        entries, homes = list(map(extents.pop, renames)), list(map(home.pop, renames))
+        entries = list(map(extents.pop, renames))
+        homes = list(map(home.pop, renames, repeat("")))  # NB: "": on ``default``
         extents.update(zip(targets, entries, strict=True))
-        home.update(zip(targets, homes, strict=True))
+        if homes.count("") != len(homes):
+            home.update((t, h) for t, h in zip(targets, homes, strict=True) if h)
         return True
 
     def _many(self, items: Iterable[Entry], sign: int) -> None:
         """Add (``sign`` 1) or remove (-1) one sighting per entry."""
         count, extents, home, nbytes = self.count, self.extents, self.home, self.nbytes
+        default = self.default
         for dev, storage, n in items:
             count[dev] = count.get(dev, 0) + sign
             seen = extents.get(storage)
             if seen is None and sign > 0:  # NB: a storage seen first (most are seen once)
-                extents[storage], home[storage] = n, dev
+                extents[storage] = n
+                if not default:
+                    default = self.default = dev
+                elif dev != default:
+                    home[storage] = dev
                 nbytes[dev] = nbytes.get(dev, 0) + n
             elif sign < 0 and seen == n:  # NB: its last sighting goes (a dict is never ``n``)
-                where = home.pop(storage)
+                where = home.pop(storage, default)
                 del extents[storage]
                 nbytes[where] -= n
             else:
@@ -210,7 +225,10 @@ class RunningTotals:
         seen: dict[int, int]
         if got is None:
             seen = {}
-            self.home[storage] = dev
+            if not self.default:
+                self.default = dev
+            elif dev != self.default:
+                self.home[storage] = dev
         else:
             seen = {got: 1} if isinstance(got, int) else got
         before = max(seen) if seen else 0
@@ -220,11 +238,12 @@ class RunningTotals:
         else:
             del seen[n]
         after = max(seen) if seen else 0
-        home = self.home[storage]
+        home = self.home_of(storage)
         if after != before:
             self.nbytes[home] = self.nbytes.get(home, 0) + after - before
         if not seen:
-            del self.extents[storage], self.home[storage]
+            del self.extents[storage]
+            self.home.pop(storage, None)
         elif len(seen) == 1 and 1 in seen.values():
             self.extents[storage] = next(iter(seen))  # NB: seen once again: just its bytes
         else:

@@ -8,6 +8,7 @@ bulk of a big namespace) as a compact row and builds its :class:`ObjectRecord` o
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from math import prod
@@ -134,25 +135,32 @@ class LooseHeader(NamedTuple):
 _INFO_NAME, _INFO_SIZE = itemgetter(0), itemgetter(1)  # of a dtype's info (name, size, quantized)
 
 
+def id_column(values: Iterable[Any]) -> array[int]:
+    """Each value's ``id``, packed: 8 bytes each, where a list kept an int object (32 bytes)
+    per tensor besides its slot."""
+    return array("Q", map(id, values))
+
+
 class Loose:
     """Names bound directly to a plain dense tensor (exactly ``torch.Tensor``, strided, no
     autograd, not a view), kept as columns: the bulk of a big namespace.
 
     NB: columns of shared objects (names are the namespace's own keys, shapes are interned, the
-    cpu device is one object) and each tensor's id (its storage identity): a few dozen bytes per
-    tensor and no object the garbage collector has to track.
+    cpu device is one object) and each tensor's id (its storage identity) packed in an array
+    (:func:`id_column`): a few dozen bytes per tensor and no object the garbage collector has
+    to track.
     """
 
     __slots__ = ("devices", "dtypes", "ids", "names", "shapes")
 
     def __init__(self, names: list[str] | None = None, devices: list[Any] | None = None,
                  dtypes: list[Any] | None = None, shapes: list[Any] | None = None,
-                 ids: list[int] | None = None) -> None:
+                 ids: array[int] | None = None) -> None:
         self.names = names if names is not None else []
         self.devices = devices if devices is not None else []
         self.dtypes = dtypes if dtypes is not None else []
         self.shapes = shapes if shapes is not None else []
-        self.ids = ids if ids is not None else []
+        self.ids = ids if ids is not None else array("Q")
 
     def __len__(self) -> int:
         return len(self.names)
@@ -243,8 +251,9 @@ class Snapshot:
     :meth:`names`, :meth:`composites` and :meth:`loose_layouts` never build loose records.
     """
 
-    __slots__ = ("_byname", "_comps", "_full", "_index", "_kinds", "_loose", "_objects",
-                 "_totals", "cells", "devices", "skipped", "torch_version", "truncated")
+    __slots__ = ("__weakref__", "_byname", "_comps", "_full", "_index", "_kinds", "_loose",
+                 "_objects", "_totals", "cells", "devices", "skipped", "torch_version",
+                 "truncated")
 
     devices: tuple[DeviceInfo, ...]
     truncated: bool

@@ -27,6 +27,7 @@ from .records import (
     ObjectRecord,
     Snapshot,
     TensorRecord,
+    id_column,
 )
 
 __all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_WIDTH", "DeviceInfo", "DeviceTotal", "ModuleRecord",
@@ -72,7 +73,7 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
         ctx = Ctx(torch, max_nodes - len(ts))
         ctx.truncated = len(ts) == max_nodes
         walked, skipped = walk_rest(ctx, rest)
-    loose.ids = list(map(id, ts))
+    loose.ids = id_column(ts)
     kinds, full = assemble(len(ts) + len(rest), rest, walked)
     return Snapshot(kinds, full, loose, available_devices(torch), ctx.exhausted or ctx.truncated,
                     torch.__version__, tuple(skipped), cells=recent_cells(namespace))

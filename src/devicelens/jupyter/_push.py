@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from json.encoder import (  # type: ignore[attr-defined]
@@ -85,8 +86,14 @@ class Frame:
     regraded: Mapping[str, ObjectRecord] = field(default_factory=dict, repr=False,
                                                  compare=False)
     findings_bytes: int | None = field(default=None, repr=False, compare=False)
-    previous: Snapshot | None = field(default=None, repr=False, compare=False)  # the frame's
-    # before, which ``changed`` and ``removed`` compare with
+    # NB: the snapshot of the frame before, which ``changed`` and ``removed`` compare with, by
+    # a weak reference: a strong one kept a whole second snapshot alive (a third of what a big
+    # namespace's panel kept after a cell); whoever compares with it holds it anyway
+    previous: weakref.ref[Snapshot] | None = field(default=None, repr=False, compare=False)
+
+    def follows(self, snap: Snapshot | None) -> bool:
+        """Whether ``changed`` and ``removed`` say what changed since ``snap``."""
+        return snap is not None and self.previous is not None and self.previous() is snap
 
     def findings_size(self) -> int:
         """``size(self.findings)``, from the sizes measured when they were encoded."""
@@ -227,7 +234,7 @@ class Frames:
             wire = last.findings if wire == last.findings else wire
         frame = Frame(base, wire, snap, tuple(findings), update.changed, update.removed,
                       dict(update.regraded), findings_bytes=wire_bytes,
-                      previous=last.snapshot if last is not None else None)
+                      previous=_weak(last.snapshot if last is not None else None))
         self.last = frame
         return frame
 
@@ -297,6 +304,10 @@ class Frames:
             sizes.append(hit[2])
         self.wired = wired
         return out, list_size(sizes)
+
+
+def _weak(snap: Snapshot | None) -> weakref.ref[Snapshot] | None:
+    return None if snap is None else weakref.ref(snap)
 
 
 def _base(snap: Snapshot) -> dict[str, Any]:

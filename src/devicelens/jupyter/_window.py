@@ -267,7 +267,7 @@ class Pager:
         self.held = (snap, frame.findings, key, ordered)
         names = fitting(ordered.names[spec.offset:spec.offset + spec.limit])
         if last is not None and last[1] == spec and frame.changed is not None \
-                and frame.previous is last[0].snapshot and names == last[2][1]["names"]:
+                and frame.follows(last[0].snapshot) and names == last[2][1]["names"]:
             out = self._patched(snap, frame, last[2], ordered)  # NB: the same rows, in order
         else:
             out = page(snap, ordered, spec, self.encoded, frame.regraded)
@@ -301,7 +301,7 @@ class Pager:
         be (sorted otherwise, or most names moved: sort them all again)."""
         snap, findings, _, ordered = held
         now = frame.snapshot
-        if key != ("name", True, "") or frame.previous is not snap or frame.changed is None \
+        if key != ("name", True, "") or not frame.follows(snap) or frame.changed is None \
                 or now is None:
             return None
         changed = set(frame.changed)
@@ -330,7 +330,7 @@ class Pager:
         snap, findings, _, ordered = held
         if frame.snapshot is snap and frame.findings is findings:
             return True
-        if frame.previous is not snap or frame.removed or frame.changed is None \
+        if not frame.follows(snap) or frame.removed or frame.changed is None \
                 or frame.snapshot is None:
             return False
         changed = frame.changed
