@@ -292,7 +292,8 @@ class Namer:
         return self._modules.get(id(m))
 
     def module_label(self, m: Any) -> str:
-        path = self.module(m) or self._local_paths.get(id(m))
+        # NB: a model a plain object holds (``tg.init_model``) is not in the snapshot's walk
+        path = self.module(m) or self._local_paths.get(id(m)) or self.deep([m]).get(id(m))
         kind = type(m).__name__
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
 

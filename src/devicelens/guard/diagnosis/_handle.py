@@ -6,7 +6,8 @@ A tensor made inside a method or a helper (``torch.hann_window(n)`` in Preproces
 culprit called "a temporary" or `window` in stft tells the user nothing they hold. What they hold
 is the object whose method runs that code (``model.prep``, ``transform``) or the function their
 cell called (``gumbel_softmax``): that is named, first, beside what the edit rewrites. One rule for
-every family: it applies whenever the fix is an edit and no culprit has a namespace name.
+every family: it applies whenever the fix is an edit and no culprit has a namespace name, and
+after the held culprits where the fix is the edit alone (they stay where they are).
 NB: reads frames, ``__dict__``s and the namespace only; no user code runs.
 """
 
@@ -32,7 +33,13 @@ def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
     edits = with_owners(report.edits, frames, namer)
     report = _without_innocents(report)
     if any(_held(c, namer.ns) for c in report.culprits):
-        return replace(report, edits=edits) if edits != report.edits else report
+        name, what = ("", "") if report.fixes else handle(edits, frames, namer, is_cell)
+        if not name or any(c.named.name == name for c in report.culprits):
+            return replace(report, edits=edits) if edits != report.edits else report
+        # NB: the fix is the edit alone (the held tensors stay where they are): whose code it
+        # changes is named too, after them
+        op = Operand("", Named(name, name, "code", _root(name)), "", "", (), what)
+        return replace(report, culprits=(*report.culprits, op), edits=edits)
     name, what = handle(edits, frames, namer, is_cell)
     if not name:
         return replace(report, edits=edits)

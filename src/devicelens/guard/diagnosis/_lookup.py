@@ -15,7 +15,7 @@ from typing import Any
 
 from ...inspect import _tree
 
-MAX_DEPTH = 4
+MAX_DEPTH = 6  # NB: ``tg.init_model.line_encode.mlp[0].weight``: a model a plain object holds
 MAX_NODES = 20_000
 _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
          str, bytes, int, float, bool, complex, type(None))

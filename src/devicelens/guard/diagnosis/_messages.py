@@ -92,6 +92,15 @@ RULES: tuple[Rule, ...] = (
     Rule("fake_device", "device", "mismatch", "",
          r"Unhandled FakeTensor Device Propagation",
          "torch/_subclasses/fake_tensor.py"),
+    # NB: a result that must land on another device than the op's (``cpu_scalar += cuda_t``):
+    # on a GPU, TensorIterator's "Expected all tensors to be on the same device"
+    Rule("fake_wrong_device", "device", "mismatch", "",
+         r"FakeTensor is wrapped to wrong device, found " + _DEV + r", expected " + _DEV,
+         "torch/_subclasses/fake_tensor.py (FakeTensorMode.wrap_meta_outputs_with_default_"
+         "device_logic)"),
+    Rule("out_device", "device", "mismatch", "",
+         r"Expected out tensor to have device " + _DEV + r", but got " + _DEV + r" instead",
+         "torchgen/dest/register_dispatch_key.py (resize_out: an out= tensor's check)"),
     Rule("index_put_device", "device", "mismatch", "",
          r"Mismatching \S+ device between self \(" + _DEV + r"\) and values",
          "torch/_subclasses/fake_impls.py (index_put_impl: fake tensors, torch.compile)"),
@@ -254,8 +263,10 @@ def match(text: str) -> Match | None:
         if rule.key == "conv_type_device" and _conv_same_device(m.group(0)):
             rule, kind = _CONV_DTYPE, "dtype"  # same device, different tensor types
         expected = ""
-        if rule.key in ("dataparallel", "gradient_device"):
-            expected = m.group(1)  # NB: DataParallel and autograd name the device they need
+        if rule.key in ("dataparallel", "gradient_device", "out_device"):
+            expected = m.group(1)  # NB: DataParallel, autograd and out= name the device needed
+        elif rule.key == "fake_wrong_device":
+            expected = m.group(2)
         return Match(rule, kind, expected, tuple(dict.fromkeys(re.findall(_DEV, text))))
     return None
 

@@ -42,8 +42,10 @@ class MismatchReport:
         if self.title:
             return f"{self.op}(): {self.title}" if self.op else self.title
         what = "devices" if self.kind == "device" else "dtypes"
+        # NB: a 0-dim cpu tensor counts where it is a culprit (one an op writes into)
         seen = {getattr(o, "device" if self.kind == "device" else "dtype")
-                for o in self.operands if not (self.kind == "device" and o.scalar_cpu)}
+                for o in (*self.operands, *self.culprits)
+                if not (self.kind == "device" and o.scalar_cpu and o not in self.culprits)}
         if self.culprits and self.expected and self.kind != "index_dtype":
             seen.add(self.expected)  # NB: the other side may be a temporary, no operand
         found = sorted(seen - {"", "?"})

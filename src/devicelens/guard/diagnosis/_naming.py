@@ -11,8 +11,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ...inspect import _tree
 from ..running._frames import frame_locals
-from . import _edits, _source
+from . import _edits, _roles, _source
 from ._blame import Named, Operand, describe_tensor, is_module, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
@@ -301,6 +302,9 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
     mine = loc is not None and ctx.is_user(ctx.frames[loc[0]].frame.f_code.co_filename)
     for o in origins:
         operand = _operand(op, o, local, mine)
+        if o.role == "producer":  # NB: named beside the edit; the edit is the fix
+            out.append(Blame(operand, (), (), (o.detail,) if o.detail else ()))
+            continue
         if o.role in ("code", "rebuilt"):
             note = (f"{o.detail}" if o.detail else "")
             out.append(Blame(operand, (), (o.edit,) if o.edit else (), (note,) if note else ()))
@@ -358,6 +362,10 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
         return Operand(where, named, str(o.obj), op.operand.dtype, (),
                        f"{type(o.obj).__name__} {str(o.obj)!r}, the device its code makes "
                        "tensors on")
+    if o.role == "producer":
+        what = type(o.obj).__name__
+        return Operand("", named, op.operand.device, op.operand.dtype, (),
+                       f"{what}, makes {local or op.operand.named.name}")
     if o.role == "array":
         shape = tuple(int(n) for n in o.obj.shape)
         return Operand(where, named, "cpu", op.operand.dtype, shape,
@@ -425,9 +433,33 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
     if holder:
         # NB: a tuple's item cannot be assigned: the tuple is made again, every item moved
         return f"{holder} = tuple(t.{call} for t in {holder})"
+    field = _namedtuple_field(ctx, code) if role in ("attribute", "tensor") and code else None
+    if field is not None:
+        # NB: a named tuple's field cannot be assigned (``data.next_observations = ...`` raises
+        # AttributeError): the tuple is made again with that field replaced
+        return f"{field[0]} = {field[0]}._replace({field[1]}={code}.{call})"
     if role in ("attribute", "trapped", "tensor", "grad") and code:
         return f"{code} = {code}.{call}"
     return _comment(o.name, failure, expected)
+
+
+def _namedtuple_field(ctx: Ctx, code: str) -> tuple[str, str] | None:
+    """(``data``, ``next_observations``) for ``data.next_observations`` when ``data`` is a
+    named tuple (a replay buffer's samples); None otherwise. NB: the type's own ``__dict__``s
+    are read, never an attribute of the instance."""
+    try:
+        node = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Attribute):
+        return None
+    holder = ast.unparse(node.value)
+    tp = type(ctx.resolve(holder))
+    fields = _tree._type_dict_lookup(tp, "_fields") if issubclass(tp, tuple) else None
+    if type(fields) is not tuple or node.attr not in fields \
+            or _tree._type_dict_lookup(tp, "_replace") is None:
+        return None
+    return holder, node.attr
 
 
 def _setting_value(ctx: Ctx, old: Any, expected: str) -> str:
@@ -578,7 +610,7 @@ def titles(failure: Failure, ops: list[Op]) -> str:
     if rule is None:
         return ""
     role, want = rule.role, rule.want
-    if role == "target":
+    if role == "target" or _roles.index_into_loss(failure, ops):
         return ("the loss target must hold int64 class indices" if want == "int64" else
                 "the loss target must be floating point, like the input")
     if failure.kind == "index_dtype" or (role == "index" and failure.kind != "device"):

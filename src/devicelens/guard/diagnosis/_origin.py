@@ -14,7 +14,7 @@ import ast
 import types
 from typing import Any
 
-from ...inspect import _tree
+from ...inspect import _tree, _types
 from ..families import _code_bugs, _setting
 from ..families._dispatched import derived_input
 from ..families._int_fill import with_fill
@@ -84,12 +84,15 @@ class Tracer:
         out += _code_bugs.in_statement(self, sc, stmt)
         if out:
             return out
-        # NB: a temporary made from a name on the line (``mask.logical_not()``): that name
+        # NB: a temporary made from a name on the line (``mask.logical_not()``): that name; or
+        # the user's NumPy array of the culprit's dtype (``torch.as_tensor(obs)``)
         for node in _source.own_nodes_of(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 v = sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id)
                 if is_tensor(v) and self.matches(v):
                     out += self.name(sc, node.id, 1)
+                elif not is_tensor(v):
+                    out += self._named_array(v)
         return out
 
     # -- expressions
@@ -143,7 +146,10 @@ class Tracer:
                 return self._named(sc.values.get(name), name) if sc.frame >= 0 else []
             at = sc._replace(line=stmt.lineno)
             found = self.expr(at, value, depth + 1)
-            return found or _code_bugs.where_made(self, at, value, name)
+            found = found or _code_bugs.where_made(self, at, value, name)
+            if isinstance(value, ast.Call) and all(o.role == "code" for o in found):
+                found = found + self.producer(at, value, name)
+            return found
         if name in sc.code.params() and name != "self":
             return self._param(sc, name, depth)
         obj = sc.values[name] if name in sc.values else sc.globals.get(name)
@@ -351,15 +357,102 @@ class Tracer:
                     return None
                 steps.append(_tree.Step("item", key))
             cur = cur.value
-        if not isinstance(cur, ast.Name):
+        if isinstance(cur, ast.Call):
+            root, name = self._getter_result(sc, cur), "_"
+        elif isinstance(cur, ast.Name):
+            root, name = sc.values[cur.id] if cur.id in sc.values else sc.globals.get(cur.id), \
+                cur.id
+        else:
             return None
-        root = sc.values[cur.id] if cur.id in sc.values else sc.globals.get(cur.id)
         if root is None:
             return None
         try:
-            return _tree.resolve({cur.id: root}, (_tree.Step("name", cur.id), *reversed(steps)))
+            return _tree.resolve({name: root}, (_tree.Step("name", name), *reversed(steps)))
         except LookupError:
             return None
+
+    def _getter_result(self, sc: Scope, call: ast.Call) -> Any:
+        """What ``obj.get_model()`` returns where that method of the user's only returns an
+        attribute chain of ``self`` (``return self.model``), read from its source, never
+        called; None otherwise."""
+        func = call.func
+        if call.args or call.keywords or not isinstance(func, ast.Attribute):
+            return None
+        base = self.live(sc, func.value)
+        fn = _tree._type_dict_lookup(type(base), func.attr) if base is not None else None
+        if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
+            return None
+        code = _source.function_code(fn)
+        body = code.func.body if code is not None and code.func is not None else []
+        params = code.params() if code is not None else []
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or not params \
+                or not isinstance(body[0].value, ast.Attribute | ast.Subscript | ast.Name):
+            return None
+        inner = Scope(code, {params[0]: base}, {}, 0, -1)  # type: ignore[arg-type]
+        return self.live(inner, body[0].value)
+
+    def producer(self, sc: Scope, call: ast.Call, local: str) -> list[Origin]:
+        """The user's object that made local ``local`` wrong where ``call`` made it: a module
+        of theirs whose every parameter is on the culprit's device (or in its dtype)
+        (``self.get_model().vision_tower(images)``), or an object whose method made it and
+        which holds only tensors or a device setting of the culprit's
+        (``self._exploration_noise.sample(shape)``, built on cuda:0). Named beside the edit,
+        never instead of it: the user holds that object, not the line. [] where nothing says
+        so. NB: reads ``__dict__``s and parameters' headers; no user code runs."""
+        import torch
+
+        w = self.want
+        func = call.func
+        obj = self.live(sc, func)
+        if obj is None or not issubclass(type(obj), torch.nn.Module):
+            obj = self.live(sc, func.value) if isinstance(func, ast.Attribute) else None
+        if obj is None or is_tensor(obj) or not self._made_there(obj, w):
+            return []
+        path = self.namer.owner(obj)
+        if not path or path.split(".")[0].split("[")[0] not in self.namer.ns:
+            return []
+        what = w.device if w.kind == "device" else w.dtype
+        return [Origin(path, "", obj, "producer",
+                       detail=f"`{local}` is made by {path}, which is on {what}")]
+
+    def _made_there(self, obj: Any, w: Want) -> bool:
+        """Whether ``obj`` holds only what the culprit is: its parameters (a module), else the
+        tensors and device settings of its ``__dict__`` and of the plain objects in it."""
+        import torch
+
+        from ._blame import iter_params
+
+        if w.kind == "device":
+            def off(t: Any) -> bool | None:
+                m = meta(t)
+                return None if m is None else m[0] == w.device
+        elif w.kind == "dtype" and w.fix == "" and w.expected.startswith(("float", "bfloat")):
+            def off(t: Any) -> bool | None:
+                m = meta(t)
+                return None if m is None or not m[1].startswith(("float", "bfloat")) \
+                    else m[1] == w.dtype
+        else:
+            return False
+        if issubclass(type(obj), torch.nn.Module):
+            seen = [off(p) for p in iter_params(obj, 10_000)]
+        else:
+            seen = []
+            todo, depth = [obj], 0
+            while todo and depth < 2:
+                nxt = []
+                for o in todo:
+                    d = _types.instance_dict(o)
+                    for v in (d or {}).values():
+                        if is_tensor(v):
+                            seen.append(off(v))
+                        elif type(v) is torch.device and w.kind == "device":
+                            seen.append(str(v) == w.device)
+                        elif _types.instance_dict(v) is not None and not issubclass(
+                                type(v), torch.nn.Module):
+                            nxt.append(v)
+                todo, depth = nxt, depth + 1
+        seen = [x for x in seen if x is not None]
+        return bool(seen) and all(seen)
 
     def _named(self, obj: Any, code: str) -> list[Origin]:
         if obj is None:

@@ -37,7 +37,7 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
     role = rule.role if rule is not None else "mismatch"
     if failure.kind == "device":
         return _device(ctx, failure, ops, forced, role)
-    if role == "target" or _loss_target(ctx, failure, ops):
+    if role == "target" or _loss_target(ctx, failure, ops) or index_into_loss(failure, ops):
         return _target(ctx, failure, ops)
     if role == "index" or failure.kind == "index_dtype":
         long_only = rule is not None and rule.key in _LONG_ONLY
@@ -82,8 +82,24 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
         failure.op, cell_inputs, lambda: ns_data(ctx))
-    return expected, [o for o in ops if o.operand.device != expected and not o.operand.scalar_cpu
+    written = _written_here(ctx, sc, stmt, tracer)
+    return expected, [o for o in ops if o.operand.device != expected
+                      and (not o.operand.scalar_cpu or id(o.tensor) in written)
                       and (not named or said(o.operand.device))]
+
+
+def _written_here(ctx: Ctx, sc: Any, stmt: ast.stmt | None, tracer: Any) -> set[int]:
+    """The tensors the failing statement writes into (``acc += x``, ``acc.add_(x)``). A 0-dim
+    cpu tensor mixes with any device only as an input: one an op writes into must be on the
+    op's device (``total = torch.tensor(0.)`` then ``total += loss_on_gpu``)."""
+    if stmt is None or sc is None:
+        return set()
+    nodes: list[ast.expr] = [stmt.target] if isinstance(stmt, ast.AugAssign) else []
+    for node in _source.own_nodes_of(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr.endswith("_") and not node.func.attr.endswith("__"):
+            nodes.append(node.func.value)
+    return {id(t) for t in (tracer.live(sc, n) for n in nodes) if is_tensor(t)}
 
 
 def _want() -> Any:
@@ -201,6 +217,15 @@ def _loss_target(ctx: Ctx, failure: Failure, ops: list[Op]) -> bool:
         r"(?:Found dtype|found|output type) ([\w ]+?)(?: but|$|\.)", failure.text)}
     return any(local_name(o.operand.where) == "target" and is_int(o.operand.dtype)
                and o.operand.dtype in quoted for o in ops)
+
+
+def index_into_loss(failure: Failure, ops: list[Op]) -> bool:
+    """A loss's own target that is no integer tensor, where the message speaks of an index: a
+    loss decomposed into ``gather`` (as on a simulated device) names its target's dtype as an
+    index's; the target is the culprit, as the loss's own message would say."""
+    return failure.kind == "index_dtype" and any(
+        local_name(o.operand.where) == "target" and not is_int(o.operand.dtype)
+        and any(w in o.operand.where.split(" in ", 1)[-1] for w in _LOSS_WORDS) for o in ops)
 
 
 def _op_frame_name(ctx: Ctx) -> str:

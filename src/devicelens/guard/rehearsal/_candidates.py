@@ -96,7 +96,8 @@ def line_guesses(report: MismatchReport, filename: str, line: int, qualname: str
                          lambda n: _segment(old, first, n), outer)
     strays: dict[int, str] = {}  # NB: a rewritten sequence's operand is its stray item
     mixed = _mixed_sequences(stmt, scope or {}, report, lambda n: _segment(old, first, n), strays)
-    for node, new in [*_written(stmt, report), *rewrites, *mixed]:
+    unpacked = _unpacked_dicts(stmt, scope or {}, report, call) if anchor else []
+    for node, new in [*_written(stmt, report), *rewrites, *mixed, *unpacked]:
         if anchor and _source(node) == anchor:
             continue
         text = _replaced(old, first, node, new)
@@ -289,6 +290,34 @@ def _mixed_sequences(stmt: ast.stmt, scope: Mapping[str, Any], report: MismatchR
         base = text if atom else f"({text})"
         strays[id(n)] = f"{base}[{next(i for i, p in enumerate(places) if p != report.expected)}]"
         yield n, f"[{var}.to({base}[{k}].{attr}) for {var} in {base}]"
+
+
+def _unpacked_dicts(stmt: ast.stmt, scope: Mapping[str, Any], report: MismatchReport,
+                    call: str) -> list[tuple[ast.expr, str]]:
+    """(dict, its new text) for a dict of tensors a call unpacks (``self.model.generate(
+    **inputs)``, a processor's output left on the cpu) with a tensor elsewhere than the op
+    wants: every item moved as the call's own anchor says, ``{k: v.to(...) for k, v in
+    inputs.items()}``. NB: only a plain dict of tensors only, in a function (``call`` reads an
+    operand's place, never a literal); ``_rewrites`` passes over it (it is no tensor)."""
+    if report.kind != "device" or not call.startswith("to("):
+        return []
+    names = {x.id for x in ast.walk(stmt) if isinstance(x, ast.Name)}
+    key, val = next((a, b) for a, b in (("k", "v"), ("k_", "v_"), ("key", "value"))
+                    if a not in names and b not in names)
+    out: list[tuple[ast.expr, str]] = []
+    for node in ast.walk(stmt):
+        if not isinstance(node, ast.Call):
+            continue
+        for kw in node.keywords:
+            value = _lookup(kw.value, scope) if kw.arg is None else None
+            if type(value) is not dict or not value or not all(map(_is_tensor, value.values())):
+                continue
+            places = {tensor_header(t)[0] for t in value.values()}
+            if places != {report.expected}:
+                src = _source(kw.value)
+                out.append((kw.value, f"{{{key}: {val}.{call} for {key}, {val} in "
+                                      f"{src}.items()}}"))
+    return out
 
 
 def _dtype_of(value: Any) -> str:

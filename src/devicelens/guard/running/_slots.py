@@ -74,12 +74,16 @@ def tensor_slots(args: Any, kwargs: dict[str, Any]) -> list[Slot]:
     return out
 
 
+def _inplace(func: Any) -> bool:
+    name = getattr(func, "__name__", "") or ""
+    return (name.endswith("_") and not name.endswith("__")) or name in _INPLACE_DUNDERS
+
+
 def _written(func: Any, args: Any, kwargs: dict[str, Any], slots: list[Slot]) -> list[Slot]:
     """The slots of tensors ``func`` writes into: ``self`` of an in-place op (``add_``,
     ``+=``, ``inplace=True``), ``out=``, and batch/instance norm's running statistics."""
     name = getattr(func, "__name__", "") or ""
-    inplace = (name.endswith("_") and not name.endswith("__")) or name in _INPLACE_DUNDERS \
-        or kwargs.get("inplace") is True
+    inplace = _inplace(func) or kwargs.get("inplace") is True
     stats: tuple[int, ...] = ()
     if name in _MUTATING:
         stats = _RUNNING_STATS.get(getattr(func, "__module__", "") or "", ())
@@ -121,7 +125,11 @@ def _device_split(func: Any, slots: list[Slot]) -> list[Slot]:
             if len({str(s.tensor.device) for s in row if not _scalar_cpu(s.tensor)}) > 1:
                 return row
         return []
-    if len({str(s.tensor.device) for s in slots if not _scalar_cpu(s.tensor)}) > 1:
+    # NB: a 0-dim cpu tensor mixes with any device as an input, never as the tensor an op
+    # writes into (``total = torch.tensor(0.)``, then ``total += loss_on_gpu``)
+    into = _inplace(func)
+    if len({str(s.tensor.device) for s in slots if not _scalar_cpu(s.tensor) or (
+            into and s.index == 0 and s.sub < 0) or s.key == "out"}) > 1:
         return slots
     return []
 

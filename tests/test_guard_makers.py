@@ -1,0 +1,285 @@
+"""Who made the stray, in the user's names: the object whose method made it, the array a
+temporary was converted from, the tuple that holds it, the tensor an op writes into.
+
+Each test is the shape of a held-out bug the engine first missed (robotics RL, vision-language
+models, point clouds): the culprit the user holds is named beside the edit, and the fix is one
+that Python accepts and the rehearsal proves. Through a real IPython shell, post-mortem and
+``%%cuda_safe`` both.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+
+from devicelens.guard import DeviceMismatchError
+from tests._traces import VERIFIED
+
+pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+NOISE = """
+import torch
+from torch import nn
+
+class GaussianNoise:
+    def __init__(self, std, device="cuda:0"):
+        self.device = torch.device(device)
+        self.distribution = torch.distributions.Normal(
+            torch.tensor(0.0, device=self.device), torch.tensor(std, device=self.device),
+            validate_args=False)
+    def sample(self, size):
+        return self.distribution.sample(size)
+
+class Agent:
+    def __init__(self, policy, noise):
+        self.policy, self.noise = policy, noise
+    def act(self, states):
+        actions = self.policy(states)
+        noises = self.noise.sample(actions.shape)
+        return actions + noises
+"""
+
+TOWER = """
+import torch
+from torch import nn
+
+class Inner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tower = nn.Linear(4, 6)
+        self.projector = nn.Linear(6, 3)
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = Inner()
+    def get_model(self):
+        return self.model
+    def encode(self, images):
+        features = self.get_model().tower(images)
+        return self.get_model().projector(features)
+"""
+
+
+def run(ip, cell: str, fake=None):
+    if fake is None:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+    with fake:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+
+
+def diagnosis(capsys) -> str:
+    out = ANSI.sub("", capsys.readouterr().out)
+    assert "devicelens: " in out, out[-2000:]
+    return out[out.index("devicelens: "):]
+
+
+def test_the_object_whose_method_made_the_stray_is_named(ip, capsys, fake_cuda):
+    """skrl's exploration noise built on cuda:0 beside an agent on cuda:1: the noise object
+    (it holds only cuda:0 tensors and a cuda:0 device) is named beside the edit."""
+    assert run(ip, NOISE) is None
+    with fake_cuda:
+        ip.user_ns.update(agent=ip.user_ns["Agent"](
+            fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1"), ip.user_ns["GaussianNoise"](0.1)),
+            states=fake_cuda.randn(3, 4, device="cuda:1"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = agent.act(states)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: agent.noise (GaussianNoise, makes `noises` in Agent.act); expected cuda:1" \
+        in text
+    assert "note: `noises` is made by agent.noise, which is on cuda:0" in text
+    assert "+ noises = self.noise.sample(actions.shape).to(" in text and VERIFIED in text
+
+
+def test_the_module_a_getter_returns_is_followed_to_the_maker(ip, capsys, fake_cuda):
+    """LLaVA's ``self.get_model().vision_tower(images)``: a method that only returns an
+    attribute is read (never called), so the tower left on cuda:0 is named."""
+    assert run(ip, TOWER) is None
+    with fake_cuda:
+        m = ip.user_ns["Model"]()
+        fake_cuda.to(m, "cuda:1")
+        fake_cuda.to(m.model.tower, "cuda:0")
+        ip.user_ns.update(model=m, images=fake_cuda.randn(2, 4, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    f = model.encode(images)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: model.model.tower (Linear, makes `features` in Model.encode); " \
+           "expected cuda:1" in text
+
+
+def test_an_object_holding_tensors_on_both_sides_is_not_named(ip, capsys, fake_cuda):
+    """Nothing says the noise object made the stray when it holds a tensor on the expected
+    device too: only the edit and its handle are named."""
+    assert run(ip, NOISE) is None
+    with fake_cuda:
+        noise = ip.user_ns["GaussianNoise"](0.1)
+        noise.scale = fake_cuda.randn(2, device="cuda:1")
+        ip.user_ns.update(agent=ip.user_ns["Agent"](
+            fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1"), noise),
+            states=fake_cuda.randn(3, 4, device="cuda:1"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = agent.act(states)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: agent.noise" not in text and "culprit: agent (its Agent.act" in text
+
+
+def test_a_temporary_converted_from_the_users_array_names_the_array(ip, capsys):
+    """``policy(torch.as_tensor(obs))`` with MuJoCo's float64 ``obs``: the array is the
+    culprit, and its own cast the fix."""
+    import numpy as np
+
+    ip.user_ns.update(policy=torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh()),
+                      obs=np.zeros(5), torch=torch, np=np)
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    action = policy(torch.as_tensor(obs)).numpy()\n"
+                   "obs = obs + action.sum()\n")
+    text = diagnosis(capsys)
+    assert "culprit: obs (NumPy float64[5]), `input` in Linear.forward; expected float32" in text
+    assert "fix:\n      obs = obs.astype('float32')\n" + VERIFIED in text
+    assert ip.user_ns["obs"].dtype == np.float64  # NB: rehearsed on a copy, never applied
+
+
+def test_a_named_tuple_field_is_replaced_not_assigned(ip, capsys):
+    """cleanrl's replay samples are a NamedTuple: ``data.obs = ...`` raises, so the tuple is
+    made again with the field replaced; the rehearsal completes it with the next field."""
+    assert run(ip, "import torch\nfrom typing import NamedTuple\n"
+                   "class Samples(NamedTuple):\n    obs: torch.Tensor\n"
+                   "    next_obs: torch.Tensor\n") is None
+    ip.user_ns.update(actor=torch.nn.Linear(3, 1), data=ip.user_ns["Samples"](
+        torch.zeros(4, 3, dtype=torch.float64), torch.zeros(4, 3, dtype=torch.float64)))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    a = actor(data.next_obs)\n    b = actor(data.obs)\n")
+    text = diagnosis(capsys)
+    assert ("fix:\n      data = data._replace(next_obs=data.next_obs.float())\n"
+            "      data = data._replace(obs=data.obs.float())\n" + VERIFIED) in text
+
+
+def test_a_zero_dim_cpu_tensor_written_into_is_a_culprit(ip, capsys, fake_cuda):
+    """``total = torch.tensor(0.)`` then ``total += loss`` on the GPU (LaneNet, LCCNet): a 0-dim
+    cpu tensor mixes with any device as an input only. The simulated GPU's own wording is read
+    as the real one; the guard stops the write before it runs."""
+    assert run(ip, "import torch\ndef val(target, pred):\n    total = torch.tensor(0.0)\n"
+                   "    total += (target - pred).norm()\n    return total\n") is None
+    with fake_cuda:
+        ip.user_ns.update(t=fake_cuda.randn(3, device="cuda:0"),
+                          p=fake_cuda.randn(3, device="cuda:0"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    err = val(t, p)\n", fake_cuda)
+    assert "FakeTensor is wrapped to wrong device" in str(err)
+    text = diagnosis(capsys)
+    assert text.startswith("devicelens: tensors on different devices: cpu, cuda:0")
+    assert "culprit: `total` in val (float32[] on cpu); expected cuda:0" in text
+    assert "+ total = torch.tensor(0.0).to(target.device)" in text and VERIFIED in text
+    with fake_cuda:
+        err = run(ip, "%%cuda_safe --no-preflight\nwith torch.no_grad():\n    err = val(t, p)\n")
+    assert isinstance(err, DeviceMismatchError)
+    assert err.report.op == "Tensor.add_" and "`total` in val" in err.culprits[-1]
+
+
+def test_a_zero_dim_cpu_input_still_mixes_with_the_gpu(ip, fake_cuda):
+    """The other way round stays allowed: a 0-dim cpu tensor read by an op on the GPU."""
+    with fake_cuda:
+        ip.user_ns.update(x=fake_cuda.randn(3, device="cuda:0"), s=torch.tensor(2.0),
+                          torch=torch)
+        assert run(ip, "%%cuda_safe --no-preflight\nx += s\ny = x * s\n") is None
+
+
+def test_a_half_loss_target_on_a_simulated_gpu_is_the_target(ip, capsys):
+    """CLIP fine-tuning's ``ground_truth`` made ``.half()``: on meta, cross_entropy is
+    decomposed into ``gather``, whose message speaks of an index; the loss's target is named,
+    as a GPU's own "expected scalar type Long" would."""
+    from tests.conftest import to_in_place
+
+    ip.user_ns.update(loss_img=torch.nn.CrossEntropyLoss(), torch=torch,
+                      logits=to_in_place(torch.nn.Linear(2, 4), "meta")(
+                          torch.zeros(4, 2, device="meta")),
+                      ground_truth=torch.arange(4).half().to("meta"))
+    capsys.readouterr()
+    assert run(ip, "loss = loss_img(logits, ground_truth)\n")
+    text = diagnosis(capsys)
+    assert text.startswith("devicelens: the loss target must hold int64 class indices")
+    assert "culprit: ground_truth (float16[4] on meta), `target` in cross_entropy; " \
+           "expected int64" in text
+    assert "ground_truth = ground_truth.long()" in text
+
+
+def test_the_owner_of_an_edit_alone_is_named_beside_held_culprits() -> None:
+    """PaliGemma split over two GPUs: the inputs are right for the first half and wrong for
+    the second, so the fix edits the model's code and leaves them where they are; whose code
+    that is gets named too, after them. With a namespace fix for them, it is not."""
+    from dataclasses import replace
+
+    from devicelens.guard.diagnosis._blame import Named, Namer, Operand
+    from devicelens.guard.diagnosis._edits import Edit
+    from devicelens.guard.diagnosis._handle import with_handle
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+
+    ns = {"model": torch.nn.Linear(2, 2), "inputs": {"mask": torch.zeros(2)}}
+    held = Operand("", Named("inputs['mask']", "inputs['mask']", "tensor", "inputs"), "cuda:0",
+                   "float32", (2,))
+    edit = Edit("cell In[1] line 9 (in M.forward)", ("return h + mask",),
+                ("return h + mask.to(h.device)",), "<cell>", "M.forward", "model")
+    report = MismatchReport("device", "", "cuda:1", (held,), (held,), edits=(edit,))
+    out = with_handle(report, [], Namer(ns), lambda f: False)
+    assert [c.named.name for c in out.culprits] == ["inputs['mask']", "model"]
+    assert out.culprits[1].what == "its M.forward has the line to edit"
+    moved = replace(report, fixes=("inputs['mask'] = inputs['mask'].to(\"cuda:1\")",))
+    assert [c.named.name for c in with_handle(moved, [], Namer(ns), lambda f: False).culprits] \
+        == ["inputs['mask']"]
+
+
+def test_an_out_tensor_on_another_device_is_the_culprit(ip, capsys):
+    """``torch.gather(..., out=buf)`` with ``buf`` left on the cpu (Isaac Lab's observation
+    buffers): the message names the device the op needs, and ``buf`` goes there."""
+    ip.user_ns.update(torch=torch, x=torch.randn(2, 5, device="meta"),
+                      idx=torch.zeros(2, 3, dtype=torch.long, device="meta"),
+                      buf=torch.empty(2, 3))
+    capsys.readouterr()
+    err = run(ip, "torch.gather(x, 1, idx, out=buf)\n")
+    assert "Expected out tensor to have device meta, but got cpu instead" in str(err)
+    text = diagnosis(capsys)
+    assert "culprit: buf (float32[2, 3] on cpu)" in text and "expected meta" in text
+    assert "fix:\n      buf = buf.to(x.device)\n" + VERIFIED in text
+
+
+def test_a_model_a_plain_object_holds_deep_down_is_named(ip, capsys):
+    """trafficgen's ``tg.init_model``, loaded on the cpu while the batch went to the GPU (here
+    meta): the layer is named through the plain object, four steps down, and the model it
+    belongs to moves."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass Gen:\n"
+                   "    def __init__(self):\n"
+                   "        self.init_model = nn.Sequential(nn.Sequential(nn.Sequential(\n"
+                   "            nn.Linear(4, 4))))\n") is None
+    ip.user_ns.update(tg=ip.user_ns["Gen"](), batch=torch.randn(2, 4, device="meta"))
+    capsys.readouterr()
+    assert run(ip, "out = tg.init_model(batch)\n")
+    text = diagnosis(capsys)
+    assert "culprit: tg.init_model[0][0][0].weight (float32[4, 4] on cpu)" in text
+    assert "inside: tg.init_model[0][0][0] (Linear)" in text
+    assert 'fix:\n      tg.init_model.to("meta")\n' + VERIFIED in text
+
+
+def test_a_dict_a_method_unpacks_into_the_model_is_moved_item_by_item(ip, capsys, fake_cuda):
+    """LMM-Engines' adapter hands a processor's cpu output to ``self.model.generate(**inputs)``
+    on the GPU: the dict is moved where the call is, each item to the model's own place."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass M(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.emb = nn.Embedding(10, 4)\n"
+                   "    def generate(self, ids, mask):\n        return self.emb(ids) * mask\n"
+                   "class Adapter:\n    def __init__(self, model):\n        self.model = model\n"
+                   "    def generate(self, n):\n"
+                   "        inputs = {'ids': torch.zeros(1, n, dtype=torch.long),\n"
+                   "                  'mask': torch.ones(1, n, 1)}\n"
+                   "        return self.model.generate(**inputs)\n") is None
+    with fake_cuda:
+        ip.user_ns["adapter"] = ip.user_ns["Adapter"](fake_cuda.to(ip.user_ns["M"](), "cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = adapter.generate(3)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: adapter (its Adapter.generate has the line to edit); expected cuda:0" in text
+    assert ("+ return self.model.generate(**{k: v.to(next(self.model.parameters()).device) "
+            "for k, v in inputs.items()})") in text and VERIFIED in text
