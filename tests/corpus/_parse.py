@@ -140,12 +140,20 @@ def apply_edit(source: str, edit: Edit) -> str | None:
         return None
     lines = source.split("\n")
     n = len(edit.old)
-    for i in range(len(lines) - n + 1):
-        if [ln.strip() for ln in lines[i:i + n]] == [o.strip() for o in edit.old]:
-            pad = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
-            lines[i:i + n] = [pad + new for new in edit.new]
-            return "\n".join(lines)
-    return None
+    found = [i for i in range(len(lines) - n + 1)
+             if [ln.strip() for ln in lines[i:i + n]] == [o.strip() for o in edit.old]]
+    if not found:
+        return None
+    # NB: the same lines twice in one cell (a loop's body repeats its first statement): the
+    # edit's own line number says which, as a user would read it (IPython drops a cell's
+    # leading blank lines before numbering)
+    at = re.search(r"line (\d+)", edit.where)
+    blank = next((k for k, ln in enumerate(lines) if ln.strip()), 0)
+    hint = int(at.group(1)) - 1 + blank if at else -1
+    i = hint if hint in found else found[0]
+    pad = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+    lines[i:i + n] = [pad + new for new in edit.new]
+    return "\n".join(lines)
 
 
 def edit_locals(edit: Edit, source: str) -> set[str]:

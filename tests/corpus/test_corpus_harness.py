@@ -123,6 +123,20 @@ def test_an_edit_replaces_the_line_keeping_its_indentation() -> None:
     assert _parse.apply_edit("y = 1\n", edit) is None
 
 
+def test_an_edit_of_lines_a_cell_holds_twice_goes_where_its_line_number_says() -> None:
+    """A loop's body repeating the cell's first statement: the edit printed for line 5 (the
+    cell's own numbering, leading blank line dropped) changes line 5, not the first match."""
+    cell = "\nb = B()\nt = y.gather(1, b.state())\nfor s in range(3):\n    b.advance(t)\n" \
+           "    t = y.gather(1, b.state())\n"
+    edit = _parse.Edit("cell In[4] line 5", ("t = y.gather(1, b.state())",),
+                       ("t = y.gather(1, b.state().long())",))
+    out = _parse.apply_edit(cell, edit)
+    assert out is not None and out.splitlines()[2] == "t = y.gather(1, b.state())"
+    assert out.splitlines()[5] == "    t = y.gather(1, b.state().long())"
+    elsewhere = _parse.Edit("cell In[4] line 9", edit.old, edit.new)
+    assert _parse.apply_edit(cell, elsewhere).splitlines()[2].endswith(".long())")
+
+
 def test_preflight_report_is_cut_before_the_traceback() -> None:
     out = ("%%cuda_safe pre-flight: 1 problem found before running the cell\n"
            "  error (cell line 3): bad\n      fix()\n-----\nDeviceMismatchError  Traceback\n")
