@@ -173,6 +173,23 @@ def test_forward_lint_finds_missing_and_hardcoded_devices():
     assert lint_forward(nn.Linear) == ()
 
 
+class Itm(nn.Module):
+    """ALBEF's image-text matching labels: made on the cpu from factories only, then moved."""
+
+    def forward(self, image):
+        bs = image.size(0)
+        labels = torch.cat([torch.ones(bs, dtype=torch.long), torch.zeros(2 * bs).long()],
+                           dim=0).to(image.device)
+        mixed = torch.cat([torch.zeros(bs), image[:, 0]]).to(image.device)
+        return labels, mixed
+
+
+def test_factories_only_other_factories_meet_before_a_move_are_fine():
+    """Nothing from outside meets ALBEF's labels before ``.to(image.device)``; a factory that
+    meets the input first (``mixed``) still fails on a GPU, before its move."""
+    assert [(i.kind, i.name) for i in lint_forward(Itm)] == [("forward_no_device", "mixed")]
+
+
 def test_lint_runs_for_module_classes_used_in_the_cell(fake_cuda):
     """On cuda:1 every line of Net.forward that pins a tensor elsewhere is a warning; on
     cuda:0, where ``.cuda()`` and ``device="cuda:0"`` already put them, the code runs and only

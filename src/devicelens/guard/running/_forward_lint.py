@@ -64,13 +64,44 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
 
     ctx = _Ctx(fn, start, cell_label(fn.__code__.co_filename), _anchor(fdef), _targets(fdef))
     # NB: ``torch.zeros(n).cuda(0)``: the factory's cpu result is moved at once; only the
-    # move is linted
+    # move is linted. So are factories only other factories meet before the move
+    # (ALBEF's ``torch.cat([torch.ones(bs), torch.zeros(2 * bs)]).to(image.device)``)
     moved = {id(n.func.value) for n in ast.walk(fdef) if isinstance(n, ast.Call)
              and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
              and isinstance(n.func.value, ast.Call)}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in ("to", "cuda") and not _only_dtype(n) \
+                and _only_made_here(n.func.value, ctx):
+            moved |= {id(c) for c in ast.walk(n.func.value) if isinstance(c, ast.Call)}
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
            and id(node) not in moved for issue in ctx.check(node)]
     return tuple(out)
+
+
+_JOINS = frozenset({"cat", "stack", "concat", "hstack", "vstack"})
+_CASTS = frozenset({"long", "float", "int", "double", "half", "bool", "bfloat16"})
+
+
+def _only_made_here(node: ast.expr, ctx: _Ctx) -> bool:
+    """``node`` only combines tensors that torch's factories make right there: a factory call,
+    a join of such (``torch.cat([torch.ones(n), torch.zeros(m)])``), a cast of one, or
+    arithmetic of them and numbers. Nothing from outside meets them before the move."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    if isinstance(node, ast.BinOp):
+        return _only_made_here(node.left, ctx) and _only_made_here(node.right, ctx)
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    f = node.func
+    if f.attr in FACTORIES and ctx._is_torch(f.value):
+        return True
+    if f.attr in _CASTS and not node.args:
+        return _only_made_here(f.value, ctx)
+    if f.attr in _JOINS and ctx._is_torch(f.value) and node.args \
+            and isinstance(node.args[0], ast.List | ast.Tuple):
+        return all(_only_made_here(e, ctx) for e in node.args[0].elts)
+    return False
 
 
 def _forward_def(cls: type) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
