@@ -283,3 +283,63 @@ def test_a_dict_a_method_unpacks_into_the_model_is_moved_item_by_item(ip, capsys
     assert "culprit: adapter (its Adapter.generate has the line to edit); expected cuda:0" in text
     assert ("+ return self.model.generate(**{k: v.to(next(self.model.parameters()).device) "
             "for k, v in inputs.items()})") in text and VERIFIED in text
+
+
+def test_a_hidden_state_tuple_remade_by_a_method_is_mended_where_it_is_made(ip, capsys,
+                                                                            fake_cuda):
+    """A BiLSTM-CRF's ``self.hidden = self.init_hidden()`` at every call, a tuple of cpu
+    tensors: moving the tuple fixes nothing, ``init_hidden`` is what to change."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass Tagger(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.lstm = nn.LSTM(4, 3, batch_first=True)\n"
+                   "        self.hidden = self.init_hidden()\n"
+                   "    def init_hidden(self):\n"
+                   "        return (torch.randn(1, 2, 3), torch.randn(1, 2, 3))\n"
+                   "    def features(self, x):\n        self.hidden = self.init_hidden()\n"
+                   "        out, self.hidden = self.lstm(x, self.hidden)\n        return out\n"
+                   ) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Tagger"](), "cuda:0"),
+                          x=fake_cuda.randn(2, 5, 4, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    f = model.features(x)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: model (its Tagger.init_hidden has the line to edit); expected cuda:0" in text
+    assert "+ return (torch.randn(1, 2, 3, device=next(self.parameters()).device), " \
+           "torch.randn(1, 2, 3, device=next(self.parameters()).device))" in text
+    assert VERIFIED in text
+
+
+def test_an_integer_class_weight_is_the_culprit_not_the_class_indices(ip, capsys):
+    """``CrossEntropyLoss(weight=torch.LongTensor(...))``: "expected scalar type Float but
+    found Long" quotes the weight's dtype; int64 class indices are what the loss wants."""
+    ip.user_ns.update(torch=torch, loss=torch.nn.CrossEntropyLoss(weight=torch.tensor([1, 2, 3])),
+                      logits=torch.randn(4, 3), target=torch.tensor([0, 1, 2, 1]))
+    capsys.readouterr()
+    assert run(ip, "out = loss(logits, target)\n")
+    text = diagnosis(capsys)
+    assert "culprit: loss.weight (int64[3] on cpu), `weight` in cross_entropy; expected float32" \
+        in text and "culprit: target" not in text
+    assert "fix:\n      loss.weight = loss.weight.float()\n" + VERIFIED in text
+
+
+def test_tensors_trained_by_hand_are_cast_in_place_and_named_as_the_code_reads_them(ip, capsys):
+    """Dive into DL's MLP from scratch: ``W1`` made from a float64 NumPy array and stepped by
+    hand through ``params``. ``W1`` is what the failing function reads (not ``params[0]``), and
+    ``.data`` keeps it the leaf the update loop holds: rebinding it would step the old one."""
+    import numpy as np
+
+    assert run(ip, "import torch\nimport numpy as np\n"
+                   "W1 = torch.tensor(np.random.normal(0, 0.01, (4, 3)), requires_grad=True)\n"
+                   "b1 = torch.zeros(3, requires_grad=True)\nparams = [W1, b1]\n"
+                   "def net(X):\n    return torch.matmul(X, W1) + b1\n"
+                   "def train(net, params, lr):\n    X = torch.randn(2, 4)\n"
+                   "    net(X).sum().backward()\n    for p in params:\n"
+                   "        p.data -= lr * p.grad\n") is None
+    capsys.readouterr()
+    assert run(ip, "train(net, params, 0.1)\n")
+    text = diagnosis(capsys)
+    assert "culprit: W1 (float64[4, 3] on cpu); expected float32" in text
+    assert "fix:\n      W1.data = W1.data.float()\n" + VERIFIED in text
+    assert ip.user_ns["W1"].dtype == torch.float64 and np is not None
+

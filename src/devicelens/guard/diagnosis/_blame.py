@@ -84,11 +84,17 @@ class Namer:
         self.snapshot: Any = None
 
     def _cell_names(self) -> frozenset[str]:
-        """The global names the innermost cell's top level reads."""
+        """The global names the innermost cell's top level reads, and those the functions it
+        called read where a cell defined them (``W1`` in ``net``, beside the ``params`` the
+        cell passes): the names the failing code spells."""
+        out: set[str] = set()
         for fr in self.frames:
             code = fr.frame.f_code
-            if code.co_name == "<module>" and self.is_cell(code.co_filename):
-                return frozenset(code.co_names)
+            if not self.is_cell(code.co_filename):
+                continue
+            out.update(code.co_names)
+            if code.co_name == "<module>":
+                return frozenset(out)
         return frozenset()
 
     def _build(self) -> dict[int, Named]:

@@ -146,11 +146,37 @@ def _optimizer_held(o: Operand) -> bool:
 
 
 def _merge_edits(edits: tuple[Edit, ...]) -> tuple[Edit, ...]:
-    """One edit per quoted line: two fixes of the same line are one edit."""
+    """One edit per quoted line: two fixes of the same line are one edit, with both changes
+    where they touch different places of it (``(torch.randn(n), torch.randn(n))``, each made
+    on the cpu), else the first."""
     out: dict[tuple[str, ...], Edit] = {}
     for e in edits:
-        out.setdefault(e.old, e)
+        got = out.get(e.old)
+        if got is None:
+            out[e.old] = e
+        elif got.new != e.new:
+            both = _both("\n".join(e.old), "\n".join(got.new), "\n".join(e.new))
+            if both is not None:
+                out[e.old] = got._replace(new=tuple(both.split("\n")))
     return tuple(out.values())
+
+
+def _both(old: str, a: str, b: str) -> str | None:
+    """``old`` with the changes ``a`` and ``b`` each make to it, where they do not overlap
+    (two insertions at one place do); None otherwise."""
+    from difflib import SequenceMatcher
+    from itertools import pairwise
+
+    ops = [(i1, i2, src[j1:j2]) for src in (a, b)
+           for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, src, autojunk=False).get_opcodes()
+           if tag != "equal"]
+    ops.sort()
+    if any(p[1] > q[0] or (p[0] == p[1] == q[0]) for p, q in pairwise(ops)):
+        return None
+    text = old
+    for i1, i2, new in reversed(ops):
+        text = text[:i1] + new + text[i2:]
+    return text
 
 
 def _shown_expected(failure: Failure, expected: str) -> str:

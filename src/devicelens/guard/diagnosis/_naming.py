@@ -164,8 +164,10 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
         if sc is None or sc.self_obj is None:
             continue
         d = instance_dict(sc.self_obj) or {}
+        # NB: or a tuple of them (an LSTM's ``self.hidden = self.init_hidden()``)
         made = [(stmt, value, f"self.{attr}") for attr in
-                [k for k, v in list(dict.items(d)) if v is op.tensor and type(k) is str]
+                [k for k, v in list(dict.items(d)) if type(k) is str and (
+                    v is op.tensor or (type(v) is tuple and any(x is op.tensor for x in v)))]
                 for stmt, value in self_assignments(sc.code, attr, sc.line)]
         # NB: an item of a plain dict the method holds (an optimizer's ``state =
         # self.state[p]``; ``state["exp_avg_sq_row"] = torch.zeros(...)`` on its first step)
@@ -438,9 +440,26 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         # NB: a named tuple's field cannot be assigned (``data.next_observations = ...`` raises
         # AttributeError): the tuple is made again with that field replaced
         return f"{field[0]} = {field[0]}._replace({field[1]}={code}.{call})"
+    if role in ("attribute", "trapped", "tensor") and code and failure.kind == "dtype" \
+            and _trained(o.obj):
+        # NB: a tensor trained by hand (``W1 = torch.tensor(..., requires_grad=True)``, in a
+        # ``params`` list an update loop steps): cast in place, the same leaf everywhere it is
+        # held; rebinding its name would leave the list stepping the old one
+        return f"{code}.data = {code}.data.{call}"
     if role in ("attribute", "trapped", "tensor", "grad") and code:
         return f"{code} = {code}.{call}"
     return _comment(o.name, failure, expected)
+
+
+def _trained(t: Any) -> bool:
+    """A leaf tensor that needs grad (not a Parameter, which its module moves), read from the
+    C header: no property of a subclass runs."""
+    import torch
+
+    if not is_tensor(t) or isinstance(t, torch.nn.Parameter):
+        return False
+    base: Any = torch._C.TensorBase
+    return bool(base.requires_grad.__get__(t) and base.is_leaf.__get__(t))
 
 
 def _namedtuple_field(ctx: Ctx, code: str) -> tuple[str, str] | None:

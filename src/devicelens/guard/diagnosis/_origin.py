@@ -35,7 +35,7 @@ class Tracer:
 
     def __init__(self, frames: list[Frame], namer: Namer, is_user: Any, want: Want) -> None:
         self.frames, self.namer, self.is_user, self.want = frames, namer, is_user, want
-        self._seen: set[tuple[int, int, str]] = set()
+        self._seen: set[tuple[int, int, int, str]] = set()
         self._followed: set[tuple[int, str]] = set()  # (frame, local) followed from another
         self.item_key = ""  # the dict key the culprit sits under, when tracing a dict
 
@@ -99,7 +99,10 @@ class Tracer:
     def expr(self, sc: Scope, node: ast.expr | None, depth: int) -> list[Origin]:
         if node is None or depth > MAX_DEPTH:
             return []
-        key = (id(sc.code.body), getattr(node, "lineno", 0), ast.dump(node)[:200])
+        # NB: the column too: one line may make the same expression twice (``(torch.randn(n),
+        # torch.randn(n))``), each a stray of its own
+        key = (id(sc.code.body), getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+               ast.dump(node)[:200])
         if key in self._seen:
             return []
         self._seen.add(key)

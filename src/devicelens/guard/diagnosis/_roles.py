@@ -216,7 +216,17 @@ def _loss_target(ctx: Ctx, failure: Failure, ops: list[Op]) -> bool:
     quoted = {dtype_name(d) for d in re.findall(
         r"(?:Found dtype|found|output type) ([\w ]+?)(?: but|$|\.)", failure.text)}
     return any(local_name(o.operand.where) == "target" and is_int(o.operand.dtype)
-               and o.operand.dtype in quoted for o in ops)
+               and o.operand.dtype in quoted and not _class_indices(fn, o, ops) for o in ops)
+
+
+def _class_indices(fn: str, target: Op, ops: list[Op]) -> bool:
+    """An int64 target of class indices (one dimension fewer than the input) is what
+    cross_entropy and nll_loss want: the int64 the message quotes is another operand's (an
+    integer class ``weight``)."""
+    if fn not in ("cross_entropy", "nll_loss") or target.operand.dtype != "int64":
+        return False
+    inputs = [o.operand.shape for o in ops if local_name(o.operand.where) == "input"]
+    return bool(inputs) and len(target.operand.shape) == len(inputs[0]) - 1
 
 
 def index_into_loss(failure: Failure, ops: list[Op]) -> bool:
