@@ -190,6 +190,22 @@ def test_factories_only_other_factories_meet_before_a_move_are_fine():
     assert [(i.kind, i.name) for i in lint_forward(Itm)] == [("forward_no_device", "mixed")]
 
 
+@pytest.mark.filterwarnings("ignore:`torch.nn.utils.weight_norm` is deprecated")
+def test_a_module_whose_pre_hook_moves_it_is_not_judged(fake_cuda):
+    """webui's ``--medvram``: parts stay on the cpu and a forward pre-hook of its own sends each
+    to the input's GPU when called; torch's own pre-hooks (``weight_norm``) move nothing."""
+    def send_me_to_gpu(module, args):
+        module.to(args[0].device)
+
+    x = fake_cuda.randn(2, 8, device="cuda:0")
+    hooked = nn.Sequential(nn.Linear(8, 3))
+    hooked[0].register_forward_pre_hook(send_me_to_gpu)
+    assert preflight("out = model(x)\n", {"model": hooked, "x": x}).issues == ()
+    normed = nn.Sequential(torch.nn.utils.weight_norm(nn.Linear(8, 3)))
+    rep = preflight("out = model(x)\n", {"model": normed, "x": x})
+    assert [(i.severity, i.kind) for i in rep.issues] == [("error", "module_input")]
+
+
 def test_lint_runs_for_module_classes_used_in_the_cell(fake_cuda):
     """On cuda:1 every line of Net.forward that pins a tensor elsewhere is a warning; on
     cuda:0, where ``.cuda()`` and ``device="cuda:0"`` already put them, the code runs and only

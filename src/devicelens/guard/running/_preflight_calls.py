@@ -179,6 +179,8 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
         return None  # NB: these move their inputs themselves
     if obj is not None and _spans_accelerators(obj):
         return None  # NB: model parallel: where its input goes is its forward's business
+    if obj is not None and _moving_hooks(obj):
+        return None  # NB: a forward pre-hook of its own sends parts where the input is
     cpu_ok = _cpu_arguments(obj, node)
     moved = _arguments_moved(obj, node)
     flat = [(n, v) for n, v in _flat(items, kws)
@@ -212,6 +214,33 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
                      f"{v.code} = {v.code}.to(torch.{m.dtype})" if v.code else
                      f"# cast {_label(n, v)} to torch.{m.dtype} first", [v.code])
     return Val("tensor", target, dtype=m.dtype if not m.buffers_only else "")
+
+
+_MAX_HOOKED = 2_000
+
+
+def _moving_hooks(m: Any) -> bool:
+    """A forward pre-hook that is not torch's own (``weight_norm``'s recomputes, it moves
+    nothing) on ``m`` or a module inside it: webui's ``--medvram`` ``send_me_to_gpu``,
+    ComfyUI's low-VRAM weight streaming. Where a part runs is then decided at call time, so the
+    pre-flight does not judge it. NB: ``__dict__``s and the hooks' types only."""
+    from ...inspect import _tree
+
+    todo, seen = [m], 0
+    while todo and seen < _MAX_HOOKED:
+        mod = todo.pop()
+        seen += 1
+        d = _tree.instance_dict(mod) or {}
+        hooks = d.get("_forward_pre_hooks")
+        for h in (list(dict.values(hooks)) if isinstance(hooks, dict) else []):
+            fn = h if type(h) is types.FunctionType else None
+            where = fn.__module__ if fn is not None else type(h).__module__
+            if not (isinstance(where, str) and where.startswith("torch.")):
+                return True
+        children = d.get("_modules")
+        if isinstance(children, dict):
+            todo += [c for c in dict.values(children) if c is not None]
+    return False
 
 
 def _spans_accelerators(m: Any) -> bool:
