@@ -343,3 +343,4 @@ def test_tensors_trained_by_hand_are_cast_in_place_and_named_as_the_code_reads_t
     assert "fix:\n      W1.data = W1.data.float()\n" + VERIFIED in text
     assert ip.user_ns["W1"].dtype == torch.float64 and np is not None
 
+

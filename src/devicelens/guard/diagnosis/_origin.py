@@ -150,7 +150,7 @@ class Tracer:
             at = sc._replace(line=stmt.lineno)
             found = self.expr(at, value, depth + 1)
             found = found or _code_bugs.where_made(self, at, value, name)
-            if isinstance(value, ast.Call) and all(o.role == "code" for o in found):
+            if isinstance(value, ast.Call) and found and all(o.role == "code" for o in found):
                 found = found + self.producer(at, value, name)
             return found
         if name in sc.code.params() and name != "self":
@@ -412,7 +412,8 @@ class Tracer:
         if obj is None or is_tensor(obj) or not self._made_there(obj, w):
             return []
         path = self.namer.owner(obj)
-        if not path or path.split(".")[0].split("[")[0] not in self.namer.ns:
+        root = path.split(".")[0].split("[")[0]
+        if not path or root not in self.namer.ns:
             return []
         what = w.device if w.kind == "device" else w.dtype
         return [Origin(path, "", obj, "producer",
