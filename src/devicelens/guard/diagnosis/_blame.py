@@ -87,14 +87,19 @@ class Namer:
         """The global names the innermost cell's top level reads, and those the functions it
         called read where a cell defined them (``W1`` in ``net``, beside the ``params`` the
         cell passes): the names the failing code spells."""
+        import dis
+
         out: set[str] = set()
         for fr in self.frames:
             code = fr.frame.f_code
             if not self.is_cell(code.co_filename):
                 continue
-            out.update(code.co_names)
             if code.co_name == "<module>":
-                return frozenset(out)
+                return frozenset(out | set(code.co_names))
+            # NB: a function's globals only (``W1``), never its attributes' names
+            # (``self.instance_loss_fn`` is no read of a global ``instance_loss_fn``)
+            out.update(str(i.argval) for i in dis.get_instructions(code)
+                       if i.opname == "LOAD_GLOBAL")
         return frozenset()
 
     def _build(self) -> dict[int, Named]:
