@@ -344,3 +344,29 @@ def test_tensors_trained_by_hand_are_cast_in_place_and_named_as_the_code_reads_t
     assert ip.user_ns["W1"].dtype == torch.float64 and np is not None
 
 
+
+
+def test_an_attribute_named_like_a_global_is_no_read_of_that_global(ip, capsys, fake_cuda):
+    """CLAM's ``self.instance_loss_fn(...)`` with a global ``instance_loss_fn`` holding the same
+    object: the cell reaches it through ``model``, so it is named there; the method's attribute
+    of the same name reads no global."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass SVM(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.labels = torch.arange(2)\n"
+                   "    def forward(self, y):\n"
+                   "        return torch.ne(y.unsqueeze(1), self.labels)\n"
+                   "class Clam(nn.Module):\n    def __init__(self, loss_fn):\n"
+                   "        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"
+                   "        self.loss_fn = loss_fn\n"
+                   "    def forward(self, x, y):\n        return self.fc(x), self.loss_fn(y)\n")\
+        is None
+    with fake_cuda:
+        loss_fn = ip.user_ns["SVM"]()
+        ip.user_ns.update(loss_fn=loss_fn, model=fake_cuda.to(ip.user_ns["Clam"](loss_fn),
+                                                               "cuda:0"),
+                          x=fake_cuda.randn(3, 2, device="cuda:0"),
+                          y=torch.zeros(3, dtype=torch.long, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = model(x, y)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: model.loss_fn.labels (int64[2] on cpu)" in text
