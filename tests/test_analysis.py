@@ -188,6 +188,31 @@ def test_float32_buffers_beside_half_parameters_are_a_note_not_a_cast():
     assert f.severity == "warning" and f.fix == "model.to(torch.bfloat16)"
 
 
+def test_normalisation_layers_kept_in_float32_beside_half_ones_are_a_note():
+    # NB: apex's network_to_half and fp16 recipes keep BatchNorm in float32 (cuDNN takes half
+    # inputs with float32 statistics and affine weights); a Linear left in float32 is no such
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4, 2))
+    model.half()
+    model[1].float()
+    f = only({"model": model}, "module_float32_kept")
+    assert f.severity == "info" and set(f.paths) == {"model.1.weight", "model.1.bias",
+                                                     "model.1.running_mean", "model.1.running_var"}
+    model[3].float()
+    assert kinds({"model": model}) == ["module_mixed_dtype"]
+
+
+def test_a_checkpoints_tensors_are_no_inputs_of_the_model():
+    # NB: pytorch-3dunet's resume: a DataParallel run's state dict, loaded on the cpu, handed to
+    # a helper with the model on the GPU (here meta); load_state_dict copies across devices
+    model = nn.Linear(2, 2).to("meta")
+    state = {"epoch": 3, "model_state_dict": {"module.weight": torch.zeros(2, 2),
+                                               "module.bias": torch.zeros(2)},
+             "x": torch.zeros(1, 2)}
+    ns = {"model": model, "state": state, "In": ["", "load_checkpoint(state, model)"]}
+    f = only(ns, "loose_device")
+    assert f.paths == ("state['x']",)
+
+
 def test_float8_weights_beside_bfloat16_ones_are_no_mixed_model():
     # NB: fp8 checkpoints keep quantised weights (and their float32 scales) beside bfloat16
     # norms and embeddings; casting them to bfloat16 would undo the quantisation

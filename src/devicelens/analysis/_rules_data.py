@@ -7,6 +7,7 @@ whose models all agree is judged, never a tensor against an arbitrary one of sev
 
 from __future__ import annotations
 
+import re
 from operator import itemgetter
 
 from ..inspect._tree import Step, code_for, has_code
@@ -81,7 +82,8 @@ def _wants(idx: ModelIndex, ms: list[Model], attr: str,
 def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Finding]:
     idx, usage = ctx
     loose = [t for t in o.tensors if t.role == "tensor" and t.flavor != "opaque"
-             and not (t.shape == () and t.device == "cpu") and t.ref[-1] != _BATCH_SIZES]
+             and not (t.shape == () and t.device == "cpu") and t.ref[-1] != _BATCH_SIZES
+             and not _state_entry(t.ref[-1])]
     cpu = [t for t in loose if t.path in usage.cpu_paths]
     loose = [t for t in loose if t.path not in usage.cpu_paths]
     out = _cpu_required(o, [t for t in cpu if t.device != "cpu"])
@@ -111,6 +113,16 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
 #: keeps it there, and building one with it elsewhere raises "batch_sizes should always be on
 #: CPU"), and an int64 that no dtype judges
 _BATCH_SIZES = Step("attr", "batch_sizes", "field")
+
+
+#: a state dict's key (``module.encoders.0.weight``): a checkpoint's tensor, which
+#: ``load_state_dict`` copies into the model wherever either is, never a model's input
+_STATE_KEY = re.compile(r"[\w.]*\w\.(?:weight|bias|running_mean|running_var|"
+                        r"num_batches_tracked|in_proj_weight|in_proj_bias|\w+_orig)")
+
+
+def _state_entry(step: Step) -> bool:
+    return step.kind == "item" and type(step.key) is str and bool(_STATE_KEY.fullmatch(step.key))
 
 
 _NOT_YET = "Your cells have not used it with a model yet."

@@ -147,8 +147,9 @@ def _module_dtypes(o: ObjectRecord) -> list[Finding]:
     strays = [t for t in own if t.dtype != target and t.shape != ()]
     if not strays:
         return []
-    if target in _HALF and all(t.dtype == "float32" and (t.role == "buffer" or is_adapter(t))
-                               for t in strays):
+    norms = {m.path for m in o.modules if m.type_name.startswith(_NORMS)}
+    if target in _HALF and all(t.dtype == "float32" and (
+            t.role == "buffer" or is_adapter(t) or t.owner in norms) for t in strays):
         return [_float32_kept(o, strays, target)]
     root = o.tensors[0].ref[:1]
     fix = _cast_fix(root, held, strays, target)
@@ -164,6 +165,9 @@ def _module_dtypes(o: ObjectRecord) -> list[Finding]:
 
 
 _HALF = frozenset({"float16", "bfloat16"})
+#: normalisation layers a half-precision network keeps in float32 on purpose (apex's
+#: ``network_to_half``, fp16 recipes: cuDNN takes half inputs with float32 statistics)
+_NORMS = ("BatchNorm", "SyncBatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "RMSNorm")
 
 
 def _cast_fix(root: Ref, held: list[TensorRecord], strays: list[TensorRecord],
@@ -189,8 +193,8 @@ def _float32_kept(o: ObjectRecord, strays: list[TensorRecord], target: str) -> F
     adapters = [t for t in strays if is_adapter(t)]
     shown = ", ".join(t.path for t in strays[:3]) + (f" and {n - 3} more" if n > 3 else "")
     why = ([] if len(adapters) == n else
-           ["rotary frequencies such as inv_freq and normalisation statistics are kept in "
-            "float32 for precision"])
+           ["rotary frequencies such as inv_freq, normalisation statistics and normalisation "
+            "layers are kept in float32 for precision"])
     if adapters:
         why.append("PEFT keeps LoRA adapters in float32 beside a half-precision base "
                    "(autocast_adapter_dtype) and casts their inputs")
