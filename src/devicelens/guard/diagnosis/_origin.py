@@ -386,13 +386,13 @@ class Tracer:
         if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
             return None
         code = _source.function_code(fn)
-        body = code.func.body if code is not None and code.func is not None else []
-        params = code.params() if code is not None else []
+        if code is None or code.func is None:
+            return None
+        body, params = code.func.body, code.params()
         if len(body) != 1 or not isinstance(body[0], ast.Return) or not params \
                 or not isinstance(body[0].value, ast.Attribute | ast.Subscript | ast.Name):
             return None
-        inner = Scope(code, {params[0]: base}, {}, 0, -1)  # type: ignore[arg-type]
-        return self.live(inner, body[0].value)
+        return self.live(Scope(code, {params[0]: base}, {}, 0, -1), body[0].value)
 
     def producer(self, sc: Scope, call: ast.Call, local: str) -> list[Origin]:
         """The user's object that made local ``local`` wrong where ``call`` made it: a module
@@ -415,9 +415,9 @@ class Tracer:
         root = path.split(".")[0].split("[")[0]
         if not path or root not in self.namer.ns:
             return []
-        what = w.device if w.kind == "device" else w.dtype
+        what = f"on {w.device}" if w.kind == "device" else f"in {w.dtype}"
         return [Origin(path, "", obj, "producer",
-                       detail=f"`{local}` is made by {path}, which is on {what}")]
+                       detail=f"`{local}` is made by {path}, which is {what}")]
 
     def _made_there(self, obj: Any, w: Want) -> bool:
         """Whether ``obj`` holds only what the culprit is: its parameters (a module), else the

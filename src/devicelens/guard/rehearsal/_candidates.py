@@ -302,8 +302,11 @@ def _unpacked_dicts(stmt: ast.stmt, scope: Mapping[str, Any], report: MismatchRe
     if report.kind != "device" or not call.startswith("to("):
         return []
     names = {x.id for x in ast.walk(stmt) if isinstance(x, ast.Name)}
-    key, val = next((a, b) for a, b in (("k", "v"), ("k_", "v_"), ("key", "value"))
-                    if a not in names and b not in names)
+    pair = next(((a, b) for a, b in (("k", "v"), ("k_", "v_"), ("key", "value"))
+                 if a not in names and b not in names), None)
+    if pair is None:
+        return []
+    key, val = pair
     out: list[tuple[ast.expr, str]] = []
     for node in ast.walk(stmt):
         if not isinstance(node, ast.Call):

@@ -20,7 +20,7 @@ EXEMPT = frozenset({
     "__getitem__", "index_put", "index_put_", "_has_compatible_shallow_copy_type", "set_",
     "expand_as", "view_as", "reshape_as", "is_same_size", "__deepcopy__", "__reduce_ex__",
     "new_tensor", "_to_copy", "__repr__", "__format__", "grad", "backward", "is_set_to",
-    "_make_subclass", "_foreach_copy_",
+    "_make_subclass", "_foreach_copy_", "fill_",  # NB: a 0-dim value fills from any device
 })
 _MUTATING = frozenset({"batch_norm", "instance_norm"})
 _INPLACE_DUNDERS = frozenset({
