@@ -278,3 +278,5 @@ def test_only_a_storage_off_the_first_device_seen_keeps_its_device() -> None:
     totals.remove(both)
     totals.remove(cpu)
     assert (totals.home, totals.extents, totals.result()) == ({}, {}, ())
+    # NB: a rename of a storage never seen is no rename (nothing to move), on the default device
+    assert totals.default == "cpu" and not totals._renamed([("cpu", 99, 4)], [("cpu", 98, 4)])

@@ -186,6 +186,7 @@ class RunningTotals:
         if (list(map(renames.__getitem__, olds)) != news  # NB: one new storage per old one
                 or len(set(targets)) != len(targets)  # NB: and one old storage per new one
                 or not all(map(renames.__contains__, seen))  # NB: seen already: it goes too
+                or not all(map(extents.__contains__, olds))  # NB: each old one was seen
                 or list(map(home.get, olds, repeat(self.default))) != devices):
             return False
         sightings = Counter(olds)
