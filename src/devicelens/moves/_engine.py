@@ -8,6 +8,7 @@ points never raise for what they find: every failure is a report with ``ok=False
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import compress, repeat
@@ -91,17 +92,20 @@ def _walk(torch: Any, ns: dict[str, Any], selected: list[str], values: list[Any]
     """Walk every selected name that does not move as a column: modules first, then
     optimizers, then the rest (only the report's order depends on it). Returns the walker and
     the positions of the names it walked."""
-    from ._loose import positions
+    from ._loose import positions, still_positions
     from ._plan import Walker
 
     w = Walker(torch, ns)
     rest = positions(loose, values)
+    # NB: names already where the move goes are neither walked nor columns
+    still = still_positions(loose, values)
     plain = (torch.Tensor, torch.nn.Parameter)
     ranks = [_order(torch, values[i]) for i in rest]
     for j in sorted(range(len(rest)), key=ranks.__getitem__):
         i = rest[j]
         name, obj = selected[i], values[i]
-        w.seq = i - j if ranks[j] == 2 else 0  # NB: how many column names come before it
+        # NB: how many column names come before it
+        w.seq = i - j - bisect_left(still, i) if ranks[j] == 2 else 0
         if one_of(type(obj), plain):
             w.loose(name, obj, target)
         else:

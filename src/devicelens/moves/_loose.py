@@ -175,6 +175,15 @@ def positions(loose: Loose, values: list[Any]) -> list[int]:
     return sorted([*rest, *compress(range(len(values)), map(gone.__contains__, map(id, values)))])
 
 
+def still_positions(loose: Loose, values: list[Any]) -> list[int]:
+    """Where, in the selection ``values``, the names already where the move goes are (neither
+    walked nor moved as columns), in order; [] at once when there are none."""
+    if not loose.still:
+        return []
+    here = set(map(id, loose.still))
+    return list(compress(range(len(values)), map(here.__contains__, map(id, values))))
+
+
 # --- the move ----------------------------------------------------------------------------
 
 def copy_into(torch: Any, loose: Loose, out: list[Any],
