@@ -216,9 +216,6 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
     return Val("tensor", target, dtype=m.dtype if not m.buffers_only else "")
 
 
-_MAX_HOOKED = 2_000
-
-
 def _moving_hooks(m: Any) -> bool:
     """A forward pre-hook that is not torch's own (``weight_norm``'s recomputes, it moves
     nothing) on ``m`` or a module inside it: webui's ``--medvram`` ``send_me_to_gpu``,
@@ -226,20 +223,12 @@ def _moving_hooks(m: Any) -> bool:
     pre-flight does not judge it. NB: ``__dict__``s and the hooks' types only."""
     from ...inspect import _tree
 
-    todo, seen = [m], 0
-    while todo and seen < _MAX_HOOKED:
-        mod = todo.pop()
-        seen += 1
-        d = _tree.instance_dict(mod) or {}
-        hooks = d.get("_forward_pre_hooks")
+    for mod in _tree.submodules(m, limit=2_000):
+        hooks = (_tree.instance_dict(mod) or {}).get("_forward_pre_hooks")
         for h in (list(dict.values(hooks)) if isinstance(hooks, dict) else []):
-            fn = h if type(h) is types.FunctionType else None
-            where = fn.__module__ if fn is not None else type(h).__module__
+            where = h.__module__ if type(h) is types.FunctionType else type(h).__module__
             if not (isinstance(where, str) and where.startswith("torch.")):
                 return True
-        children = d.get("_modules")
-        if isinstance(children, dict):
-            todo += [c for c in dict.values(children) if c is not None]
     return False
 
 
