@@ -183,7 +183,7 @@ def _plain_nodes(v: Any, depth: int) -> int:
     return nodes
 
 
-class _Columns:
+class Columns:
     """Every field of a list of plain dense tensors' records, computed column by column."""
 
     def __init__(self, w: Walker, ts: list[Any]) -> None:
@@ -228,14 +228,14 @@ def read_model(w: Walker, m: Any, path: str, ref: Ref) -> Sums | None:
     if not plan.module(m, path, ref, 0):
         return None
     ts = plan.ts
-    cols = _Columns(w, ts)
+    cols = Columns(w, ts)
     if not cols.ok:
         return None
     grads = _grads(w, ts, cols.metas)
     if grads is None:
         return None
     has, gts = grads
-    gcols = _Columns(w, gts)
+    gcols = Columns(w, gts)
     if not gcols.ok:
         return None
     ctx = w.ctx

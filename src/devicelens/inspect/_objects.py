@@ -10,6 +10,7 @@ from typing import Any
 
 from . import _types
 from ._model_columns import Sums, read_model
+from ._optimizer_columns import read_state
 from ._tree import Ref, display_for, step
 from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
 from .records import ObjectRecord, TensorRecord
@@ -119,12 +120,15 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
     groups, by_id = optimizer_state(opt)
     root = root or (step("name", name),)
     name = display_for(root)
+    params = optimizer_params(groups, w.reader.exact)
+    if read_state(w, root, name, params, by_id, _steps_of, _item_step):
+        return
     paths, read = w.ctx.param_paths, w.ctx.param_records
     exact0, exact1 = w.reader.exact
     tensor, items = w.exact_tensor, _ITEM_STEPS
-    for g, i, p in optimizer_params(groups, w.reader.exact):
+    for g, i, p in params:
         owner = paths.get(id(p), "")
-        gstep, sstep = _GROUP_STEPS.get((g, i)) or _group_steps(g, i)
+        gstep, sstep = _steps_of(g, i)
         pref = (*root, gstep)
         ppath = f"{name}.param_groups[{g}].params[{i}]"  # NB: _tree.display_for(pref)
         hit = read.get(id(p))
@@ -148,6 +152,10 @@ def _optimizer(w: Walker, opt: Any, name: str, root: Ref | None = None) -> None:
 
 _ITEM_STEPS: dict[str, Any] = {}
 _GROUP_STEPS: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+def _steps_of(g: int, i: int) -> tuple[Any, Any]:
+    return _GROUP_STEPS.get((g, i)) or _group_steps(g, i)
 
 
 def _group_steps(g: int, i: int) -> tuple[Any, Any]:
