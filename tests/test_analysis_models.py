@@ -153,6 +153,22 @@ def test_a_stray_is_judged_against_the_model_it_is_used_with() -> None:
     assert ns["out"].device.type == "meta" and about(found(ns, "out = a(x)"), "x") == []
 
 
+def test_data_handed_to_an_object_built_with_the_model_is_a_note_not_a_warning() -> None:
+    """``SetFitTrainer(model=model, eval_dataset=ds)``: the trainer's own code decides where its
+    data meets the model (SetFit's evaluate compares cpu labels with predictions it moved to the
+    cpu): the cpu labels are a note. Passed to the model in a later cell, a warning again; and
+    the constructor still ties them (``Explainer(net, background)`` runs the model on it)."""
+    ns = {"model": nn.Linear(4, 3).to("meta"), "y": torch.tensor([0, 2])}
+    built = "trainer = SetFitTrainer(model=model, eval_dataset=y)"
+    fs = found(ns, built)
+    assert about(fs, "y") == [("loose_device", "info")]
+    (f,) = [f for f in fs if "y" in f.objects]
+    assert "handed it to an object built with the model" in f.message
+    assert about(found(ns, built + "\nout = model(y)"), "y") == [("loose_device", "warning")]
+    assert Usage([built], ["model"]).models_of("y") == {"model"}
+    assert not Usage([built + "\nloss(model(x), y)"], ["model"]).handed_only("y")
+
+
 def test_labels_are_judged_through_the_models_output() -> None:
     ns = {"model": nn.Linear(4, 3).to("meta"), "other": nn.Linear(32, 32).double(),
           "x": torch.randn(2, 4, device="meta"), "y": torch.tensor([0, 2])}

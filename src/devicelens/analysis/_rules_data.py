@@ -102,6 +102,8 @@ def _loose_object(o: ObjectRecord, ctx: tuple[ModelIndex, Usage]) -> list[Findin
                         "dtype")
     if usage.history and not used:
         found = [_not_yet(f) for f in found]
+    elif used and usage.handed_only(o.name):
+        found = [_not_yet(f, _HANDED) for f in found]
     elif used and not any(usage.tiers(o.name)):
         # NB: only made by the model (``out = model(x)``, a ``.cpu()`` sanity check, a bf16
         # output under autocast): an output is not an input until a cell passes it back
@@ -127,6 +129,8 @@ def _state_entry(step: Step) -> bool:
 
 _NOT_YET = "Your cells have not used it with a model yet."
 _OUTPUT = "It is what the model returned; your cells have not passed it to a model."
+_HANDED = ("Your cells handed it to an object built with the model, whose own code decides "
+           "where it meets the model (a trainer moves its batches itself).")
 
 
 def _not_yet(f: Finding, why: str = _NOT_YET) -> Finding:

@@ -40,6 +40,7 @@ class _Cell(NamedTuple):
     uses: dict[str, tuple[set[str], set[str]]]  # name -> (passed to, combined with)
     amp: set[str]  # names used with a model under autocast
     moved: frozenset[str] = frozenset()  # names every use of which moves them to a device
+    handed: frozenset[str] = frozenset()  # names only handed to an object built with a model
 
 
 class _Shared:
@@ -91,7 +92,8 @@ class Usage:
             uses: dict[str, tuple[set[str], set[str]]] = {}
             for name, partners, direct in v.events:
                 uses.setdefault(name, (set(), set()))[0 if direct else 1].update(partners)
-            self._cells.append(_Cell(uses, v.amp, frozenset(v.moved_only())))
+            self._cells.append(_Cell(uses, v.amp, frozenset(v.moved_only()),
+                                     frozenset(v.handed - v.met)))
         self.history = bool(recent)
         self.origins = shared.env
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
@@ -123,6 +125,13 @@ class Usage:
         cell = self._newest(name)
         return cell is not None and name in cell.moved
 
+    def handed_only(self, name: str) -> bool:
+        """The newest cell that uses ``name`` with a model only hands it to an object built
+        with the model (``Trainer(model=model, eval_dataset=ds)``): that object's code, not the
+        cell, decides where it meets the model."""
+        cell = self._newest(name)
+        return cell is not None and name in cell.handed
+
     def amp(self, name: str) -> bool:
         """The newest cell that uses ``name`` uses it under ``autocast``."""
         cell = self._newest(name)
@@ -151,7 +160,7 @@ class Usage:
         """What every answer of this Usage is a function of: equal keys, equal answers.
         NB: a cell that uses nothing with a model (``pass``) changes no answer, nor the key."""
         if self._key is None:
-            used = tuple((c.uses, c.amp, c.moved) for c in self._cells if c.uses)
+            used = tuple((c.uses, c.amp, c.moved, c.handed) for c in self._cells if c.uses)
             # NB: a name computed from no model (``x = x.double()``) reads as one never assigned
             self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved)
         return self._key
@@ -225,6 +234,11 @@ class _Visitor:
         # changes the namespace, which the snapshot reads as it is)
         self.copies: set[str] = set()
         self.functions = 0  # how many function definitions the visit is inside
+        # NB: names tied to a model by handing them to an object built with it, and names
+        # tied otherwise (:meth:`_models_held`)
+        self.handing = 0
+        self.handed: set[str] = set()
+        self.met: set[str] = set()
 
     def moved_only(self) -> set[str]:
         moved, bare = set(self.moved), set(self.bare)
@@ -423,6 +437,14 @@ class _Visitor:
             # is its own state (it moves it, or the snapshot judges it inside the module), not
             # data used with the modules passed beside it
             return frozenset(), set()
+        if self._models_held(e) and origin:
+            # NB: ``SetFitTrainer(model=model, eval_dataset=ds)``: data handed to an object
+            # built with a model meets it in that object's code, which may move it (trainers
+            # do) or not (``Explainer(net, background)``): tied, and marked as handed over
+            self.handing += 1
+            self._tie(free, origin)
+            self.handing -= 1
+            return origin, set()
         if isinstance(func, ast.Name) and func.id in self.shared.helpers:
             self._through_helper(e, func.id, parts)
         if method in _COPY_INTO and isinstance(func, ast.Attribute):
@@ -439,6 +461,15 @@ class _Visitor:
             self._tie(free, origin)
             return origin, set()
         return origin, free
+
+    def _models_held(self, e: ast.Call) -> frozenset[str]:
+        """The models a constructor call (a class's name: ``Trainer(...)``) is given as they
+        are, by name; empty for any other call."""
+        name = _func_name(e.func)
+        if not name or not name[0].isupper() or name.isupper():
+            return frozenset()
+        return frozenset(a.id for a in (*e.args, *(k.value for k in e.keywords))
+                         if isinstance(a, ast.Name) and a.id in self.modules)
 
     def _moved_args(self, e: ast.Call, name: str, parts: list[tuple[frozenset[str], set[str]]]
                     ) -> list[tuple[frozenset[str], set[str]]]:
@@ -492,6 +523,7 @@ class _Visitor:
             self.bare.update(n for n in names if n not in self.moved)
         else:
             self.bare.update(names)
+        (self.handed if self.handing else self.met).update(names)
         for n in names:
             self.events.append((n, models, direct))
         if self.in_amp:
