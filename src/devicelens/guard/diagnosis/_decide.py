@@ -66,11 +66,12 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
                     ns_device: str | None, named: tuple[str, ...] = (),
                     name_of: Any = None, op: str = "", cell_inputs: set[str] | None = None,
-                    ns_data: Any = None) -> str:
+                    ns_data: Any = None, declared: str | None = None) -> str:
     """``named``: the devices the error message names (a temporary's too); ``name_of``: a
     module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``);
     ``cell_inputs``: the devices of the tensors the cell passes to the models it calls;
-    ``ns_data``: gives how many of the namespace's tensors are on each device."""
+    ``ns_data``: gives how many of the namespace's tensors are on each device; ``declared``:
+    the device the user's configuration names (:mod:`._declared`)."""
     if forced:
         return forced
     seen = [o.device for o in operands if not o.scalar_cpu]
@@ -102,6 +103,14 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             if d == "cpu" and len(data) == 1 and len(
                     {x for x in devices if x != "cpu"}) == 1 and cell_inputs != {"cpu"}:
                 return data.pop()
+            # NB: a model a library placed on its own default (Accelerate's best device,
+            # rl_games' cuda:0) while the data is where the user's configuration says: the
+            # model goes there
+            if declared is not None and d != declared and inner is None \
+                    and set(devices) == {d, declared} and any(
+                        o.device == declared and o.named.role not in _MODEL_ROLES
+                        for o in operands if not o.scalar_cpu):
+                return declared
         if d is not None and (d in devices or not devices):
             return d
     found = _one_device(line_modules, devices)

@@ -17,6 +17,7 @@ from . import _decide, _source
 from ._blame import is_tensor, iter_params, meta
 from ._context import Ctx, Failure, Op, ns_data, ns_device
 from ._decide import dtype_name, is_int, local_name
+from ._declared import declared_device
 from ._trace import Want
 
 _INDEX_NAMES = ("index", "indices", "idx")
@@ -81,7 +82,7 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
-        failure.op, cell_inputs, lambda: ns_data(ctx))
+        failure.op, cell_inputs, lambda: ns_data(ctx), declared_device(ctx.namer.ns))
     written = _written_here(ctx, sc, stmt, tracer)
     return expected, [o for o in ops if o.operand.device != expected
                       and (not o.operand.scalar_cpu or id(o.tensor) in written)

@@ -51,8 +51,46 @@ def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runne
     """Apply ``units`` in order to ``ns``, then run the cell in ``filename`` again."""
     _let_go(tb)
     _unshare(ns)
-    with _fake_mode() if fake else contextlib.nullcontext():
+    with _fake_mode() if fake else contextlib.nullcontext(), _fakes_swap_as_they_move():
         return _attempt(units, filename, ns, run, explain)
+
+
+@contextlib.contextmanager
+def _fakes_swap_as_they_move() -> Iterator[None]:
+    """``Module.to`` between two simulated devices, as between two real ones, whatever else
+    holds the parameters. NB: child only.
+
+    A real ``cuda:0`` -> ``cuda:1`` move sets each parameter's ``.data``; two FakeTensors
+    are not of a type ``.data`` takes, so ``Module.to`` swaps them (``torch.utils.swap_tensors``),
+    which refuses a tensor other handles still use: in an IPython kernel, the failed op's
+    parameters stay held after its traceback is cleared, so a fix that moves the model was
+    "not verified: Couldn't swap Linear.weight". Between fakes the use count is not asked; any
+    other swap (a real tensor, ``set_swap_module_params_on_conversion``) is torch's own."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    real: Any = torch.utils.swap_tensors
+    tensor: Any = torch.Tensor
+
+    def swap(t1: Any, t2: Any) -> None:
+        if not (isinstance(t1, FakeTensor) and isinstance(t2, FakeTensor)):
+            real(t1, t2)
+            return
+        tensor._use_count = _one  # NB: shadows TensorBase's for this call
+        try:
+            real(t1, t2)
+        finally:
+            del tensor._use_count  # NB: TensorBase's own again
+
+    torch.utils.swap_tensors = swap
+    try:
+        yield
+    finally:
+        torch.utils.swap_tensors = real
+
+
+def _one(_self: Any) -> int:
+    return 1
 
 
 def _attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
