@@ -762,6 +762,23 @@ trip = np.array([[0, 1, 2], [1, 0, 3]]).astype(np.int32)
     assert "trip = trip.astype('int64')" in text and text.rstrip().endswith(VERIFIED)
 
 
+def test_an_int16_index_into_an_embedding_is_the_culprit_the_message_says_it_got(
+        ip, ns, capsys):
+    """Embedding takes int64 and int32 indices: an int16 one (Fast-LLM's token ids, packed to
+    save memory) is an integer, and still the culprit: the message says it got a
+    ``ShortTensor``, and the fix casts it where it is held."""
+    ip.run_cell('''
+from types import SimpleNamespace
+emb = nn.Embedding(10, 4)
+batch = SimpleNamespace(tokens=torch.tensor([1, 2, 3], dtype=torch.int16))
+''', store_history=False)
+    err, out, _ = run(ip, capsys, "h = emb(batch.tokens[:-1])\n")
+    assert err is not None
+    text = diagnosis(out)
+    assert "culprit: batch.tokens (int16[3] on cpu)" in text and "expected int64" in text, text
+    assert "batch.tokens = batch.tokens.long()" in text and text.rstrip().endswith(VERIFIED)
+
+
 def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
     """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
     model's device decides), so the head is what is named, not the model's input."""

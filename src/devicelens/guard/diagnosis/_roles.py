@@ -42,8 +42,10 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
         return _target(ctx, failure, ops)
     if role == "index" or failure.kind == "index_dtype":
         long_only = rule is not None and rule.key in _LONG_ONLY
+        got = _got_dtype(failure)
         return "int64", [o for o in _index_ops(ctx, ops) if not is_int(o.operand.dtype)
-                         or (long_only and o.operand.dtype != "int64")]
+                         or (long_only and o.operand.dtype != "int64")
+                         or o.operand.dtype == got]
     if role == "mask":
         return "bool", _mask_ops(ctx, failure, ops)
     if role == "dest":
@@ -361,6 +363,16 @@ def _statement_mask_tensors(ctx: Ctx) -> list[Any]:
                 exprs.append(node.args[i])
     return [t for e in exprs for sub in _receivers(e)
             if is_tensor(t := _value(tracer, sc, sub))]
+
+
+def _got_dtype(failure: Failure) -> str:
+    """The dtype the message says the op got (``but got torch.ShortTensor instead``): an
+    integer one too, where the op takes only some (embedding: int64 and int32, not int16)."""
+    m = _GOT.search(failure.text)
+    return dtype_name(m.group(1)) if m else ""
+
+
+_GOT = re.compile(r"but got (?:torch\.)?(?:cuda\.)?(\w+?)Tensor instead")
 
 
 def _quoted_dtypes(failure: Failure) -> set[str]:
