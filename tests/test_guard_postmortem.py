@@ -779,6 +779,30 @@ batch = SimpleNamespace(tokens=torch.tensor([1, 2, 3], dtype=torch.int16))
     assert "batch.tokens = batch.tokens.long()" in text and text.rstrip().endswith(VERIFIED)
 
 
+def test_integers_written_into_integers_keep_the_written_tensors_dtype(ip, ns, capsys):
+    """lit-gpt's generate: int32 prompt ids, the int64 token ``multinomial`` samples copied in
+    with ``index_copy``. A float model beside them says nothing of token ids: the sampled
+    token is cast to the tensor it is written into (never the prompt to float32)."""
+    ip.run_cell('''
+model = nn.Linear(4, 4)
+def generate(model, idx, n):
+    out = torch.zeros(len(idx) + n, dtype=idx.dtype)
+    out[:len(idx)] = idx
+    pos = torch.tensor([len(idx)])
+    probs = torch.softmax(model(torch.ones(4)), -1)
+    idx_next = torch.multinomial(probs, num_samples=1)
+    return out.index_copy(0, pos, idx_next)
+encoded = torch.tensor([1, 2, 3], dtype=torch.int32)
+''', store_history=False)
+    err, out, _ = run(ip, capsys, "y = generate(model, encoded, 2)\n")
+    assert err is not None
+    text = diagnosis(out)
+    assert "tensors on different dtypes: int32, int64" in text, text
+    assert "culprit: `idx_next` in generate (int64[1] on cpu); expected int32" in text
+    assert "+ idx_next = torch.multinomial(probs, num_samples=1).to(idx.dtype)" in text
+    assert "encoded" not in text.split("at:")[0] and text.rstrip().endswith(VERIFIED)
+
+
 def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
     """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
     model's device decides), so the head is what is named, not the model's input."""

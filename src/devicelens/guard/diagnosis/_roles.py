@@ -127,6 +127,12 @@ def _value_dtype(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[O
     models = [*ctx.held, *ctx.stack]
     expected = _decide.expected_dtype([o.operand for o in fl], models, line_mods)
     culprits = [o for o in fl if o.operand.dtype != expected]
+    written = _self_dtype(failure)
+    if not fl and written and is_int(written):
+        # NB: integers written into integers (lit-gpt's int32 prompt ids and the int64 token
+        # ``multinomial`` samples, through ``index_copy``): the tensor written into keeps its
+        # dtype; the model's float dtype says nothing of token ids
+        return written, [o for o in _int_values(values, set()) if o.operand.dtype != written]
     if not culprits and (fl or index):
         # NB: with no float operand seen (the float side a temporary of the line:
         # ``torch.zeros(2, 2).scatter_(0, index, x)``), what is left of an index op's values
@@ -363,6 +369,16 @@ def _statement_mask_tensors(ctx: Ctx) -> list[Any]:
                 exprs.append(node.args[i])
     return [t for e in exprs for sub in _receivers(e)
             if is_tensor(t := _value(tracer, sc, sub))]
+
+
+def _self_dtype(failure: Failure) -> str:
+    """The dtype of the tensor an op writes its source into, as the message names it:
+    "(self) Int and (source) Long", "self (Int) and source (Long)"."""
+    m = _SELF.search(failure.text)
+    return dtype_name(m.group(1) or m.group(2)) if m else ""
+
+
+_SELF = re.compile(r"\(self\) (\w+) and \(source\)|\bself \((\w+)\) and source \(")
 
 
 def _got_dtype(failure: Failure) -> str:
