@@ -803,6 +803,31 @@ encoded = torch.tensor([1, 2, 3], dtype=torch.int32)
     assert "encoded" not in text.split("at:")[0] and text.rstrip().endswith(VERIFIED)
 
 
+def test_an_edit_the_simulated_device_cannot_rehearse_gives_way_to_one_it_can(
+        ip, ns, capsys, fake_cuda):
+    """MUNIT's ``vgg_preprocess`` makes ``mean`` on the cpu and fills it channel by channel:
+    moved where it is made, its fill is an in-place write a simulated GPU cannot run, so that
+    edit is not verified; moved where the op reads it, the cell runs: the verified edit is
+    shown."""
+    ip.run_cell('''
+def vgg_preprocess(batch):
+    mean = torch.Tensor(batch.size())
+    mean[:, 0, :, :] = 103.939
+    mean[:, 1, :, :] = 116.779
+    batch = batch.sub(mean)
+    return batch
+''', store_history=False)
+    ns["images"] = fake_cuda.randn(1, 2, 4, 4, device="cuda:0")
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    x = vgg_preprocess(images)\n",
+                      fake_cuda)
+    assert err is not None
+    text = diagnosis(out)
+    assert "culprit: `mean` in vgg_preprocess (float32[1, 2, 4, 4] on cpu); expected cuda:0" \
+        in text, text
+    assert "+ batch = batch.sub(mean.to(batch.device))" in text and text.rstrip().endswith(
+        VERIFIED)
+
+
 def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
     """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
     model's device decides), so the head is what is named, not the model's input."""

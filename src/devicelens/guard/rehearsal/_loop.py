@@ -141,11 +141,12 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             if each and set(each) != set(units) else None
         if other is not None and other.verified:
             return _merged(report, other)
-    if first is None or (not first.verified and not first.simulated_only) \
-            or _moves_a_model(first.units, report, ns):
-        # NB: the rules' fix did not make the cell run, or it moves a whole model the failing
-        # op did not run (the student, after its input, for a teacher on another device): the
-        # failing line's own operands, cast or moved, each rehearsed; one edit that runs wins
+    if first is None or not first.verified or _moves_a_model(first.units, report, ns):
+        # NB: the rules' fix did not make the cell run (or could not be shown to: the
+        # simulated device stopped it, as it stops MUNIT's ``mean[:, 0] = ...`` on the edited
+        # maker's output), or it moves a whole model the failing op did not run (the student,
+        # after its input, for a teacher on another device): the failing line's own operands,
+        # cast or moved, each rehearsed; one edit that runs wins
         where = sites(cell.tb, (cell.filename, cell.failing_line))
         guesses = list(cell.guesses) or [
             g for i, (file, line, qualname, scope) in enumerate(where)
