@@ -828,6 +828,42 @@ def vgg_preprocess(batch):
         VERIFIED)
 
 
+def test_a_models_plain_float64_attribute_is_mended_where_the_model_holds_it(ip, ns, capsys):
+    """view-GCN: ``self.vertices = torch.tensor(vertices)`` from NumPy floats is float64, a
+    plain attribute ``.float()`` never casts; a submodule gathers from it and its Linear
+    fails. The data is mended where the model holds it (one line, not an edit of each local
+    made from it), and the submodule whose code had the edit is no culprit."""
+    ip.run_cell('''
+import numpy as np
+def gather(points, idx):
+    return points[:, idx]
+class KNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.R = nn.Linear(6, 4)
+    def forward(self, vertices):
+        v = gather(vertices, torch.tensor([0, 1]))
+        v_0 = v[:, :1].repeat(1, 2, 1)
+        v_F = torch.cat((v_0, v), -1)
+        return self.R(v_F)
+class ViewGCN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.knn = KNN()
+        self.vertices = torch.tensor(np.ones((5, 3)) * np.sqrt(3))
+    def forward(self, x):
+        return self.knn(self.vertices.unsqueeze(0).repeat(x.shape[0], 1, 1))
+model = ViewGCN()
+''', store_history=False)
+    err, out, _ = run(ip, capsys, "y = model(torch.ones(2, 3))\n")
+    assert err is not None
+    text = diagnosis(out)
+    assert "culprit: model.vertices (float64[5, 3] on cpu), read by the cell; expected float32" \
+        in text, text
+    assert "model.vertices = model.vertices.float()" in text and "culprit: model.knn" not in text
+    assert "edit:" not in text and text.rstrip().endswith(VERIFIED)
+
+
 def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
     """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
     model's device decides), so the head is what is named, not the model's input."""

@@ -132,8 +132,10 @@ def data_read(namespace: dict[str, Any],
     a path a fix can assign to (a name, a plain object's attribute, a dict's or a list's item)
     and the objects along that path (the root's first, the one that holds it last).
 
-    NB: never into a module or an optimizer (their tensors are the rules' to fix, and moving
-    them is no data fix), never through a tuple or a frozen object (no fix could rebind it).
+    NB: never a module's parameters or buffers, nor an optimizer's state (the rules' to fix, and
+    moving them is no data fix), but a module's plain tensor attributes, which ``Module.to``
+    and ``.float()`` leave as they are (view-GCN's float64 ``self.vertices``, built from NumPy);
+    never through a tuple or a frozen object (no fix could rebind it).
     """
     import torch
 
@@ -153,9 +155,27 @@ def data_read(namespace: dict[str, Any],
             yield obj, ref, chain
             continue
         if len(ref) > DATA_DEPTH or issubclass(tp, _SKIP) or _shells(obj) \
-                or issubclass(tp, torch.nn.Module | torch.optim.Optimizer):
+                or issubclass(tp, torch.optim.Optimizer):
             continue
-        todo += [(child, step, (*chain, obj)) for child, step in _assignable_children(obj, ref)]
+        children = (_module_data(obj, ref) if issubclass(tp, torch.nn.Module)
+                    else _assignable_children(obj, ref))
+        todo += [(child, step, (*chain, obj)) for child, step in children]
+
+
+def _module_data(m: Any, ref: _tree.Ref) -> list[tuple[Any, _tree.Ref]]:
+    """A module's plain tensor attributes, and its submodules by attribute name (to look in
+    theirs). NB: read from its instance ``__dict__`` and ``_modules``; no ``__getattr__`` runs."""
+    import torch
+
+    d = _tree.instance_dict(m) or {}
+    out = [(v, (*ref, _tree.attr_step(k))) for k, v in list(dict.items(d))
+           if type(k) is str and not k.startswith("_") and issubclass(type(v), torch.Tensor)
+           and not issubclass(type(v), torch.nn.Parameter)]
+    subs = d.get("_modules")
+    if type(subs) is dict:
+        out += [(v, (*ref, _tree.attr_step(k))) for k, v in list(dict.items(subs))
+                if type(k) is str and k.isidentifier() and v is not None]
+    return out
 
 
 def _is_array(tp: type) -> bool:

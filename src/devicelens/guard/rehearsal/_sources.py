@@ -210,6 +210,12 @@ def _names(filename: str) -> tuple[list[str], frozenset[str]]:
     return [n for n in dict.fromkeys(n.id for n in read) if n not in bound], frozenset(bound)
 
 
+def _handle(c: Operand) -> bool:
+    """The object whose method holds an edit's line (:mod:`..diagnosis._handle`): no
+    tensor of its own, named for the edit."""
+    return c.named.role == "code" and not c.device and not c.named.name.startswith("`")
+
+
 def named_from(report: MismatchReport, kept: list[Operand],
                read: set[str] | frozenset[str] = frozenset()) -> MismatchReport:
     """``report`` whose culprits are the data the rehearsed fix mends, the locals that failed
@@ -217,13 +223,16 @@ def named_from(report: MismatchReport, kept: list[Operand],
     it (``read``: the names the failing cell mentions)."""
     from dataclasses import replace
 
-    strays = [c.named.name for c in report.culprits if c.named.name.startswith("`")
+    # NB: never the handle of an edit (``model.encoder``, "its forward has the line to edit"):
+    # the fix is no edit now
+    culprits = [c for c in report.culprits if not _handle(c)]
+    strays = [c.named.name for c in culprits if c.named.name.startswith("`")
               or (c.named.code and c.named.code == c.named.name and c not in kept)]
     said = ", ".join(strays) if strays else "the tensor that failed"
     verb = "is" if len(strays) < 2 else "are"
     # NB: a name of the cell's that failed stays a culprit beside its source (``labels`` of
     # ``loss_function(outputs, labels)``, made again from ``train_ds.labels`` each batch)
-    held = tuple(c for c in report.culprits if c.named.code and c.named.code == c.named.name
+    held = tuple(c for c in culprits if c.named.code and c.named.code == c.named.name
                  and c.named.root in read and c not in kept)
     return replace(report, culprits=(*held, *kept), fixes=(), edits=(), notes=(
         f"{said} {verb} made from data the cell reads: the fix mends that data",))
