@@ -62,25 +62,26 @@ def _fakes_swap_as_they_move() -> Iterator[None]:
 
     A real ``cuda:0`` -> ``cuda:1`` move sets each parameter's ``.data``; two FakeTensors
     are not of a type ``.data`` takes, so ``Module.to`` swaps them (``torch.utils.swap_tensors``),
-    which refuses a tensor other handles still use: in an IPython kernel, the failed op's
+    which refuses a tensor other handles still use: in an IPython kernel the failed op's
     parameters stay held after its traceback is cleared, so a fix that moves the model was
-    "not verified: Couldn't swap Linear.weight". Between fakes the use count is not asked; any
-    other swap (a real tensor, ``set_swap_module_params_on_conversion``) is torch's own."""
+    "not verified: Couldn't swap Linear.weight". Between fakes such a refusal is the
+    simulation's, and the swap is made without those checks (:func:`._simulate._swap_unchecked`);
+    any other swap is torch's own."""
     import torch
     from torch._subclasses.fake_tensor import FakeTensor
 
+    from ._simulate import _swap_unchecked
+
     real: Any = torch.utils.swap_tensors
-    tensor: Any = torch.Tensor
 
     def swap(t1: Any, t2: Any) -> None:
-        if not (isinstance(t1, FakeTensor) and isinstance(t2, FakeTensor)):
-            real(t1, t2)
-            return
-        tensor._use_count = _one  # NB: shadows TensorBase's for this call
         try:
             real(t1, t2)
-        finally:
-            del tensor._use_count  # NB: TensorBase's own again
+        except RuntimeError as e:
+            if not (isinstance(t1, FakeTensor) and isinstance(t2, FakeTensor)
+                    and str(e).startswith(_HELD)):
+                raise
+            _swap_unchecked(t1, t2)
 
     torch.utils.swap_tensors = swap
     try:
@@ -89,8 +90,9 @@ def _fakes_swap_as_they_move() -> Iterator[None]:
         torch.utils.swap_tensors = real
 
 
-def _one(_self: Any) -> int:
-    return 1
+#: how ``swap_tensors`` refuses a tensor held elsewhere
+_HELD = ("Expected use_count", "Cannot swap t1 because it has weak",
+         "Cannot swap t2 because it has weak")
 
 
 def _attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runner,
