@@ -689,3 +689,37 @@ def test_errors_come_first():
     model.fc.to("meta")
     sev = [f.severity for f in findings({"model": model, "x": torch.ones(2, dtype=torch.float64)})]
     assert sev == sorted(sev, key=["error", "warning", "info"].index)
+
+
+CLIP_LIKE = '''
+class Visual(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.ln = nn.LayerNorm(4)
+        self.pos = nn.Parameter(torch.zeros(3, 4))
+        self.tok = nn.Embedding(10, 4)
+    def forward(self, ids):
+        x = self.tok(ids).type(self.proj.weight.dtype) + self.pos.to(self.proj.weight.dtype)
+        return self.proj(self.ln(x.float()).to(self.proj.weight.dtype))
+'''
+
+
+def test_float32_weights_a_half_models_own_code_casts_where_it_reads_them_are_a_note():
+    """OpenAI CLIP halves its linear layers and keeps its embeddings and LayerNorms in float32,
+    casting them where ``forward`` reads them (``self.pos.to(dtype)``, ``self.tok(ids)
+    .type(dtype)``): nothing fails, so it is a note. The same model whose code does not cast
+    them is still a mixed-dtype warning."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(CLIP_LIKE, ns)
+    model = ns["Visual"]()
+    model.proj.half()
+    found = diagnose(take_snapshot({"model": model}), cells=[CLIP_LIKE])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    assert "casts model.pos, model.tok.weight where it reads them" in f.message
+    plain = CLIP_LIKE.replace(".type(self.proj.weight.dtype)", "").replace(
+        "self.pos.to(self.proj.weight.dtype)", "self.pos")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")

@@ -21,6 +21,7 @@ from ..inspect._tree import display_for
 from ..inspect.records import ObjectRecord, Snapshot
 from ._rules_data import _loose
 from ._rules_modules import (
+    _NORMS,
     _dataparallel,
     _module_dtypes,
     _module_split,
@@ -91,6 +92,7 @@ def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Find
     out = _not_orphans(snap, out)
     out = _not_references(snap, out)
     out = _moved_at_use(snap, usage, out)
+    out = _cast_at_use(snap, usage, out)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
@@ -152,6 +154,63 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"Registered as a buffer, Module.to() would move it once.", f.fix, f.paths,
                 f.objects, f.devices)
     return [swap.get(id(f), f) for f in out]
+
+
+def _cast_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Finding]:
+    """``out`` with each "mixes floating dtypes" warning made a note where every float32
+    stray is a normalisation layer's, a buffer, or a parameter its module's own class (defined
+    in the cells) casts where it reads it (OpenAI CLIP halves its linear layers and keeps
+    ``positional_embedding`` in float32, read as ``self.positional_embedding.to(x.dtype)``):
+    nothing fails. NB: read only when such a finding exists."""
+    mixed = [f for f in out if f.kind == "module_mixed_dtype" and f.objects
+             and f.objects[0] in snap and f.paths]
+    if not mixed:
+        return out
+    swap: dict[int, Finding] = {}
+    for f in mixed:
+        o = snap[f.objects[0]]
+        if not _HALF & set(f.dtypes):
+            continue
+        classes = {m.path: m.type_name for m in o.modules}
+        # NB: every float32 weight and buffer, not ``f.paths`` (shortened past a dozen)
+        strays = [t for t in o.tensors if t.role in ("parameter", "buffer")
+                  and t.dtype == "float32" and t.shape != ()]
+        cast = []
+        for t in strays:
+            cls = classes.get(t.owner, o.type_name if t.owner == o.name else "")
+            if not (cls.startswith(_NORMS) or t.role == "buffer"):
+                if not _cast_where_read(t, cls, classes, o, usage):
+                    break
+                cast.append(t.path)
+        else:
+            if cast:
+                n = len(strays)
+                shown = ", ".join(cast[:3]) + (f" and {len(cast) - 3} more" if len(cast) > 3
+                                               else "")
+                swap[id(f)] = Finding(
+                    f.id, "module_float32_kept", "info",
+                    f"{o.name} keeps {n} tensor{'' if n == 1 else 's'} in float32",
+                    f"{o.name} mixes floating dtypes {', '.join(f.dtypes)}, on purpose: its own "
+                    f"code casts {shown} where it reads {'it' if len(cast) == 1 else 'them'}, "
+                    f"and the rest are normalisation layers' or buffers, kept in float32 for "
+                    f"precision. Nothing fails, so devicelens casts nothing.",
+                    "", f.paths, f.objects, f.devices, f.dtypes)
+    return [swap.get(id(f), f) for f in out]
+
+
+_HALF = frozenset({"float16", "bfloat16"})
+
+
+def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
+                     usage: Usage) -> bool:
+    """The weight ``t`` is cast where its module's code reads it (``self.pos.to(x.dtype)``),
+    or its module's output is, by the module holding it (``self.token_embedding(text)
+    .type(self.dtype)``)."""
+    if str(t.ref[-1].key) in usage.moved_at_use(cls):
+        return True
+    parent, _, name = t.owner.rpartition(".")
+    pcls = classes.get(parent, o.type_name if parent == o.name else "")
+    return bool(parent and pcls) and name in usage.moved_at_use(pcls)
 
 
 def _not_references(snap: Snapshot, out: list[Finding]) -> list[Finding]:

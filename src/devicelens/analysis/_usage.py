@@ -613,9 +613,17 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
     first (peft's ``self.prompt_tokens[name].unsqueeze(0).expand(b, -1).to(w.device)``)."""
     out = set()
     for node in ast.walk(cls):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in _MOVES:
-            attr = _self_attr_under(node.func.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr in _MOVES or (node.func.attr == "type" and node.args)):
+            receiver = node.func.value
+            # NB: ``self.token_embedding(text).type(self.dtype)``: what a submodule gives is
+            # cast, which is the submodule's weights' dtype cast where they are read
+            if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) \
+                    and isinstance(receiver.func.value, ast.Name) \
+                    and receiver.func.value.id == "self":
+                out.add(receiver.func.attr)
+                continue
+            attr = _self_attr_under(receiver)
             if attr is not None:
                 out.add(attr)
     return frozenset(out)
