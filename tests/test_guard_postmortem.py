@@ -888,6 +888,30 @@ sched = Sched()
     assert "sched.timesteps =" not in text
 
 
+def test_a_stray_unpacked_from_a_helpers_tuple_is_mended_where_the_helper_makes_it(
+        ip, ns, capsys, fake_cuda):
+    """executorch's ``scale, zero_point = derive_qparams(...)``: the helper returns a tuple
+    whose second element it makes on the cpu (``torch.zeros(n).to(torch.int32)``: a cast, which
+    keeps the device); the element is followed into the helper and made there on its input's
+    device."""
+    ip.run_cell('''
+def derive_qparams(w):
+    scale = w.abs().amax(1)
+    zero = torch.zeros(w.shape[0]).to(torch.int32)
+    return scale, zero
+def convert(w):
+    scale, zero_point = derive_qparams(w)
+    return w.sum(1) / scale + zero_point
+''', store_history=False)
+    ns["weight"] = fake_cuda.randn(3, 4, device="cuda:0")
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    q = convert(weight)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(out)
+    assert "+     zero = torch.zeros(w.shape[0], device=w.device).to(torch.int32)" in text \
+        or "+ zero = torch.zeros(w.shape[0], device=w.device).to(torch.int32)" in text, text
+    assert text.rstrip().endswith(VERIFIED)
+
+
 def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
     """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
     model's device decides), so the head is what is named, not the model's input."""

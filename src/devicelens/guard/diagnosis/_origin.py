@@ -143,6 +143,9 @@ class Tracer:
             stmt, value = assigned[-1]
             # NB: names in the value are those bound before that line (`x = x.view(-1)`)
             if value is None:  # NB: a loop target: in a live frame, what it is bound to now
+                unpacked = self._unpacked(sc, stmt, name, depth)
+                if unpacked:
+                    return unpacked
                 loaded = self._loaded(sc, stmt)
                 if loaded:
                     return loaded
@@ -235,13 +238,31 @@ class Tracer:
                 return found
         func = node.func
         if isinstance(func, ast.Attribute):
-            if func.attr in MOVES and self.want.kind == "device":
+            if func.attr in MOVES and self.want.kind == "device" \
+                    and not self._cast_only(sc, node):
                 return []  # NB: the move's own target decides where it lands
             recv = self.expr(sc, func.value, depth + 1)
             if recv or not is_torch_namespace(sc, func.value):
                 return recv
         return [o for a in (*node.args, *(k.value for k in node.keywords))
                 for o in self.expr(sc, a, depth + 1)]
+
+    def _cast_only(self, sc: Scope, node: ast.Call) -> bool:
+        """``t.to(torch.int32)``, ``t.to(dtype=x.dtype)``: a cast, which keeps the device (so
+        where ``t`` was made still decides it)."""
+        import torch
+
+        if not isinstance(node.func, ast.Attribute) or node.func.attr != "to":
+            return False
+        if any(k.arg not in ("dtype", "non_blocking", "copy", "memory_format")
+               for k in node.keywords):
+            return False
+        for a in node.args:
+            if isinstance(a, ast.Attribute) and a.attr == "dtype":
+                continue  # NB: ``x.dtype``
+            if type(self.live(sc, a)) is not torch.dtype:
+                return False
+        return bool(node.args or node.keywords)
 
     # -- calls into user code
     def user_function(self, sc: Scope, node: ast.Call) -> Any:
@@ -290,6 +311,32 @@ class Tracer:
             at_call = _code_bugs.at_call(self, sc, node)
             found = [o for o in found if o.edit is not None] + at_call
         return found
+
+    def _unpacked(self, sc: Scope, stmt: ast.stmt, name: str, depth: int) -> list[Origin]:
+        """``scale, zero_point = derive_qparams(obs)``: the element of what the user's function
+        returns (``return derived_scale, derived_zero``) at ``name``'s position, followed
+        there (executorch's ``derived_zero``, made on the cpu with no device)."""
+        if not isinstance(stmt, ast.Assign) or not isinstance(stmt.value, ast.Call):
+            return []
+        i = next((t.elts.index(e) for t in stmt.targets if isinstance(t, ast.Tuple | ast.List)
+                  for e in t.elts if isinstance(e, ast.Name) and e.id == name), None)
+        if i is None or any(isinstance(e, ast.Starred) for t in stmt.targets
+                            if isinstance(t, ast.Tuple | ast.List) for e in t.elts):
+            return []
+        at = sc._replace(line=stmt.lineno)
+        fn = self.user_function(at, stmt.value)
+        code = _source.function_code(fn) if fn is not None else None
+        if code is None or code.func is None:
+            return []
+        values = _bind(code, stmt.value, at, self)
+        callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, at,
+                       stmt.value)
+        found = [o for r in _source.returns(code)
+                 if isinstance(r, ast.Tuple) and i < len(r.elts)
+                 for o in self.expr(callee, r.elts[i], depth + 1)]
+        # NB: a maker with nothing to take the device or dtype from is converted where its
+        # element is used, not through the call (a tuple has no ``.to``)
+        return [o for o in found if not (o.role == "code" and o.edit is None)]
 
     def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
         found = self.argument(sc, name)
