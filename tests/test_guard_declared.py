@@ -46,6 +46,11 @@ def test_names_and_plain_configurations_declare_a_device_agents_do_not() -> None
     assert declared_device({"device": "cuda:0", "cfg": {"device": "cuda:1"}}) is None  # two
     assert declared_device({"device": "the gpu", "_device": "cuda:1"}) is None
     assert declared_device({"device_ids": [0, 1], "devices": 2}) is None
+    assert declared_device({"args": SimpleNamespace(cuda=0, style_size=32)}) == "cpu"
+    assert declared_device({"use_cuda": False}) == "cpu"
+    assert declared_device({"cfg": {"no_cuda": True}}) == "cpu"
+    assert declared_device({"args": Namespace(cuda=1)}) is None  # NB: only the off side
+    assert declared_device({"args": Namespace(gpu=0)}) is None  # NB: an index as often
 
 
 SETUP = """
@@ -88,3 +93,30 @@ def test_a_model_off_the_configured_device_is_moved_to_it(ip, capsys, fake_cuda)
 def test_without_a_configuration_the_model_decides(ip, capsys, fake_cuda) -> None:
     text = failing_fix(ip, capsys, fake_cuda, config=False)
     assert "expected cuda:0" in text and "culprit: obs" in text
+
+
+def test_a_model_kept_on_the_cpu_as_configured_keeps_the_data_there(ip, capsys, fake_cuda):
+    """MSG-Net with ``--cuda 0``: the net stays on the cpu, and a style loader that sends its
+    images to the GPU by default made the stray: the image goes back, the net stays. Without
+    the flag, a model left on the cpu while the data was moved is the one to move."""
+    assert ip.run_cell(SETUP, store_history=False).error_in_exec is None
+    with fake_cuda:
+        made = ip.run_cell("net = Net()\nstyle_v = torch.randn(2, 4, device='cuda:0')\n",
+                           store_history=False)
+    assert made.error_in_exec is None
+
+    def failing() -> str:
+        capsys.readouterr()
+        with fake_cuda:
+            err = ip.run_cell("with torch.no_grad():\n    y = net(style_v)\n",
+                              store_history=False).error_in_exec
+        assert err is not None
+        out = ANSI.sub("", capsys.readouterr().out)
+        return out[out.index("devicelens: "):]
+
+    text = failing()
+    assert "expected cuda:0" in text and 'net.to("cuda:0")' in text
+    ip.user_ns["args"] = SimpleNamespace(cuda=0)
+    text = failing()
+    assert "culprit: style_v (float32[2, 4] on cuda:0)" in text and "expected cpu" in text, text
+    assert "net.to(" not in text and VERIFIED in text

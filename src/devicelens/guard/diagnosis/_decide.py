@@ -100,8 +100,11 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                          or (own and o.named.root and o.named.root != own))}
             # NB: unless the cell hands the model only cpu tensors: then nothing was moved
             # but what the model holds outside its weights (a cache of anchors made on the GPU)
+            # NB: and unless the configuration says cpu (MSG-Net's ``--cuda 0``, with a style
+            # loader that sends its images to the GPU by default)
             if d == "cpu" and len(data) == 1 and len(
-                    {x for x in devices if x != "cpu"}) == 1 and cell_inputs != {"cpu"}:
+                    {x for x in devices if x != "cpu"}) == 1 and cell_inputs != {"cpu"} \
+                    and declared != "cpu":
                 return data.pop()
             # NB: a model a library placed on its own default (Accelerate's best device,
             # rl_games' cuda:0) while the data is where the user's configuration says: the

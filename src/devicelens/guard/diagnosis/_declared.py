@@ -1,5 +1,6 @@
 """The device the user's configuration names: ``device = torch.device("cuda:1")``,
-``cfg.policy.device = "cpu"``, ``cfg["rl_device"]``.
+``cfg.policy.device = "cpu"``, ``cfg["rl_device"]``, or a flag that turns the GPU off
+(``args.cuda = 0``, ``no_cuda=True``).
 
 Where the data an op meets is on that device and the model is elsewhere, the model is the stray
 (a library put it on its own default: Accelerate's best device, rl_games' ``cuda:0``), not the
@@ -45,10 +46,24 @@ def _scan(d: dict[Any, Any], device_type: type, found: set[str], depth: int) -> 
             if name is not None:
                 found.add(name)
             continue
+        if _cpu_flag(k, v):
+            found.add("cpu")
+            continue
         if depth < MAX_DEPTH:
             inner = _config_dict(v)
             if inner is not None:
                 _scan(inner, device_type, found, depth + 1)
+
+
+def _cpu_flag(key: str, v: Any) -> bool:
+    """A flag that turns the GPU off: ``--cuda 0``, ``use_cuda=False``, ``no_cuda=True``,
+    Accelerate's ``cpu=True``. NB: only the off side: ``gpu=0`` is as often an index."""
+    if type(v) not in (bool, int):
+        return False
+    k = key.lower()
+    if k in ("cuda", "use_cuda", "use_gpu"):
+        return not v
+    return k in ("no_cuda", "cpu", "use_cpu") and v is True
 
 
 def _device_of(v: Any, device_type: type) -> str | None:
