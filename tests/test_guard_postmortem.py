@@ -864,30 +864,6 @@ model = ViewGCN()
     assert "edit:" not in text and text.rstrip().endswith(VERIFIED)
 
 
-def test_a_result_the_line_moves_on_runs_its_op_where_the_receiver_is(
-        ip, ns, capsys, fake_cuda):
-    """diffusers' SD3 DreamBooth: ``sched.timesteps.index_select(0, indices).to(device=...)``
-    keeps the schedule on the cpu and moves what it picks: the GPU ``indices`` are the stray
-    (the schedule moved to the GPU would be the opposite of what the line says). A model's
-    weight read that way is never moved off the model."""
-    ip.run_cell('''
-class Sched:
-    def __init__(self):
-        self.timesteps = torch.linspace(1, 1000, 1000)
-sched = Sched()
-''', store_history=False)
-    ns["latents"] = fake_cuda.randn(2, 4, device="cuda:0")
-    with fake_cuda:
-        ns["indices"] = (torch.rand(2, device="cuda:0") * 999).long()
-    err, out, _ = run(ip, capsys, "t = sched.timesteps.index_select(0, indices)"
-                      ".to(device=latents.device)\n", fake_cuda)
-    assert err is not None
-    text = diagnosis(out)
-    assert "culprit: indices (int64[2] on cuda:0); expected cpu" in text, text
-    assert 'indices = indices.to("cpu")' in text and text.rstrip().endswith(VERIFIED)
-    assert "sched.timesteps =" not in text
-
-
 def test_a_stray_unpacked_from_a_helpers_tuple_is_mended_where_the_helper_makes_it(
         ip, ns, capsys, fake_cuda):
     """executorch's ``scale, zero_point = derive_qparams(...)``: the helper returns a tuple

@@ -68,8 +68,6 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         return "cpu", []
     sc, stmt = ctx.statement(ctx.user)
     tracer = ctx.tracer(_want())
-    if forced is None and sc is not None:
-        forced = _moved_after(stmt, lambda n: tracer.live(sc, n), ops)
     line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)
     csc, cstmt = ctx.statement(ctx.cell)
     cell_mods = _decide.modules_called(cstmt, lambda n: tracer.live(csc, n) if csc else None)
@@ -91,39 +89,6 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     return expected, [o for o in ops if o.operand.device != expected
                       and (not o.operand.scalar_cpu or id(o.tensor) in written)
                       and (not named or said(o.operand.device))]
-
-
-def _moved_after(stmt: ast.stmt | None, live: Any, ops: list[Op]) -> str | None:
-    """Where the failing method call's receiver is, when the line moves the call's result
-    on at once (``sched.timesteps.index_select(0, indices).to(device=x.device)``): the code
-    runs the op where its receiver is and moves what it gives, so the receiver's device is
-    the op's. NB: only a receiver that is one of the failing op's operands, reached by a plain
-    name or attribute path."""
-    if stmt is None:
-        return None
-    by_id = {id(o.tensor): o.operand.device for o in ops}
-    for node in ast.walk(stmt):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _MOVES):
-            continue
-        inner = node.func.value
-        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
-                and _decide._placed_operand(inner.func.value)):
-            continue
-        try:
-            receiver = live(inner.func.value)
-        except Exception:  # NB: a name the frame no longer holds: nothing said
-            continue
-        here = by_id.get(id(receiver))
-        # NB: never to move a model's weights off it (``x.matmul(w).to(dev)`` with a stray x)
-        if here is not None and len(set(by_id.values())) > 1 and not any(
-                o.operand.device != here and o.operand.named.role in _decide._MODEL_ROLES
-                for o in ops):
-            return here
-    return None
-
-
-_MOVES = frozenset({"to", "cuda", "cpu"})
 
 
 def _written_here(ctx: Ctx, sc: Any, stmt: ast.stmt | None, tracer: Any) -> set[int]:
