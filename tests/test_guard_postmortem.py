@@ -888,6 +888,32 @@ def convert(w):
     assert text.rstrip().endswith(VERIFIED)
 
 
+def test_a_rehearsal_checks_a_convolutions_devices_as_a_gpu_does(ip, ns, capsys, fake_cuda):
+    """The cpu ``timestep`` fails first, at a Linear; a tensor ``forward`` makes on the cpu
+    would fail next, at a convolution, on a GPU, where a simulated convolution runs. The
+    rehearsal checks it as a GPU does: the edit it calls verified moves the convolution's
+    input, never the convolution's result (which a GPU refuses before it is made)."""
+    ip.run_cell('''
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.temb = nn.Linear(4, 8)
+        self.patch = nn.Conv2d(3, 8, 2)
+    def forward(self, t):
+        h = self.temb(t)
+        return self.patch(torch.zeros(1, 3, 4, 4)).mean((2, 3)) + h
+''', store_history=False)
+    ns["net"] = fake_cuda.to(ns["Net"](), "cuda:0")
+    ns["timestep"] = torch.randn(2, 4)
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = net(timestep)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(out)
+    assert "timestep = timestep.to(" in text, text
+    # NB: the conv's own input is moved (moving its result, after the conv, fails on a GPU)
+    assert "+ return self.patch(torch.zeros(1, 3, 4, 4).to(h.device))" in text, text
+    assert text.rstrip().endswith(VERIFIED), text
+
+
 def test_a_helper_left_out_of_the_model_never_decides_where_the_op_runs(ip, ns, capsys):
     """A head kept in a plain list stays on the cpu when the model moves: it is no replica (the
     model's device decides), so the head is what is named, not the model's input."""

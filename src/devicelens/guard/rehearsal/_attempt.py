@@ -51,8 +51,49 @@ def attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runne
     """Apply ``units`` in order to ``ns``, then run the cell in ``filename`` again."""
     _let_go(tb)
     _unshare(ns)
-    with _fake_mode() if fake else contextlib.nullcontext(), _fakes_swap_as_they_move():
+    with _fake_mode() if fake else contextlib.nullcontext(), _fakes_swap_as_they_move(), \
+            _fakes_checked_as_on_a_gpu():
         return _attempt(units, filename, ns, run, explain)
+
+
+#: ``torch.nn.functional`` ops whose simulated (fake) kernels do not check their tensors'
+#: devices, where a GPU's raise: a convolution, an embedding
+_UNCHECKED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+              "conv_transpose3d", "embedding")
+
+
+@contextlib.contextmanager
+def _fakes_checked_as_on_a_gpu() -> Iterator[None]:
+    """The ops of :data:`_UNCHECKED` raise PyTorch's own device error on simulated tensors of
+    two devices, as they do on a GPU. NB: child only. Without it a rehearsal could say
+    "verified" of a fix that leaves a convolution's input on the cpu beside its weights on
+    ``cuda:0``: the simulated kernel runs it, a real one refuses."""
+    import torch
+    import torch.nn.functional as F
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    saved = {n: getattr(F, n) for n in _UNCHECKED}
+
+    def checked(fn: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            ts = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+            if any(isinstance(t, FakeTensor) for t in ts):
+                devices = list(dict.fromkeys(
+                    str(t.device) for t in ts if t.dim() or t.device.type != "cpu"))
+                if len(devices) > 1:
+                    raise RuntimeError(
+                        "Expected all tensors to be on the same device, but found at least two "
+                        f"devices, {devices[0]} and {devices[1]}!")
+            return fn(*args, **kwargs)
+        return run
+
+    for n, fn in saved.items():
+        setattr(F, n, checked(fn))
+    try:
+        yield
+    finally:
+        for n, fn in saved.items():
+            setattr(F, n, fn)
 
 
 @contextlib.contextmanager
