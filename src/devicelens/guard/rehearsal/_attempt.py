@@ -7,6 +7,7 @@ NB: runs only in the forked child (see :mod:`._sandbox`); everything it changes 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import linecache
 import sys
@@ -65,7 +66,8 @@ _UNCHECKED = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2
 @contextlib.contextmanager
 def _fakes_checked_as_on_a_gpu() -> Iterator[None]:
     """The ops of :data:`_UNCHECKED` raise PyTorch's own device error on simulated tensors of
-    two devices, as they do on a GPU. NB: child only. Without it a rehearsal could say
+    two devices, one a GPU, as they do on a GPU. NB: child only; ``meta`` beside the cpu is
+    left to torch, which checks it. Without it a rehearsal could say
     "verified" of a fix that leaves a convolution's input on the cpu beside its weights on
     ``cuda:0``: the simulated kernel runs it, a real one refuses."""
     import torch
@@ -74,13 +76,21 @@ def _fakes_checked_as_on_a_gpu() -> Iterator[None]:
 
     saved = {n: getattr(F, n) for n in _UNCHECKED}
 
+    from ..running._mode import DeviceGuard
+
+    modes: Any = torch.overrides._get_current_function_mode_stack
+
     def checked(fn: Any) -> Any:
+        @functools.wraps(fn)  # NB: a guard names the op by its function's name
         def run(*args: Any, **kwargs: Any) -> Any:
             ts = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
-            if any(isinstance(t, FakeTensor) for t in ts):
+            # NB: under a guard (a rehearsal on cuda:0, ``%%cuda_safe``) every op is checked
+            # already, with the guard's own report
+            if any(isinstance(t, FakeTensor) for t in ts) and not any(
+                    isinstance(m, DeviceGuard) for m in modes()):
                 devices = list(dict.fromkeys(
                     str(t.device) for t in ts if t.dim() or t.device.type != "cpu"))
-                if len(devices) > 1:
+                if len(devices) > 1 and any(d.startswith("cuda") for d in devices):
                     raise RuntimeError(
                         "Expected all tensors to be on the same device, but found at least two "
                         f"devices, {devices[0]} and {devices[1]}!")

@@ -141,10 +141,13 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             if each and set(each) != set(units) else None
         if other is not None and other.verified:
             return _merged(report, other)
-    if first is None or not first.verified or _moves_a_model(first.units, report, ns):
-        # NB: the rules' fix did not make the cell run (or could not be shown to: the
-        # simulated device stopped it, as it stops MUNIT's ``mean[:, 0] = ...`` on the edited
-        # maker's output), or it moves a whole model the failing op did not run (the student,
+    if first is None or (not first.verified and (
+            not first.simulated_only or all(not isinstance(u, str) for u in first.units))) \
+            or _moves_a_model(first.units, report, ns):
+        # NB: the rules' fix did not make the cell run (or, an edit alone, could not be shown
+        # to: the simulated device stopped it, as it stops MUNIT's ``mean[:, 0] = ...`` on the
+        # edited maker's output; a move of the namespace's own objects, ``model.to(...)``,
+        # stays as it is), or it moves a whole model the failing op did not run (the student,
         # after its input, for a teacher on another device): the failing line's own operands,
         # cast or moved, each rehearsed; one edit that runs wins
         where = sites(cell.tb, (cell.filename, cell.failing_line))
