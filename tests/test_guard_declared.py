@@ -51,6 +51,9 @@ def test_names_and_plain_configurations_declare_a_device_agents_do_not() -> None
     assert declared_device({"cfg": {"no_cuda": True}}) == "cpu"
     assert declared_device({"args": Namespace(cuda=1)}) is None  # NB: only the off side
     assert declared_device({"args": Namespace(gpu=0)}) is None  # NB: an index as often
+    # NB: a long session: IPython's ``_iN`` names before the user's are not counted
+    session = {f"_i{i}": "x = 1" for i in range(500)} | {"device": "cuda:1"}
+    assert declared_device(session) == "cuda:1"
 
 
 SETUP = """

@@ -21,7 +21,8 @@ from typing import Any
 from ...inspect import _types
 
 MAX_DEPTH = 3
-MAX_ITEMS = 200
+#: names read at the top level (a long session's namespace) and in each configuration object
+MAX_NAMES, MAX_ITEMS = 20_000, 200
 _DEVICE = re.compile(r"(cpu|cuda|mps|xpu|meta)(:\d+)?")
 _CONFIGS = (types.SimpleNamespace, Namespace)
 
@@ -36,11 +37,14 @@ def declared_device(ns: dict[str, Any]) -> str | None:
 
 
 def _scan(d: dict[Any, Any], device_type: type, found: set[str], depth: int) -> None:
-    for i, (k, v) in enumerate(list(dict.items(d))):
-        if i >= MAX_ITEMS or len(found) > 1:
-            return
+    left = MAX_ITEMS if depth else MAX_NAMES
+    for k, v in list(dict.items(d)):
+        # NB: IPython's own ``_i12``, ``_3`` are skipped before they are counted
         if type(k) is not str or k.startswith("_"):
             continue
+        left -= 1
+        if left < 0 or len(found) > 1:
+            return
         if "device" in k.lower():
             name = _device_of(v, device_type)
             if name is not None:
