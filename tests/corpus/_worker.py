@@ -139,18 +139,10 @@ def _swap_as_on_a_gpu(torch: Any) -> None:
     swap = torch.utils.swap_tensors
     if getattr(swap, "_as_on_a_gpu", False):
         return
-    from devicelens.guard.rehearsal._simulate import _swap_unchecked
+    from devicelens.guard.rehearsal._as_on_a_gpu import swap_past_references
 
-    def swap_tensors(t1: Any, t2: Any) -> None:
-        try:
-            swap(t1, t2)
-        except RuntimeError as e:
-            if not str(e).startswith(("Expected use_count", "Cannot swap t1 because it has weak",
-                                      "Cannot swap t2 because it has weak")):
-                raise
-            _swap_unchecked(t1, t2)
-
-    swap_tensors._as_on_a_gpu = True  # type: ignore[attr-defined]
+    swap_tensors = swap_past_references(swap)
+    swap_tensors._as_on_a_gpu = True
     torch.utils.swap_tensors = swap_tensors
 
 

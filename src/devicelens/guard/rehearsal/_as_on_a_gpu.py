@@ -64,36 +64,42 @@ def fakes_checked_as_on_a_gpu() -> Iterator[None]:
 @contextlib.contextmanager
 def fakes_swap_as_they_move() -> Iterator[None]:
     """``Module.to`` between two simulated devices, as between two real ones, whatever else
-    holds the parameters. NB: child only.
-
-    A real ``cuda:0`` -> ``cuda:1`` move sets each parameter's ``.data``; two FakeTensors
-    are not of a type ``.data`` takes, so ``Module.to`` swaps them (``torch.utils.swap_tensors``),
-    which refuses a tensor other handles still use: in an IPython kernel the failed op's
-    parameters stay held after its traceback is cleared, so a fix that moves the model was
-    "not verified: Couldn't swap Linear.weight". Between fakes such a refusal is the
-    simulation's, and the swap is made without those checks (:func:`._simulate._swap_unchecked`);
-    any other swap is torch's own."""
+    holds the parameters (:func:`swap_past_references`), for the attempt it wraps."""
     import torch
+
+    real: Any = torch.utils.swap_tensors
+    torch.utils.swap_tensors = swap_past_references(real)
+    try:
+        yield
+    finally:
+        torch.utils.swap_tensors = real
+
+
+def swap_past_references(real: Any) -> Any:
+    """``real`` (``torch.utils.swap_tensors``), made without its reference checks where it
+    refuses a simulated tensor for references held elsewhere.
+
+    A real ``cuda:0`` -> ``cuda:1`` move sets each parameter's ``.data``; a FakeTensor is not
+    of a type ``.data`` takes, so ``Module.to`` swaps it, which refuses a tensor other handles
+    still use: in an IPython kernel the failed op's parameters stay held after its traceback is
+    cleared, so a fix that moved the model said "not verified: Couldn't swap Linear.weight".
+    Such a refusal is the simulation's, and the swap is made without those checks
+    (:func:`._simulate._swap_unchecked`); any other swap is torch's own. NB: also the corpus
+    harness's, for its simulated GPUs."""
     from torch._subclasses.fake_tensor import FakeTensor
 
     from ._simulate import _swap_unchecked
-
-    real: Any = torch.utils.swap_tensors
 
     def swap(t1: Any, t2: Any) -> None:
         try:
             real(t1, t2)
         except RuntimeError as e:
-            if not (isinstance(t1, FakeTensor) and isinstance(t2, FakeTensor)
+            if not ((isinstance(t1, FakeTensor) or isinstance(t2, FakeTensor))
                     and str(e).startswith(_HELD)):
                 raise
             _swap_unchecked(t1, t2)
 
-    torch.utils.swap_tensors = swap
-    try:
-        yield
-    finally:
-        torch.utils.swap_tensors = real
+    return swap
 
 
 #: how ``swap_tensors`` refuses a tensor held elsewhere
