@@ -519,6 +519,35 @@ def test_a_plain_attribute_its_own_class_moves_where_it_reads_it_is_only_a_note(
     assert kept == [("trap_attribute", "error")], kept
 
 
+def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
+    """A focal loss keeps ``self.alpha`` on the cpu and reads the copy its ``NLLLoss`` holds
+    as a buffer (AdeelH's multi-class focal loss): nothing reads the stray, so no error. The
+    same class reading ``self.alpha``, or one on a base the cells do not define (whose code
+    may read it), keeps the error."""
+    cls = ("class Focal(nn.Module):\n    def __init__(self, alpha):\n"
+           "        super().__init__()\n        self.alpha = alpha\n"
+           "        self.nll = nn.NLLLoss(weight=alpha)\n"
+           "    def forward(self, x, y):\n        return self.nll(x, y)\n")
+
+    class Focal(nn.Module):
+        def __init__(self, alpha: torch.Tensor) -> None:
+            super().__init__()
+            self.alpha = alpha
+            self.nll = nn.NLLLoss(weight=alpha)
+
+    ns = {"criterion": Focal(torch.ones(4)).to("meta")}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, text) if "criterion.alpha" in f.paths]
+
+    assert severity(cls) == [("trap_latent", "info")]
+    assert severity(cls.replace("self.nll(x, y)", "self.nll(x, y) * self.alpha[0]")) == [
+        ("trap_attribute", "error")]
+    assert severity(cls.replace("(nn.Module)", "(LossBase)")) == [("trap_attribute", "error")]
+    assert severity(cls.replace("return self.nll(x, y)", "return getattr(self, 'al' + 'pha')")
+                    ) == [("trap_attribute", "error")]
+
+
 def test_a_plain_container_its_own_class_moves_through_a_chain_of_reads_is_only_a_note() -> None:
     """peft's prompt tuning keeps ``self.prompt_tokens = {name: torch.arange(n)}`` on the cpu
     and moves it where it reads it, through an index and two views

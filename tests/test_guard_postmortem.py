@@ -63,6 +63,80 @@ def test_device_family_labels_not_moved_fake_cuda(ip, ns, capsys, fake_cuda):
     assert ns["count"] == 1  # never re-executed
 
 
+def test_an_extensions_own_cuda_check_names_the_stray_weight_fake_cuda(ip, ns, capsys,
+                                                                    fake_cuda):
+    """A CUDA extension checks its arguments itself (``CHECK_CUDA``: "weights must be a CUDA
+    tensor", DSXplore's ``scc_cuda``) before any kernel runs: the cpu weight among cuda
+    operands is the stray, and the model that holds it moves."""
+    ip.run_cell("def scc(input, weights):\n"
+                "    for name, t in (('input', input), ('weights', weights)):\n"
+                "        if not t.is_cuda:\n"
+                "            raise RuntimeError(f'{name} must be a CUDA tensor')\n"
+                "    return input\n")
+    ns.update(net=nn.Linear(4, 4), x=fake_cuda.randn(2, 4))
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = scc(x, net.weight)\n",
+                      fake_cuda)
+    assert "must be a CUDA tensor" in str(err)
+    text = diagnosis(out)
+    assert text.splitlines()[0] == "devicelens: tensors on different devices: cpu, cuda:0"
+    assert "culprit: net.weight (float32[4, 4] on cpu), `weights` in scc; expected cuda:0" in text
+
+
+def test_of_two_names_of_one_model_the_failing_line_spells_is_named_fake_cuda(ip, ns, capsys,
+                                                                           fake_cuda):
+    """``m0 = m1.to('cuda:0')`` binds the very module to a second name; the line that fails
+    calls ``m0(x)``: the culprit is named as that line spells it."""
+    ip.run_cell("class Noisy(nn.Module):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.fc = nn.Linear(4, 4)\n"
+                "    def forward(self, x):\n"
+                "        return self.fc(x) + torch.rand(2, 4, device='cuda:1')\n")
+    ip.run_cell("m1 = Noisy()")
+    ns["m1"] = fake_cuda.to(ns["m1"], "cuda:1")
+    ns["x"] = fake_cuda.randn(2, 4)
+    err, out, _ = run(ip, capsys, "m0 = m1.to('cuda:0')\nwith torch.no_grad():\n    m0(x)\n",
+                      fake_cuda)
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert "inside: m0 (Noisy)" in text, text
+    assert "m1" not in text, text
+
+
+def test_a_module_built_and_called_at_once_is_moved_where_it_is_built_fake_cuda(ip, ns, capsys,
+                                                                               fake_cuda):
+    """A metric made inside ``validation_step`` and called at once
+    (``F1(n)(preds, y)``, torchmetrics' users) has no name but its own ``self``: the model
+    whose method builds it is named, and the edit moves it where it is built, to its inputs'
+    device."""
+    ip.run_cell("class F1(nn.Module):\n"
+                "    def __init__(self, n):\n"
+                "        super().__init__()\n"
+                "        self.register_buffer('tp', torch.zeros(n))\n"
+                "    def forward(self, preds, y):\n"
+                "        self.tp += (preds == y).float().sum() * torch.ones_like(self.tp)\n"
+                "        return self.tp\n"
+                "class Net(nn.Module):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.fc = nn.Linear(4, 3)\n"
+                "    def validation_step(self, x, y):\n"
+                "        preds = self.fc(x).argmax(1)\n"
+                "        f1 = F1(3)(preds, y)\n"
+                "        return f1\n")
+    ip.run_cell("model = Net()")
+    ns["model"] = fake_cuda.to(ns["model"], "cuda:0")
+    ns.update(x=fake_cuda.randn(2, 4), y=fake_cuda.to(torch.zeros(2, dtype=torch.long), "cuda:0"))
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    model.validation_step(x, y)\n",
+                      fake_cuda)
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert "culprit: `F1(...)` in Net.validation_step (F1, cpu); expected cuda:0" in text, text
+    assert ("      - f1 = F1(3)(preds, y)\n      + f1 = F1(3).to(preds.device)(preds, y)"
+            in text), text
+    assert "culprit: model (" in text, text
+
+
 def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):
     ns.update(model=fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)),
                                  "cuda:0"), x=torch.randn(3, 4))

@@ -248,6 +248,42 @@ def test_a_factory_moved_at_once_is_not_linted_as_made_on_the_cpu():
     assert [i.kind for i in lint_forward(MoCo)] == ["forward_hardcoded_device"]
 
 
+class _SupCon(nn.Module):
+    """SupContrast: a factory reshaped and then moved, and a local read only as an index."""
+
+    def __init__(self, keep_index_on_cpu: bool = True) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 3)
+        self.keep = keep_index_on_cpu
+
+    def forward(self, x, y):
+        mask = torch.arange(x.shape[0]).view(-1, 1).to(x.device)
+        rows = torch.arange(x.shape[0])
+        log_p = self.fc(x).log_softmax(-1)
+        return log_p[rows, y] + mask.squeeze(1)
+
+
+class _Offset(nn.Module):
+    """The same local read as an index and also added to a tensor: still a stray."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x, y):
+        rows = torch.arange(x.shape[0])
+        return self.fc(x)[rows, y] + rows
+
+
+def test_a_reshaped_factory_moved_at_once_and_a_factory_only_indexing_are_not_linted():
+    """SupContrast's ``torch.arange(n).view(-1, 1).to(device)`` is moved before anything meets
+    it; a focal loss's ``rows = torch.arange(n)`` read only as ``log_p[rows, y]`` is an index,
+    which PyTorch takes from the cpu for a tensor on any device: neither is a stray. The same
+    ``rows`` added to a tensor is."""
+    assert lint_forward(_SupCon) == ()
+    assert [(i.kind, i.name) for i in lint_forward(_Offset)] == [("forward_no_device", "rows")]
+
+
 def test_preflight_runs_no_user_code():
     calls = []
 

@@ -107,6 +107,31 @@ def test_a_name_the_cell_makes_itself_is_fixed_where_the_cell_makes_it(ip, ns, c
     assert ip.run_cell(fixed, store_history=False).error_in_exec is None
 
 
+def test_a_tensor_a_hook_holds_itself_is_moved_in_place(ip, ns, capsys):
+    """FishLeg's gradient mask: a hook's closure holds the namespace tensor ``mask`` itself,
+    so ``mask = mask.to(...)`` rebinds a name the hook never reads and the cell still fails.
+    The rehearsal sees that and shows the tensor moved in place (``.data`` on a GPU; a swap
+    where ``.data`` cannot change the device type, cpu to meta), which the hook then reads."""
+    assert ip.run_cell("def zero_grad_hook(mask):\n"
+                       "    def hook(grad):\n"
+                       "        return grad * mask\n"
+                       "    return hook\n"
+                       "w = nn.Parameter(torch.ones(4, device='meta'))\n"
+                       "mask = torch.ones(4)\n"
+                       "w.register_hook(zero_grad_hook(mask))\n",
+                       store_history=False).error_in_exec is None
+    cell = "(w * 2).sum().backward()\n"
+    err, out, _ = run(ip, capsys, cell)
+    assert err is not None
+    text = diagnosis(out)
+    assert "culprit: mask (float32[4] on cpu); expected meta" in text, text
+    assert ("      torch.utils.swap_tensors(mask, mask.detach().to(\"meta\")"
+            ".requires_grad_(mask.requires_grad))\n") in text, text
+    assert text.rstrip().endswith("\n" + VERIFIED)
+    fixed = _apply_printed(ip, text, cell)
+    assert ip.run_cell(fixed, store_history=False).error_in_exec is None
+
+
 def test_the_namespace_and_the_rng_are_as_the_failing_cell_left_them(ip, ns, capsys):
     ns.update(net=nn_linear(), x64=torch.randn(2, 8, dtype=torch.float64), seen=[])
     cell = "torch.manual_seed(3)\na = torch.randn(2)\nseen.append(1)\nout = net(x64)\n"

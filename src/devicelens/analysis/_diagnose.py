@@ -121,7 +121,9 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
     """``out`` with each "plain tensor attribute left behind" error made a note when its
     module's own class (defined in the cells) moves that attribute where it reads it (fairseq's
     ``self.weights = self.weights.to(x)``): nothing fails, and a buffer is only tidier; or
-    assigns it in ``forward`` (seq2seq's ``self.pos_index``): a move is undone at the next call.
+    assigns it in ``forward`` (seq2seq's ``self.pos_index``): a move is undone at the next call;
+    or never reads it at all (a focal loss keeps ``self.alpha`` and reads the copy its
+    ``NLLLoss`` holds as a buffer).
     NB: read only when such a finding exists."""
     traps = [f for f in out if f.kind in ("trap_attribute", "trap_container") and f.objects
              and f.objects[0] in snap and f.paths]
@@ -147,6 +149,12 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"{what}, and {cls}.forward assigns it at each call: moving it changes "
                 f"nothing; the line of {cls}.forward that makes it decides its device.", "",
                 f.paths, f.objects, f.devices)
+        elif role == "attribute" and key not in (usage.read_attrs(cls) or {key}):
+            swap[id(f)] = Finding(
+                f.id, "trap_latent", "info", f"{path} is never read",
+                f"{what}, but nothing in {cls}'s own code reads it, so nothing fails. "
+                f"Registered as a buffer, Module.to() would move it.", f.fix, f.paths,
+                f.objects, f.devices)
         elif key in usage.moved_at_use(cls):
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is moved where it is used",

@@ -63,6 +63,10 @@ class _Shared:
         #: a class the cells define -> the attributes its ``forward`` assigns (remakes at each
         #: call: ``self.pos_index = torch.LongTensor(...)``)
         self.remade_at_call: dict[str, frozenset[str]] = {}
+        #: a class the cells define -> the ``self.<attr>`` its own methods read, or None where
+        #: that cannot be told from its text (a base class the cells do not define, a
+        #: ``getattr(self, ...)``)
+        self.read_attrs: dict[str, frozenset[str] | None] = {}
         #: a function the cells define -> its parameters it only uses moved to a device
         #: (``for b in loader: net(b["img"].to(DEVICE))``), and its parameters in order
         self.moves_params: dict[str, frozenset[str]] = {}
@@ -98,6 +102,7 @@ class Usage:
         self.origins = shared.env
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
+        self._read = shared.read_attrs
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
         self._used: set[str] = set()  # every module some cell uses something with
@@ -169,6 +174,13 @@ class Usage:
         """The attributes class ``class_name`` (defined in the cells) moves itself where its
         code reads them: a plain tensor attribute left on the cpu there fails nothing."""
         return self._moved.get(class_name, frozenset())
+
+    def read_attrs(self, class_name: str) -> frozenset[str] | None:
+        """The ``self.<attr>`` that class ``class_name`` (defined in the cells, on bases that
+        are torch's ``Module`` or also defined there) reads anywhere in its own code; None
+        where that cannot be told (not defined in the cells, a base defined elsewhere, a
+        ``getattr``/``__dict__`` read of itself)."""
+        return self._read.get(class_name)
 
     def remade_at_call(self, class_name: str) -> frozenset[str]:
         """The attributes class ``class_name`` (defined in the cells) assigns in ``forward``:
@@ -312,6 +324,7 @@ class _Visitor:
                     self._cpu_params(s.name, m, method=True)
             self.shared.moved_at_use[s.name] = _moved_at_use(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
+            self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
             for m in s.body:
                 if isinstance(m, ast.FunctionDef) and m.name not in ("forward", "__call__"):
                     self.shared.method_moves[(s.name, m.name)] = _params_moved(m)
@@ -627,6 +640,39 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
             if attr is not None:
                 out.add(attr)
     return frozenset(out)
+
+
+_MODULE_BASES = frozenset({"Module", "nn.Module", "torch.nn.Module"})
+_SELF_READERS = frozenset({"getattr", "vars", "hasattr"})
+
+
+def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
+                ) -> frozenset[str] | None:
+    """``self.<attr>`` read (not only assigned) anywhere in ``cls``'s body, its bases' reads
+    included where the cells define them; None where a base is neither torch's ``Module`` nor
+    a class the cells define, or where ``cls`` reads itself by name (``getattr(self, k)``,
+    ``self.__dict__``, ``vars(self)``): its code may then read any attribute."""
+    reads: set[str] = set()
+    for b in cls.bases:
+        name = ast.unparse(b)
+        if name in _MODULE_BASES:
+            continue
+        got = known.get(name)
+        if got is None:
+            return None
+        reads |= got
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self":
+            if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
+                return None
+            if not isinstance(node.ctx, ast.Store):
+                reads.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in _SELF_READERS and any(
+                    isinstance(a, ast.Name) and a.id == "self" for a in node.args):
+            return None
+    return frozenset(reads)
 
 
 def _self_attr_under(e: ast.expr) -> str | None:

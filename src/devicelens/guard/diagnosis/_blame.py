@@ -7,6 +7,7 @@ runs user code: tensors and modules are matched to namespace paths *by identity*
 
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -83,10 +84,11 @@ class Namer:
         self._views: dict[int, list[tuple[Any, Named]]] | None = None  # id(base) -> its views
         self.snapshot: Any = None
 
-    def _cell_names(self) -> frozenset[str]:
+    def _cell_names(self, functions_only: bool = False) -> frozenset[str]:
         """The global names the innermost cell's top level reads, and those the functions it
         called read where a cell defined them (``W1`` in ``net``, beside the ``params`` the
-        cell passes): the names the failing code spells."""
+        cell passes): the names the failing code spells. ``functions_only``: those functions'
+        only."""
         import dis
 
         out: set[str] = set()
@@ -95,11 +97,30 @@ class Namer:
             if not self.is_cell(code.co_filename):
                 continue
             if code.co_name == "<module>":
-                return frozenset(out | set(code.co_names))
+                return frozenset(out if functions_only else out | set(code.co_names))
             # NB: a function's globals only (``W1``), never its attributes' names
             # (``self.instance_loss_fn`` is no read of a global ``instance_loss_fn``)
             out.update(str(i.argval) for i in dis.get_instructions(code)
                        if i.opname == "LOAD_GLOBAL")
+        return frozenset()
+
+    def _line_names(self) -> frozenset[str]:
+        """The names the line of the cell's top level that failed spells (the call into the
+        function that failed, where one did): between two names of one model (``m0 =
+        m1.to(d)`` makes ``m0`` the very ``m1``), the one the failing line calls it by."""
+        import linecache
+
+        for fr in self.frames:
+            code = fr.frame.f_code
+            if not self.is_cell(code.co_filename) or code.co_name != "<module>":
+                continue
+            text = linecache.getline(code.co_filename, fr.lineno).strip()
+            try:
+                tree = ast.parse(text)
+            except SyntaxError:  # NB: one line of a statement written over several
+                return frozenset()
+            return frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                             and isinstance(n.ctx, ast.Load))
         return frozenset()
 
     def _build(self) -> dict[int, Named]:
@@ -127,11 +148,16 @@ class Namer:
                 self._tensors[id(obj)] = Named(code if code and rec.role != "state" else rec.path,
                                                code, rec.role, str(rec.ref[0].key))
                 self._named.append((obj, self._tensors[id(obj)]))
-        modules: dict[int, tuple[tuple[int, int], str]] = {}
+        read, line = self._cell_names(functions_only=True), self._line_names()
+        modules: dict[int, tuple[tuple[int, bool, bool, int], str]] = {}
         for o in snap.objects:
             for m in o.modules:
                 obj = self._resolve(m.ref)
-                rank = (len(m.ref), len(m.path))  # NB: `encoding` rather than `model.0`
+                # NB: `encoding` rather than `model.0`; of two names of one model, the one
+                # the functions that failed read as a global, else the one the cell's failing
+                # line spells
+                root = str(m.ref[0].key)
+                rank = (len(m.ref), root not in read, root not in line, len(m.path))
                 if obj is not None and (id(obj) not in modules or rank < modules[id(obj)][0]):
                     modules[id(obj)] = (rank, m.path)
         self._modules = {k: v[1] for k, v in modules.items()}
@@ -155,6 +181,7 @@ class Namer:
         # NB: user code first: `h0` in Net.forward, not `hx` in torch's GRU.forward
         order = sorted(range(len(self.frames)),
                        key=lambda i: not self.is_cell(self.frames[i].frame.f_code.co_filename))
+        selves: list[tuple[int, Any]] = []
         for i in order:
             f = self.frames[i].frame
             if f.f_globals is self.ns and f.f_code.co_name == "<module>":
@@ -165,6 +192,9 @@ class Namer:
                 continue  # NB: torch's machinery and devicelens' own frames name nothing
             for k, v in loc.items():
                 if k == "self":
+                    if is_module(v) and self.is_cell(f.f_code.co_filename) \
+                            and id(v) not in self._modules:
+                        selves.append((i, v))
                     continue
                 if is_module(v):
                     if self.is_cell(f.f_code.co_filename):  # NB: the user's own functions'
@@ -176,6 +206,10 @@ class Namer:
                         self.local_at[id(t)] = (i, k, sub)
                         self._locals[id(t)] = Named(f"`{k}{sub}` in {f.f_code.co_qualname}", "",
                                                     "local", "")
+        # NB: last, so that any other name wins: a module the user's code builds and calls at
+        # once (a metric made inside ``validation_step``) is known by its own ``self`` only
+        for i, m in selves:
+            self._add_local_module(i, "self", m)
 
     def _add_local_module(self, i: int, k: str, m: Any) -> None:
         """The tensors of module ``m``, local ``k`` of frame ``i``, named through it

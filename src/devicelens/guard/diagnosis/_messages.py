@@ -18,7 +18,8 @@ Kind = Literal["device", "dtype", "index_dtype"]
 #   index / target / mask / lengths / hidden / input / dest: that argument of the op
 #   host: a tensor that must be copied to host memory; load: torch.load's storages
 # want: what the culprit must become. "": the expected device/dtype; "int64", "float", "bool",
-#   "cpu_int64", "cpu" (host copy), "meta_none" (nothing can be done by moving)
+#   "cpu_int64", "cpu" (host copy), "meta_none" (nothing can be done by moving), "gpu" (the
+#   one GPU among the operands, whatever a model on the cpu says)
 Role = Literal["mismatch", "index", "target", "mask", "lengths", "hidden", "input", "dest",
                "host", "load", "meta"]
 
@@ -126,6 +127,12 @@ RULES: tuple[Rule, ...] = (
          r"\bshare (?:a|the) (?:same )?device\b|\bon (?:two |several )?different devices\b"
          r"|\bdevices? (?:do not|don't|does not|doesn't) match\b|\bdevice mismatch\b",
          "libraries: their own checks (PPQ's ASSERT_ALL_TENSORS_AT_SAME_DEVICE, and the like)"),
+    # NB: a CUDA extension's own argument check (the ``CHECK_CUDA(x)`` macro of PyTorch's
+    # extension tutorial: "x must be a CUDA tensor"), raised before any kernel runs: the
+    # operand on the cpu among ones on a GPU is the stray, a model's weight too
+    Rule("library_cuda", "device", "mismatch", "gpu",
+         r"\bmust be an? (?:CUDA|cuda|GPU|gpu) tensor\b|\bis not an? (?:CUDA|cuda) tensor\b",
+         "libraries: C++/CUDA extensions' CHECK_CUDA macro (PyTorch's custom extension tutorial)"),
     # --- integer indices and targets --------------------------------------------------------------
     Rule("target_long", "index_dtype", "target", "int64",
          r"expected target dtype to be Long|expected scalar type Long but found|"

@@ -79,6 +79,8 @@ def _built_here(ctx: Ctx, failure: Failure, expected: str, op: Op) -> Blame | No
     if held is None or failure.kind != "device":
         return None
     m = held[2]
+    if held[1] == "self":
+        return _built_inline(ctx, op, expected, held[0], m)
     outer = [fr for fr in ctx.frames if ctx.is_user(fr.frame.f_code.co_filename)
              and fr.frame.f_code.co_name != "<module>"
              and any(v is m for v in frame_locals(fr.frame).values())]
@@ -98,6 +100,43 @@ def _built_here(ctx: Ctx, failure: Failure, expected: str, op: Op) -> Blame | No
     note = (f"`{name}` is built in {qual} and run on {expected} inputs before it is moved "
             "there")
     return Blame(operand, (), (edit,), (note,))
+
+
+def _built_inline(ctx: Ctx, op: Op, expected: str, at: int, m: Any) -> Blame | None:
+    """A module the user's code builds and calls in one expression (a metric made inside a
+    ``validation_step``: ``F1(num_classes=n)(preds, y)``), known by no name but the ``self``
+    of its own method: the fix moves it where it is built, to its inputs' device
+    (``F1(num_classes=n).to(preds.device)(preds, y)``)."""
+    cls = type(m).__name__
+    for fr in ctx.frames[at + 1:]:
+        if not ctx.is_user(fr.frame.f_code.co_filename):
+            continue
+        code = _source.frame_code(fr.frame)
+        stmt = _source.statement_at(code, fr.lineno) if code is not None else None
+        if code is None or stmt is None:
+            return None
+        call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and (
+            (isinstance(n.func, ast.Name) and n.func.id == cls)
+            or (isinstance(n.func, ast.Attribute) and n.func.attr == cls))), None)
+        if call is None or call.end_lineno != call.lineno:
+            return None  # NB: it was not built by the line that called it
+        line = code.line(call.lineno).encode()
+        text = line[call.col_offset:call.end_col_offset].decode()
+        local = frame_locals(fr.frame)
+        inputs = [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+                  and (meta(local.get(n.id)) or ("",))[0] == expected]
+        target = f"{inputs[0]}.device" if inputs else _device_local(fr, expected)
+        edit = _edits.replace(code, [(call, f"{text}.to({target})")])
+        if edit is None:
+            return None
+        qual = fr.frame.f_code.co_qualname
+        named = Named(f"`{cls}(...)` in {qual}", "", "local", "")
+        operand = Operand(op.operand.where, named, op.operand.device, op.operand.dtype, (),
+                          f"{cls}, {op.operand.device}")
+        note = (f"`{text}` is built in {qual} and called at once on {expected} inputs; it "
+                f"stays on {op.operand.device}")
+        return Blame(operand, (), (edit,), (note,))
+    return None
 
 
 def _device_local(fr: Any, expected: str) -> str:

@@ -81,6 +81,9 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
 
     if named:
         operands = [o for o in operands if said(o.device)] or operands
+    gpus = {o.device for o in operands if o.device.startswith("cuda")}
+    if failure.rule is not None and failure.rule.want == "gpu" and len(gpus) == 1:
+        forced = forced or gpus.pop()  # NB: "must be a CUDA tensor": the one GPU there is
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,

@@ -294,6 +294,11 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 out.found.append(_renamed(a.report, guess, _users(cell)))
                 out.units, pending = [*units, guess.edit], ahead
                 continue
+            held = _held_elsewhere(units, ns) if again and not new else None
+            if held is not None and not any(u in tried for u in held):
+                tried += held  # NB: once: the same failure after the rebind, made in place
+                out.units = held
+                continue
             if not new:
                 out.verdict = ("not verified: after this fix the cell still fails: "
                                f"{a.report.headline()}")
@@ -647,22 +652,43 @@ def _root(t: ast.expr) -> str | None:
 _REBIND = re.compile(r"^([A-Za-z_]\w*) = \1(\.(?:to|half|float|double|bfloat16|cuda|cpu)\(.*\))$")
 
 
-def _in_place(fix: Unit, ns: dict[str, Any]) -> list[Unit]:
-    """``p = p.half()`` for a trained Parameter ``p``, changed in place instead: the same
-    Parameter, still a leaf, still in its optimizer. ``.data`` first (what ``Module.to`` does
-    on a GPU); ``swap_tensors`` where ``.data`` cannot change the device type (cpu to meta)."""
+def _in_place(fix: Unit, ns: dict[str, Any], plain: bool = False) -> list[Unit]:
+    """``p = p.half()`` for a trained Parameter ``p`` (``plain``: or for any tensor), changed
+    in place instead: the same Parameter, still a leaf, still in its optimizer; the same tensor
+    wherever else it is held. ``.data`` first (what ``Module.to`` does on a GPU);
+    ``swap_tensors`` where ``.data`` cannot change the device type (cpu to meta). NB: a plain
+    tensor's ``.data`` fix is only ever this function's (or a trained leaf's cast): its swap
+    is offered whatever ``plain`` says."""
     import sys
 
     torch = sys.modules.get("torch")
-    if not isinstance(fix, str):
+    if not isinstance(fix, str) or torch is None:
         return []
-    m = _REBIND.match(fix) or _DATA.match(fix)
-    if m is None or torch is None or not isinstance(ns.get(m.group(1)), torch.nn.Parameter):
+    data = _DATA.match(fix)
+    m = _REBIND.match(fix) or data
+    t = ns.get(m.group(1)) if m is not None else None
+    if m is None or not isinstance(t, torch.Tensor):
         return []
     name, call = m.group(1), m.group(2)
-    swap = (f"torch.utils.swap_tensors({name}, torch.nn.Parameter({name}.detach(){call}, "
-            f"requires_grad={name}.requires_grad))")
-    return [swap] if _DATA.match(fix) else [f"{name}.data = {name}.data{call}", swap]
+    if isinstance(t, torch.nn.Parameter):
+        swap = (f"torch.utils.swap_tensors({name}, torch.nn.Parameter({name}.detach(){call}, "
+                f"requires_grad={name}.requires_grad))")
+    elif plain or data:
+        swap = (f"torch.utils.swap_tensors({name}, {name}.detach(){call}"
+                f".requires_grad_({name}.requires_grad))")
+    else:
+        return []
+    return [swap] if data else [f"{name}.data = {name}.data{call}", swap]
+
+
+def _held_elsewhere(units: list[Unit], ns: dict[str, Any]) -> list[Unit] | None:
+    """``units`` with each namespace rebind of a tensor (``mask = mask.to(d)``) made in place
+    (``mask.data = mask.data.to(d)``): for a failure the rebind left as it was, because the
+    failing code holds the tensor itself (a hook's closure, an object that kept it); None where
+    no unit is such a rebind."""
+    out = [(_in_place(u, ns, plain=True)[:1] or [u])[0] if isinstance(u, str)
+           and _REBIND.match(u) else u for u in units]
+    return out if out != units else None
 
 
 _DATA = re.compile(r"^([A-Za-z_]\w*)\.data = \1\.data(\.(?:to|half|float|double|bfloat16|cuda|cpu)"

@@ -74,19 +74,56 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
                 and n.func.attr in ("to", "cuda") and not _only_dtype(n) \
                 and _only_made_here(n.func.value, ctx):
             moved |= {id(c) for c in ast.walk(n.func.value) if isinstance(c, ast.Call)}
+    moved |= _indices_only(fdef)
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
            and id(node) not in moved for issue in ctx.check(node)]
     return tuple(out)
 
 
+def _indices_only(fdef: ast.AST) -> set[int]:
+    """The calls whose tensor is only ever an index (``log_p[torch.arange(n), y]``, or a local
+    ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``): PyTorch takes indices from the
+    cpu for a tensor on any device, so where they are made does not matter."""
+    slots: set[int] = set()  # NB: the expressions that are an index, or one of a tuple's
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Subscript):
+            parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+            slots |= {id(p) for p in parts}
+    out = {id(n) for n in ast.walk(fdef) if isinstance(n, ast.Call) and id(n) in slots}
+    made: dict[str, ast.expr] = {}
+    binds: dict[str, int] = {}
+    reads: dict[str, list[bool]] = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load):
+                reads.setdefault(n.id, []).append(id(n) in slots)
+            else:
+                binds[n.id] = binds.get(n.id, 0) + 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(
+                n.targets[0], ast.Name):
+            made[n.targets[0].id] = n.value
+    for name, value in made.items():
+        # NB: bound once, by this assignment, and read only as an index
+        if binds.get(name) == 1 and isinstance(value, ast.Call) and reads.get(name) \
+                and all(reads[name]):
+            out.add(id(value))
+    return out
+
+
 _JOINS = frozenset({"cat", "stack", "concat", "hstack", "vstack"})
 _CASTS = frozenset({"long", "float", "int", "double", "half", "bool", "bfloat16"})
+#: methods that give the same values in another shape: what they read of their arguments is
+#: numbers or a shape, so nothing from outside meets the tensor they reshape
+_SHAPES = frozenset({"view", "reshape", "unsqueeze", "squeeze", "expand", "expand_as", "repeat",
+                     "flatten", "permute", "transpose", "t", "contiguous", "flip", "view_as",
+                     "reshape_as", "clone", "detach"})
 
 
 def _only_made_here(node: ast.expr, ctx: _Ctx) -> bool:
     """``node`` only combines tensors that torch's factories make right there: a factory call,
-    a join of such (``torch.cat([torch.ones(n), torch.zeros(m)])``), a cast of one, or
-    arithmetic of them and numbers. Nothing from outside meets them before the move."""
+    a join of such (``torch.cat([torch.ones(n), torch.zeros(m)])``), a cast or a reshape of one
+    (SupContrast's ``torch.arange(n).view(-1, 1).to(device)``), or arithmetic of them and
+    numbers. Nothing from outside meets them before the move."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, int | float) and not isinstance(node.value, bool)
     if isinstance(node, ast.BinOp):
@@ -96,7 +133,7 @@ def _only_made_here(node: ast.expr, ctx: _Ctx) -> bool:
     f = node.func
     if f.attr in FACTORIES and ctx._is_torch(f.value):
         return True
-    if f.attr in _CASTS and not node.args:
+    if (f.attr in _CASTS and not node.args) or f.attr in _SHAPES:
         return _only_made_here(f.value, ctx)
     if f.attr in _JOINS and ctx._is_torch(f.value) and node.args \
             and isinstance(node.args[0], ast.List | ast.Tuple):
