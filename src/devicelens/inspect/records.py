@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from array import array
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from math import prod
-from operator import eq, is_, itemgetter, mul, not_
+from operator import add, eq, is_, itemgetter, mul, not_
 from typing import Any, NamedTuple
 
 from ._count import Totals
@@ -99,17 +100,23 @@ def grads_moved(o: ObjectRecord, moved: dict[int, int],
     ts = o.tensors
     if at is None:
         at = owned_grads(o)
-    hits = [i for i in at if ts[i][-1] in moved]
-    if not hits:
+    # NB: each pass at C speed: a training step moves every grad (4,000 records for a model of
+    # 2,000 parameters with Adam)
+    storages = list(map(_LAST, map(ts.__getitem__, at)))
+    hit = list(map(moved.__contains__, storages))
+    if True not in hit:
         return o
+    hits = list(compress(at, hit))
+    news = map(moved.__getitem__, compress(storages, hit))
+    recs = map(_new, repeat(TensorRecord), map(add, map(_HEAD, map(ts.__getitem__, hits)),
+                                               zip(news)))
     out = list(ts)
-    for i in hits:
-        t = ts[i]
-        out[i] = _new(TensorRecord, (*t[:-1], moved[t[-1]]))
+    deque(map(out.__setitem__, hits, recs), maxlen=0)
     return o._replace(tensors=tuple(out))
 
 
 _TABLE_ROLES = frozenset({"parameter", "buffer", "opt_param"})
+_LAST, _HEAD = itemgetter(-1), itemgetter(slice(0, -1))  # of a TensorRecord: storage, the rest
 
 
 class DeviceInfo(NamedTuple):

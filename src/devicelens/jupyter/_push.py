@@ -153,8 +153,8 @@ def build_frame(namespace: dict[str, Any], *, live: bool = False) -> Frame:
     frame (never import torch on the user's behalf)."""
     if "torch" not in sys.modules:
         return empty_frame()
-    ns = namespace_copy(namespace)
     with _FRAMES_LOCK, gc_paused():
+        ns = namespace_copy(namespace)  # NB: paused too: its one allocation could collect
         frames = _FRAMES.get(id(namespace))
         if frames is None:
             if len(_FRAMES) >= 4:

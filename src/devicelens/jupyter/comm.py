@@ -128,7 +128,11 @@ class Hub:
 
     def flush(self) -> None:
         """One frame of the namespace, pushed to every open panel."""
-        with self.lock:
+        from ..inspect import gc_paused
+
+        # NB: one pause over the frame and its messages: a collection in between would scan
+        # what the cell left young (a training step's new grads) and every row being built
+        with self.lock, gc_paused():
             if self.bridges:
                 frame = _push.build_frame(self.namespace(), live=self.gate.cell_running)
                 for bridge in list(self.bridges):
