@@ -546,6 +546,8 @@ def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
     assert severity(cls.replace("(nn.Module)", "(LossBase)")) == [("trap_attribute", "error")]
     assert severity(cls.replace("return self.nll(x, y)", "return getattr(self, 'al' + 'pha')")
                     ) == [("trap_attribute", "error")]
+    # NB: a class that reads none of its attributes reads this one neither
+    assert severity(cls.replace("return self.nll(x, y)", "return x")) == [("trap_latent", "info")]
 
 
 def test_a_plain_container_its_own_class_moves_through_a_chain_of_reads_is_only_a_note() -> None:

@@ -149,7 +149,8 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"{what}, and {cls}.forward assigns it at each call: moving it changes "
                 f"nothing; the line of {cls}.forward that makes it decides its device.", "",
                 f.paths, f.objects, f.devices)
-        elif role == "attribute" and key not in (usage.read_attrs(cls) or {key}):
+        elif role == "attribute" and (read := usage.read_attrs(cls)) is not None \
+                and key not in read:
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is never read",
                 f"{what}, but nothing in {cls}'s own code reads it, so nothing fails. "

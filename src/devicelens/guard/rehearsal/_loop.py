@@ -296,7 +296,7 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 continue
             held = _held_elsewhere(units, ns) if again and not new else None
             if held is not None and not any(u in tried for u in held):
-                tried += held  # NB: once: the same failure after the rebind, made in place
+                tried += [u for u in held if u not in units]  # NB: once, made in place
                 out.units = held
                 continue
             if not new:
@@ -667,10 +667,10 @@ def _in_place(fix: Unit, ns: dict[str, Any], plain: bool = False) -> list[Unit]:
     data = _DATA.match(fix)
     m = _REBIND.match(fix) or data
     t = ns.get(m.group(1)) if m is not None else None
-    if m is None or not isinstance(t, torch.Tensor):
+    if m is None or not issubclass(type(t), torch.Tensor):  # NB: type(): no user __class__
         return []
     name, call = m.group(1), m.group(2)
-    if isinstance(t, torch.nn.Parameter):
+    if issubclass(type(t), torch.nn.Parameter):
         swap = (f"torch.utils.swap_tensors({name}, torch.nn.Parameter({name}.detach(){call}, "
                 f"requires_grad={name}.requires_grad))")
     elif plain or data:
