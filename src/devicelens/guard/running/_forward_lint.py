@@ -74,13 +74,15 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
                 and n.func.attr in ("to", "cuda") and not _only_dtype(n) \
                 and _only_made_here(n.func.value, ctx):
             moved |= {id(c) for c in ast.walk(n.func.value) if isinstance(c, ast.Call)}
-    moved |= _indices_only(fdef)
+    for value in _indices_only(fdef):  # NB: a cast or reshape of a factory: the factory too
+        moved |= ({id(c) for c in ast.walk(value) if isinstance(c, ast.Call)}
+                  if _only_made_here(value, ctx) else {id(value)})
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
            and id(node) not in moved for issue in ctx.check(node)]
     return tuple(out)
 
 
-def _indices_only(fdef: ast.AST) -> set[int]:
+def _indices_only(fdef: ast.AST) -> list[ast.expr]:
     """The calls whose tensor is only ever an index (``log_p[torch.arange(n), y]``, or a local
     ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``): PyTorch takes indices from the
     cpu for a tensor on any device, so where they are made does not matter."""
@@ -89,7 +91,8 @@ def _indices_only(fdef: ast.AST) -> set[int]:
         if isinstance(n, ast.Subscript):
             parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
             slots |= {id(p) for p in parts}
-    out = {id(n) for n in ast.walk(fdef) if isinstance(n, ast.Call) and id(n) in slots}
+    out: list[ast.expr] = [n for n in ast.walk(fdef) if isinstance(n, ast.Call)
+                           and id(n) in slots]
     made: dict[str, ast.expr] = {}
     binds: dict[str, int] = {}
     reads: dict[str, list[bool]] = {}
@@ -106,7 +109,7 @@ def _indices_only(fdef: ast.AST) -> set[int]:
         # NB: bound once, by this assignment, and read only as an index
         if binds.get(name) == 1 and isinstance(value, ast.Call) and reads.get(name) \
                 and all(reads[name]):
-            out.add(id(value))
+            out.append(value)
     return out
 
 
