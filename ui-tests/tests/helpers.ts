@@ -132,9 +132,31 @@ export async function openNotebook(
   ...sources: string[]
 ) {
   await page.contents.uploadContent(notebookJSON(...sources), 'text', `${tmpPath}/${name}`);
-  await page.notebook.openByPath(`${tmpPath}/${name}`);
+  await openUploaded(page, `${tmpPath}/${name}`);
   await page.notebook.activate(name);
   await page.notebook.runCell(0);
+}
+
+/**
+ * Open a file just uploaded, through JupyterLab's document manager, and wait for its tab.
+ *
+ * NB: not galata's `openByPath`, which double-clicks the file in the file browser: on a busy
+ * machine the browser's listing can lag an upload past galata's fixed 15 s wait, and the test
+ * failed there (a browser test is about the panel, not the file browser).
+ */
+export async function openUploaded(page: IJupyterLabPageFixture, filePath: string) {
+  await page.evaluate(
+    async p => {
+      await (window as any).jupyterapp.commands.execute('docmanager:open', { path: p });
+    },
+    filePath
+  );
+  const name = filePath.slice(filePath.lastIndexOf('/') + 1);
+  await page
+    .getByRole('main')
+    .getByRole('tab', { name: new RegExp(`^${name.replace(/[.]/g, '\\.')}`) })
+    .last()
+    .waitFor({ state: 'visible' });
 }
 
 export interface IFixLines {

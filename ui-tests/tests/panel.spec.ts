@@ -11,6 +11,7 @@ import {
   devicesOf,
   notebookJSON,
   openNotebook,
+  openUploaded,
   panelOf,
   QUICKSTART,
   row,
@@ -200,7 +201,7 @@ test.describe('JupyterLab', () => {
     // a second notebook: the panel follows it, and comes back with the first
     const second = "%load_ext devicelens\nimport torch\nother = torch.zeros(3, 5, device='meta')";
     await page.contents.uploadContent(notebookJSON(second), 'text', `${tmpPath}/second.ipynb`);
-    await page.notebook.openByPath(`${tmpPath}/second.ipynb`);
+    await openUploaded(page, `${tmpPath}/second.ipynb`);
     await page.notebook.activate('second.ipynb');
     await page.notebook.runCell(0);
     await expect(row(page, 'other')).toBeVisible();
