@@ -717,9 +717,47 @@ def test_float32_weights_a_half_models_own_code_casts_where_it_reads_them_are_a_
     found = diagnose(take_snapshot({"model": model}), cells=[CLIP_LIKE])
     (f,) = [f for f in found if f.objects == ("model",)]
     assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
-    assert "casts model.pos, model.tok.weight where it reads them" in f.message
+    assert "casts where model.pos, model.tok.weight meet other dtypes" in f.message
     plain = CLIP_LIKE.replace(".type(self.proj.weight.dtype)", "").replace(
         "self.pos.to(self.proj.weight.dtype)", "self.pos")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
+VALUE_HEAD = '''
+class ValueHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.summary = nn.Linear(4, 1)
+    def forward(self, hidden):
+        if hidden.dtype != self.summary.weight.dtype:
+            hidden = hidden.to(self.summary.weight.dtype)
+        return self.summary(hidden)
+
+class WithValueHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+        self.v_head = ValueHead()
+    def forward(self, x):
+        return self.v_head(self.body(x))
+'''
+
+
+def test_a_submodule_whose_parent_casts_its_inputs_to_its_dtype_is_kept_on_purpose():
+    """TRL's value head stays in float32 beside a bfloat16 model and casts what it hands its
+    ``summary`` layer to that layer's dtype: nothing fails, so a note, not a warning. The same
+    model whose head does not cast is still a mixed-dtype warning."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(VALUE_HEAD, ns)
+    model = ns["WithValueHead"]()
+    model.body.bfloat16()
+    found = diagnose(take_snapshot({"model": model}), cells=[VALUE_HEAD])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    assert "model.v_head.summary.weight, model.v_head.summary.bias meet other dtypes" in f.message
+    plain = VALUE_HEAD.replace("hidden = hidden.to(self.summary.weight.dtype)", "pass")
     found = diagnose(take_snapshot({"model": model}), cells=[plain])
     (f,) = [f for f in found if f.objects == ("model",)]
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")

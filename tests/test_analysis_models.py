@@ -397,6 +397,18 @@ def test_usage_key_ignores_cells_that_tie_nothing_to_a_model() -> None:
     assert base.mentioned() == {"x", "out"} and base.inputs("model") == {"x"}
 
 
+def test_usage_key_changes_with_what_a_class_the_cells_define_does() -> None:
+    """A cell that only redefines a class changes what its code reads, moves or casts, and
+    so the answers: the key says so (an equal key lets a memo keep the old findings)."""
+    reads = "class Net(nn.Module):\n    def forward(self, x):\n        return x + self.pos\n"
+    ignores = reads.replace("self.pos", "x")
+    casts = reads.replace("x + self.pos", "self.head(x.to(self.head.weight.dtype))")
+    keys = [Usage(["out = model(x)", c], ["model"]).key() for c in (reads, ignores, casts)]
+    assert len(set(map(repr, keys))) == 3
+    assert Usage([casts], ["model"]).casts_inputs("Net") == {"head"}
+    assert Usage([reads], ["model"]).casts_inputs("Net") == frozenset()
+
+
 def test_each_modules_own_tensors_are_found_once_per_diagnosis_and_not_kept_after(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Several rules ask each module for its own tensors; one diagnosis finds them once per

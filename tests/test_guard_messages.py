@@ -250,6 +250,9 @@ def test_load_of_a_gpu_checkpoint_gets_map_location(ip, capsys, tmp_path) -> Non
      "same", "conv_dtype"),
     # NB: a C type of two words (a uint8 video frame into a half model on a GPU)
     ("Input type (unsigned char) and bias type (c10::Half) should be the same", "conv_dtype"),
+    # NB: a bfloat16 receiver is spelled as a C type (NorMuon's second momentum, ``lerp_``)
+    ("expected dtype c10::BFloat16 for `end` but got dtype float", "lerp_dtype"),
+    ("Expected out tensor to have dtype c10::BFloat16, but got float instead", "out_dtype"),
 ])
 def test_families_older_releases_raise(text: str, key: str) -> None:
     """Messages only a GPU build or an older release raises: recognised by their text."""

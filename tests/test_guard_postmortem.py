@@ -137,6 +137,119 @@ def test_a_module_built_and_called_at_once_is_moved_where_it_is_built_fake_cuda(
     assert "culprit: model (" in text, text
 
 
+def test_a_tensor_an_object_built_in_a_function_holds_is_named_through_that_function_fake_cuda(
+        ip, ns, capsys, fake_cuda):
+    """A logits processor built inside ``generate`` keeps its tokens on the cpu (transformers'
+    Bark, before its fix): the tensor is no namespace object's, and its own method reads it as
+    ``self.suppress``. It is named through the local that holds the processor where it is
+    built, the outermost function that has it, never a blank culprit line."""
+    ip.run_cell("class Suppress:\n"
+                "    def __init__(self, tokens):\n"
+                "        self.suppress = torch.tensor(tokens)\n"
+                "    def __call__(self, scores):\n"
+                "        return scores.index_fill(-1, self.suppress, 0.0)\n"
+                "class Gen(nn.Module):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.head = nn.Linear(4, 6)\n"
+                "    def generate(self, x):\n"
+                "        processor = Suppress([1, 2])\n"
+                "        return processor(self.head(x))\n")
+    ip.run_cell("model = Gen()")
+    ns["model"] = fake_cuda.to(ns["model"], "cuda:0")
+    ns["x"] = fake_cuda.randn(2, 4)
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    model.generate(x)\n", fake_cuda)
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert "culprit: `processor.suppress` in Gen.generate (int64[2] on cpu)" in text, text
+    assert "culprit:  (" not in text, text
+
+
+def test_optimizer_state_restored_in_another_dtype_is_cast_not_the_grads(ip, ns, capsys):
+    """OneTrainer resumed a bfloat16 LoRA with its momentum forced to float32: the optimizer's
+    own ``buf.lerp_(grad)`` fails. The state is the stray, as the snapshot's warning says, and
+    the fix casts it to its parameter's dtype; an edit casting the grad to float32 in the
+    optimizer's code would fail every fresh run of that code (its own state is bfloat16)."""
+    ip.run_cell("class Sink(torch.optim.Optimizer):\n"
+                "    def __init__(self, params):\n"
+                "        super().__init__(params, dict(lr=1e-3))\n"
+                "    @torch.no_grad()\n"
+                "    def _one(self, p, g):\n"
+                "        grad = p.grad\n"
+                "        st = self.state[p]\n"
+                "        if 'buf' not in st:\n"
+                "            st['buf'] = torch.zeros_like(p)\n"
+                "        buf = st['buf']\n"
+                "        buf.lerp_(grad, 0.1)\n"
+                "        p.add_(buf.sign(), alpha=-g['lr'])\n"
+                "    @torch.no_grad()\n"
+                "    def step(self):\n"
+                "        for g in self.param_groups:\n"
+                "            for p in g['params']:\n"
+                "                self._one(p, g)\n"
+                "lin = nn.Linear(4, 4, bias=False).bfloat16()\n"
+                "opt = Sink(lin.parameters())\n"
+                "lin.weight.grad = torch.ones_like(lin.weight)\n"
+                "opt.step()\n"
+                "opt.state[lin.weight]['buf'] = opt.state[lin.weight]['buf'].float()\n")
+    err, out, _ = run(ip, capsys, "opt.step()\n")
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert "culprit: opt (1 tensor it holds on cpu); expected bfloat16" in text, text
+    assert "for _p, _s in opt.state.items():" in text and "edit:" not in text, text
+    assert VERIFIED in text, text
+    assert ns["opt"].state[ns["lin"].weight]["buf"].dtype == torch.float32  # NB: only advice
+
+
+def test_a_foreach_step_refusing_an_integer_step_names_the_state_and_casts_it(ip, ns, capsys):
+    """"Tensors of the same index must be on the same device and the same dtype except `step`
+    tensors ...": a user's helper rebuilt AdamW's state with ``torch.tensor(0)`` (pytorch
+    #127197). The message names no tensor; the grouping's lists do: the integer step is the
+    culprit, and the fix makes it the float32 tensor torch keeps (and the cell runs)."""
+    ip.run_cell("head = nn.Linear(4, 3, bias=False)\n"
+                "opt = torch.optim.AdamW(head.parameters(), foreach=True)\n"
+                "opt.state[head.weight] = {'step': torch.tensor(0),\n"
+                "                          'exp_avg': torch.zeros_like(head.weight),\n"
+                "                          'exp_avg_sq': torch.zeros_like(head.weight)}\n"
+                "head.weight.grad = torch.ones_like(head.weight)\n")
+    err, out, _ = run(ip, capsys, "opt.step()\n")
+    assert "Tensors of the same index" in str(err)
+    text = diagnosis(out)
+    assert text.startswith("devicelens: tensors on different dtypes: float32, int64"), text
+    assert "culprit: opt (1 tensor it holds on cpu); expected float32" in text, text
+    assert "elif torch.is_tensor(_v) and not _v.is_floating_point():\n" in text, text
+    assert VERIFIED in text, text
+
+
+def test_the_foreach_lists_are_read_as_torchs_check_reads_them():
+    """Each index is checked against its parameter as torch checks it: a half state on the
+    cpu beside a parameter elsewhere is refused (a float32 one, a ``step``'s dtype, is not), an
+    integer step is, a float32 or bfloat16 state beside a parameter on its device is not."""
+    from devicelens.guard.families._foreach import refused
+    from devicelens.guard.running._frames import traceback_frames
+
+    def _group_tensors_by_device_and_dtype(tensorlistlist):
+        raise RuntimeError("Tensors of the same index must be on the same device")
+
+    def frames_of(*lists):
+        try:
+            _group_tensors_by_device_and_dtype(list(lists))
+        except RuntimeError as e:
+            return traceback_frames(e.__traceback__)
+        raise AssertionError
+
+    p = torch.zeros(2, device="meta")
+    state, step = torch.zeros(2, dtype=torch.float16), torch.tensor(1.0)
+    kind, want, ops = refused(frames_of([p], [torch.zeros(2, device="meta")], [state], [step]))
+    assert (kind, want) == ("device", "meta") and [t for _w, t in ops] == [p, state]
+    assert refused(frames_of([p], [torch.zeros(2)], [step])) is None
+    half = torch.zeros(2, dtype=torch.bfloat16)
+    assert refused(frames_of([torch.zeros(2)], [half], [torch.tensor(1.0)])) is None
+    kind, want, ops = refused(frames_of([torch.zeros(2)], [torch.zeros(2)], [torch.tensor(0)]))
+    assert (kind, want, len(ops)) == ("dtype", "float32", 2)
+    assert refused(frames_of([torch.zeros(2)], [torch.zeros(2, dtype=torch.float16)]))[0] == "dtype"
+
+
 def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):
     ns.update(model=fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)),
                                  "cuda:0"), x=torch.randn(3, 4))

@@ -200,7 +200,8 @@ def _cast_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Findi
                     f.id, "module_float32_kept", "info",
                     f"{o.name} keeps {n} tensor{'' if n == 1 else 's'} in float32",
                     f"{o.name} mixes floating dtypes {', '.join(f.dtypes)}, on purpose: its own "
-                    f"code casts {shown} where it reads {'it' if len(cast) == 1 else 'them'}, "
+                    f"code casts where {shown} {'meets' if len(cast) == 1 else 'meet'} other "
+                    f"dtypes, "
                     f"and the rest are normalisation layers' or buffers, kept in float32 for "
                     f"precision. Nothing fails, so devicelens casts nothing.",
                     "", f.paths, f.objects, f.devices, f.dtypes)
@@ -214,12 +215,14 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
                      usage: Usage) -> bool:
     """The weight ``t`` is cast where its module's code reads it (``self.pos.to(x.dtype)``),
     or its module's output is, by the module holding it (``self.token_embedding(text)
-    .type(self.dtype)``)."""
+    .type(self.dtype)``), or that module casts its module's input to its dtype (TRL's value
+    head: ``self.summary(output.to(self.summary.weight.dtype))``)."""
     if str(t.ref[-1].key) in usage.moved_at_use(cls):
         return True
     parent, _, name = t.owner.rpartition(".")
     pcls = classes.get(parent, o.type_name if parent == o.name else "")
-    return bool(parent and pcls) and name in usage.moved_at_use(pcls)
+    return bool(parent and pcls) and (name in usage.moved_at_use(pcls)
+                                      or name in usage.casts_inputs(pcls))
 
 
 def _not_references(snap: Snapshot, out: list[Finding]) -> list[Finding]:

@@ -67,6 +67,9 @@ class _Shared:
         #: that cannot be told from its text (a base class the cells do not define, a
         #: ``getattr(self, ...)``)
         self.read_attrs: dict[str, frozenset[str] | None] = {}
+        #: a class the cells define -> the submodules whose dtype its own code casts what it
+        #: hands them to (``output.to(self.summary.weight.dtype)``)
+        self.casts_inputs: dict[str, frozenset[str]] = {}
         #: a function the cells define -> its parameters it only uses moved to a device
         #: (``for b in loader: net(b["img"].to(DEVICE))``), and its parameters in order
         self.moves_params: dict[str, frozenset[str]] = {}
@@ -103,6 +106,7 @@ class Usage:
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
         self._read = shared.read_attrs
+        self._casts = {k: v for k, v in shared.casts_inputs.items() if v}
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
         self._used: set[str] = set()  # every module some cell uses something with
@@ -167,7 +171,10 @@ class Usage:
         if self._key is None:
             used = tuple((c.uses, c.amp, c.moved, c.handed) for c in self._cells if c.uses)
             # NB: a name computed from no model (``x = x.double()``) reads as one never assigned
-            self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved)
+            # NB: and what the classes the cells define do (a class redefined in a cell of no
+            # other use changes these alone)
+            self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved,
+                         self._remade, self._read, self._casts)
         return self._key
 
     def moved_at_use(self, class_name: str) -> frozenset[str]:
@@ -181,6 +188,13 @@ class Usage:
         where that cannot be told (not defined in the cells, a base defined elsewhere, a
         ``getattr``/``__dict__`` read of itself)."""
         return self._read.get(class_name)
+
+    def casts_inputs(self, class_name: str) -> frozenset[str]:
+        """The submodules (attribute names) whose dtype class ``class_name`` (defined in the
+        cells) casts what it hands them to: TRL's value head keeps ``self.summary`` in float32
+        beside a bfloat16 model and runs ``self.summary(output.to(self.summary.weight.dtype))``;
+        a submodule kept in another dtype there fails nothing."""
+        return self._casts.get(class_name, frozenset())
 
     def remade_at_call(self, class_name: str) -> frozenset[str]:
         """The attributes class ``class_name`` (defined in the cells) assigns in ``forward``:
@@ -325,6 +339,7 @@ class _Visitor:
             self.shared.moved_at_use[s.name] = _moved_at_use(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
             self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
+            self.shared.casts_inputs[s.name] = _casts_inputs(s)
             for m in s.body:
                 if isinstance(m, ast.FunctionDef) and m.name not in ("forward", "__call__"):
                     self.shared.method_moves[(s.name, m.name)] = _params_moved(m)
@@ -686,6 +701,26 @@ def _self_attr_under(e: ast.expr) -> str | None:
             e = e.value
         else:
             return None
+
+
+def _casts_inputs(cls: ast.ClassDef) -> frozenset[str]:
+    """``X`` of every ``self.X`` whose dtype a method of ``cls`` casts a value to: ``h.to(self
+    .X.weight.dtype)``, ``h.to(dtype=self.X.dtype)``, ``h.type_as(self.X.weight)``. NB: a value
+    that is not ``self.X`` itself (that is a move where it is read: :func:`_moved_at_use`)."""
+    out = set()
+    for node in ast.walk(cls):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("to", "type", "type_as")):
+            continue
+        if _self_attr_under(node.func.value) is not None:
+            continue
+        for arg in (*node.args, *(k.value for k in node.keywords if k.arg == "dtype")):
+            if isinstance(arg, ast.Attribute) and arg.attr == "dtype":
+                arg = arg.value
+            attr = _self_attr_under(arg) if isinstance(arg, ast.Attribute) else None
+            if attr is not None:
+                out.add(attr)
+    return frozenset(out)
 
 
 def _remade_at_call(cls: ast.ClassDef) -> frozenset[str]:

@@ -20,6 +20,7 @@ from .diagnosis._context import Failure
 from .diagnosis._diagnosis import diagnose
 from .diagnosis._messages import GENERAL_DTYPE, Match, match
 from .diagnosis._mismatch import MismatchReport
+from .families._foreach import refused
 from .families._special import special
 from .running._frames import CellFiles, Frame, default_cell_files, traceback_frames
 
@@ -44,7 +45,15 @@ def diagnose_exception(exc: BaseException, tb: Any, namespace: dict[str, Any],
     is_cell = is_cell or default_cell_files()
     frames = traceback_frames(tb)
     failure = Failure(fam.kind, fam.rule, "", fam.expected, fam.devices, str(exc))
-    report = diagnose(failure, frames, namespace, is_cell)
+    grouped = refused(frames) if fam.rule.key == "foreach" else None
+    if grouped is not None:
+        # NB: the message names no tensor: the ones torch's check refused are the operands
+        kind, want, tensors = grouped
+        failure = failure._replace(kind=kind, devices=())
+        report = diagnose(failure, frames, namespace, is_cell, tensors=tensors,
+                          forced=want if kind == "device" else None)
+    else:
+        report = diagnose(failure, frames, namespace, is_cell)
     if not report.culprits and fam.rule.role == "target" and fam.rule.key == "target_long":
         # NB: "expected scalar type Long but found Float" is a loss's target in NLL, and any
         # op's mixed operands elsewhere (``matmul(adj_long, x)``): the row for a target that

@@ -70,6 +70,7 @@ class Namer:
         self.frames = frames
         self.is_cell = is_cell or default_cell_files()
         self._tensors: dict[int, Named] | None = None
+        self._state_params: dict[int, str] = {}  # id(optimizer state) -> its parameter's dtype
         self._locals: dict[int, Named] = {}
         self.local_at: dict[int, tuple[int, str, str]] = {}  # id -> (frame index, name, [i])
         #: id(tensor) -> (frame index, local name, the module): a module a function built and
@@ -140,6 +141,9 @@ class Namer:
         used = self._cell_names()
         records = sorted((t for o in snap.objects for t in o.tensors),
                          key=lambda t: (_rank(t), str(t.ref[0].key) not in used))
+        # NB: each optimizer parameter's dtype, by its optimizer and place (group, index)
+        params = {(rec.ref[:-1], rec.ref[-1].key): rec.dtype for rec in records
+                  if rec.role == "opt_param"}
         for rec in records:
             obj = self._resolve(rec.ref)
             if obj is not None and id(obj) not in self._tensors:
@@ -148,6 +152,10 @@ class Namer:
                 self._tensors[id(obj)] = Named(code if code and rec.role != "state" else rec.path,
                                                code, rec.role, str(rec.ref[0].key))
                 self._named.append((obj, self._tensors[id(obj)]))
+                if rec.role == "state":
+                    pdtype = params.get((rec.ref[:-2], rec.ref[-2].key))
+                    if pdtype is not None:
+                        self._state_params[id(obj)] = pdtype
         read, line = self._cell_names(functions_only=True), self._line_names()
         modules: dict[int, tuple[tuple[int, bool, bool, int], str]] = {}
         for o in snap.objects:
@@ -301,6 +309,43 @@ class Namer:
                 self._shared.add(obj, named)
         found: Named | None = self._shared.get(t)
         return found
+
+    def state_param_dtype(self, t: Any) -> str:
+        """The dtype of the parameter whose optimizer state ``t`` is ('' if it is none)."""
+        self._build()
+        return self._state_params.get(id(t), "")
+
+    def label(self, t: Any, where: str) -> Named | None:
+        """:meth:`tensor`, or where an operand has no name of its own, the name :meth:`held`
+        finds (else none: described by ``where``, "argument 2")."""
+        named = self.tensor(t)
+        if named is None and not where.startswith("`"):
+            named = self.held(t)
+        return named
+
+    def held(self, t: Any) -> Named | None:
+        """A tensor no namespace path reaches, named through the outermost function that holds
+        it in a local: what a plain object built inside a function keeps
+        (`suppress_tokens_logits_processor.suppress_tokens` in BarkSemanticModel.generate, for
+        ``self.suppress_tokens`` in the processor's ``__call__``), else the ``self`` of the
+        method that reads it. NB: a display name only (role "unnamed", no code): the blame and
+        the fix are what they were; found as :func:`._lookup.find` finds namespace paths."""
+        from ._lookup import find
+
+        base = _base(t)
+        want = {id(o): o for o in (t, base) if o is not None}
+        for fr in reversed(self.frames):  # NB: innermost first: the outermost is tried first
+            f = fr.frame
+            if f.f_globals is self.ns and f.f_code.co_name == "<module>":
+                continue  # the cell's top level: its locals are the namespace
+            if internal_file(f.f_code.co_filename) or f.f_code.co_filename.startswith(_PACKAGE):
+                continue
+            found = find(frame_locals(f), want)
+            path = found.get(id(t)) or (found.get(id(base)) if base is not None else None)
+            if path:
+                self._keep += list(want.values())
+                return Named(f"`{path}` in {f.f_code.co_qualname}", "", "unnamed", "")
+        return None
 
     def holder(self, t: Any) -> Any:
         """The namespace tensor that gives ``t`` its name: ``t`` itself, or what it views."""

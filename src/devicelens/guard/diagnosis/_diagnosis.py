@@ -36,7 +36,7 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
     if tensors is None:
         ops = candidates(ctx)
     else:
-        ops = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t) for where, t in tensors]
+        ops = [Op(describe_tensor(t, where, ctx.namer.label(t, where)), t) for where, t in tensors]
     expected, culprits = judge(ctx, failure, ops, forced)
     if tensors is not None:
         culprits = _behind_temporaries(ctx, failure, culprits, others=complete)
@@ -198,7 +198,7 @@ def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
     if not culprits:
         return culprits
     attr = "device" if failure.kind == "device" else "dtype"
-    read = [Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+    read = [Op(describe_tensor(t, where, ctx.namer.label(t, where)), t)
             for where, t in statement_tensors(ctx, ctx.user)]
     named = [o for o in read if o.operand.named.role not in ("unnamed", "local")]
     if all(o.operand.named.role == "unnamed" for o in culprits):
@@ -280,7 +280,7 @@ def _checks(ctx: Ctx, i: int) -> bool:
 
 def _add(ctx: Ctx, out: dict[int, Op], t: Any, where: str) -> None:
     if id(t) not in out:
-        out[id(t)] = Op(describe_tensor(t, where, ctx.namer.tensor(t)), t)
+        out[id(t)] = Op(describe_tensor(t, where, ctx.namer.label(t, where)), t)
 
 
 def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:

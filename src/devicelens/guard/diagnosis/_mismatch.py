@@ -118,7 +118,7 @@ def fix_for(c: Operand, kind: Kind, expected: str, anchor: Named | None = None,
     if n.role in ("parameter", "buffer") and n.root:
         return f"{n.root}.to({dev_or_dtype})"
     if n.role == "state" and n.root:
-        return optimizer_fix(n.root, kind)
+        return optimizer_fix(n.root, kind, step=n.name.endswith("['step']"))
     if n.role in ("attribute", "trapped") and n.code:
         return (f"{assign_code(n.code, f'{n.code}.{call}')}\n"
                 f"# better: register it in __init__ with self.register_buffer(...) so "
@@ -130,15 +130,20 @@ def fix_for(c: Operand, kind: Kind, expected: str, anchor: Named | None = None,
     return f"# pass {n.name} through .{call} before this call"
 
 
-def optimizer_fix(opt: str, kind: str = "device") -> str:
+def optimizer_fix(opt: str, kind: str = "device", step: bool = False) -> str:
     """Every state tensor of ``opt`` put on its parameter's device; for a dtype failure, a
     floating one in its parameter's dtype too (what a fresh optimizer would make: a momentum
-    restored in float32 for bfloat16 weights fails ``lerp_``)."""
+    restored in float32 for bfloat16 weights fails ``lerp_``); with ``step``, an integer
+    ``step`` made a float32 one, as torch's optimizers keep it."""
     to = ("_v.to(device=_p.device, dtype=_p.dtype if _v.is_floating_point() else _v.dtype)"
           if kind != "device" else "_v.to(_p.device)")
-    return (f"for _p, _s in {opt}.state.items():\n    for _k, _v in _s.items():\n"
-            f"        if torch.is_tensor(_v) and _k != \"step\":\n"
-            f"            _s[_k] = {to}")
+    fix = (f"for _p, _s in {opt}.state.items():\n    for _k, _v in _s.items():\n"
+           f"        if torch.is_tensor(_v) and _k != \"step\":\n"
+           f"            _s[_k] = {to}")
+    if step:
+        fix += ("\n        elif torch.is_tensor(_v) and not _v.is_floating_point():\n"
+                "            _s[_k] = _v.float()")
+    return fix
 
 
 def fixes_for(culprits: list[Operand], kind: Kind, expected: str, operands: list[Operand],

@@ -451,7 +451,7 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
         return f"{module}.to({target})"
     if role == "state" and root:
         return optimizer_fix(code.split(".state[")[0] if ".state[" in code else root,
-                              failure.kind)
+                             failure.kind, step=o.name.endswith("['step']"))
     if role == "array" and code:
         return _array_fix(code, failure, expected)
     if role == "setting" and code:

@@ -48,6 +48,9 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
                          or o.operand.dtype == got]
     if role == "mask":
         return "bool", _mask_ops(ctx, failure, ops)
+    state = _stray_state(ctx, ops)
+    if state is not None:
+        return state
     if role == "dest":
         return _dest(ctx, failure, ops)
     if rule is not None and rule.want == "float":
@@ -55,6 +58,36 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
         return "float32", [o for o in ops if o.operand.dtype in found or (
             not found and is_int(o.operand.dtype))]
     return _value_dtype(ctx, failure, ops)
+
+
+def _stray_state(ctx: Ctx, ops: list[Op]) -> tuple[str, list[Op]] | None:
+    """An optimizer's state of another floating dtype than its parameter, met by a tensor of
+    the parameter's dtype (its grad): the state is the stray, and its parameter's dtype the one
+    expected (OneTrainer's momentum restored in float32 for bfloat16 LoRA weights: ``buf
+    .lerp_(grad)``). NB: as the snapshot's ``optimizer_state_dtype`` warning says; an optimizer
+    makes its state in its parameter's dtype, so an edit casting the grad to the state's would
+    fail every fresh run of the same code."""
+    steps = [o for o in ops if o.operand.named.role == "state" and _step(o)
+             and not o.operand.dtype.startswith(("float", "bfloat"))]
+    if steps:
+        # NB: an integer ``step`` (state a user's code rebuilt: ``torch.tensor(0)``): torch's
+        # optimizers keep it a float32 tensor, which their foreach and fused steps require
+        return "float32", steps
+    for o in ops:
+        if o.operand.named.role != "state" or not o.operand.dtype.startswith(("float", "bfloat")):
+            continue
+        want = ctx.namer.state_param_dtype(o.tensor)
+        if want and want != o.operand.dtype and any(
+                x.operand.dtype == want for x in ops if x is not o):
+            return want, [x for x in ops if x.operand.named.role == "state"
+                          and x.operand.dtype != want
+                          and ctx.namer.state_param_dtype(x.tensor) == want]
+    return None
+
+
+def _step(o: Op) -> bool:
+    """An optimizer's ``step`` (named ``opt.state[...]['step']``)."""
+    return o.operand.named.name.endswith("['step']")
 
 
 # --- devices -----------------------------------------------------------------------------------
@@ -457,4 +490,4 @@ def _op(ctx: Ctx, ops: list[Op], t: Any) -> Op:
     from ._blame import describe_tensor
 
     return next((o for o in ops if o.tensor is t), None) or Op(
-        describe_tensor(t, "", ctx.namer.tensor(t)), t)
+        describe_tensor(t, "", ctx.namer.label(t, "")), t)

@@ -408,6 +408,11 @@ def _renamed(report: MismatchReport, guess: Guess,
         # NB: `dist` in Enc.forward, edited in Enc.forward: the user's own name where the fix
         # is; edited in a caller, the stray is named as it is there (the operand)
         return report
+    if re.fullmatch(r"`\w+(?:\[[^`]*\])?\.[^`]+` in \S+", loose[0].named.name):
+        # NB: a tensor an object holds, named through the local of the function that holds
+        # the object (`processor.suppress_tokens` in Bark.generate, :meth:`Namer.held`): the
+        # edit's operand (``self.suppress_tokens``) would say less
+        return report
     one = loose[0]
     # NB: a namespace tensor that gave way to the local is no longer what the user holds: its
     # path goes too, and the object whose code has the edit is named instead (:mod:`.._handle`)
