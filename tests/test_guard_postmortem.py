@@ -195,7 +195,7 @@ def test_optimizer_state_restored_in_another_dtype_is_cast_not_the_grads(ip, ns,
     err, out, _ = run(ip, capsys, "opt.step()\n")
     assert isinstance(err, RuntimeError)
     text = diagnosis(out)
-    assert "culprit: opt (1 tensor it holds on cpu); expected bfloat16" in text, text
+    assert "culprit: opt (1 tensor it holds in float32); expected bfloat16" in text, text
     assert "for _p, _s in opt.state.items():" in text and "edit:" not in text, text
     assert VERIFIED in text, text
     assert ns["opt"].state[ns["lin"].weight]["buf"].dtype == torch.float32  # NB: only advice
@@ -216,7 +216,7 @@ def test_a_foreach_step_refusing_an_integer_step_names_the_state_and_casts_it(ip
     assert "Tensors of the same index" in str(err)
     text = diagnosis(out)
     assert text.startswith("devicelens: tensors on different dtypes: float32, int64"), text
-    assert "culprit: opt (1 tensor it holds on cpu); expected float32" in text, text
+    assert "culprit: opt (1 tensor it holds in int64); expected float32" in text, text
     assert "elif torch.is_tensor(_v) and not _v.is_floating_point():\n" in text, text
     assert VERIFIED in text, text
 
@@ -248,6 +248,25 @@ def test_the_foreach_lists_are_read_as_torchs_check_reads_them():
     kind, want, ops = refused(frames_of([torch.zeros(2)], [torch.zeros(2)], [torch.tensor(0)]))
     assert (kind, want, len(ops)) == ("dtype", "float32", 2)
     assert refused(frames_of([torch.zeros(2)], [torch.zeros(2, dtype=torch.float16)]))[0] == "dtype"
+
+
+def test_a_zero_dim_cpu_tensor_the_line_reshapes_is_a_culprit_fake_cuda(ip, ns, capsys,
+                                                                       fake_cuda):
+    """A 0-dim cpu tensor mixes with cuda tensors as a number does, but not once the failing
+    line gives it dimensions (open_clip's ``self.eos_token_id.view(1, -1)``, the end token
+    kept by a stopping criterion ``generate`` builds): it is the culprit, not left out."""
+    ip.run_cell("class Eos:\n"
+                "    def __init__(self, token):\n"
+                "        self.eos = torch.tensor(token)\n"
+                "    def __call__(self, ids):\n"
+                "        return (ids == self.eos.view(1, -1)).any(-1)\n")
+    ns["ids"] = fake_cuda.to(torch.tensor([[1, 2], [2, 3]]), "cuda:0")
+    ip.run_cell("stop = Eos(2)")
+    err, out, _ = run(ip, capsys, "done = stop(ids)\n", fake_cuda)
+    assert isinstance(err, RuntimeError)
+    text = diagnosis(out)
+    assert text.startswith("devicelens: tensors on different devices: cpu, cuda:0"), text
+    assert "culprit: stop.eos (int64[] on cpu); expected cuda:0" in text, text
 
 
 def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):

@@ -51,7 +51,7 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
     blames = [b._replace(fixes=()) if b.operand is not None and b.operand.named.root in covered
               else b for b in blames]
     every = blames + extras
-    culprit_ops = _unique([b.operand for b in every if b.operand is not None])
+    culprit_ops = _unique([b.operand for b in every if b.operand is not None], failure.kind)
     fixes = _one_move_per_module(ctx, [f for b in blames for f in b.fixes if f],
                                  [f for b in extras for f in b.fixes if f])
     edits = tuple(dict.fromkeys(e for b in every for e in b.edits))
@@ -108,9 +108,10 @@ def _resolve_code(ctx: Ctx, code: str) -> Any:
     return ctx.resolve(code)
 
 
-def _unique(ops: list[Operand]) -> list[Operand]:
+def _unique(ops: list[Operand], kind: str = "device") -> list[Operand]:
     """Each culprit once; an optimizer's tensors (state, the parameters it holds, their grads)
-    as one line for the optimizer: one object, one fix."""
+    as one line for the optimizer: one object, one fix, said by device or (a ``kind`` of
+    dtype) by dtype."""
     seen: set[str] = set()
     out = []
     held: dict[str, list[Operand]] = {}
@@ -123,8 +124,11 @@ def _unique(ops: list[Operand]) -> list[Operand]:
     for path, group in held.items():
         if path in seen:
             continue
-        devices = ", ".join(sorted({o.device for o in group}))
-        what = f"{len(group)} tensor{'s' * (len(group) != 1)} it holds on {devices}"
+        if kind == "device":
+            where = "on " + ", ".join(sorted({o.device for o in group}))
+        else:
+            where = "in " + ", ".join(sorted({o.dtype for o in group}))
+        what = f"{len(group)} tensor{'s' * (len(group) != 1)} it holds {where}"
         named = Named(path, path, "object", group[0].named.root)
         out.append(Operand("", named, group[0].device, "", (), what))
     return out

@@ -121,9 +121,11 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
         failure.op, cell_inputs, lambda: ns_data(ctx), declared_device(ctx.namer.ns))
-    written = _written_here(ctx, sc, stmt, tracer)
+    # NB: a 0-dim cpu tensor mixes with any device only as it is: one the line writes into,
+    # or reshapes before the op sees it, must be on the op's device
+    kept = _written_here(ctx, sc, stmt, tracer) | _reshaped_here(sc, stmt, tracer)
     return expected, [o for o in ops if o.operand.device != expected
-                      and (not o.operand.scalar_cpu or id(o.tensor) in written)
+                      and (not o.operand.scalar_cpu or id(o.tensor) in kept)
                       and (not named or said(o.operand.device))]
 
 
@@ -138,6 +140,29 @@ def _written_here(ctx: Ctx, sc: Any, stmt: ast.stmt | None, tracer: Any) -> set[
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr.endswith("_") and not node.func.attr.endswith("__"):
             nodes.append(node.func.value)
+    return {id(t) for t in (tracer.live(sc, n) for n in nodes) if is_tensor(t)}
+
+
+#: methods that give a 0-dim tensor dimensions (``eos_token_id.view(1, -1)``)
+_RESHAPES = frozenset({"view", "reshape", "unsqueeze", "expand", "expand_as", "view_as",
+                       "reshape_as", "repeat", "flatten", "broadcast_to", "tile", "atleast_1d",
+                       "atleast_2d", "atleast_3d"})
+
+
+def _reshaped_here(sc: Any, stmt: ast.stmt | None, tracer: Any) -> set[int]:
+    """The tensors the failing statement reshapes before an op sees them: a 0-dim cpu tensor
+    made 1x1 (open_clip's ``self.eos_token_id.view(1, -1)`` beside cuda token ids) is no
+    number any more, and fails as any cpu tensor does."""
+    if stmt is None or sc is None:
+        return set()
+    nodes: list[ast.expr] = []
+    for node in _source.own_nodes_of(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _RESHAPES:
+            nodes.append(node.func.value)
+        elif isinstance(node, ast.Subscript) and any(
+                isinstance(n, ast.Constant) and n.value is None for n in ast.walk(node.slice)):
+            nodes.append(node.value)  # NB: ``t[None]``
     return {id(t) for t in (tracer.live(sc, n) for n in nodes) if is_tensor(t)}
 
 
