@@ -71,6 +71,7 @@ class Namer:
         self.is_cell = is_cell or default_cell_files()
         self._tensors: dict[int, Named] | None = None
         self._state_params: dict[int, str] = {}  # id(optimizer state) -> its parameter's dtype
+        self._held: dict[int, Named | None] = {}  # id(tensor) -> :meth:`held`'s answer
         self._locals: dict[int, Named] = {}
         self.local_at: dict[int, tuple[int, str, str]] = {}  # id -> (frame index, name, [i])
         #: id(tensor) -> (frame index, local name, the module): a module a function built and
@@ -332,6 +333,10 @@ class Namer:
         the fix are what they were; found as :func:`._lookup.find` finds namespace paths."""
         from ._lookup import find
 
+        if id(t) in self._held:
+            return self._held[id(t)]
+        self._keep.append(t)
+        self._held[id(t)] = None
         base = _base(t)
         want = {id(o): o for o in (t, base) if o is not None}
         for fr in reversed(self.frames):  # NB: innermost first: the outermost is tried first
@@ -344,7 +349,9 @@ class Namer:
             path = found.get(id(t)) or (found.get(id(base)) if base is not None else None)
             if path:
                 self._keep += list(want.values())
-                return Named(f"`{path}` in {f.f_code.co_qualname}", "", "unnamed", "")
+                named = self._held[id(t)] = Named(f"`{path}` in {f.f_code.co_qualname}", "",
+                                                  "unnamed", "")
+                return named
         return None
 
     def holder(self, t: Any) -> Any:
