@@ -5,8 +5,10 @@ Such an optimizer hands torch each parameter with its grad and its state, one li
 torch checks them index by index against the parameter (the first list). The message names no
 tensor; the lists are in the frame of ``_group_tensors_by_device_and_dtype``. Each index is
 checked here as torch checks it, and the tensors it refuses are the operands to blame: an
-optimizer's state left on the cpu or restored in another dtype, an integer ``step`` the user's
-code made, a grad of another dtype. NB: reads headers only, as the rest of the diagnosis does.
+optimizer's state on another GPU (a checkpoint every rank loaded onto rank 0's device) or in a
+dtype torch refuses, an integer ``step`` the user's code made, a grad of another dtype. (A
+float32 state on the cpu passes this check; the foreach op after it raises the usual message.)
+NB: reads headers only, as the rest of the diagnosis does.
 """
 
 from __future__ import annotations
