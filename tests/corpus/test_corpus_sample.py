@@ -1,7 +1,7 @@
-"""devicelens's accuracy on a quarter of the corpus stays at least where it is: the corpus check
+"""devicelens's accuracy on a sixth of the corpus stays at least where it is: the corpus check
 ``make test`` can afford (``make corpus`` scores every case against test_corpus_score.py's floors).
 
-The quarter is chosen by a hash of each case's name (``_harness.in_sample``): every family and
+The sixth is chosen by a hash of each case's name (``_harness.in_sample``): every family and
 every held-out set is in it, and adding cases never changes which of the others are.
 """
 
@@ -15,13 +15,14 @@ from tests.corpus.scorer import Totals, score, totals
 
 pytestmark = pytest.mark.timeout(1200)
 
-# Measured on the quarter (363 of 1413 cases: 276 failing, 87 look-alikes), in the same run as
-# test_corpus_score.py's floors: named 232/276, precision 97.2 % over 253, fix works 265/276,
-# verified 264/276 (each a fix that works), clean after fix 273/276, 0 of 87 look-alikes flagged.
-# NB: named, fix works and verified one below, precision a little below, as there (a loaded
-# machine).
-SAMPLE = Floors(named=231 / 276, precision=0.971, precision_cases=252, fix_works=264 / 276,
-                verified=263 / 276, clean_after_fix=272 / 276, clean_flagged=0)
+# Measured on the sixth (249 of 1413 cases: 185 failing, 64 look-alikes), in the same run as
+# test_corpus_score.py's floors: named 164/185, precision 95.8 % over 173, fix works 177/185,
+# verified 177/185 (each a fix that works), clean after fix 182/185, 0 of 64 look-alikes flagged.
+# NB: one case in six since the corpus passed 1,400 cases (a quarter took a fresh clone's
+# `make test` past 15 minutes); named, fix works and verified one below, precision a little
+# below, as there (a loaded machine).
+SAMPLE = Floors(named=163 / 185, precision=0.956, precision_cases=172, fix_works=176 / 185,
+                verified=176 / 185, clean_after_fix=181 / 185, clean_flagged=0)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def test_the_sample_holds_every_family_and_simulation() -> None:
     chosen = [c for c in cases if in_sample(c.name)]
     assert {c.family for c in chosen} == {c.family for c in cases}
     assert {c.sim for c in chosen} == {c.sim for c in cases}
-    assert len(cases) // 6 < len(chosen) < len(cases) // 3
+    assert len(cases) // 8 < len(chosen) < len(cases) // 4
 
 
 def test_a_total_under_a_floor_is_named_with_both_numbers() -> None:
