@@ -124,3 +124,33 @@ def test_a_budget_too_small_for_the_state_is_refused_and_truncated_as_the_walk_i
     assert taken and same(fast, slow) and not fast.truncated
     taken, fast, slow = both({"opt": opt}, max_nodes=n_params + 3)
     assert not taken and same(fast, slow) and fast.truncated
+
+
+def test_parameters_relabelled_in_columns_keep_each_grad_where_it_is() -> None:
+    """The relabel of a model's parameters in columns: some grads gone, all gone, a parameter
+    no walked model holds (read from its header), and a state key with braces in its name."""
+    m = model()
+    opt = stepped(torch.optim.Adam, m)
+    m[0].bias.grad = None
+    taken, fast, slow = both({"model": m, "opt": opt})
+    assert taken and same(fast, slow)
+    roles = [t.role for t in fast["opt"].tensors[:6]]
+    assert roles == ["opt_param", "grad", "state", "state", "state", "opt_param"]
+    assert fast["opt"].tensors[5].path == "opt.param_groups[0].params[1]"
+    opt.zero_grad()
+    taken, fast, slow = both({"model": m, "opt": opt})
+    assert taken and same(fast, slow)
+    assert [t.role for t in fast["opt"].tensors].count("grad") == 0
+
+    extra = nn.Parameter(torch.ones(2))
+    mixed = torch.optim.SGD([*m.parameters(), extra], lr=0.1, momentum=0.9)
+    for p in mixed.param_groups[0]["params"]:
+        p.grad = torch.ones_like(p)
+    mixed.step()
+    for s in mixed.state.values():
+        s["odd{x}"] = torch.zeros(1)
+    taken, fast, slow = both({"model": m, "opt": mixed})
+    assert taken and same(fast, slow)
+    odd = [t.path for t in fast["opt"].tensors if t.path.endswith("['odd{x}']")]
+    assert odd[0] == "opt.state[model.0.weight]['odd{x}']" and len(odd) == len(mixed.state)
+    assert fast["opt"].tensors[-4].path == "opt.param_groups[0].params[6]"  # NB: extra, read
