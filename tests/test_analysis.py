@@ -761,3 +761,48 @@ def test_a_submodule_whose_parent_casts_its_inputs_to_its_dtype_is_kept_on_purpo
     found = diagnose(take_snapshot({"model": model}), cells=[plain])
     (f,) = [f for f in found if f.objects == ("model",)]
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
+HALF_STEM = '''
+class Stem(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 4)
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+    def forward(self, ids):
+        x = self.embed(ids)
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+class Folding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.esm = Stem()
+        self.combine = nn.Parameter(torch.zeros(4))
+        self.trunk = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 4), nn.Linear(4, 3))
+    def forward(self, ids):
+        esm_s = self.esm(ids)
+        esm_s = esm_s.to(self.combine.dtype)
+        return self.trunk(esm_s * self.combine)
+'''
+
+
+def test_a_half_stem_whose_output_a_module_above_casts_is_kept_on_purpose():
+    """ESMFold halves its language-model stem and keeps its folding trunk in float32: the model
+    above the stem keeps what the stem gives in a local and casts it to the trunk's dtype two
+    lines on. Nothing fails, so a note. The same model casting nothing is still a warning."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(HALF_STEM, ns)
+    model = ns["Folding"]()
+    model.esm = model.esm.half()
+    found = diagnose(take_snapshot({"model": model}), cells=[HALF_STEM])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    assert f.title == "model keeps 5 tensors in float16"
+    assert "casts where model.esm.embed.weight, model.esm.layers.0.weight" in f.message
+    assert "normalisation" not in f.message
+    plain = HALF_STEM.replace("esm_s = esm_s.to(self.combine.dtype)", "pass")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")

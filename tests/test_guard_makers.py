@@ -370,3 +370,41 @@ def test_an_attribute_named_like_a_global_is_no_read_of_that_global(ip, capsys, 
     assert run(ip, "with torch.no_grad():\n    out = model(x, y)\n", fake_cuda)
     text = diagnosis(capsys)
     assert "culprit: model.loss_fn.labels (int64[2] on cpu)" in text
+
+
+SAMPLER = """
+import torch
+from torch import nn
+
+def batch(coords, device=None):
+    return coords.to(device) if device is not None else coords
+
+class Sampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 4)
+    def sample(self, coords, device=None):
+        x = batch(coords, device=device)
+        mask = torch.ones(1, 3)
+        return self.proj(x).sum(-1) * mask
+"""
+
+
+def test_a_maker_is_fixed_with_the_device_its_function_was_handed(ip, capsys, fake_cuda):
+    """ESM-IF's ``model.sample(coords, device=device)``: the method moves the coordinates
+    itself and makes its token buffer without a device. The maker takes the ``device`` the
+    caller handed over, not the device of a tensor argument, which would need that argument
+    moved first (the cell's ``coords`` is on the cpu, as the method expects)."""
+    assert run(ip, SAMPLER) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Sampler"](), "cuda:0"),
+                          coords=torch.randn(1, 3, 3), device=torch.device("cuda:0"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = model.sample(coords, device=device)\n",
+              fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `mask` in Sampler.sample (float32[1, 3] on cpu)" in text
+    assert "+ mask = torch.ones(1, 3, device=device)" in text and VERIFIED in text
+    assert "coords" not in text.split("culprit:", 1)[1].split("\n")[0]
+    assert "coords = coords.to(" not in text

@@ -189,6 +189,31 @@ def _indexing_as_on_a_gpu(torch: Any) -> None:
 
     getitem._as_on_a_gpu = True  # type: ignore[attr-defined]
     torch.Tensor.__getitem__ = getitem
+    _setitem_as_on_a_gpu(torch)
+
+
+def _setitem_as_on_a_gpu(torch: Any) -> None:
+    """A Python number written through a basic index of a fake cuda tensor (``t[0, 0] = 5``)
+    raises "PyTorch is not linked with support for cuda devices" on a CPU-only build (the number
+    is first made a tensor on the tensor's device), where a GPU writes it: the view's
+    ``fill_``, which the fake mode runs. NB: any other index or value goes to torch as before."""
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    orig = torch.Tensor.__setitem__
+    if getattr(orig, "_as_on_a_gpu", False):
+        return
+
+    def setitem(self: Any, idx: Any, value: Any) -> None:
+        if (type(self) is FakeTensor and self.device.type == "cuda"
+                and type(value) in (int, float, bool)):
+            view = _basic_view(torch, self, idx)
+            if view is not None:
+                view.fill_(value)
+                return
+        orig(self, idx, value)
+
+    setitem._as_on_a_gpu = True  # type: ignore[attr-defined]
+    torch.Tensor.__setitem__ = setitem
 
 
 def _basic_view(torch: Any, t: Any, idx: Any) -> Any:

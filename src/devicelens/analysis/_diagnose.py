@@ -166,11 +166,12 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
 
 
 def _cast_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Finding]:
-    """``out`` with each "mixes floating dtypes" warning made a note where every float32
-    stray is a normalisation layer's, a buffer, or a parameter its module's own class (defined
-    in the cells) casts where it reads it (OpenAI CLIP halves its linear layers and keeps
-    ``positional_embedding`` in float32, read as ``self.positional_embedding.to(x.dtype)``):
-    nothing fails. NB: read only when such a finding exists."""
+    """``out`` with each "mixes floating dtypes" warning made a note where every stray is cast
+    where it is read, by its module's own class or one above it (defined in the cells), or
+    (in a half model) is a normalisation layer's or a buffer kept in float32: nothing fails.
+    OpenAI CLIP halves its linear layers and keeps ``positional_embedding`` in float32, read as
+    ``self.positional_embedding.to(x.dtype)``; ESMFold halves its language-model stem and casts
+    what the stem gives to its float32 trunk's dtype. NB: read only when such a finding exists."""
     mixed = [f for f in out if f.kind == "module_mixed_dtype" and f.objects
              and f.objects[0] in snap and f.paths]
     if not mixed:
@@ -181,48 +182,75 @@ def _cast_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Findi
         if not _HALF & set(f.dtypes):
             continue
         classes = {m.path: m.type_name for m in o.modules}
-        # NB: every float32 weight and buffer, not ``f.paths`` (shortened past a dozen)
-        strays = [t for t in o.tensors if t.role in ("parameter", "buffer")
-                  and t.dtype == "float32" and t.shape != ()]
-        cast = []
-        for t in strays:
-            cls = classes.get(t.owner, o.type_name if t.owner == o.name else "")
-            if not (cls.startswith(_NORMS) or t.role == "buffer"):
-                if not _cast_where_read(t, cls, classes, o, usage):
-                    break
-                cast.append(t.path)
-        else:
+        # NB: every stray weight and buffer, not ``f.paths`` (shortened past a dozen): the
+        # float32 ones of a half model first (CLIP), then, where float32 is the model's own
+        # dtype, the half ones (ESMFold's stem)
+        weights = [t for t in o.tensors if t.role in ("parameter", "buffer") and t.shape != ()]
+        for strays, half in (([t for t in weights if t.dtype == "float32"], True),
+                             ([t for t in weights if t.dtype in _HALF], False)):
+            if not half and (f.action is None or f.action.dtype != "float32"):
+                continue
+            cast = _all_cast(strays, half, classes, o, usage)
             if cast:
-                n = len(strays)
-                shown = ", ".join(cast[:3]) + (f" and {len(cast) - 3} more" if len(cast) > 3
-                                               else "")
-                swap[id(f)] = Finding(
-                    f.id, "module_float32_kept", "info",
-                    f"{o.name} keeps {n} tensor{'' if n == 1 else 's'} in float32",
-                    f"{o.name} mixes floating dtypes {', '.join(f.dtypes)}, on purpose: its own "
-                    f"code casts where {shown} {'meets' if len(cast) == 1 else 'meet'} other "
-                    f"dtypes, "
-                    f"and the rest are normalisation layers' or buffers, kept in float32 for "
-                    f"precision. Nothing fails, so devicelens casts nothing.",
-                    "", f.paths, f.objects, f.devices, f.dtypes)
+                swap[id(f)] = _kept(f, o.name, strays, cast)
+                break
     return [swap.get(id(f), f) for f in out]
+
+
+def _all_cast(strays: list[Any], half: bool, classes: dict[str, str], o: ObjectRecord,
+              usage: Usage) -> list[str] | None:
+    """The paths of ``strays`` cast where they are read, where every one is (in a ``half``
+    model a normalisation layer's tensors and buffers are kept in float32 on purpose, and
+    need no cast); None otherwise."""
+    cast = []
+    for t in strays:
+        cls = classes.get(t.owner, o.type_name if t.owner == o.name else "")
+        if half and (cls.startswith(_NORMS) or t.role == "buffer"):
+            continue
+        if not _cast_where_read(t, cls, classes, o, usage, inputs=half):
+            return None
+        cast.append(t.path)
+    return cast or None
+
+
+def _kept(f: Finding, name: str, strays: list[Any], cast: list[str]) -> Finding:
+    """The note that takes a "mixes floating dtypes" warning's place: the strays are kept in
+    their dtype on purpose."""
+    n = len(strays)
+    kept = ", ".join(sorted({t.dtype for t in strays}))
+    shown = ", ".join(cast[:3]) + (f" and {len(cast) - 3} more" if len(cast) > 3 else "")
+    rest = (" and the rest are normalisation layers' or buffers, kept in float32 for "
+            "precision" if len(cast) < n else "")
+    return Finding(
+        f.id, "module_float32_kept", "info",
+        f"{name} keeps {n} tensor{'' if n == 1 else 's'} in {kept}",
+        f"{name} mixes floating dtypes {', '.join(f.dtypes)}, on purpose: its own code casts "
+        f"where {shown} {'meets' if len(cast) == 1 else 'meet'} other dtypes{rest}. Nothing "
+        f"fails, so devicelens casts nothing.",
+        "", f.paths, f.objects, f.devices, f.dtypes)
 
 
 _HALF = frozenset({"float16", "bfloat16"})
 
 
 def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
-                     usage: Usage) -> bool:
+                     usage: Usage, inputs: bool = True) -> bool:
     """The weight ``t`` is cast where its module's code reads it (``self.pos.to(x.dtype)``),
     or its module's output is, by the module holding it (``self.token_embedding(text)
     .type(self.dtype)``), or that module casts its module's input to its dtype (TRL's value
-    head: ``self.summary(output.to(self.summary.weight.dtype))``)."""
+    head: ``self.summary(output.to(self.summary.weight.dtype))``). Not ``inputs``: only the
+    first two, which give what meets the rest of the model in the rest's dtype (a half layer
+    handed half inputs gives half outputs, which a float32 model's next layer refuses)."""
     if str(t.ref[-1].key) in usage.moved_at_use(cls):
         return True
     parent, _, name = t.owner.rpartition(".")
-    pcls = classes.get(parent, o.type_name if parent == o.name else "")
-    return bool(parent and pcls) and (name in usage.moved_at_use(pcls)
-                                      or name in usage.casts_inputs(pcls))
+    while parent:  # NB: any module above: ESMFold casts what its whole ``esm`` stem gives
+        pcls = classes.get(parent, o.type_name if parent == o.name else "")
+        if pcls and (name in usage.moved_at_use(pcls)
+                     or (inputs and name in usage.casts_inputs(pcls))):
+            return True
+        parent, _, name = parent.rpartition(".")
+    return False
 
 
 def _not_references(snap: Snapshot, out: list[Finding]) -> list[Finding]:

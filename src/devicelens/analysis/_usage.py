@@ -646,15 +646,44 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
             receiver = node.func.value
             # NB: ``self.token_embedding(text).type(self.dtype)``: what a submodule gives is
             # cast, which is the submodule's weights' dtype cast where they are read
-            if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) \
-                    and isinstance(receiver.func.value, ast.Name) \
-                    and receiver.func.value.id == "self":
-                out.add(receiver.func.attr)
+            called = _self_call(receiver)
+            if called is not None:
+                out.add(called)
                 continue
             attr = _self_attr_under(receiver)
             if attr is not None:
                 out.add(attr)
+    for f in ast.walk(cls):
+        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
+            out |= _outputs_cast(f)
     return frozenset(out)
+
+
+def _self_call(e: ast.expr) -> str | None:
+    """``X`` of ``self.X(...)``, else None."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
+            and isinstance(e.func.value, ast.Name) and e.func.value.id == "self":
+        return e.func.attr
+    return None
+
+
+def _outputs_cast(f: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """``X`` where ``f`` keeps what ``self.X(...)`` gives in a local and casts that local later
+    (ESMFold: ``esm_s = self.esm(ids)`` then ``esm_s = esm_s.to(self.esm_s_combine.dtype)``):
+    the same cast of a submodule's output as ``self.X(...).to(...)``, in two statements."""
+    made: dict[str, str] = {}
+    for node in ast.walk(f):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            called = _self_call(node.value)
+            if called is not None:
+                made[node.targets[0].id] = called
+    if not made:
+        return set()
+    return {made[node.func.value.id] for node in ast.walk(f)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and (node.func.attr in _MOVES or (node.func.attr == "type" and node.args))
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in made}
 
 
 _MODULE_BASES = frozenset({"Module", "nn.Module", "torch.nn.Module"})

@@ -569,18 +569,14 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         return m is not None and m[0 if attr == "device" else 1] == target
 
     code = sc.code
-    for p in code.params():
-        if p == "self":
-            continue
-        value = sc.values.get(p)
-        every = _source.assignments(code, p, 1 << 30)
-        if _source.assignments(code, p, line):
-            # NB: rebound before ``line`` only (``tensor = tensor.clone()``, torchvision's
-            # ``normalize``): in a live frame its value now is its value there
-            if sc.frame < 0 or len(every) > len(_source.assignments(code, p, line + 1)):
-                continue
-        elif sc.frame >= 0 and every:
-            value = _passed(tr, sc, p)  # NB: rebound later: what the caller passed
+    params = [(p, v) for p in code.params() if p != "self"
+              for v in [_param_value(tr, sc, p, line)] if v is not _REBOUND]
+    for p, value in params if attr == "device" else ():
+        if names_device(value, target):
+            # NB: the device the caller handed over (``sample(coords, device=device)``) before
+            # any tensor's: a tensor argument may itself be the stray a fix moves first
+            return p
+    for p, value in params:
         if ok(value):
             return f"{p}.{attr}"
     me = sc.self_obj
@@ -604,6 +600,24 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
     return None
+
+
+_REBOUND = object()  # a parameter rebound before the line in a frame no longer live
+
+
+def _param_value(tr: Tracer, sc: Scope, p: str, line: int) -> Any:
+    """What the parameter ``p`` holds at ``line``; :data:`_REBOUND` where that is unknown."""
+    code = sc.code
+    every = _source.assignments(code, p, 1 << 30)
+    if _source.assignments(code, p, line):
+        # NB: rebound before ``line`` only (``tensor = tensor.clone()``, torchvision's
+        # ``normalize``): in a live frame its value now is its value there
+        if sc.frame < 0 or len(every) > len(_source.assignments(code, p, line + 1)):
+            return _REBOUND
+        return sc.values.get(p)
+    if sc.frame >= 0 and every:
+        return _passed(tr, sc, p)  # NB: rebound later: what the caller passed
+    return sc.values.get(p)
 
 
 def _passed(tr: Tracer, sc: Scope, param: str) -> Any:
