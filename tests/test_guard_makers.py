@@ -408,3 +408,22 @@ def test_a_maker_is_fixed_with_the_device_its_function_was_handed(ip, capsys, fa
     assert "+ mask = torch.ones(1, 3, device=device)" in text and VERIFIED in text
     assert "coords" not in text.split("culprit:", 1)[1].split("\n")[0]
     assert "coords = coords.to(" not in text
+
+
+def test_a_module_holding_no_tensor_runs_where_the_cells_input_is(ip, capsys, fake_cuda):
+    """A traced forward written out (PyTorch issue 43767): ``torch.randn_like(x,
+    device=torch.device("cuda:0"))`` was recorded with the trace's cuda input, and the module,
+    which holds no tensor, is then called with a cpu input. The cell's input decides where it
+    runs; the device the module's code spells out is the stray, edited to follow ``x``."""
+    assert run(ip, "import torch\nclass Noisy(torch.nn.Module):\n"
+                   "    def forward(self, x):\n"
+                   "        return x + torch.randn_like(x, device=torch.device('cuda:0'))\n"
+                   "module = Noisy()\n") is None
+    ip.user_ns["cpu_input"] = torch.zeros(3)
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = module(cpu_input)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: module (made on cuda:0), a temporary; expected cpu" in text
+    assert "+ return x + torch.randn_like(x, device=x.device)" in text and VERIFIED in text
+    assert "cpu_input = cpu_input.to(" not in text

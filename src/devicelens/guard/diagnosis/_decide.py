@@ -125,6 +125,13 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     found = _one_device(cell_modules, devices)
     if found is not None:
         return found
+    if not outer and stack and cell_inputs is not None and len(cell_inputs) == 1 \
+            and all(module_target(m) is None for m in (*stack, *cell_modules)):
+        # NB: modules that hold no tensor (a noise layer, a traced forward written out) run
+        # where the cell's input is: a device their own code spells out is what goes wrong
+        (found,) = cell_inputs
+        if found in devices:
+            return found
     if explicit is not None and explicit in devices:
         return explicit
     if ns_device in devices:

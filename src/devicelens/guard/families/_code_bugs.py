@@ -351,11 +351,11 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
         if getattr(layer, "__module__", "").startswith("torch.nn."):
             return call, _edits.set_device(sc.code, call, anchor)  # NB: torch's layers take it
         return call, f"{_source.segment(sc.code, call)}.to({anchor})"
-    elif _is_factory(sc, call):
+    elif _is_factory(sc, call) or _is_like(sc, call):
         dev = next((k.value for k in call.keywords if k.arg == "device"), None)
         if dev is None:
-            if _scalar_literal(call):
-                return None
+            if _scalar_literal(call) or _is_like(sc, call):
+                return None  # NB: ``torch.zeros_like(x)`` is made where ``x`` is
             makes = _default_device()
         elif _literal_device(dev):
             makes = _device_of(dev)
@@ -497,6 +497,16 @@ def _is_factory(sc: Scope, call: ast.Call) -> bool:
         return (func.attr in _edits.FACTORIES or func.attr == "from_numpy") and _is_torch(
             sc, func.value)
     return False
+
+
+#: factories that make a tensor like another one, on its device unless told otherwise
+_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+                   "randn_like", "randint_like"})
+
+
+def _is_like(sc: Scope, call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Attribute) and func.attr in _LIKE and _is_torch(sc, func.value)
 
 
 def _layer_class(tr: Tracer, sc: Scope, call: ast.Call) -> Any:
