@@ -427,3 +427,46 @@ def test_a_module_holding_no_tensor_runs_where_the_cells_input_is(ip, capsys, fa
     assert "culprit: module (made on cuda:0), a temporary; expected cpu" in text
     assert "+ return x + torch.randn_like(x, device=x.device)" in text and VERIFIED in text
     assert "cpu_input = cpu_input.to(" not in text
+
+
+ROTARY = """
+import torch
+from torch import nn
+
+def rotary(n, dim=4):
+    angles = torch.outer(torch.arange(n).float(), torch.ones(dim))
+    return angles.cos(), angles.sin()
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+    def forward(self, x, freqs):
+        cos, sin = freqs
+        q = self.proj(x)
+        return q * cos + q * sin
+
+def sample(model, x, device):
+    cos_t, sin_t = rotary(x.shape[0])
+    return model(x, (cos_t, sin_t))
+"""
+
+
+def test_a_tuple_a_deviceless_helper_returns_is_moved_where_it_is_unpacked(ip, capsys,
+                                                                          fake_cuda):
+    """HunyuanLoom's rotary embeddings: a helper with nothing to take a device from returns
+    ``cos, sin`` on the cpu, unpacked in the sampling function and handed to the model on the
+    GPU. Both elements are moved on one line right after the unpacking (one edit), where a
+    move of one operand at a time at the failing line never got the cell to run."""
+    assert run(ip, ROTARY) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Block"](), "cuda:0"),
+                          x=fake_cuda.randn(3, 4, device="cuda:0"), device="cuda:0")
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = sample(model, x, device)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `cos_t` in sample (float32[3, 4] on cpu)" in text
+    assert "+ cos_t, sin_t = rotary(x.shape[0])\n      + cos_t, sin_t = cos_t.to(device), " \
+           "sin_t.to(device)" in text
+    assert VERIFIED in text and text.count("edit:") == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import gc
 import io
 import json
@@ -203,6 +204,7 @@ def _setitem_as_on_a_gpu(torch: Any) -> None:
     if getattr(orig, "_as_on_a_gpu", False):
         return
 
+    @functools.wraps(orig)  # NB: the guard knows torch's ``__setitem__`` by its name
     def setitem(self: Any, idx: Any, value: Any) -> None:
         if (type(self) is FakeTensor and self.device.type == "cuda"
                 and type(value) in (int, float, bool)):

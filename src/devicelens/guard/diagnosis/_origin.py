@@ -335,8 +335,11 @@ class Tracer:
                  if isinstance(r, ast.Tuple) and i < len(r.elts)
                  for o in self.expr(callee, r.elts[i], depth + 1)]
         # NB: a maker with nothing to take the device or dtype from is converted where its
-        # element is used, not through the call (a tuple has no ``.to``)
-        return [o for o in found if not (o.role == "code" and o.edit is None)]
+        # elements are unpacked, not through the call (a tuple has no ``.to``)
+        kept = [o for o in found if not (o.role == "code" and o.edit is None)]
+        if found and not kept:
+            return _code_bugs.at_unpack(self, at, stmt, name)
+        return kept
 
     def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
         found = self.argument(sc, name)

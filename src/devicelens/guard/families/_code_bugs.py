@@ -88,6 +88,39 @@ def at_call(tr: Tracer, sc: Scope, call: ast.Call | ast.Attribute) -> list[Origi
     return _origins(tr, sc, [(call, text)], "")
 
 
+def at_unpack(tr: Tracer, sc: Scope, stmt: ast.stmt, name: str) -> list[Origin]:
+    """``cos, sin = rotary(t, h, w)``: a helper with nothing to take the device or dtype from
+    returns a tuple; each of its elements the failure wants elsewhere is converted on a line of
+    its own right after the unpacking (HunyuanLoom's rotary embeddings, made on the cpu for a
+    transformer on the GPU): one edit, where the elements are first named."""
+    if not isinstance(stmt, ast.Assign) or stmt.lineno != stmt.end_lineno \
+            or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Tuple | ast.List):
+        return []
+    attr = "device" if tr.want.kind == "device" else "dtype"
+    anchor = _anchor(tr, sc, stmt.lineno + 1, attr)
+    if anchor is None:
+        return []
+    names = [e.id for e in stmt.targets[0].elts if isinstance(e, ast.Name)]
+    strays = [n for n in names if n == name or (sc.frame >= 0 and _stray(tr, sc.values.get(n)))]
+    if name not in strays:
+        return []
+    moved = ", ".join(f"{n}.to({anchor})" for n in strays)
+    text = f"{_source.segment(sc.code, stmt)}\n{', '.join(strays)} = {moved}"
+    edit = _edits.replace_statement(sc.code, stmt, text)
+    if edit is None:
+        return []
+    return [_origin(tr, sc, edit, _what(tr, name))._replace(local=name)]
+
+
+def _stray(tr: Tracer, value: Any) -> bool:
+    """``value`` is a tensor of the device (dtype) the failure found wrong."""
+    m = meta(value)
+    if m is None:
+        return False
+    return str(m[0]) == tr.want.device if tr.want.kind == "device" else (
+        str(m[1]).removeprefix("torch.") == tr.want.dtype)
+
+
 def _bound(sc: Scope, value: ast.expr) -> tuple[bool, Any]:
     """Whether ``value`` is the value of ``name = value`` in a live frame that holds ``name``,
     and what that frame holds there."""
