@@ -470,3 +470,40 @@ def test_a_tuple_a_deviceless_helper_returns_is_moved_where_it_is_unpacked(ip, c
     assert "+ cos_t, sin_t = rotary(x.shape[0])\n      + cos_t, sin_t = cos_t.to(device), " \
            "sin_t.to(device)" in text
     assert VERIFIED in text and text.count("edit:") == 1
+
+
+CODEBOOK = """
+import torch
+from torch import nn
+
+class Codebook(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("embed", torch.randn(5, 4))
+    def forward(self, x):
+        x = x.float()
+        return x @ self.embed.t()
+
+class Wrapper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.codebook = Codebook()
+    def forward(self, h):
+        return self.codebook(self.proj(h))
+"""
+
+
+def test_a_cast_in_a_module_of_buffers_only_follows_its_own_buffer(ip, capsys):
+    """voicebox's vector quantizer: ``x.float()`` against codebooks halved with the model. The
+    quantizer holds buffers only, so no parameter of its own gives the dtype; its codebook does."""
+    assert run(ip, CODEBOOK) is None
+    ip.user_ns.update(model=ip.user_ns["Wrapper"]().to(torch.bfloat16),
+                      x=torch.randn(2, 3, 4, dtype=torch.bfloat16))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = model(x)\n")
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: model.codebook (its Codebook.forward has the line to edit); expected " \
+           "bfloat16" in text
+    assert "- x = x.float()\n      + x = x.to(self.embed.dtype)" in text and VERIFIED in text

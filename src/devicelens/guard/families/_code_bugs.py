@@ -404,6 +404,18 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
     return call, (_edits.set_device(sc.code, call, anchor) if anchor else None)
 
 
+def _own_buffer(m: Any, ok: Any) -> str:
+    """The name of a buffer the module ``m`` registered itself that ``ok`` accepts; ''
+    where none does. NB: its own ``_buffers`` table, read through ``__dict__``."""
+    table = (instance_dict(m) or {}).get("_buffers")
+    if type(table) is not dict:
+        return ""
+    for name, b in list(dict.items(table)):
+        if type(name) is str and name.isidentifier() and b is not None and ok(b):
+            return name
+    return ""
+
+
 _MAX_HELD = 64
 
 
@@ -630,6 +642,9 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     held = _held_tensor(me, ok) if me is not None and not is_module(me) else ""
     if held:
         return f"self.{held}.{attr}"  # NB: gluonts' forecast: ``self.distribution.loc``
+    buffer = _own_buffer(me, ok) if me is not None and is_module(me) else ""
+    if buffer:
+        return f"self.{buffer}.{attr}"  # NB: a codebook's ``self.embed``: its buffers only
     if sc.frame >= 0:
         for k, v in sc.values.items():
             if k not in code.params() and ok(v) and _source.assignments(code, k, line):
