@@ -507,3 +507,33 @@ def test_a_cast_in_a_module_of_buffers_only_follows_its_own_buffer(ip, capsys):
     assert "culprit: model.codebook (its Codebook.forward has the line to edit); expected " \
            "bfloat16" in text
     assert "- x = x.float()\n      + x = x.to(self.embed.dtype)" in text and VERIFIED in text
+
+
+GROUP_STATS = """
+import torch
+
+def group_sums(scores, gidx, n, device=None):
+    sums = torch.zeros(n, dtype=scores.dtype, device=device)
+    sums.index_add_(0, gidx, scores)
+    return sums
+
+def advantage(scores, gidx):
+    return scores - group_sums(scores, gidx, 2).index_select(0, gidx)
+"""
+
+
+def test_a_device_parameter_left_to_none_takes_the_datas_device(ip, capsys, fake_cuda):
+    """verl's ``group_mean_std(..., device=None)``: ``torch.zeros(n, device=device)`` lands on
+    the default device when the caller passes none. The factory takes the data's device where
+    the caller made no choice, and the caller's where it did: ``device=device or ...``."""
+    assert run(ip, GROUP_STATS) is None
+    with fake_cuda:
+        ip.user_ns.update(scores=fake_cuda.randn(4, device="cuda:0"),
+                          gidx=fake_cuda.to(torch.tensor([0, 1, 0, 1]), "cuda:0"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    adv = advantage(scores, gidx)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `sums` in group_sums (float32[2] on cpu); expected cuda:0" in text
+    assert "+ sums = torch.zeros(n, dtype=scores.dtype, device=device or scores.device)" in text
+    assert VERIFIED in text

@@ -394,6 +394,16 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = _device_of(dev)
         elif _unowned_setting(tr, sc, dev):
             makes = tr.want.device
+        elif _unset_param(tr, sc, dev, line):
+            # NB: ``device=device`` where the caller left ``device=None`` (verl's group_mean_std):
+            # the default device; the caller's choice is kept where it made one
+            makes = _default_device()
+            if not _same_device(makes, tr.want.device):
+                return None
+            anchor = _anchor(tr, sc, line, "device")
+            assert isinstance(dev, ast.Name)
+            return call, (_edits.set_device(sc.code, call, f"{dev.id} or {anchor}")
+                          if anchor and anchor != dev.id else None)
         else:
             return None
     else:
@@ -455,6 +465,13 @@ def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
         return False
     value = (instance_dict(sc.self_obj) or {}).get(node.attr)
     return names_device(value, tr.want.device) and not tr.namer.owner(sc.self_obj)
+
+
+def _unset_param(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bool:
+    """``node`` is a parameter of the running function that holds None at ``line`` (a live
+    frame's own value): a ``device=`` left to its default."""
+    return (isinstance(node, ast.Name) and sc.frame >= 0 and node.id in sc.code.params()
+            and node.id in sc.values and _param_value(tr, sc, node.id, line) is None)
 
 
 _CAST_METHODS = {"float": "float32", "double": "float64", "half": "float16",
