@@ -427,6 +427,17 @@ def test_a_module_holding_no_tensor_runs_where_the_cells_input_is(ip, capsys, fa
     assert "culprit: module (made on cuda:0), a temporary; expected cpu" in text
     assert "+ return x + torch.randn_like(x, device=x.device)" in text and VERIFIED in text
     assert "cpu_input = cpu_input.to(" not in text
+    # NB: a module that keeps a tensor as a plain attribute (OpenMM's ``self.r0``, made on the
+    # device it was given) does say where it runs: the cpu input is the stray
+    assert run(ip, "class Anchored(torch.nn.Module):\n    def __init__(self, r0):\n"
+                   "        super().__init__()\n        self.r0 = r0\n"
+                   "    def forward(self, x):\n        return x - self.r0\n") is None
+    with fake_cuda:
+        ip.user_ns["anchored"] = ip.user_ns["Anchored"](fake_cuda.randn(3, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = anchored(cpu_input)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: cpu_input (float32[3] on cpu); expected cuda:0" in text
 
 
 ROTARY = """

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...inspect import _tree
+from ...inspect import _tree, _types
 from ._blame import Operand, is_tensor, iter_params, majority_device, meta
 from ._mismatch import is_float
 
@@ -126,7 +126,7 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     if found is not None:
         return found
     if not outer and stack and cell_inputs is not None and len(cell_inputs) == 1 \
-            and all(module_target(m) is None for m in (*stack, *cell_modules)):
+            and not any(map(_holds_tensors, (*stack, *cell_modules))):
         # NB: modules that hold no tensor (a noise layer, a traced forward written out) run
         # where the cell's input is: a device their own code spells out is what goes wrong
         (found,) = cell_inputs
@@ -150,6 +150,15 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             if found is not None:
                 return found
     return devices[0] if devices else "cpu"
+
+
+def _holds_tensors(m: Any) -> bool:
+    """Whether module ``m`` or one below it holds a tensor: a parameter, a buffer or a plain
+    tensor attribute (OpenMM's ``self.r0`` made on the model's device). NB: ``__dict__``s only."""
+    if module_target(m) is not None:
+        return True
+    return any(is_tensor(v) for mod in _tree.submodules(m)
+               for v in list(dict.values(_types.instance_dict(mod) or {})))
 
 
 def _most(devices: list[str], count: Mapping[str, int]) -> str | None:
