@@ -469,7 +469,9 @@ def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
 
 def _unset_param(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bool:
     """``node`` is a parameter of the running function that holds None at ``line`` (a live
-    frame's own value): a ``device=`` left to its default."""
+    frame's own value): a ``device=`` left to its default. NB: a parameter the body rebinds
+    later is read as the caller passed it, and None there also means "not passed", whatever
+    its default: the rehearsal then finds the edit does not run, and it is not shown."""
     return (isinstance(node, ast.Name) and sc.frame >= 0 and node.id in sc.code.params()
             and node.id in sc.values and _param_value(tr, sc, node.id, line) is None)
 
@@ -677,7 +679,9 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     return None
 
 
-_REBOUND = object()  # a parameter rebound before the line in a frame no longer live
+#: what a parameter holds at a line, where that cannot be told: rebound before it in a frame
+#: no longer live, or rebound again after it
+_REBOUND = object()
 
 
 def _param_value(tr: Tracer, sc: Scope, p: str, line: int) -> Any:
