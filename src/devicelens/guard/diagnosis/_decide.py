@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...inspect import _tree, _types
+from ...inspect import _tree
 from ._blame import Operand, is_tensor, iter_params, majority_device, meta
 from ._mismatch import is_float
 
@@ -158,7 +158,7 @@ def _holds_tensors(m: Any) -> bool:
     if module_target(m) is not None:
         return True
     return any(is_tensor(v) for mod in _tree.submodules(m)
-               for v in list(dict.values(_types.instance_dict(mod) or {})))
+               for _k, v in _tree.module_parts(mod).attrs)
 
 
 def _most(devices: list[str], count: Mapping[str, int]) -> str | None:

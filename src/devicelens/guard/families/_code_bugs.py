@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ...inspect import _tree
 from ...inspect._types import instance_dict
 from ..diagnosis import _edits, _source
 from ..diagnosis._blame import is_module, is_tensor, iter_params, majority_device, meta
@@ -101,7 +102,7 @@ def at_unpack(tr: Tracer, sc: Scope, stmt: ast.stmt, name: str) -> list[Origin]:
     if anchor is None:
         return []
     names = [e.id for e in stmt.targets[0].elts if isinstance(e, ast.Name)]
-    strays = [n for n in names if n == name or (sc.frame >= 0 and _stray(tr, sc.values.get(n)))]
+    strays = [n for n in names if n == name or (sc.frame >= 0 and tr.matches(sc.values.get(n)))]
     if name not in strays:
         return []
     moved = ", ".join(f"{n}.to({anchor})" for n in strays)
@@ -110,15 +111,6 @@ def at_unpack(tr: Tracer, sc: Scope, stmt: ast.stmt, name: str) -> list[Origin]:
     if edit is None:
         return []
     return [_origin(tr, sc, edit, _what(tr, name))._replace(local=name)]
-
-
-def _stray(tr: Tracer, value: Any) -> bool:
-    """``value`` is a tensor of the device (dtype) the failure found wrong."""
-    m = meta(value)
-    if m is None:
-        return False
-    return str(m[0]) == tr.want.device if tr.want.kind == "device" else (
-        str(m[1]).removeprefix("torch.") == tr.want.dtype)
 
 
 def _bound(sc: Scope, value: ast.expr) -> tuple[bool, Any]:
@@ -416,14 +408,9 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
 
 def _own_buffer(m: Any, ok: Any) -> str:
     """The name of a buffer the module ``m`` registered itself that ``ok`` accepts; ''
-    where none does. NB: its own ``_buffers`` table, read through ``__dict__``."""
-    table = (instance_dict(m) or {}).get("_buffers")
-    if type(table) is not dict:
-        return ""
-    for name, b in list(dict.items(table)):
-        if type(name) is str and name.isidentifier() and b is not None and ok(b):
-            return name
-    return ""
+    where none does."""
+    return next((name for name, b in _tree.module_parts(m).buffers
+                 if name.isidentifier() and b is not None and ok(b)), "")
 
 
 _MAX_HELD = 64
