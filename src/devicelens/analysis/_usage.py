@@ -229,6 +229,12 @@ class Usage:
         return frozenset()
 
 
+def _handed_models(e: ast.Call, modules: Mapping[str, str]) -> frozenset[str]:
+    """The models ``e`` is given by their bare names (``f(model)``, ``f(model=net)``)."""
+    return frozenset(a.id for a in (*e.args, *(k.value for k in e.keywords))
+                     if isinstance(a, ast.Name) and a.id in modules)
+
+
 @lru_cache(maxsize=256)
 def _parse(src: str) -> ast.Module | None:
     """NB: cached: the same cells are re-read at every snapshot. Trees are only read."""
@@ -452,6 +458,12 @@ class _Visitor:
         if model is not None and model in self.modules:
             if method in _NOT_COMPUTE:
                 return frozenset((model,)), set()
+            if method not in ("", "forward", "__call__"):
+                # NB: a model handed as it is to another's method (``swa_model
+                # .update_parameters(model)``, ``ema.update(net)``) is an object that method
+                # reads, not data fed through it: what its code does with it, not where the
+                # two sit, says whether they meet (SWA averages a GPU model on the cpu)
+                origin -= _handed_models(e, self.modules)
             self._cpu_paths(e, self.modules[model] if method in ("", "forward") else None)
             self._tie(free, frozenset((model,)), direct=True)
             self._tie(free, origin - {model})  # NB: loss_fn(out, y): y meets out's model
@@ -640,13 +652,14 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
     ``self.pos_embed.to(x.device)``, ``self.table.type_as(h)``, and through what it reads of it
     first (peft's ``self.prompt_tokens[name].unsqueeze(0).expand(b, -1).to(w.device)``)."""
     out = set()
+    members = _members(cls)
     for node in ast.walk(cls):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr in _MOVES or (node.func.attr == "type" and node.args)):
             receiver = node.func.value
             # NB: ``self.token_embedding(text).type(self.dtype)``: what a submodule gives is
             # cast, which is the submodule's weights' dtype cast where they are read
-            called = _self_call(receiver)
+            called = _self_call(receiver, members)
             if called is not None:
                 out.add(called)
                 continue
@@ -655,19 +668,53 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
                 out.add(attr)
     for f in ast.walk(cls):
         if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
-            out |= _outputs_cast(f)
+            out |= _outputs_cast(f, members)
     return frozenset(out)
 
 
-def _self_call(e: ast.expr) -> str | None:
-    """``X`` of ``self.X(...)``, else None."""
-    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
-            and isinstance(e.func.value, ast.Name) and e.func.value.id == "self":
+def _self_call(e: ast.expr, members: Mapping[str, str] | None = None) -> str | None:
+    """``X`` of ``self.X(...)``, or of ``m(...)`` where ``members`` says the loop variable ``m``
+    runs over ``self.X`` (a model's experts or layers); else None."""
+    if not isinstance(e, ast.Call):
+        return None
+    if isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) \
+            and e.func.value.id == "self":
         return e.func.attr
+    if members and isinstance(e.func, ast.Name):
+        return members.get(e.func.id)
     return None
 
 
-def _outputs_cast(f: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _members(cls: ast.ClassDef) -> dict[str, str]:
+    """Loop variables bound to the items of a ``self.X`` (``for expert in self.experts``, ``for
+    i, layer in enumerate(self.layers)``) -> ``X``: each item called is one of ``self.X``'s
+    modules. NB: names bound so in every method of ``cls`` (a name bound otherwise in one of
+    them is left out: it may be anything there)."""
+    found: dict[str, str] = {}
+    other: set[str] = set()
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.For | ast.comprehension):
+            continue
+        it, target = node.iter, node.target
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
+                and it.func.id == "enumerate" and it.args and isinstance(target, ast.Tuple) \
+                and len(target.elts) == 2:
+            it, target = it.args[0], target.elts[1]
+        attr = _self_attr_under(it) if isinstance(it, ast.Attribute) and isinstance(
+            it.value, ast.Name) else None
+        if attr is not None and isinstance(target, ast.Name):
+            if found.setdefault(target.id, attr) != attr:
+                other.add(target.id)
+        else:
+            other |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign):
+            other |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return {k: v for k, v in found.items() if k not in other}
+
+
+def _outputs_cast(f: ast.FunctionDef | ast.AsyncFunctionDef,
+                  members: Mapping[str, str] | None = None) -> set[str]:
     """``X`` where ``f`` keeps what ``self.X(...)`` gives in a local and casts that local later
     (ESMFold: ``esm_s = self.esm(ids)`` then ``esm_s = esm_s.to(self.esm_s_combine.dtype)``):
     the same cast of a submodule's output as ``self.X(...).to(...)``, in two statements."""
@@ -675,7 +722,7 @@ def _outputs_cast(f: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     for node in ast.walk(f):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
-            called = _self_call(node.value)
+            called = _self_call(node.value, members)
             if called is not None:
                 made[node.targets[0].id] = called
     if not made:

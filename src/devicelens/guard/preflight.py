@@ -97,10 +97,29 @@ def _namespace_findings(ns: dict[str, Any], used: list[str], tree: ast.AST,
         line = min((first[o] for o in f.objects if o in first), default=0)
         if any(rebound.get(o, line + 1) <= line for o in f.objects):
             continue
+        if f.kind == "trap_module" and _named_elsewhere(ns, snap, f):
+            continue
         if f.kind in kinds and f.severity != "info":
             names = f.paths if f.kind.startswith("loose") else f.objects
             out.append(Issue(f.severity, f.kind, line, f.message, f.fix, names=tuple(names)))
     return out
+
+
+def _named_elsewhere(ns: dict[str, Any], snap: Any, f: Any) -> bool:
+    """The module a "held in a plain list" finding is about is also bound to a name of its own
+    (ema-pytorch keeps ``online_model = [model]`` so that the EMA's ``to()`` leaves the user's
+    model alone): the user moves it by that name. NB: what the whole snapshot's diagnosis reads
+    (``_not_references``), read here by identity: the pre-flight's snapshot holds only the
+    cell's names. Resolved through ``__dict__``s and plain containers: no user code runs."""
+    rec = next((m for m in snap[f.objects[0]].modules if m.path in f.paths), None) \
+        if f.objects and f.objects[0] in snap else None
+    if rec is None:
+        return False
+    try:
+        obj = _tree.resolve(ns, rec.ref)
+    except LookupError:
+        return False
+    return any(v is obj for k, v in dict.items(ns) if type(k) is str and not k.startswith("_"))
 
 
 def lint_modules(modules: list[Any]) -> list[Issue]:

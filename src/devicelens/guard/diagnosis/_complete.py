@@ -81,6 +81,8 @@ def layer_siblings(ctx: Ctx, failure: Failure, expected: str, blames: list[Blame
                 continue
             if str(getattr(describe_tensor(t, "", None), attr)) != str(getattr(op, attr)):
                 continue
+            if attr == "device" and _with_its_layer(layers[key], op.device, layers[m.group(2)]):
+                continue
             named.add(code)
             sib = describe_tensor(t, f"as in {m.group(1)}[{m.group(2)}]",
                                   Named(code, code, op.named.role, op.named.root))
@@ -92,6 +94,18 @@ def layer_siblings(ctx: Ctx, failure: Failure, expected: str, blames: list[Blame
             if len(out) >= MAX_LAYERS:
                 return out
     return out
+
+
+def _with_its_layer(layer: Any, device: str, culprit_layer: Any) -> bool:
+    """``layer``'s weights are on ``device`` and the culprit's layer's are not: a model split
+    over GPUs layer by layer (a device map), where this layer's tensor on ``device`` sits with
+    its own layer (RecurrentGemma's per-layer cache on cuda:0 for the layers on cuda:0)."""
+    from ._blame import iter_params, majority_device
+
+    mine = list(iter_params(layer, 10_000))
+    theirs = list(iter_params(culprit_layer, 10_000))
+    return bool(mine) and bool(theirs) and majority_device(mine) == device \
+        and majority_device(theirs) != device
 
 
 def _trained(t: Any) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import types
-from typing import Any
+from typing import Any, cast
 
 from ...inspect import _tree, _types
 from ..families import _code_bugs, _setting
@@ -274,7 +274,10 @@ class Tracer:
         elif isinstance(func, ast.Attribute):
             base = self.live(sc, func.value)
             if base is not None:
-                fn = _tree._type_dict_lookup(type(base), func.attr)
+                # NB: read off the class itself (``BiEncoder.create_biencoder_input(samples)``):
+                # a static method of the class's own, not an attribute of its metaclass
+                fn = _tree._type_dict_lookup(base if isinstance(base, type) else type(base),
+                                             func.attr)
                 if isinstance(fn, staticmethod):
                     fn = fn.__func__
         if type(fn) is not types.FunctionType:
@@ -343,7 +346,28 @@ class Tracer:
 
     def _param(self, sc: Scope, name: str, depth: int) -> list[Origin]:
         found = self.argument(sc, name)
-        return self.expr(found[0], found[1], depth + 1) if found is not None else []
+        if found is None:
+            return []
+        caller, arg = found
+        return self.expr(caller, arg, depth + 1) or self._read(caller, arg)
+
+    def _read(self, sc: Scope, arg: ast.expr) -> list[Origin]:
+        """The caller's argument, an element of a container its own code made
+        (``biencoder_input.question_ids``, ``**query_encoding``) where the trail into the maker
+        found nothing to fix: moved where the call reads it, in the caller (the data is fixed,
+        not the model it reaches). NB: a device only, in a live frame, where the element is
+        the stray and the container is a local the caller bound."""
+        if self.want.kind != "device" or sc.frame < 0:
+            return []
+        root = _unpacked_from(arg) or arg
+        while isinstance(root, ast.Attribute | ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in sc.code.params() \
+                or not _source.assignments(sc.code, root.id, sc.line):
+            return []
+        if not self.matches(self.live(sc, arg)):
+            return []
+        return _code_bugs.at_read(self, sc, arg, root.id, _unpacked_from(arg))
 
     def argument(self, sc: Scope, name: str) -> tuple[Scope, ast.expr] | None:
         """The caller's scope and the expression it passed for parameter ``name``."""
@@ -408,7 +432,8 @@ class Tracer:
                 key = _key(sc, cur.slice)
                 if key is None:
                     return None
-                steps.append(_tree.Step("item", key))
+                # NB: a tuple key is read as any dict key; the type says what refs store
+                steps.append(_tree.Step("item", cast(Any, key)))
             cur = cur.value
         if isinstance(cur, ast.Call):
             root, name = self._getter_result(sc, cur), "_"
@@ -609,12 +634,14 @@ def array_dtype(obj: Any) -> str:
         return ""
 
 
-def _key(sc: Scope, node: ast.expr) -> str | int | None:
+def _key(sc: Scope, node: ast.expr) -> str | int | tuple[str | int, ...] | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str | int) \
             and type(node.value) is not bool:
         return node.value
     if isinstance(node, ast.Name):
         v = sc.values.get(node.id)
+        if type(v) is tuple and all(type(x) is str or type(x) is int for x in v):
+            return v  # NB: a cache's key (``(device, size)``)
         return v if type(v) is str or type(v) is int else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
             and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
@@ -627,7 +654,9 @@ def _is_method(code: Code) -> bool:
 
 
 def _argument(code: Code, call: ast.Call, name: str, method: bool) -> ast.expr | None:
-    """The expression ``call`` passes for parameter ``name`` of ``code``."""
+    """The expression ``call`` passes for parameter ``name`` of ``code``; for one a dict
+    unpacked into the call passes (``model(**inputs)``), ``inputs[name]``, made here
+    (:func:`_unpacked_from` tells it from the user's code)."""
     for kw in call.keywords:
         if kw.arg == name:
             return kw.value
@@ -639,7 +668,26 @@ def _argument(code: Code, call: ast.Call, name: str, method: bool) -> ast.expr |
         i = params.index(name)
         if i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
             return call.args[i]
+        if i < len(call.args):
+            return None
+    spread = [kw.value for kw in call.keywords if kw.arg is None]
+    if len(spread) == 1:
+        item = _Unpacked(spread[0], ast.Constant(name), ast.Load())
+        item.spread = spread[0]
+        return ast.copy_location(item, spread[0])
     return None
+
+
+class _Unpacked(ast.Subscript):
+    """``inputs[name]``, an item of the dict ``**inputs`` passes (:func:`_argument`): read as a
+    subscript, but in no source (its ``spread`` is the ``inputs`` the user wrote)."""
+
+    spread: ast.expr
+
+
+def _unpacked_from(node: ast.expr) -> ast.expr | None:
+    """The ``inputs`` of ``**inputs`` where ``node`` is an item :func:`_argument` made for it."""
+    return node.spread if isinstance(node, _Unpacked) else None
 
 
 def _bind(code: Code, call: ast.Call, sc: Scope, tracer: Tracer) -> dict[str, Any]:

@@ -11,6 +11,7 @@ explains the culprit (same device or dtype), and fixed against a tensor the code
 from __future__ import annotations
 
 import ast
+import types
 from typing import TYPE_CHECKING, Any
 
 from ...inspect import _tree
@@ -111,6 +112,37 @@ def at_unpack(tr: Tracer, sc: Scope, stmt: ast.stmt, name: str) -> list[Origin]:
     if edit is None:
         return []
     return [_origin(tr, sc, edit, _what(tr, name))._replace(local=name)]
+
+
+def at_read(tr: Tracer, sc: Scope, arg: ast.expr, local: str,
+            spread: ast.expr | None) -> list[Origin]:
+    """The element ``arg`` of the container ``local``, which the caller made with nothing to
+    take the device from, moved where the call reads it: ``biencoder_input.question_ids
+    .to(...)`` (DPR's batch of cpu ids for a model on the GPU). ``spread``: the dict a call
+    unpacks (``model(**query_encoding)``), moved as a whole where it is unpacked: through its
+    own ``.to`` where its class has one (a tokenizer's ``BatchEncoding``), item by item where
+    it is a plain dict of tensors only."""
+    anchor = _anchor(tr, sc, arg.lineno, "device")
+    if anchor is None:
+        return []
+    if spread is None:
+        text = f"{_source.segment(sc.code, arg)}.to({anchor})"
+        node: ast.expr = arg
+    else:
+        held = tr.live(sc, spread)
+        src = _source.segment(sc.code, spread)
+        if isinstance(held, dict) and type(type(held).__dict__.get("to")) is types.FunctionType:
+            text = f"{src}.to({anchor})"
+        elif type(held) is dict and held and all(map(is_tensor, dict.values(held))):
+            text = f"{{k: v.to({anchor}) for k, v in {src}.items()}}"
+        else:
+            return []
+        node = spread
+    edit = _edits.replace(sc.code, [(node, text)])
+    if edit is None:
+        return []
+    return [_origin(tr, sc, edit, f"`{local}` is made on {tr.want.device} by the code before "
+                    "this line, whatever device the model is on")._replace(local=local)]
 
 
 def _bound(sc: Scope, value: ast.expr) -> tuple[bool, Any]:
@@ -268,6 +300,12 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
           out: list[Change]) -> None:
     if isinstance(node, ast.Lambda | ast.ListComp | ast.DictComp | ast.SetComp
                   | ast.GeneratorExp):
+        if not isinstance(node, ast.Lambda) and node in _comprehensions_here(tr, sc):
+            # NB: the comprehension is the frame that failed (its own frame before Python
+            # 3.12): its element is this frame's expression, its names this frame's locals
+            parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            for part in parts:
+                _walk(tr, sc, part, line, moved, out)
         return
     if isinstance(node, ast.Call):
         change = None if moved else _change(tr, sc, node, line)
@@ -296,6 +334,31 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
             _walk(tr, sc, child, line, moved, out)
+
+
+_COMPREHENSIONS = {"<listcomp>": ast.ListComp, "<setcomp>": ast.SetComp,
+                   "<dictcomp>": ast.DictComp, "<genexpr>": ast.GeneratorExp}
+
+
+def _comprehensions_here(tr: Tracer, sc: Scope) -> list[ast.expr]:
+    """The comprehensions of ``sc``'s statement that could be the frame ``sc`` runs (a list
+    comprehension's own frame, ``<listcomp>``, reads the statement of the function around it);
+    [] where ``sc`` is no comprehension's frame."""
+    if sc.frame < 0:
+        return []
+    kind = _COMPREHENSIONS.get(tr.frames[sc.frame].frame.f_code.co_name)
+    stmt = _source.statement_at(sc.code, sc.line) if kind is not None else None
+    if stmt is None or kind is None:
+        return []
+    return [n for n in ast.walk(stmt) if isinstance(n, ast.expr) and isinstance(n, kind)
+            and n.lineno <= sc.line <= (n.end_lineno or n.lineno)]
+
+
+def _comprehension_targets(tr: Tracer, sc: Scope) -> set[str]:
+    """The names the comprehension running as frame ``sc`` binds (``delta`` of ``[delta * m
+    for delta in deltas]``): locals of that frame, bound by no statement."""
+    return {n.id for c in _comprehensions_here(tr, sc) for g in c.generators  # type: ignore[attr-defined]
+            for n in ast.walk(g.target) if isinstance(n, ast.Name)}
 
 
 def _true_division(tr: Tracer, sc: Scope, node: ast.BinOp) -> Change | None:
@@ -435,6 +498,16 @@ def _held_tensor(obj: Any, ok: Any) -> str:
                     and is_tensor(v2) and ok(v2):
                 return f"{k}.{k2}"
     return ""
+
+
+def _held_module(obj: Any, attr: str, target: str) -> str:
+    """The attribute of a plain object (a trainer, a pipeline) holding the one module of its
+    ``__dict__`` on ``target``; '' where none or several are. NB: ``__dict__`` only."""
+    d = instance_dict(obj) or {}
+    found = [k for k, v in list(dict.items(d))[:_MAX_HELD]
+             if type(k) is str and k.isidentifier() and not k.startswith("_") and is_module(v)
+             and _module_on(v, attr, target)]
+    return found[0] if len(found) == 1 else ""
 
 
 def _device_setting(obj: Any, target: str) -> bool:
@@ -648,12 +721,17 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     held = _held_tensor(me, ok) if me is not None and not is_module(me) else ""
     if held:
         return f"self.{held}.{attr}"  # NB: gluonts' forecast: ``self.distribution.loc``
+    held = _held_module(me, attr, target) if me is not None and not is_module(me) else ""
+    if held:
+        return f"next(self.{held}.parameters()).{attr}"  # NB: a trainer's model
     buffer = _own_buffer(me, ok) if me is not None and is_module(me) else ""
     if buffer:
         return f"self.{buffer}.{attr}"  # NB: a codebook's ``self.embed``: its buffers only
     if sc.frame >= 0:
+        bound = _comprehension_targets(tr, sc)
         for k, v in sc.values.items():
-            if k not in code.params() and ok(v) and _source.assignments(code, k, line):
+            if k not in code.params() and ok(v) and (k in bound
+                                                      or _source.assignments(code, k, line)):
                 return f"{k}.{attr}"
     for p in code.params() if attr == "device" else ():
         # NB: the model the function was handed (``sample(model, ...)``): its weights' device

@@ -182,11 +182,11 @@ def _first_line(e: BaseException) -> str:
 def _guesses(report: MismatchReport, tb: Any, filename: str,
              ns: dict[str, Any]) -> tuple[Any, ...]:
     """Edits of the failing line's operands, from this failure's frames (:mod:`._candidates`),
-    for a mismatch whose own fix is advice only. NB: never raises."""
-    from ._apply import is_code
+    for a mismatch whose own fix edits no code: advice only, or namespace lines that the
+    running code may undo (a cache its ``_setup_cache`` makes again). NB: never raises."""
     from ._candidates import line_guesses, sites
 
-    if any(map(is_code, report.fixes)) or report.edits:
+    if report.edits:
         return ()
     try:
         top = [ln for name, ln in stack_in(tb, filename) if name == "<module>"]

@@ -36,11 +36,27 @@ def other_side(report: MismatchReport, tb: Any, ns: dict[str, Any]) -> tuple[str
         return None
     ran_in = _ran_in(report, ns)
     if ran_in is not None:
+        if _part_of_split(ns[ran_in], ns):
+            return None
         return _move(ran_in, ns, place, report.expected, "the module the op ran in")
     read = _read_by_line(report, tb, ns)
-    if read is not None:
+    if read is not None and not _part_of_split(ns[read], ns):
         return _move(read, ns, place, report.expected, "its parameters are what the line reads")
     return None
+
+
+def _part_of_split(m: Any, ns: dict[str, Any]) -> bool:
+    """``m`` is a part of a namespace model split over accelerators on purpose (a device map:
+    ``layer`` bound to a stage of ``model``): moving the part undoes the user's layout, it does
+    not fix the run. NB: parameters and submodules read from ``__dict__``s only."""
+    from ...inspect import _tree
+    from ..diagnosis._decide import is_pipeline
+
+    for k, v in dict.items(ns):
+        if type(k) is str and not k.startswith("_") and v is not m and is_module(v) \
+                and any(s is m for s in _tree.submodules(v, limit=2_000)) and is_pipeline(v):
+            return True
+    return False
 
 
 def _move(root: str, ns: dict[str, Any], place: str, expected: str,

@@ -206,6 +206,8 @@ def _moves(fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, globs: dict[
     hands it to a plain function of its module that does. NB: reads source and the function's
     globals dict only; a ``.to(torch.float16)`` is a cast, not a move."""
     for node in ast.walk(fdef):
+        if isinstance(node, ast.Assign) and _remade_elsewhere(node, name):
+            return True
         if not isinstance(node, ast.Call):
             continue
         f = node.func
@@ -225,6 +227,25 @@ def _moves(fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, globs: dict[
                         and _moves(hdef, hdef.args.args[i].arg, inner, depth + 1):
                     return True
     return False
+
+
+def _remade_elsewhere(stmt: ast.Assign, name: str) -> bool:
+    """``name = torch.zeros_like(input_)``, ``name = torch.zeros(n, device=x.device)``: the
+    parameter replaced by a tensor made where another one is (snntorch's neurons remake a
+    placeholder state on the input's device). NB: as a move, whatever guards it."""
+    if not any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+        return False
+    v = stmt.value
+    if not isinstance(v, ast.Call) or not isinstance(v.func, ast.Attribute) \
+            or not (isinstance(v.func.value, ast.Name) and v.func.value.id == "torch"):
+        return False
+    fn = v.func.attr
+    if fn.endswith("_like"):
+        src = v.args[0] if v.args else None
+        return isinstance(src, ast.Name) and src.id != name
+    dev = next((k.value for k in v.keywords if k.arg == "device"), None)
+    return fn in FACTORIES and isinstance(dev, ast.Attribute) and dev.attr == "device" \
+        and isinstance(dev.value, ast.Name) and dev.value.id != name
 
 
 def _only_dtype(call: ast.Call) -> bool:
