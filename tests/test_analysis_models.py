@@ -668,3 +668,65 @@ def test_a_cells_own_rebinding_to_a_moved_copy_leaves_the_namespace_to_say_where
     ns: dict[str, Any] = {"model": nn.Linear(4, 4).to("meta"), "x": torch.zeros(2, 4)}
     assert about(found(ns, "x = x.to('meta')\nout = model(x)"), "x") == [
         ("loose_device", "warning")]
+
+
+SWA = '''
+class Averaged(nn.Module):
+    def __init__(self, model, device):
+        super().__init__()
+        self.module = nn.Linear(4, 3).to(device)
+    def update_parameters(self, model):
+        for p_avg, p in zip(self.parameters(), model.parameters()):
+            p_avg.detach().copy_(p.detach().to(p_avg.device))
+'''
+
+
+def test_a_model_handed_to_another_models_method_is_read_not_fed() -> None:
+    """``swa_model.update_parameters(model)`` (PyTorch's SWA with ``device="cpu"``) hands the
+    model over as an object whose parameters the method reads: the two are not used together,
+    so the averaged copy on the cpu is no stray. Fed through it (``swa_model(model(x))``), they
+    are."""
+    ns: dict[str, Any] = {"nn": nn}
+    exec(SWA, ns)
+    ns = {"model": nn.Linear(4, 3).to("meta"), "swa_model": ns["Averaged"](None, "cpu")}
+    assert not [f for f in found(ns, SWA, "swa_model.update_parameters(model)")
+                if f.kind == "module_device"]
+    fed = [f for f in found(ns, SWA, "y = swa_model(model(x))") if f.kind == "module_device"]
+    assert [(f.objects, f.fix) for f in fed] == [(("swa_model", "model"),
+                                                  'swa_model.to("meta")')]
+
+
+EXPERTS = '''
+class Expert(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x):
+        return self.fc(x.float())
+
+class MoE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gate = nn.Linear(4, 2)
+        self.experts = nn.ModuleList([Expert(), Expert()])
+    def forward(self, x):
+        out = torch.zeros_like(x)
+        for i, expert in enumerate(self.experts):
+            out = out + expert(x).to(x.dtype)
+        return out * self.gate(x).sum()
+'''
+
+
+def test_experts_whose_outputs_the_loop_over_them_casts_are_kept_on_purpose() -> None:
+    """Tutel's custom float32 experts in a bfloat16 MoE layer: ``for i, expert in
+    enumerate(self.experts): expert(x).to(x.dtype)`` casts what each expert gives, as
+    ``self.experts[i](x).to(...)`` would. A note; the same loop casting nothing is a warning."""
+    ns: dict[str, Any] = {"torch": torch, "nn": nn}
+    exec(EXPERTS, ns)
+    model = ns["MoE"]()
+    model.gate.to(torch.bfloat16)
+    (f,) = [f for f in found({"model": model}, EXPERTS) if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    plain = EXPERTS.replace("expert(x).to(x.dtype)", "expert(x)")
+    (f,) = [f for f in found({"model": model}, plain) if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")

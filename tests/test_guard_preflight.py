@@ -370,3 +370,51 @@ def test_an_item_the_cell_moves_before_using_it_is_not_flagged(ns):
     cell = 'images[0] = images[0].cuda("cuda:0")\nout = model(images[0])\n'
     assert preflight(cell, ns).issues == ()
     assert kinds(preflight("out = model(images[0])\n", ns)) == [("error", "module_input", 1)]
+
+
+class Leaky(nn.Module):
+    """snntorch's neuron: a placeholder state, remade on the input's device at first use."""
+
+    def forward(self, input_, mem):
+        if mem.shape != input_.shape:
+            mem = torch.zeros_like(input_)
+        return input_ + mem, mem
+
+
+class Keeps(nn.Module):
+    """The same neuron that uses the state it is given as it is."""
+
+    def forward(self, input_, mem):
+        return input_ + mem, mem
+
+
+def test_a_state_the_forward_remakes_where_the_input_is_is_not_flagged(fake_cuda):
+    """A cpu placeholder ``mem = lif.init_leaky()`` handed with GPU activations to a neuron
+    whose forward remakes it as ``torch.zeros_like(input_)``: nothing meets. A neuron that
+    uses it as given keeps the error."""
+    ns = {"cur": fake_cuda.randn(2, 4), "mem": torch.zeros(0),
+          "lif": fake_cuda.to(Leaky(), "cuda:0")}
+    assert preflight("spk, mem = lif(cur, mem)\n", ns).issues == ()
+    ns["lif"] = fake_cuda.to(Keeps(), "cuda:0")
+    assert kinds(preflight("spk, mem = lif(cur, mem)\n", ns)) == [
+        ("error", "mixed_operands", 1)]
+
+
+class EMA(nn.Module):
+    """ema-pytorch: the online model kept in a plain list, so the EMA's ``to()`` leaves it."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.online_model = [model]
+        self.ema_model = nn.Linear(4, 4)
+
+
+def test_a_model_in_a_plain_list_that_the_namespace_names_is_not_flagged(fake_cuda):
+    """The EMA keeps the user's ``net`` (on the GPU) in a plain list beside its own cpu copy:
+    the user moves ``net`` by its own name, as the whole snapshot's diagnosis already reads it.
+    A module in a plain list that no name holds is still an error."""
+    net = fake_cuda.to(nn.Linear(4, 4), "cuda:0")
+    ns = {"net": net, "ema": EMA(net)}
+    assert preflight("ema(1)\n", ns).issues == ()
+    ns = {"ema": EMA(fake_cuda.to(nn.Linear(4, 4), "cuda:0"))}
+    assert kinds(preflight("ema(1)\n", ns)) == [("error", "trap_module", 1)]

@@ -169,9 +169,7 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
                 # the data it was made from is looked for as it was for a named one
                 data = None if report.culprits else _by_sources(named, cell, ns, run, deadline)
                 return data or _merged(named, other)
-            if _advice_next(other) and (len(other.units) == 1 or _got_past(other)):
-                # NB: past the failing line to another one whose own fix (a namespace move of
-                # what the running code makes again) does not hold: that line's guesses next
+            if _advice_next(other) and len(other.units) == 1:
                 again.append((named, [guess.edit]))
         # NB: no one edit is enough: the fixes that got past the failing line to a mismatch
         # whose own fix is advice, completed by that mismatch's guesses, line after line
@@ -347,12 +345,6 @@ def _further(a: Attempt, units: list[Unit], run: Callable[[list[Unit]], tuple[At
         if b.report is None or _where(b.report) != _where(a.report):
             return guess, (b, problem)
     return None
-
-
-def _got_past(out: _Outcome) -> bool:
-    """The first fix took the cell past the line that failed, to a mismatch elsewhere
-    (RecurrentGemma's key cache mended, its value cache next)."""
-    return len(out.found) > 1 and _where(out.found[1]) != _where(out.found[0])
 
 
 def _where(report: MismatchReport) -> str:

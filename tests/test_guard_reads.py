@@ -1,0 +1,205 @@
+"""Where a stray is fixed when the code that made it has nothing to take the device from: in
+the caller that reads it out of its own container, in the comprehension that made it, in the
+cache that holds it. Post-mortem diagnoses of real failing cells on a simulated GPU."""
+
+from __future__ import annotations
+
+import re
+
+import torch
+
+from tests._traces import VERIFIED
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+BIENCODER = """
+import collections
+import torch
+from torch import nn
+
+Batch = collections.namedtuple("Batch", ["question_ids", "context_ids"])
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 4)
+    def forward(self, ids):
+        return self.emb(ids).mean(1)
+
+class BiEncoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.question_model = Encoder()
+        self.ctx_model = Encoder()
+    def forward(self, q_ids, ctx_ids):
+        return self.question_model(q_ids), self.ctx_model(ctx_ids)
+
+    @staticmethod
+    def create_input(n):
+        return Batch(torch.randint(0, 50, (n, 3)), torch.randint(0, 50, (2 * n, 3)))
+
+class Trainer:
+    def __init__(self, model):
+        self.biencoder = model
+    def validate(self):
+        batch = BiEncoder.create_input(2)
+        q, ctx = self.biencoder(batch.question_ids,
+                                batch.context_ids)
+        return q @ ctx.t()
+"""
+
+ENCODE = """
+import torch
+from torch import nn
+
+class Encoding(dict):
+    def to(self, device):
+        return Encoding({k: v.to(device) for k, v in self.items()})
+
+def tokenize(text, wrap):
+    ids = torch.tensor([[len(w) for w in text.split()]])
+    return wrap(input_ids=ids, attention_mask=torch.ones_like(ids))
+
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(50, 4)
+    def forward(self, input_ids, attention_mask=None):
+        return self.embed(input_ids) * attention_mask.unsqueeze(-1)
+
+def score(model, text, wrap):
+    inputs = tokenize(text, wrap)
+    return model(**inputs).sum()
+"""
+
+MERGE = """
+import torch
+
+def ties(*deltas, p=0.5):
+    deltas = [d * torch.bernoulli(torch.full(d.shape, 1 - p)) for d in deltas]
+    return torch.stack(deltas).sum(0)
+"""
+
+GRIDS = """
+import torch
+
+grids = {}
+
+def warp(flow):
+    k = (str(flow.device), flow.shape[1])
+    if k not in grids:
+        grids[k] = torch.linspace(-1.0, 1.0, flow.shape[1])
+    return grids[k] + flow
+"""
+
+
+def run(ip, cell: str, fake=None):
+    if fake is None:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+    with fake:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+
+
+def diagnosis(capsys) -> str:
+    out = ANSI.sub("", capsys.readouterr().out)
+    assert "devicelens: " in out, out[-2000:]
+    return out[out.index("devicelens: "):]
+
+
+def test_an_element_of_the_callers_batch_is_moved_where_the_caller_reads_it(ip, capsys,
+                                                                             fake_cuda):
+    """DPR's ``validate_average_rank``: a static method (read off the class) makes a namedtuple
+    of cpu ids for a bi-encoder on the GPU. The ids are moved where the trainer hands them to
+    the model, with the model it holds as the anchor, not inside the encoder's ``forward``."""
+    assert run(ip, BIENCODER) is None
+    with fake_cuda:
+        ip.user_ns.update(trainer=ip.user_ns["Trainer"](
+            fake_cuda.to(ip.user_ns["BiEncoder"](), "cuda:0")))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    ranks = trainer.validate()\n", fake_cuda) \
+        is not None
+    text = diagnosis(capsys)
+    assert "culprit: `batch` in Trainer.validate (int64[" in text
+    assert "+ q, ctx = self.biencoder(batch.question_ids.to(next(self.biencoder.parameters())" \
+           ".device)," in text
+    assert "+ batch.context_ids.to(next(self.biencoder.parameters()).device))" in text
+    assert "Encoder.forward, cell" not in text.split("edit:", 1)[1]
+    assert VERIFIED in text
+
+
+def test_a_dict_unpacked_into_the_model_is_moved_where_it_is_unpacked(ip, capsys, fake_cuda):
+    """A tokenizer's output left on the cpu and passed as ``model(**inputs)``: moved through its
+    own ``.to`` where its class has one (a ``BatchEncoding``), and the local is the culprit."""
+    assert run(ip, ENCODE) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["LM"](), "cuda:0"),
+                          wrap=ip.user_ns["Encoding"])
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    s = score(model, 'a bb ccc', wrap)\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: `inputs` in score (int64[1, 3] on cpu)" in text
+    assert "+ return model(**inputs.to(next(model.parameters()).device)).sum()" in text
+    assert VERIFIED in text
+
+
+def test_a_plain_dict_unpacked_into_the_model_is_moved_item_by_item(ip, capsys, fake_cuda):
+    """The same with a plain dict of tensors, which has no ``.to``: each item is moved where
+    the dict is unpacked."""
+    assert run(ip, ENCODE) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["LM"](), "cuda:0"), wrap=dict)
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    s = score(model, 'a bb ccc', wrap)\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "+ return model(**{k: v.to(next(model.parameters()).device) for k, v in " \
+           "inputs.items()}).sum()" in text
+    assert VERIFIED in text
+
+
+def test_a_factory_in_a_comprehension_frame_is_given_the_device(ip, capsys, fake_cuda):
+    """sd-mecha's TIES merge: ``torch.full(d.shape, ...)`` with no device in a list
+    comprehension (its own frame before Python 3.12) meets GPU deltas. The comprehension's
+    element is read as the failing frame's own line, and its variable is the anchor."""
+    assert run(ip, MERGE) is None
+    with fake_cuda:
+        ip.user_ns.update(a=fake_cuda.randn(3, device="cuda:0"),
+                          b=fake_cuda.randn(3, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "merged = ties(a, b)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "+ deltas = [d * torch.bernoulli(torch.full(d.shape, 1 - p, device=d.device)) for " \
+           "d in deltas]" in text
+    assert VERIFIED in text
+
+
+def test_a_cache_entry_under_a_tuple_key_is_named(ip, capsys, fake_cuda):
+    """Practical-RIFE's grid cache keyed by ``(device, size)``: the cached cpu grid is read as
+    ``grids[k]`` with ``k`` a tuple, so it is named in the namespace dict that holds it."""
+    assert run(ip, GRIDS) is None
+    with fake_cuda:
+        ip.user_ns.update(flow=fake_cuda.randn(2, 5, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "g = warp(flow)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert text.startswith("devicelens: tensors on different devices: cpu, cuda:0")
+    assert "culprit: grids[#0] (float32[5] on cpu); expected cuda:0" in text
+
+
+def test_the_cells_own_tensors_are_still_moved_in_the_cell(ip, capsys, fake_cuda):
+    """The caller's container is the fix only where the trail into its maker found nothing:
+    a batch the cell itself holds by name is moved by that name."""
+    assert run(ip, BIENCODER) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["BiEncoder"](), "cuda:0"))
+    ip.user_ns["batch"] = ip.user_ns["BiEncoder"].create_input(2)
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    q, c = model(batch.question_ids, "
+               "batch.context_ids)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: batch.question_ids (int64[2, 3] on cpu)" in text
+    assert "+ batch = batch._replace(question_ids=batch.question_ids.to(" not in text
+    assert "batch = batch._replace(question_ids=batch.question_ids.to(\"cuda:0\"))" in text
+    assert "edit:" not in text and VERIFIED in text
+    assert isinstance(ip.user_ns["batch"].question_ids, torch.Tensor)
