@@ -49,10 +49,11 @@ class Trainer:
 """
 
 ENCODE = """
+from collections import UserDict
 import torch
 from torch import nn
 
-class Encoding(dict):
+class Encoding(UserDict):  # transformers' BatchEncoding is one
     def to(self, device):
         return Encoding({k: v.to(device) for k, v in self.items()})
 
@@ -203,3 +204,39 @@ def test_the_cells_own_tensors_are_still_moved_in_the_cell(ip, capsys, fake_cuda
     assert "batch = batch._replace(question_ids=batch.question_ids.to(\"cuda:0\"))" in text
     assert "edit:" not in text and VERIFIED in text
     assert isinstance(ip.user_ns["batch"].question_ids, torch.Tensor)
+
+
+DUMMY = """
+import torch
+from torch import nn
+
+class Bart(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.shared = nn.Embedding(20, 4)
+
+    @property
+    def dummy_inputs(self):
+        input_ids = torch.tensor([[0, 6, 10, 4, 2], [0, 8, 12, 2, 1]])
+        return {"input_ids": input_ids, "attention_mask": input_ids.ne(1)}
+
+    def forward(self, input_ids, attention_mask):
+        return self.shared(input_ids) * attention_mask.unsqueeze(-1)
+"""
+
+
+def test_an_edit_inside_a_property_is_rehearsed_through_its_getter(ip, capsys, fake_cuda):
+    """transformers' ``model(**model.dummy_inputs)``: the property makes its ids on the cpu for a
+    model on the GPU. The dict it gives is unpacked into the call, so the trail reaches the
+    getter's own line, and the edit there is rehearsed by running the edited getter."""
+    assert run(ip, DUMMY) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Bart"](), "cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = model(**model.dummy_inputs)\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: model (its Bart.dummy_inputs has the line to edit); expected cuda:0" in text
+    assert "+ input_ids = torch.tensor([[0, 6, 10, 4, 2], [0, 8, 12, 2, 1]], " \
+           "device=next(self.parameters()).device)" in text
+    assert VERIFIED in text

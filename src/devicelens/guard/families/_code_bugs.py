@@ -130,10 +130,15 @@ def at_read(tr: Tracer, sc: Scope, arg: ast.expr, local: str,
         node: ast.expr = arg
     else:
         held = tr.live(sc, spread)
+        data = held if isinstance(held, dict) else (
+            (instance_dict(held) or {}).get("data")
+            if _tree.container_kind(held) == "userdict" else None)
+        if not isinstance(data, dict):
+            return []
         src = _source.segment(sc.code, spread)
-        if isinstance(held, dict) and type(type(held).__dict__.get("to")) is types.FunctionType:
-            text = f"{src}.to({anchor})"
-        elif type(held) is dict and held and all(map(is_tensor, dict.values(held))):
+        if type(_tree._type_dict_lookup(type(held), "to")) is types.FunctionType:
+            text = f"{src}.to({anchor})"  # NB: a tokenizer's ``BatchEncoding`` (a UserDict)
+        elif data and all(map(is_tensor, dict.values(data))):
             text = f"{{k: v.to({anchor}) for k, v in {src}.items()}}"
         else:
             return []

@@ -117,6 +117,8 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
     for part in rest:
         obj = vars(obj).get(part) if isinstance(obj, type) else None
     obj = getattr(obj, "__func__", obj)  # NB: staticmethod, classmethod
+    if isinstance(obj, property):
+        obj = obj.fget  # NB: a getter (``model.dummy_inputs``): its code is the edited one
     # NB: a decorated function (``@torch.no_grad()``, ``functools.wraps``): the wrapper runs the
     # edited code through ``__wrapped__``, so that one's code is replaced
     for _ in range(_MAX_WRAPPERS):
