@@ -264,8 +264,10 @@ def test_a_model_a_plain_object_holds_deep_down_is_named(ip, capsys):
 
 
 def test_a_dict_a_method_unpacks_into_the_model_is_moved_item_by_item(ip, capsys, fake_cuda):
-    """LMM-Engines' adapter hands a processor's cpu output to ``self.model.generate(**inputs)``
-    on the GPU: the dict is moved where the call is, each item to the model's own place."""
+    """LMM-Engines' adapter hands a cpu dict to ``self.model.generate(**inputs)`` on the GPU.
+    Its items are followed through the unpacking to where the adapter makes them, and made on
+    the device of the model it holds, in one edit (where they come from code that has nothing
+    to take a device from, the dict is moved at the call: tests/test_guard_reads.py)."""
     assert run(ip, "import torch\nfrom torch import nn\nclass M(nn.Module):\n"
                    "    def __init__(self):\n        super().__init__()\n"
                    "        self.emb = nn.Embedding(10, 4)\n"
@@ -281,8 +283,10 @@ def test_a_dict_a_method_unpacks_into_the_model_is_moved_item_by_item(ip, capsys
     assert run(ip, "with torch.no_grad():\n    out = adapter.generate(3)\n", fake_cuda)
     text = diagnosis(capsys)
     assert "culprit: adapter (its Adapter.generate has the line to edit); expected cuda:0" in text
-    assert ("+ return self.model.generate(**{k: v.to(next(self.model.parameters()).device) "
-            "for k, v in inputs.items()})") in text and VERIFIED in text
+    assert "+ inputs = {'ids': torch.zeros(1, n, dtype=torch.long, device=next(self.model" \
+           ".parameters()).device),\n      +           'mask': torch.ones(1, n, 1, device=next(" \
+           "self.model.parameters()).device)}" in text
+    assert text.count("edit:") == 1 and VERIFIED in text
 
 
 def test_a_hidden_state_tuple_remade_by_a_method_is_mended_where_it_is_made(ip, capsys,

@@ -240,3 +240,173 @@ def test_an_edit_inside_a_property_is_rehearsed_through_its_getter(ip, capsys, f
     assert "+ input_ids = torch.tensor([[0, 6, 10, 4, 2], [0, 8, 12, 2, 1]], " \
            "device=next(self.parameters()).device)" in text
     assert VERIFIED in text
+
+
+FIT = """
+import torch
+from torch import nn
+
+def fit(model, loader):
+    for X, y in loader:
+        loss = nn.functional.cross_entropy(model(X), y)
+    return loss
+"""
+
+
+def test_a_batch_tuples_stray_item_is_cast_alone(ip, capsys):
+    """TorchEEG with a team's own float64 trials: the batches are ``(X, y)`` tuples in a list.
+    A tuple's item cannot be assigned, so the tuple is made again, with the float64 inputs cast
+    and the int64 labels kept (casting every item made the labels float, the next round cast
+    them back, and the fix never held)."""
+    assert run(ip, FIT) is None
+    ip.user_ns.update(model=torch.nn.Linear(4, 3), loader=[
+        (torch.randn(2, 4, dtype=torch.float64), torch.tensor([0, 2])) for _ in range(2)])
+    capsys.readouterr()
+    assert run(ip, "loss = fit(model, loader)\n") is not None
+    text = diagnosis(capsys)
+    assert "loader[0] = (loader[0][0].float(), *loader[0][1:])" in text
+    assert "loader[1] = (loader[1][0].float(), *loader[1][1:])" in text
+    assert "tuple(t." not in text and VERIFIED in text
+
+
+WRAPPER = """
+import torch
+from torch import nn
+
+class Transformers:
+    def __init__(self, model, device):
+        self.device = torch.device(device)
+        self.model = model
+
+    @torch.no_grad()
+    def __call__(self, input_ids):
+        logits = self.model(input_ids)
+        return logits.to("cuda:0")
+
+def step(model, input_ids, allowed):
+    logits = model(input_ids)
+    return torch.where(allowed, logits, -float("inf"))
+"""
+
+
+def test_an_objects_own_call_is_followed_and_its_owner_named(ip, capsys, fake_cuda):
+    """outlines' model wrapper pins its logits to cuda:0 in a ``__call__`` (under
+    ``@torch.no_grad()``) for a model on cuda:1. The call of the object is followed into its
+    class's ``__call__``, the hard-coded device is edited there, and the object is named by its
+    namespace name although no frame of the failure runs its method any more."""
+    assert run(ip, WRAPPER) is None
+    with fake_cuda:
+        lm = fake_cuda.to(torch.nn.Linear(4, 4), "cuda:1")
+        ip.user_ns.update(model=ip.user_ns["Transformers"](lm, "cuda:1"),
+                          ids=fake_cuda.randn(1, 4, device="cuda:1"),
+                          allowed=fake_cuda.to(torch.ones(1, 4, dtype=torch.bool), "cuda:1"))
+    capsys.readouterr()
+    assert run(ip, "out = step(model, ids, allowed)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: model (its Transformers.__call__ has the line to edit); expected cuda:1" \
+        in text
+    assert "- return logits.to(\"cuda:0\")" in text and VERIFIED in text
+
+
+ENGINE = """
+import torch
+from torch import nn
+
+class Engine:
+    def __init__(self, model):
+        self.model = model
+    def generate(self, prompt_token_ids):
+        tokens = prompt_token_ids
+        if isinstance(tokens, list):
+            tokens = torch.Tensor(tokens)
+        return self.model(tokens)
+"""
+
+
+def test_a_float_constructor_of_indices_is_made_an_integer_one(ip, capsys):
+    """ColossalAI's inference engine: ``torch.Tensor(prompt_ids)`` makes float32 of integer ids
+    (the legacy constructor's dtype is its name's). Where indices are wanted the line keeps the
+    data's integers: ``torch.as_tensor(ids, dtype=torch.long)``."""
+    assert run(ip, ENGINE) is None
+    ip.user_ns.update(engine=ip.user_ns["Engine"](torch.nn.Embedding(50, 4)),
+                      ids=[[1, 15, 27], [1, 42, 7]])
+    capsys.readouterr()
+    assert run(ip, "out = engine.generate(ids)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: engine (its Engine.generate has the line to edit); expected int64" in text
+    assert "+ tokens = torch.as_tensor(tokens, dtype=torch.long)" in text and VERIFIED in text
+
+
+def test_an_item_of_a_module_dict_or_list_is_read_from_its_table():
+    """``self.mods["compute_features"]`` and ``self.layers[-1]`` as code reads them, resolved
+    through the container's ``_modules`` (its ``__getitem__`` never runs)."""
+    from devicelens.inspect import _tree
+
+    class Hostile(torch.nn.ModuleDict):
+        def __getitem__(self, key):  # pragma: no cover - must never run
+            raise AssertionError("ran user code")
+
+    feats, emb = torch.nn.Linear(2, 2), torch.nn.Linear(2, 3)
+    holder = torch.nn.Module()
+    holder.mods = Hostile({"compute_features": feats, "embedding": emb})
+    holder.layers = torch.nn.ModuleList([feats, emb])
+    ns = {"holder": holder}
+    step = _tree.Step
+    assert _tree.resolve(ns, (step("name", "holder"), step("attr", "mods"),
+                              step("item", "compute_features"))) is feats
+    assert _tree.resolve(ns, (step("name", "holder"), step("attr", "layers"),
+                              step("item", -1))) is emb
+    try:
+        _tree.resolve(ns, (step("name", "holder"), step("attr", "layers"), step("item", 2)))
+    except LookupError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("an index past the list resolved")
+
+
+DEEP = """
+import torch
+from torch import nn
+
+class Verifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Linear(8, 4)
+
+    def load_audio(self, path):
+        return torch.randn(8)
+
+    def features(self, wavs):
+        frames = wavs.unsqueeze(0)
+        return self.embed(frames)
+
+    def encode_batch(self, wavs):
+        if len(wavs.shape) == 1:
+            wavs = wavs.unsqueeze(0)
+        wavs = wavs.float()
+        return self.features(wavs)
+
+    def verify_batch(self, wavs1):
+        return self.encode_batch(wavs1)
+
+    def verify_files(self, path):
+        batch = self.load_audio(path).unsqueeze(0)
+        return self.verify_batch(batch)
+"""
+
+
+def test_a_long_trail_through_a_models_own_methods_reaches_the_maker(ip, capsys, fake_cuda):
+    """SpeechBrain's verification: the waveform a method loads on the cpu goes through four
+    methods and four rebindings before the model's layer meets it. The trail follows it back to
+    the line that made it (it used to stop two hops short and move it inside ``features``)."""
+    assert run(ip, DEEP) is None
+    with fake_cuda:
+        ip.user_ns.update(verifier=fake_cuda.to(ip.user_ns["Verifier"](), "cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    score = verifier.verify_files('a.wav')\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: verifier (its Verifier.load_audio has the line to edit); expected cuda:0" \
+        in text
+    assert "+ return torch.randn(8, device=next(self.parameters()).device)" in text
+    assert VERIFIED in text

@@ -789,7 +789,8 @@ def test_past_the_failing_line_is_read_in_the_same_function_and_net_of_the_lines
 
 def test_a_stray_passed_in_by_a_caller_is_moved_where_the_caller_passes_it(ip, ns, capsys):
     """A helper's ``self.model.generate(ids)`` with the cpu ``ids``: moving it inside the model
-    leaves the loop's next line; the caller's line, one frame out, is the fix that runs."""
+    leaves the loop's next line; the caller's code, one frame out, is the fix that runs: the
+    line that makes ``ids``, on the device of the one model the helper holds."""
     ip.run_cell('''
 class Tiny(nn.Module):
     def __init__(self):
@@ -812,8 +813,9 @@ agent = Agent(Tiny().to("meta"))
     cell = 'out = agent.chat("hello")\n'
     _err, out, _ = run(ip, capsys, cell)
     text = diagnosis(out)
-    assert "      + return self.model.generate(ids.to(next(self.model.parameters()).device), " \
-           "steps=2)\n" in text, text
+    assert "      + ids = torch.tensor([[float(ord(c) % 10) for c in text[:4]]], " \
+           "device=next(self.model.parameters()).device)\n" in text, text
+    assert "Tiny.forward, cell" not in text.split("edit:", 1)[1], text
     assert text.rstrip().endswith(VERIFIED)
 
 

@@ -472,7 +472,12 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
             return f"{holder}.to({target})"
     holder = _tuple_holder(ctx, code) if role == "tensor" and code else ""
     if holder:
-        # NB: a tuple's item cannot be assigned: the tuple is made again, every item moved
+        # NB: a tuple's item cannot be assigned: the tuple is made again, every item moved (a
+        # batch's labels go with its inputs); cast, only the stray item (the labels keep theirs)
+        i = code[len(holder):].strip("[]")
+        if failure.kind != "device" and i.isdigit():
+            head = f"*{holder}[:{i}], " if int(i) else ""
+            return f"{holder} = ({head}{code}.{call}, *{holder}[{int(i) + 1}:])"
         return f"{holder} = tuple(t.{call} for t in {holder})"
     field = _namedtuple_field(ctx, code) if role in ("attribute", "tensor") and code else None
     if field is not None:

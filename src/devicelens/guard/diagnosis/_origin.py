@@ -25,7 +25,7 @@ from ._edits import MOVES
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace
 
-MAX_DEPTH = 8
+MAX_DEPTH = 12
 _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
                     "short", "char", "type"})
 
@@ -229,10 +229,11 @@ class Tracer:
         callee = self.user_function(sc, node)
         if callee is not None:
             return self._returns(sc, node, callee, depth)
-        called = self.user_module(sc, node)
+        called = self.user_module(sc, node) or self.user_callable(sc, node)
         if called is not None:
             # NB: a module of the user's (``self.encoder(feat)``): its own ``forward`` says
-            # where its output came from (the input it promoted, a tensor it made)
+            # where its output came from (the input it promoted, a tensor it made); an object
+            # of theirs called as a function (outlines' model wrapper), its ``__call__``
             found = self._returns(sc, node, called[0], depth, me=called[1])
             if found:
                 return found
@@ -294,6 +295,22 @@ class Tracer:
         if obj is None or not issubclass(type(obj), torch.nn.Module):
             return None
         fn = _tree._type_dict_lookup(type(obj), "forward")
+        if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
+            return None
+        return fn, obj
+
+    def user_callable(self, sc: Scope, node: ast.Call) -> tuple[Any, Any] | None:
+        """(its ``__call__``, the object) when ``node`` calls a plain object of the user's whose
+        class defines ``__call__`` in user code (a model wrapper, a pipeline). NB: read through
+        the MRO's ``__dict__``s and any ``functools.wraps`` decorator (``@torch.no_grad()``),
+        never called."""
+        import torch
+
+        obj = self.live(sc, node.func)
+        if obj is None or isinstance(obj, type) or issubclass(type(obj), torch.nn.Module) \
+                or type(obj) in (types.FunctionType, types.MethodType):
+            return None
+        fn = _unwrapped(_tree._type_dict_lookup(type(obj), "__call__"))
         if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
             return None
         return fn, obj
@@ -647,6 +664,17 @@ def _key(sc: Scope, node: ast.expr) -> str | int | tuple[str | int, ...] | None:
             and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
         return -node.operand.value  # NB: `history[-1]`, the last item
     return None
+
+
+def _unwrapped(fn: Any) -> Any:
+    """``fn`` under the decorators that keep it as ``__wrapped__`` (``functools.wraps``:
+    ``@torch.no_grad()``), read from each wrapper's ``__dict__``."""
+    for _ in range(8):
+        inner = vars(fn).get("__wrapped__") if type(fn) is types.FunctionType else None
+        if type(inner) is not types.FunctionType:
+            break
+        fn = inner
+    return fn
 
 
 def _is_method(code: Code) -> bool:

@@ -44,7 +44,11 @@ def _is_method(e: Edit) -> bool:
 
 
 def _owner(e: Edit, selves: list[Any], held: list[Any], namer: Namer) -> str:
-    for group in (selves, held):
+    # NB: last, the namespace's own objects: a method that ran and returned before the failure
+    # (outlines' model wrapper's ``__call__``) left no frame, and no frame's self holds it
+    named = [v for k, v in list(dict.items(namer.ns))
+             if type(k) is str and not k.startswith("_") and _object(v)]
+    for group in (selves, held, named):
         names = list(dict.fromkeys(namer.owner(o) for o in group if _runs(o, e)))
         names = [n for n in names if n]
         if len(names) == 1:
@@ -61,6 +65,11 @@ def _runs(obj: Any, e: Edit) -> bool:
         fn = fn.__func__
     elif isinstance(fn, property):
         fn = fn.fget
+    for _ in range(8):  # NB: under ``functools.wraps`` decorators (``@torch.no_grad()``)
+        inner = vars(fn).get("__wrapped__") if type(fn) is types.FunctionType else None
+        if type(inner) is not types.FunctionType or fn.__code__.co_qualname == e.qualname:
+            break
+        fn = inner
     if type(fn) is not types.FunctionType:
         return False
     code = fn.__code__

@@ -401,7 +401,26 @@ def _change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | None:
         return _mask_change(tr, sc, call)
     if want.fix == "" and want.kind == "dtype":
         return _dtype_change(tr, sc, call, line)
+    if want.kind == "index_dtype" or want.fix == "int64":
+        return _index_change(sc, call)
     return None
+
+
+#: constructors whose dtype is their name's, whatever the data (``torch.Tensor([1, 2])`` is
+#: float32)
+_FLOAT_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "HalfTensor"})
+
+
+def _index_change(sc: Scope, call: ast.Call) -> Change | None:
+    """``torch.Tensor(token_ids)`` where integer indices are wanted: the legacy constructor
+    makes float32 of any data; ``torch.as_tensor(token_ids, dtype=torch.long)`` keeps them
+    indices (ColossalAI's inference engine, prompt ids given as a list)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in _FLOAT_CONSTRUCTORS
+            and _is_torch(sc, func.value) and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], ast.Starred | ast.Constant)):
+        return None
+    return call, f"torch.as_tensor({_source.segment(sc.code, call.args[0])}, dtype=torch.long)"
 
 
 #: in-place random fills: ``torch.empty(n).uniform_(a, b)`` is moved after the fill, so the

@@ -182,11 +182,15 @@ def _first_line(e: BaseException) -> str:
 def _guesses(report: MismatchReport, tb: Any, filename: str,
              ns: dict[str, Any]) -> tuple[Any, ...]:
     """Edits of the failing line's operands, from this failure's frames (:mod:`._candidates`),
-    for a mismatch whose own fix edits no code: advice only, or namespace lines that the
-    running code may undo (a cache its ``_setup_cache`` makes again). NB: never raises."""
+    for a mismatch whose own fix edits no code: advice only, or, for devices, namespace lines
+    that the running code may undo (a cache its ``_setup_cache`` makes again on the first GPU).
+    NB: not for a dtype's namespace lines: there a chain of casts where the values are read
+    would run before the fix of the code that mixes them (a loop that appends float64 points).
+    Never raises."""
+    from ._apply import is_code
     from ._candidates import line_guesses, sites
 
-    if report.edits:
+    if report.edits or (report.kind != "device" and any(map(is_code, report.fixes))):
         return ()
     try:
         top = [ln for name, ln in stack_in(tb, filename) if name == "<module>"]
