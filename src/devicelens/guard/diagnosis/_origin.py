@@ -25,7 +25,7 @@ from ._edits import MOVES
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace
 
-MAX_DEPTH = 12
+MAX_DEPTH = 8
 _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
                     "short", "char", "type"})
 
@@ -229,12 +229,20 @@ class Tracer:
         callee = self.user_function(sc, node)
         if callee is not None:
             return self._returns(sc, node, callee, depth)
-        called = self.user_module(sc, node) or self.user_callable(sc, node)
+        called = self.user_module(sc, node)
         if called is not None:
             # NB: a module of the user's (``self.encoder(feat)``): its own ``forward`` says
-            # where its output came from (the input it promoted, a tensor it made); an object
-            # of theirs called as a function (outlines' model wrapper), its ``__call__``
+            # where its output came from (the input it promoted, a tensor it made)
             found = self._returns(sc, node, called[0], depth, me=called[1])
+            if found:
+                return found
+        called = self.user_callable(sc, node)
+        if called is not None:
+            # NB: an object of theirs called as a function (outlines' model wrapper): what its
+            # ``__call__`` writes wrong is edited there; nothing is converted where it is
+            # called (it may give a tokenizer's dict, which has no ``.to``)
+            found = [o for o in self._returns(sc, node, called[0], depth, me=called[1],
+                                              at_call=False) if o.edit is not None]
             if found:
                 return found
         func = node.func
@@ -316,7 +324,7 @@ class Tracer:
         return fn, obj
 
     def _returns(self, sc: Scope, node: ast.Call, fn: Any, depth: int,
-                 me: Any = None) -> list[Origin]:
+                 me: Any = None, at_call: bool = True) -> list[Origin]:
         code = _source.function_code(fn)
         if code is None or code.func is None:
             return []
@@ -325,11 +333,10 @@ class Tracer:
             values["self"] = me
         callee = Scope(code, values, fn.__globals__, (code.func.end_lineno or 0) + 1, -1, sc, node)
         found = [o for r in _source.returns(code) for o in self.expr(callee, r, depth + 1)]
-        if any(o.role == "code" and o.edit is None for o in found):
+        if at_call and any(o.role == "code" and o.edit is None for o in found):
             # NB: the helper has nothing to take the right device/dtype from: convert its
             # result where the caller uses it
-            at_call = _code_bugs.at_call(self, sc, node)
-            found = [o for o in found if o.edit is not None] + at_call
+            found = [o for o in found if o.edit is not None] + _code_bugs.at_call(self, sc, node)
         return found
 
     def _unpacked(self, sc: Scope, stmt: ast.stmt, name: str, depth: int) -> list[Origin]:

@@ -166,9 +166,18 @@ def _bound(sc: Scope, value: ast.expr) -> tuple[bool, Any]:
 
 def _gives_no_tensor(sc: Scope, call: ast.expr) -> bool:
     """``call`` is the value of ``name = call`` in a live frame that holds ``name`` bound to
-    something that is no tensor (a helper returning a dict of tensors): ``.to()`` on it raises."""
+    something that is no tensor (a helper returning a dict of tensors): ``.to()`` on it raises.
+    Or a field of what it gives is read (``self.tok(texts).input_ids``, no method called): a
+    holder of tensors, whose field is converted where it is read, not the holder."""
     bound, value = _bound(sc, call)
-    return bound and not is_tensor(value)
+    if bound:
+        return not is_tensor(value)
+    stmt = _source.statement_at(sc.code, call.lineno)
+    if stmt is None:
+        return False
+    called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
+    return any(isinstance(n, ast.Attribute) and n.value is call and id(n) not in called
+               for n in ast.walk(stmt))
 
 
 def _kept_leaf(tr: Tracer, sc: Scope, value: ast.expr, moved: str) -> str:
