@@ -335,31 +335,3 @@ def test_a_float_constructor_of_indices_is_made_an_integer_one(ip, capsys):
     text = diagnosis(capsys)
     assert "culprit: engine (its Engine.generate has the line to edit); expected int64" in text
     assert "+ tokens = torch.as_tensor(tokens, dtype=torch.long)" in text and VERIFIED in text
-
-
-def test_an_item_of_a_module_dict_or_list_is_read_from_its_table():
-    """``self.mods["compute_features"]`` and ``self.layers[-1]`` as code reads them, resolved
-    through the container's ``_modules`` (its ``__getitem__`` never runs)."""
-    from devicelens.inspect import _tree
-
-    class Hostile(torch.nn.ModuleDict):
-        def __getitem__(self, key):  # pragma: no cover - must never run
-            raise AssertionError("ran user code")
-
-    feats, emb = torch.nn.Linear(2, 2), torch.nn.Linear(2, 3)
-    holder = torch.nn.Module()
-    holder.mods = Hostile({"compute_features": feats, "embedding": emb})
-    holder.layers = torch.nn.ModuleList([feats, emb])
-    ns = {"holder": holder}
-    step = _tree.Step
-    assert _tree.resolve(ns, (step("name", "holder"), step("attr", "mods"),
-                              step("item", "compute_features"))) is feats
-    assert _tree.resolve(ns, (step("name", "holder"), step("attr", "layers"),
-                              step("item", -1))) is emb
-    try:
-        _tree.resolve(ns, (step("name", "holder"), step("attr", "layers"), step("item", 2)))
-    except LookupError:
-        pass
-    else:  # pragma: no cover
-        raise AssertionError("an index past the list resolved")
-

@@ -383,21 +383,6 @@ def resolve(namespace: dict[str, Any], ref: Ref) -> Any:
     return obj
 
 
-def _module_item(m: Any, key: Any) -> Any:
-    """``m[key]`` of a ``ModuleDict`` (a name) or a ``ModuleList``/``Sequential`` (a position),
-    read from its ``_modules`` table: what code's ``self.mods["features"]`` names, without
-    the container's ``__getitem__``."""
-    children = (instance_dict(m) or {}).get("_modules")
-    if type(children) is not dict:
-        return _MISSING
-    if type(key) is str:
-        return dict.get(children, key, _MISSING)
-    if type(key) is int:
-        values = list(dict.values(children))
-        return values[key] if -len(values) <= key < len(values) else _MISSING
-    return _MISSING
-
-
 def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
     kind, key, hint = step
     try:
@@ -416,8 +401,6 @@ def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
             return _read_field(obj, str(key))
         if kind == "item":
             ck = container_kind(obj)
-            if ck is None and _types.info(type(obj)).what == "module":
-                return _module_item(obj, key)
             if ck in ("dict", "userdict"):
                 d2 = obj if ck == "dict" else (instance_dict(obj) or {}).get("data", {})
                 return dict.get(d2, key, _MISSING)
