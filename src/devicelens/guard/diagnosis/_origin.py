@@ -318,7 +318,7 @@ class Tracer:
         if obj is None or isinstance(obj, type) or issubclass(type(obj), torch.nn.Module) \
                 or type(obj) in (types.FunctionType, types.MethodType):
             return None
-        fn = _unwrapped(_tree._type_dict_lookup(type(obj), "__call__"))
+        fn = _source.unwrapped(_tree._type_dict_lookup(type(obj), "__call__"))
         if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
             return None
         return fn, obj
@@ -671,17 +671,6 @@ def _key(sc: Scope, node: ast.expr) -> str | int | tuple[str | int, ...] | None:
             and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
         return -node.operand.value  # NB: `history[-1]`, the last item
     return None
-
-
-def _unwrapped(fn: Any) -> Any:
-    """``fn`` under the decorators that keep it as ``__wrapped__`` (``functools.wraps``:
-    ``@torch.no_grad()``), read from each wrapper's ``__dict__``."""
-    for _ in range(8):
-        inner = vars(fn).get("__wrapped__") if type(fn) is types.FunctionType else None
-        if type(inner) is not types.FunctionType:
-            break
-        fn = inner
-    return fn
 
 
 def _is_method(code: Code) -> bool:

@@ -16,6 +16,7 @@ from ...inspect import _tree
 from ..running._frames import Frame, frame_locals
 from ._blame import Namer
 from ._edits import Edit
+from ._source import unwrapped
 
 _LIMIT = 20_000  # NB: objects looked at per diagnosis (a large model has thousands of modules)
 
@@ -65,11 +66,7 @@ def _runs(obj: Any, e: Edit) -> bool:
         fn = fn.__func__
     elif isinstance(fn, property):
         fn = fn.fget
-    for _ in range(8):  # NB: under ``functools.wraps`` decorators (``@torch.no_grad()``)
-        inner = vars(fn).get("__wrapped__") if type(fn) is types.FunctionType else None
-        if type(inner) is not types.FunctionType or fn.__code__.co_qualname == e.qualname:
-            break
-        fn = inner
+    fn = unwrapped(fn)  # NB: under ``functools.wraps`` decorators (``@torch.no_grad()``)
     if type(fn) is not types.FunctionType:
         return False
     code = fn.__code__

@@ -142,6 +142,19 @@ def frame_code(frame: FrameType) -> Code | None:
     return code_at(co.co_filename, co.co_name, co.co_firstlineno, co.co_qualname)
 
 
+def unwrapped(fn: Any) -> Any:
+    """``fn`` under the decorators that keep it as ``__wrapped__`` (``functools.wraps``:
+    ``@torch.no_grad()``), read from each wrapper's ``__dict__``."""
+    import types
+
+    for _ in range(8):
+        inner = vars(fn).get("__wrapped__") if type(fn) is types.FunctionType else None
+        if type(inner) is not types.FunctionType:
+            break
+        fn = inner
+    return fn
+
+
 def function_code(fn: Any) -> Code | None:
     """The code of a plain Python function (``type(fn)`` checked: no user ``__code__``)."""
     import types
