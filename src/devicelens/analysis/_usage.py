@@ -508,8 +508,7 @@ class _Visitor:
         name = _func_name(e.func)
         if not name or not name[0].isupper() or name.isupper():
             return frozenset()
-        return frozenset(a.id for a in (*e.args, *(k.value for k in e.keywords))
-                         if isinstance(a, ast.Name) and a.id in self.modules)
+        return _handed_models(e, self.modules)
 
     def _moved_args(self, e: ast.Call, name: str, parts: list[tuple[frozenset[str], set[str]]]
                     ) -> list[tuple[frozenset[str], set[str]]]:

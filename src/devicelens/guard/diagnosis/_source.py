@@ -173,7 +173,7 @@ def code_at(filename: str, name: str, first: int, qualname: str) -> Code | None:
         return None
     if name == "<module>":
         return Code(src, None, "<module>")
-    if name in _OWN_FRAME:
+    if name in OWN_FRAME:
         return _enclosing(src, first, qualname)
     if name == "<lambda>":
         return _lambda(src, first, qualname)
@@ -186,8 +186,9 @@ def code_at(filename: str, name: str, first: int, qualname: str) -> Code | None:
 
 
 #: expressions that run in a frame of their own (list, set and dict comprehensions before Python
-#: 3.12, generator expressions on every version)
-_OWN_FRAME = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+#: 3.12, generator expressions on every version), by frame name, with the node each runs
+OWN_FRAME = {"<listcomp>": ast.ListComp, "<setcomp>": ast.SetComp, "<dictcomp>": ast.DictComp,
+             "<genexpr>": ast.GeneratorExp}
 
 
 def _enclosing(src: Source, first: int, qualname: str) -> Code:

@@ -350,17 +350,13 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
             _walk(tr, sc, child, line, moved, out)
 
 
-_COMPREHENSIONS = {"<listcomp>": ast.ListComp, "<setcomp>": ast.SetComp,
-                   "<dictcomp>": ast.DictComp, "<genexpr>": ast.GeneratorExp}
-
-
 def _comprehensions_here(tr: Tracer, sc: Scope) -> list[ast.expr]:
     """The comprehensions of ``sc``'s statement that could be the frame ``sc`` runs (a list
     comprehension's own frame, ``<listcomp>``, reads the statement of the function around it);
     [] where ``sc`` is no comprehension's frame."""
     if sc.frame < 0:
         return []
-    kind = _COMPREHENSIONS.get(tr.frames[sc.frame].frame.f_code.co_name)
+    kind = _source.OWN_FRAME.get(tr.frames[sc.frame].frame.f_code.co_name)
     stmt = _source.statement_at(sc.code, sc.line) if kind is not None else None
     if stmt is None or kind is None:
         return []
