@@ -395,14 +395,18 @@ class Tracer:
 
     def argument(self, sc: Scope, name: str) -> tuple[Scope, ast.expr] | None:
         """The caller's scope and the expression it passed for parameter ``name``."""
-        caller, call = sc.caller, sc.call
-        if caller is None or call is None:
-            found = self._live_caller(sc)
-            if found is None:
-                return None
-            caller, call = found
+        found = self.call_site(sc)
+        if found is None:
+            return None
+        caller, call = found
         arg = _argument(sc.code, call, name, method=_is_method(sc.code))
         return (caller, arg) if arg is not None else None
+
+    def call_site(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
+        """The caller's scope and its call that runs ``sc``, where it is known."""
+        if sc.caller is not None and sc.call is not None:
+            return sc.caller, sc.call
+        return self._live_caller(sc)
 
     def _live_caller(self, sc: Scope) -> tuple[Scope, ast.Call] | None:
         """The user frame that called frame ``sc.frame``, and the call on its line."""

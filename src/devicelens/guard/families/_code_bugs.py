@@ -64,9 +64,79 @@ def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
 def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:
     """``call`` itself makes the culprit wrong (a factory, a hard-coded move)."""
     change = _change(tr, sc, call, call.lineno)
+    if change is None or change[1] is None:
+        passed = _left_to_caller(tr, sc, call)
+        if passed:
+            return passed
     if change is None:
         return None
     return _origins(tr, sc, [change], "") or None
+
+
+def _left_to_caller(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin]:
+    """``torch.full(..., device=device)`` in a helper whose caller passed no ``device``, where
+    what the helper falls back on is the culprit's device (mistral-inference's mask factory
+    falls back on cuda:0 for a model on cuda:1): the caller passes the device it has, where it
+    calls the helper. The same for a ``dtype`` parameter. NB: the helper and its default are
+    left as they are (other callers may want them); it has no tensor to take the device from."""
+    attr = "device" if tr.want.kind == "device" else "dtype"
+    if not _is_factory(sc, call):
+        return []
+    given = next((k.value for k in call.keywords if k.arg == attr), None)
+    fdef = sc.code.func
+    if not isinstance(given, ast.Name) or fdef is None or given.id == "self" \
+            or given.id not in sc.code.params():
+        return []
+    site = tr.call_site(sc)
+    if site is None:
+        return []
+    caller, outer = site
+    if any(isinstance(a, ast.Starred) for a in outer.args) \
+            or any(k.arg is None for k in outer.keywords) \
+            or tr.argument(sc, given.id) is not None \
+            or not _falls_back_on_stray(tr, sc, fdef, given.id, call.lineno):
+        return []
+    anchor = _anchor(tr, caller, outer.lineno, attr)
+    text = _edits.set_kw(caller.code, outer, given.id, anchor) if anchor else None
+    edit = _edits.replace(caller.code, [(outer, text)]) if text else None
+    if edit is None:
+        return []
+    helper = _source.segment(caller.code, outer.func)
+    stray = tr.want.device if attr == "device" else tr.want.dtype
+    return [_origin(tr, caller, edit, f"`{helper}` falls back on {stray} when its caller "
+                    f"passes no `{given.id}`, as this line does")]
+
+
+def _falls_back_on_stray(tr: Tracer, sc: Scope, fdef: ast.FunctionDef | ast.AsyncFunctionDef,
+                         param: str, line: int) -> bool:
+    """What ``param`` holds when no caller passes it (its default, or what the helper sets in
+    its place before ``line``: ``device if device is not None else torch.device("cuda", 0)``)
+    is the culprit's device (dtype)."""
+    import torch
+
+    args = fdef.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: dict[str, ast.expr | None] = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults))
+    default = defaults.get(param)
+    if default is None:
+        return False  # NB: no default: every caller passes it
+    values = [default, *(v for _s, v in _source.assignments(sc.code, param, line)
+                         if v is not None)]
+    if tr.want.kind == "device":
+        said = [_device_of(n) for v in values for n in ast.walk(v) if _literal_device(n)]
+        if not said and isinstance(default, ast.Constant) and default.value is None \
+                and len(values) == 1:
+            said = [_default_device()]
+        return bool(said) and all(d is not None and _same_device(d, tr.want.device)
+                                  for d in said)
+    said = [_dtype_literal(n) for v in values for n in ast.walk(v)
+            if isinstance(n, ast.Attribute) and _dtype_literal(n)]
+    if not said and isinstance(default, ast.Constant) and default.value is None \
+            and len(values) == 1:
+        said = [str(torch.get_default_dtype()).removeprefix("torch.")]
+    return bool(said) and all(d == tr.want.dtype for d in said)
 
 
 def in_statement(tr: Tracer, sc: Scope, stmt: ast.stmt) -> list[Origin]:
@@ -696,7 +766,12 @@ def _device_of(node: ast.expr | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.Call) and node.args:
-        return _device_of(node.args[0])
+        kind = _device_of(node.args[0])
+        index = node.args[1] if len(node.args) > 1 else None
+        if kind and ":" not in kind and isinstance(index, ast.Constant) \
+                and type(index.value) is int:
+            return f"{kind}:{index.value}"  # NB: ``torch.device("cuda", 0)``
+        return kind
     return None
 
 

@@ -1,0 +1,104 @@
+"""A helper that makes its tensors on a device (of a dtype) it takes as a parameter, called
+without it: the caller passes the one it has, where it calls the helper; the helper and its
+default stay. Post-mortem diagnoses of real failing cells (a simulated GPU for the device)."""
+
+from __future__ import annotations
+
+import re
+
+import torch
+
+from tests._traces import VERIFIED
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+MASKS = """
+import torch
+from torch import nn
+
+class Masks:
+    @staticmethod
+    def causal(n, device=None):
+        device = device if device is not None else torch.device("cuda", 0)
+        return torch.triu(torch.full((n, n), float("-inf"), device=device), diagonal=1)
+
+class Cache:
+    def __init__(self, device):
+        self.device = device
+    def metadata(self, n):
+        mask = Masks.causal(n)
+        return {"mask": mask}
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qk = nn.Linear(4, 8)
+    def forward(self, x, cache):
+        meta = cache.metadata(x.shape[0])
+        q, k = self.qk(x).chunk(2, dim=-1)
+        return (q @ k.t() + meta["mask"]).softmax(-1)
+"""
+
+TABLES = """
+import torch
+from torch import nn
+
+def positions(n, dim, dtype=torch.float32):
+    return torch.arange(n * dim, dtype=dtype).reshape(n, dim) / (n * dim)
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dim = 4
+        self.proj = nn.Linear(4, 2)
+    def forward(self, n):
+        pos = positions(n, self.dim)
+        return self.proj(pos)
+"""
+
+
+def run(ip, cell: str, fake=None):
+    if fake is None:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+    with fake:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+
+
+def diagnosis(capsys) -> str:
+    out = ANSI.sub("", capsys.readouterr().out)
+    assert "devicelens: " in out, out[-2000:]
+    return out[out.index("devicelens: "):]
+
+
+def test_the_caller_passes_its_device_to_a_helper_that_falls_back_on_another(ip, capsys,
+                                                                             fake_cuda):
+    """mistral-inference's mask factory falls back on cuda:0 when no device is passed; the
+    model and its cache are on cuda:1. The cache's call passes ``device=self.device`` (the
+    maintainers' fix); the helper's fallback line is not edited."""
+    assert run(ip, MASKS) is None
+    with fake_cuda:
+        ip.user_ns.update(attn=fake_cuda.to(ip.user_ns["Attention"](), "cuda:1"),
+                          cache=ip.user_ns["Cache"](torch.device("cuda", 1)),
+                          x=fake_cuda.randn(3, 4, device="cuda:1"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    w = attn(x, cache)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: cache (its Cache.metadata has the line to edit); expected cuda:1" in text
+    assert "`Masks.causal` falls back on cuda:0 when its caller passes no `device`" in text
+    assert "+ mask = Masks.causal(n, device=self.device)" in text
+    assert "device if device is not None" not in text.split("edit:", 1)[1]
+    assert VERIFIED in text
+
+
+def test_the_caller_passes_its_dtype_to_a_helper_left_to_its_default(ip, capsys):
+    """The dtype twin: a table made in the helper's default float32 for a float64 head. The
+    head passes its weights' dtype where it calls the helper."""
+    assert run(ip, TABLES) is None
+    ip.user_ns.update(head=ip.user_ns["Head"]().double())
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    y = head(3)\n") is not None
+    text = diagnosis(capsys)
+    assert "`positions` falls back on float32 when its caller passes no `dtype`" in text
+    assert "+ pos = positions(n, self.dim, dtype=next(self.parameters()).dtype)" in text
+    assert VERIFIED in text
+    assert ip.user_ns["head"].proj.weight.dtype == torch.float64
