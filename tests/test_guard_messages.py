@@ -32,6 +32,9 @@ class Case(NamedTuple):
 
 CASES = [
     # --- devices
+    Case("same_device_type", "fake", "points = torch.randn(5, 3, device='cuda:0')\n"
+         "centers = torch.randn(64, 3)\n",
+         "with torch.no_grad():\n    d = torch.cdist(centers, points)\n", "centers"),
     Case("same_device", "fake", "logits = torch.randn(3, 4, device='cuda:0')\n"
          "labels = torch.tensor([0, 1, 2])\n",
          "with torch.no_grad():\n    loss = F.cross_entropy(logits, labels)\n", "labels"),

@@ -66,12 +66,14 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                     line_modules: list[Any], cell_modules: list[Any], explicit: str | None,
                     ns_device: str | None, named: tuple[str, ...] = (),
                     name_of: Any = None, op: str = "", cell_inputs: set[str] | None = None,
-                    ns_data: Any = None, declared: str | None = None) -> str:
+                    ns_data: Any = None, declared: str | None = None,
+                    made_here: str | None = None) -> str:
     """``named``: the devices the error message names (a temporary's too); ``name_of``: a
     module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``);
     ``cell_inputs``: the devices of the tensors the cell passes to the models it calls;
     ``ns_data``: gives how many of the namespace's tensors are on each device; ``declared``:
-    the device the user's configuration names (:mod:`._declared`)."""
+    the device the user's configuration names (:mod:`._declared`); ``made_here``: the default
+    device, where the failing line makes a tensor there with a factory that names no device."""
     if forced:
         return forced
     seen = [o.device for o in operands if not o.scalar_cpu]
@@ -119,7 +121,7 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
     found = _one_device(line_modules, devices)
     if found is not None:
         return found
-    found = _data_device(operands)
+    found = _data_device(operands, made_here)
     if found is not None:
         return found
     found = _one_device(cell_modules, devices)
@@ -134,6 +136,10 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             return found
     if explicit is not None and explicit in devices:
         return explicit
+    if not outer and declared is not None and declared in devices:
+        # NB: no model with weights runs the op (a weightless network fed a hypernetwork's
+        # weights): the device the user's configuration names, before where most tensors are
+        return declared
     if ns_device in devices:
         return str(ns_device)
     accel = [d for d in devices if d != "cpu"]
@@ -209,16 +215,39 @@ def _root_of(name: str) -> str:
     return m.group(0) if m else ""
 
 
-def _data_device(operands: list[Operand]) -> str | None:
+def _data_device(operands: list[Operand], made_here: str | None = None) -> str | None:
     """The one device of the op's data when what is elsewhere is only a scalar (a norm or a
     statistic left on the GPU, multiplied into cpu audio): PyTorch lets a 0-dim cpu tensor meet
     data on any device, never the reverse, and the scalar is what moves, not the data. NB: data
     has more than one element: a one-element state (a running baseline, `d_numerator`) or index
-    (a diffusion step `t`) is no data a reduction or a table must follow."""
-    data = {o.device for o in operands if not o.what and math.prod(o.shape) > 1}
+    (a diffusion step `t`) is no data a reduction or a table must follow; nor is a tensor the
+    failing line makes unnamed on ``made_here``, the default device, with a factory that names
+    no device (cornucopia's ``torch.rand(self.nk) * (vmax - vmin)``: the scalar is the data's)."""
+    big = [o for o in operands if not o.what and math.prod(o.shape) > 1]
+    data = {o.device for o in big}
     scalars = {o.device for o in operands if not o.what and o.shape == ()}
+    if made_here is not None and data == {made_here} \
+            and all(o.named.role == "unnamed" for o in big):
+        return None
     if len(data) == 1 and scalars - data:
         return data.pop()
+    return None
+
+
+def made_on_default(stmt: ast.stmt | None, is_torch: Any) -> str | None:
+    """The default device, where ``stmt`` calls a torch factory that names no device
+    (``torch.rand(self.nk)``); None otherwise. ``is_torch(node)``: ``node`` names torch."""
+    import torch
+
+    from ._edits import FACTORIES
+
+    if stmt is None:
+        return None
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in FACTORIES and is_torch(node.func.value) \
+                and not any(k.arg == "device" for k in node.keywords):
+            return str(torch.get_default_device())
     return None
 
 

@@ -115,6 +115,10 @@ RULES: tuple[Rule, ...] = (
     Rule("meta_copy", "device", "meta", "",
          r"Cannot copy out of meta tensor; no data",
          "aten/src/ATen/native/Copy.cpp"),
+    Rule("same_device_type", "device", "mismatch", "",
+         r"\b(?:must|to) have the same device type\b",
+         "aten/src/ATen/native/Distance.cpp (cdist: \"X1 and X2 must have the same device "
+         "type\"), aten/src/ATen/native/Cross.cpp (linalg_cross)"),
     # NB: last of the device rows: any other of PyTorch's many "... must be on the same device"
     # (stft's "input and window", an op's own words) is a device mismatch all the same
     Rule("any_same_device", "device", "mismatch", "",

@@ -306,12 +306,16 @@ def _source_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
     ``X_train``, ``labels`` collated from ``dataset.y_data``): fixing the name would be undone
     when the cell runs again; fixing its source is not. NB: only a source the cell does not bind
     itself, and never the name itself."""
-    if ctx.cell < 0 or named.role != "tensor" or named.code != named.root:
+    if ctx.cell < 0 or named.role != "tensor" or not named.code.startswith(named.root) \
+            or named.code[len(named.root):][:1] not in ("", "["):
         return []
     sc = tracer.scope(ctx.cell)
     if sc is None or not _source.assignments(sc.code, named.root, sc.line):
         return []
-    found = [o for o in tracer.name(sc, named.root, 0) if o.role in ("tensor", "array")
+    # NB: an item of what the cell binds (``W[0][0]`` of ``W = hnet.forward(...)``) too; a
+    # model's weights where the model made it
+    found = [o for o in tracer.name(sc, named.root, 0)
+             if o.role in ("tensor", "array", "parameter", "maker")
              and o.code and o.code.split(".")[0].split("[")[0] != named.root]
     return [o for o in found
             if not _source.assignments(sc.code, o.code.split(".")[0].split("[")[0], sc.line)]
@@ -345,6 +349,11 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
         operand = _operand(op, o, local, mine)
         if o.role == "producer":  # NB: named beside the edit; the edit is the fix
             out.append(Blame(operand, (), (), (o.detail,) if o.detail else ()))
+            continue
+        if o.role == "maker":  # NB: a model that made the culprit with its own weights moves
+            target = f'"{expected}"' if failure.kind == "device" else f"torch.{expected}"
+            out.append(Blame(operand, (f"{o.code}.to({target})",), (),
+                             (o.detail,) if o.detail else ()))
             continue
         if o.role in ("code", "rebuilt"):
             note = (f"{o.detail}" if o.detail else "")
@@ -403,7 +412,7 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
         return Operand(where, named, str(o.obj), op.operand.dtype, (),
                        f"{type(o.obj).__name__} {str(o.obj)!r}, the device its code makes "
                        "tensors on")
-    if o.role == "producer":
+    if o.role in ("producer", "maker"):
         what = type(o.obj).__name__
         return Operand("", named, op.operand.device, op.operand.dtype, (),
                        f"{what}, makes {local or op.operand.named.name}")

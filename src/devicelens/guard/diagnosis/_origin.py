@@ -11,6 +11,7 @@ which becomes an :class:`~._edits.Edit`.
 from __future__ import annotations
 
 import ast
+import operator
 import types
 from typing import Any, cast
 
@@ -228,7 +229,7 @@ class Tracer:
             return bug
         callee = self.user_function(sc, node)
         if callee is not None:
-            return self._returns(sc, node, callee, depth)
+            return self._returns(sc, node, callee, depth) or self._module_made(sc, node)
         called = self.user_module(sc, node)
         if called is not None:
             # NB: a module of the user's (``self.encoder(feat)``): its own ``forward`` says
@@ -236,6 +237,9 @@ class Tracer:
             found = self._returns(sc, node, called[0], depth, me=called[1])
             if found:
                 return found
+        made = self._module_made(sc, node)
+        if made:
+            return made
         called = self.user_callable(sc, node)
         if called is not None:
             # NB: an object of theirs called as a function (outlines' model wrapper): what its
@@ -522,6 +526,47 @@ class Tracer:
         return [Origin(path, "", obj, "producer",
                        detail=f"`{local}` is made by {path}, which is {what}")]
 
+    def _module_made(self, sc: Scope, node: ast.Call) -> list[Origin]:
+        """``self.trunk(cond_input)``: a module of the namespace whose every weight is where
+        (or in what) the culprit is made it (hypnettorch's hypernetwork left on the cpu
+        beside a main network and data on the GPU): its weights are the culprit, moved with
+        their model as any model's are. NB: read, never run; torch's modules and the user's."""
+        import torch
+
+        obj = self.live(sc, node.func)
+        if not issubclass(type(obj), torch.nn.Module) and isinstance(node.func, ast.Attribute):
+            obj = self.live(sc, node.func.value)  # NB: ``hnet.forward(cond_id=...)``
+        if not issubclass(type(obj), torch.nn.Module) or not self._made_there(obj, self.want):
+            return []
+        path = self.namer.owner(obj)
+        root = path.split(".")[0].split("[")[0]
+        if not path or root not in self.namer.ns:
+            return []
+        path, obj = self._whole_model(path, obj)
+        what = f"on {self.want.device}" if self.want.kind == "device" else f"in {self.want.dtype}"
+        return [Origin(path, path, obj, "maker",
+                       detail=f"{path} makes it with its own weights, every one {what}")]
+
+    def _whole_model(self, path: str, part: Any) -> tuple[str, Any]:
+        """The outermost module on ``path`` (``hnet`` of ``hnet.trunk``) whose every weight is
+        where the culprit is: the model the part belongs to moves whole, not one layer of it."""
+        import torch
+
+        try:
+            node = ast.parse(path, mode="eval").body
+        except SyntaxError:
+            return path, part
+        chain = [node]
+        while isinstance(chain[-1], ast.Attribute | ast.Subscript):
+            chain.append(chain[-1].value)
+        at = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {},
+                   self.namer.ns, 0, -1)
+        for n in reversed(chain[1:]):
+            obj = self.live(at, n)
+            if issubclass(type(obj), torch.nn.Module) and self._made_there(obj, self.want):
+                return ast.unparse(n), obj
+        return path, part
+
     def _made_there(self, obj: Any, w: Want) -> bool:
         """Whether ``obj`` holds only what the culprit is: its parameters (a module), else the
         tensors and device settings of its ``__dict__`` and of the plain objects in it."""
@@ -674,7 +719,18 @@ def _key(sc: Scope, node: ast.expr) -> str | int | tuple[str | int, ...] | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
             and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
         return -node.operand.value  # NB: `history[-1]`, the last item
+    if isinstance(node, ast.BinOp) and type(node.op) in _INT_OPS:
+        # NB: ``weights[2 * i + 1]``: integer arithmetic on the frame's own ints (exact ints
+        # only, so no user ``__mul__`` runs)
+        a, b = _key(sc, node.left), _key(sc, node.right)
+        if type(a) is int and type(b) is int and (b != 0 or type(node.op) in _INT_OPS_SAFE) \
+                and abs(a) < 1 << 31 and abs(b) < 1 << 31:
+            return cast(int, _INT_OPS[type(node.op)](a, b))
     return None
+
+
+_INT_OPS_SAFE = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+_INT_OPS = {**_INT_OPS_SAFE, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
 
 
 def _is_method(code: Code) -> bool:

@@ -18,7 +18,7 @@ from ._blame import is_tensor, iter_params, meta
 from ._context import Ctx, Failure, Op, ns_data, ns_device
 from ._decide import dtype_name, is_int, local_name
 from ._declared import declared_device
-from ._trace import Want
+from ._trace import Want, is_torch_namespace
 
 _INDEX_NAMES = ("index", "indices", "idx")
 _MASK_NAMES = ("mask", "condition", "attn_mask", "key_padding_mask")
@@ -120,7 +120,8 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     expected = _decide.expected_device(
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
-        failure.op, cell_inputs, lambda: ns_data(ctx), declared_device(ctx.namer.ns))
+        failure.op, cell_inputs, lambda: ns_data(ctx), declared_device(ctx.namer.ns),
+        _decide.made_on_default(stmt, lambda n: sc is not None and is_torch_namespace(sc, n)))
     # NB: a 0-dim cpu tensor mixes with any device only as it is: one the line writes into,
     # or reshapes before the op sees it, must be on the op's device
     kept = _written_here(ctx, sc, stmt, tracer) | _reshaped_here(sc, stmt, tracer)

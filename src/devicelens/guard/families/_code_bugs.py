@@ -117,15 +117,17 @@ def _falls_back_on_stray(tr: Tracer, sc: Scope, fdef: ast.FunctionDef | ast.Asyn
     args = fdef.args
     positional = [*args.posonlyargs, *args.args]
     defaults: dict[str, ast.expr | None] = dict(
-        zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults))
+        zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults,
+            strict=True))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True))
     default = defaults.get(param)
     if default is None:
         return False  # NB: no default: every caller passes it
     values = [default, *(v for _s, v in _source.assignments(sc.code, param, line)
                          if v is not None)]
     if tr.want.kind == "device":
-        said = [_device_of(n) for v in values for n in ast.walk(v) if _literal_device(n)]
+        said = [_device_of(n) for v in values for n in ast.walk(v)
+                if isinstance(n, ast.expr) and _literal_device(n)]
         if not said and isinstance(default, ast.Constant) and default.value is None \
                 and len(values) == 1:
             said = [_default_device()]
