@@ -725,6 +725,35 @@ def test_float32_weights_a_half_models_own_code_casts_where_it_reads_them_are_a_
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
 
 
+SCALE_SHIFT = '''
+class ScaleShift(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scales", torch.tensor([0.51, 0.83], dtype=torch.float64))
+        self.head = nn.Linear(4, 1)
+    def forward(self, idx, x):
+        return self.head(x) * self.scales[idx].view(-1, 1).to(x.dtype)
+'''
+
+
+def test_float64_buffers_a_float32_models_own_code_casts_where_it_reads_them_are_a_note():
+    """NequIP keeps its per-species scales in float64 and casts them where ``forward`` reads
+    them (``self.scales[idx].view(-1, 1).to(x.dtype)``): nothing fails, so a note. The same
+    model whose code does not cast them is still a mixed-dtype warning."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(SCALE_SHIFT, ns)
+    model = ns["ScaleShift"]()
+    found = diagnose(take_snapshot({"model": model}), cells=[SCALE_SHIFT])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    assert f.title == "model keeps 1 tensor in float64"
+    assert "casts where model.scales meets other dtypes" in f.message
+    plain = SCALE_SHIFT.replace(".view(-1, 1).to(x.dtype)", ".view(-1, 1)")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
 VALUE_HEAD = '''
 class ValueHead(nn.Module):
     def __init__(self):

@@ -339,3 +339,35 @@ xb = torch.randn(4, 5, device="meta")
     assert [ln.split(" (")[0] for ln in _culprits(str(err).splitlines())] == [
         "  culprit: `h` in Tagger.forward", "  culprit: `c` in Tagger.forward"], str(err)
     assert "+ return torch.zeros(1, x.size(0), size, device=x.device)" in str(err)
+
+
+AGENT = IMPORTS + '''
+class Agent:  # RLHive's DQN agent: the Q-network and its optimizer as private attributes
+    def __init__(self, device):
+        self._device = torch.device(device)
+        self._qnet = nn.Sequential(nn.Linear(16, 8), nn.ReLU(), nn.Linear(8, 4))
+        self._optimizer = torch.optim.Adam(self._qnet.parameters(), lr=1e-3)
+
+    @torch.no_grad()
+    def act(self, observation):
+        return self._qnet(torch.as_tensor(observation, device=self._device)).argmax()
+
+agent = Agent("meta")
+observation = [0.5] * 16
+'''
+
+
+def test_a_model_a_plain_object_holds_beside_its_optimizer_is_named_by_its_own_path(
+        ip, capsys) -> None:
+    """The Q-network was never moved to the agent's device. The snapshot sees its weights
+    only through ``agent._optimizer`` (the agent reads as a wrapped optimizer), but the fix is
+    the model's: named and moved by its own path, not passed through the optimizer's groups."""
+    lines = _post_mortem(ip, capsys, AGENT, "action = agent.act(observation)\n")
+    text = "\n".join(lines)
+    assert _culprits(lines)[0].startswith("  culprit: agent._qnet[0].weight (float32[8, 16] on "
+                                          "cpu)"), text
+    assert "param_groups" not in text and "agent._optimizer" not in text, text
+    fix = _fix_code(text)
+    assert fix == 'agent._qnet.to("meta")', text
+    assert _run(ip, fix, None) is None
+    assert _run(ip, "action = agent.act(observation)\n", None) is None

@@ -179,13 +179,20 @@ def _cast_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Findi
     swap: dict[int, Finding] = {}
     for f in mixed:
         o = snap[f.objects[0]]
-        if not _HALF & set(f.dtypes):
-            continue
         classes = {m.path: m.type_name for m in o.modules}
+        weights = [t for t in o.tensors if t.role in ("parameter", "buffer") and t.shape != ()]
+        if not _HALF & set(f.dtypes):
+            # NB: float64 beside float32 (NequIP's per-species scales and shifts, read as
+            # ``self.scales[idx].to(x.dtype)``): kept wide on purpose where the code casts
+            target = f.action.dtype if f.action is not None else None
+            strays = [t for t in weights if t.dtype in f.dtypes and t.dtype != target]
+            cast = _all_cast(strays, False, classes, o, usage) if target and strays else None
+            if cast:
+                swap[id(f)] = _kept(f, o.name, strays, cast)
+            continue
         # NB: every stray weight and buffer, not ``f.paths`` (shortened past a dozen): the
         # float32 ones of a half model first (CLIP), then, where float32 is the model's own
         # dtype, the half ones (ESMFold's stem)
-        weights = [t for t in o.tensors if t.role in ("parameter", "buffer") and t.shape != ()]
         for strays, half in (([t for t in weights if t.dtype == "float32"], True),
                              ([t for t in weights if t.dtype in _HALF], False)):
             if not half and (f.action is None or f.action.dtype != "float32"):

@@ -259,7 +259,15 @@ class Namer:
         known = self._build()
         base = _base(t)
         if id(t) in known:
-            return known[id(t)]
+            named = known[id(t)]
+            if named.role == "opt_param":
+                # NB: a parameter the snapshot saw only through an optimizer, its model held
+                # by a plain object (RLHive's ``agent._qnet`` beside ``agent._optimizer``): the
+                # model's own path, where one reaches it; moving the model is the fix
+                code = self.deep([t]).get(id(t), "")
+                if code and ".param_groups[" not in code and ".state[" not in code:
+                    return Named(code, code, "tensor", _root(code))
+            return named
         held = known.get(id(base)) if base is not None else None
         # NB: a module's or optimizer's own tensor keeps its name (moving it is the fix)
         near = (self._same_view(t, base) if base is not None
