@@ -335,3 +335,54 @@ def test_a_float_constructor_of_indices_is_made_an_integer_one(ip, capsys):
     text = diagnosis(capsys)
     assert "culprit: engine (its Engine.generate has the line to edit); expected int64" in text
     assert "+ tokens = torch.as_tensor(tokens, dtype=torch.long)" in text and VERIFIED in text
+
+
+GRAPHS = """
+import torch
+from torch import nn
+
+class Graph:  # MatGL's DGL graph: a plain object, no ``.to`` of its own here
+    def __init__(self, node_type, pos):
+        self.node_type, self.pos = node_type, pos
+
+def to_graph(symbols, positions):
+    g = Graph(torch.tensor([len(s) for s in symbols]), torch.tensor(positions))
+    return g, torch.zeros(1, 2)
+
+class Potential(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embedding = nn.Linear(1, 4)
+        self.bond = nn.Linear(3, 4)
+        self.state = nn.Linear(2, 4)
+    def forward(self, g, state_attr):
+        h = self.embedding(g.node_type.unsqueeze(1).float()) + self.bond(g.pos)
+        return (h + self.state(state_attr)).sum()
+
+class Calculator:
+    def __init__(self, potential):
+        self.potential = potential
+    def calculate(self, symbols, positions):
+        g, state_attr = to_graph(symbols, positions)
+        return self.potential(g, state_attr)
+"""
+
+
+def test_a_plain_object_unpacked_from_a_helper_has_its_tensors_moved(ip, capsys, fake_cuda):
+    """MatGL's calculator: the graph converter, with no device of its own, gives a graph
+    object (no ``.to``) and a state tensor on the cpu. Where they are unpacked, the graph's own
+    tensors are moved, each by its path, beside the state, to the calculator's model's device."""
+    assert run(ip, GRAPHS) is None
+    with fake_cuda:
+        ip.user_ns.update(calc=ip.user_ns["Calculator"](
+            fake_cuda.to(ip.user_ns["Potential"](), "cuda:0")))
+    capsys.readouterr()
+    cell = ("with torch.no_grad():\n"
+            "    e = calc.calculate(['Pt', 'Pt'], [[0., 0., 0.], [1., 1., 0.]])\n")
+    assert run(ip, cell, fake_cuda) is not None
+    text = diagnosis(capsys)
+    anchor = "next(self.potential.parameters()).device"
+    assert (f"+ g.node_type, g.pos, state_attr = g.node_type.to({anchor}), g.pos.to({anchor}), "
+            f"state_attr.to({anchor})") in text, text
+    assert "g.to(" not in text
+    assert VERIFIED in text

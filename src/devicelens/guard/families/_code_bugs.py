@@ -178,12 +178,27 @@ def at_unpack(tr: Tracer, sc: Scope, stmt: ast.stmt, name: str) -> list[Origin]:
     strays = [n for n in names if n == name or (sc.frame >= 0 and tr.matches(sc.values.get(n)))]
     if name not in strays:
         return []
-    moved = ", ".join(f"{n}.to({anchor})" for n in strays)
-    text = f"{_source.segment(sc.code, stmt)}\n{', '.join(strays)} = {moved}"
+    targets = [t for n in strays for t in _held_strays(tr, sc, n)]
+    moved = ", ".join(f"{t}.to({anchor})" for t in targets)
+    text = f"{_source.segment(sc.code, stmt)}\n{', '.join(targets)} = {moved}"
     edit = _edits.replace_statement(sc.code, stmt, text)
     if edit is None:
         return []
     return [_origin(tr, sc, edit, _what(tr, name))._replace(local=name)]
+
+
+def _held_strays(tr: Tracer, sc: Scope, name: str) -> list[str]:
+    """What to move of the element ``name``: itself, or where it is a plain object with no
+    ``.to`` (MatGL's graph of cpu ``node_type`` and ``pos``), each stray tensor it holds
+    (``g.node_type``, ``g.pos``). NB: its ``__dict__`` only, in a live frame."""
+    obj = sc.values.get(name) if sc.frame >= 0 else None
+    if obj is None or is_tensor(obj) or is_module(obj) \
+            or type(_tree._type_dict_lookup(type(obj), "to")) is types.FunctionType:
+        return [name]
+    held = [f"{name}.{k}" for k, v in list(dict.items(instance_dict(obj) or {}))[:_MAX_HELD]
+            if type(k) is str and k.isidentifier() and not k.startswith("_") and is_tensor(v)
+            and tr.matches(v)]
+    return held or [name]
 
 
 def at_read(tr: Tracer, sc: Scope, arg: ast.expr, local: str,
