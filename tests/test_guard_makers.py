@@ -148,3 +148,39 @@ def test_a_model_whose_every_weight_is_on_the_stray_device_is_moved_whole(ip, ca
     assert 'fix:\n      hnet.to("cuda:0")\n      cond = cond.to("cuda:0")\n' in text
     assert "hnet.trunk.to(" not in text
     assert VERIFIED in text
+
+
+PRIOR = """
+import torch
+from torch import nn
+from torch.distributions import HalfCauchy
+
+class Prior(nn.Module):  # GPyTorch's HalfCauchyPrior: a distribution built from a buffer
+    def __init__(self, scale):
+        super().__init__()
+        self.register_buffer("_scale", torch.as_tensor(scale))
+        self._dist = HalfCauchy(self._scale, validate_args=False)
+    def rsample(self, shape=torch.Size()):
+        return self._dist.rsample(shape)
+"""
+
+
+def test_a_distribution_the_moved_object_still_holds_on_the_cpu_is_converted_where_read(
+        ip, capsys, fake_cuda):
+    """``prior.to("cuda:0")`` moved its buffer, not the distribution built from it: its
+    samples are made on the cpu. The prior's own method converts them to its buffer's device
+    (the edit GPyTorch's issue asks for), not the cell's line that takes them."""
+    import torch
+
+    assert run(ip, PRIOR) is None
+    with fake_cuda:
+        ip.user_ns.update(prior=fake_cuda.to(ip.user_ns["Prior"](torch.ones(2)), "cuda:0"),
+                          raw=fake_cuda.randn(2, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "samples = prior.rsample()\nlengthscale = raw.exp() + samples\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: prior (its Prior.rsample has the line to edit); expected cuda:0" in text
+    assert "+ return self._dist.rsample(shape).to(self._scale.device)" in text
+    assert "samples = samples.to(" not in text and '.to("cuda:0")' not in text
+    assert VERIFIED in text

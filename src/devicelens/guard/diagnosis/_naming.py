@@ -45,9 +45,10 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
     if named.role not in ("local", "unnamed"):
         holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
         origins = [Origin(named.name, named.code, holder, named.role)]
-        source = _source_in_cell(ctx, tracer, named)
+        trail = _cell_trail(ctx, tracer, named)
+        source = _source_in_cell(trail, named)
         code = [] if source else (
-            _rebound_in_cell(ctx, tracer, named) or _remade_by_method(ctx, tracer, op)
+            _rebound_in_cell(trail, named) or _remade_by_method(ctx, tracer, op)
             or _dropped_on_the_way(ctx, tracer, op))
         if source:
             origins = source
@@ -301,35 +302,40 @@ def view_base(t: Any) -> Any:
         return None
 
 
-def _source_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
-    """The namespace data a name the failing cell binds was made from (``inputs`` sliced from
-    ``X_train``, ``labels`` collated from ``dataset.y_data``): fixing the name would be undone
-    when the cell runs again; fixing its source is not. NB: only a source the cell does not bind
-    itself, and never the name itself."""
+def _cell_trail(ctx: Ctx, tracer: Any, named: Named) -> tuple[Any, list[Origin]] | None:
+    """Where the failing cell made the namespace name it binds (``W = hnet.forward(...)``,
+    ``samples = prior.rsample()``), followed once; None where the cell does not bind it.
+    NB: one trail for both readers below: the tracer follows each call once."""
     if ctx.cell < 0 or named.role != "tensor" or not named.code.startswith(named.root) \
             or named.code[len(named.root):][:1] not in ("", "["):
-        return []
+        return None
     sc = tracer.scope(ctx.cell)
     if sc is None or not _source.assignments(sc.code, named.root, sc.line):
+        return None
+    return sc, tracer.name(sc, named.root, 0)
+
+
+def _source_in_cell(trail: tuple[Any, list[Origin]] | None, named: Named) -> list[Origin]:
+    """The namespace data a name the failing cell binds was made from (``inputs`` sliced from
+    ``X_train``, ``labels`` collated from ``dataset.y_data``), or the model whose own weights
+    made it (an item of ``W = hnet.forward(...)``): fixing the name would be undone when the
+    cell runs again; fixing its source is not. NB: only a source the cell does not bind
+    itself, and never the name itself."""
+    if trail is None:
         return []
-    # NB: an item of what the cell binds (``W[0][0]`` of ``W = hnet.forward(...)``) too; a
-    # model's weights where the model made it
-    found = [o for o in tracer.name(sc, named.root, 0)
-             if o.role in ("tensor", "array", "parameter", "maker")
+    sc, origins = trail
+    found = [o for o in origins if o.role in ("tensor", "array", "parameter", "maker")
              and o.code and o.code.split(".")[0].split("[")[0] != named.root]
     return [o for o in found
             if not _source.assignments(sc.code, o.code.split(".")[0].split("[")[0], sc.line)]
 
 
-def _rebound_in_cell(ctx: Ctx, tracer: Any, named: Named) -> list[Origin]:
+def _rebound_in_cell(trail: tuple[Any, list[Origin]] | None, named: Named) -> list[Origin]:
     """A namespace tensor the failing cell itself (re)made before the failing line: moving it
     now is no fix, the cell would make it again; the line that makes it is what to change."""
-    if ctx.cell < 0 or named.role != "tensor" or named.code != named.root:
+    if trail is None or named.code != named.root:
         return []
-    sc = tracer.scope(ctx.cell)
-    if sc is None or not _source.assignments(sc.code, named.root, sc.line):
-        return []
-    return [o for o in tracer.name(sc, named.root, 0) if o.role == "code"]
+    return [o for o in trail[1] if o.role == "code"]
 
 
 def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,

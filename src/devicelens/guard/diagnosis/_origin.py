@@ -255,6 +255,8 @@ class Tracer:
                     and not self._cast_only(sc, node):
                 return []  # NB: the move's own target decides where it lands
             recv = self.expr(sc, func.value, depth + 1)
+            if not recv and not is_torch_namespace(sc, func.value):
+                recv = self._held_maker(sc, node)
             if recv or not is_torch_namespace(sc, func.value):
                 return recv
         return [o for a in (*node.args, *(k.value for k in node.keywords))
@@ -546,6 +548,23 @@ class Tracer:
         what = f"on {self.want.device}" if self.want.kind == "device" else f"in {self.want.dtype}"
         return [Origin(path, path, obj, "maker",
                        detail=f"{path} makes it with its own weights, every one {what}")]
+
+    def _held_maker(self, sc: Scope, node: ast.Call) -> list[Origin]:
+        """``self._dist.rsample(shape)``: a plain object of a library's (a torch
+        ``Distribution``) whose every tensor is where the culprit is made it, held by the
+        user's object whose ``.to()`` moved its own tensors and not the copies this one keeps
+        (GPyTorch's prior, moved to the GPU, its distribution still on the cpu): converted
+        where it is read, to what the user's object has. NB: read, never run."""
+        import torch
+
+        func = node.func
+        if not isinstance(func, ast.Attribute):
+            return []
+        obj = self.live(sc, func.value)
+        if obj is None or is_tensor(obj) or issubclass(type(obj), torch.nn.Module) \
+                or isinstance(obj, type) or not self._made_there(obj, self.want):
+            return []
+        return [o for o in _code_bugs.at_call(self, sc, node) if o.edit is not None]
 
     def _whole_model(self, path: str, part: Any) -> tuple[str, Any]:
         """The outermost module on ``path`` (``hnet`` of ``hnet.trunk``) whose every weight is
