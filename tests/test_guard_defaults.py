@@ -102,3 +102,40 @@ def test_the_caller_passes_its_dtype_to_a_helper_left_to_its_default(ip, capsys)
     assert "+ pos = positions(n, self.dim, dtype=next(self.parameters()).dtype)" in text
     assert VERIFIED in text
     assert ip.user_ns["head"].proj.weight.dtype == torch.float64
+
+
+WARP = """
+import torch
+from torch import nn
+
+device = torch.device("cuda:0")  # a warp layer's module-level setting, made at import
+
+def warp(img, flow):
+    grid = torch.linspace(-1.0, 1.0, flow.shape[-1], device=device)
+    return img * (grid + flow).mean()
+
+class Interp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(4, 4)
+    def forward(self, img):
+        return warp(img, self.head(img))
+"""
+
+
+def test_a_module_level_device_setting_is_replaced_by_the_functions_own(ip, capsys,
+                                                                        fake_cuda):
+    """EMA-VFI's warp layer builds its grid on a device fixed at import (the first GPU); the
+    frames and the model are on the second. The grid takes its device from what the function
+    is given (its image), where it is made; the user's frames and model stay where they are."""
+    assert run(ip, WARP) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Interp"](), "cuda:1"),
+                          frame=fake_cuda.randn(2, 4, device="cuda:1"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    mid = model(frame)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "expected cuda:1" in text and "expected cuda:0" not in text, text
+    assert ("+ grid = torch.linspace(-1.0, 1.0, flow.shape[-1], device=img.device)"
+            in text), text
+    assert VERIFIED in text

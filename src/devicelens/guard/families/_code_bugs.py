@@ -563,7 +563,7 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = _default_device()
         elif _literal_device(dev):
             makes = _device_of(dev)
-        elif _unowned_setting(tr, sc, dev):
+        elif _unowned_setting(tr, sc, dev) or _stray_global(tr, sc, dev, line):
             makes = tr.want.device
         elif _unset_param(tr, sc, dev, line):
             # NB: ``device=device`` where the caller left ``device=None`` (verl's group_mean_std):
@@ -641,6 +641,18 @@ def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
         return False
     value = (instance_dict(sc.self_obj) or {}).get(node.attr)
     return names_device(value, tr.want.device) and not tr.namer.owner(sc.self_obj)
+
+
+def _stray_global(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bool:
+    """``device=device`` in a function, ``device`` a module-level setting naming the culprit's
+    device (EMA-VFI's warp layer: ``device = torch.device("cuda")`` at import, for frames on
+    cuda:1): the line makes its tensor there whatever device its inputs are on; the fix
+    takes the device from what the function has. NB: a global, neither a parameter nor bound
+    in the function before the line."""
+    return (isinstance(node, ast.Name) and sc.code.func is not None
+            and node.id not in sc.code.params()
+            and not _source.assignments(sc.code, node.id, line + 1)
+            and names_device(sc.globals.get(node.id), tr.want.device))
 
 
 def _unset_param(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bool:
