@@ -91,6 +91,11 @@ CASES = [
          "loss = F.binary_cross_entropy(p, label)\n", "label"),
     Case("conv_dtype", "cpu", "conv = nn.Conv2d(3, 4, 3).half()\nimage = torch.rand(1, 3, 8, 8)\n",
          "with torch.no_grad():\n    y = conv(image)\n", "image"),
+    # NB: a complex image into real layers (torchcvnn's ViT on complex MNIST): its real part
+    Case("conv_dtype", "cpu", "conv = nn.Conv2d(1, 4, 3)\n"
+         "image = torch.rand(1, 1, 8, 8).to(torch.complex64)\n",
+         "with torch.no_grad():\n    y = conv(image)\n", "image",
+         "fix:\n      image = image.real.float()\n  verified"),
     Case("rnn_dtype", "cpu", "rnn = nn.RNN(3, 4, batch_first=True)\n"
          "seq = torch.rand(2, 5, 3, dtype=torch.float64)\n", "out, h = rnn(seq)\n", "seq"),
     Case("dot_dtype", "cpu", "a = torch.rand(3)\nb = torch.rand(3, dtype=torch.float64)\n",

@@ -24,7 +24,9 @@ from ._mismatch import is_float
 _DTYPES = {"unsigned char": "uint8", "byte": "uint8", "signed char": "int8", "char": "int8",
            "short": "int16", "int": "int32", "long int": "int64", "long": "int64",
            "float": "float32", "double": "float64", "c10::half": "float16", "half": "float16",
-           "c10::bfloat16": "bfloat16", "bfloat16": "bfloat16", "bool": "bool"}
+           "c10::bfloat16": "bfloat16", "bfloat16": "bfloat16", "bool": "bool",
+           "c10::complex<float>": "complex64", "c10::complex<double>": "complex128",
+           "c10::complex<c10::half>": "complex32"}
 _INT = ("int", "uint", "bool")
 _MODEL_ROLES = ("parameter", "buffer", "attribute", "trapped")
 

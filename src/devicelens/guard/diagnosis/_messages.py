@@ -193,7 +193,7 @@ RULES: tuple[Rule, ...] = (
          r"Found dtype \w+ but expected \w+",
          "aten/src/ATen/TensorIterator.cpp (compute_types, check_all_same_dtype)"),
     Rule("conv_dtype", "dtype", "input", "",
-         r"Input type \([\w:. ]+\) and (?:bias|weight) type \([\w:. ]+\) should be",
+         r"Input type \([\w:.<> ]+\) and (?:bias|weight) type \([\w:.<> ]+\) should be",
          "aten/src/ATen/native/Convolution.cpp (check_input_same_type_as_parameters)"),
     Rule("rnn_dtype", "dtype", "input", "",
          r"RNN input dtype \(\S+\) does not match weight dtype|input must have the type",
