@@ -530,11 +530,13 @@ class Tracer:
 
     def _module_made(self, sc: Scope, node: ast.Call) -> list[Origin]:
         """``self.trunk(cond_input)``: a module of the namespace whose every weight is where
-        (or in what) the culprit is made it (hypnettorch's hypernetwork left on the cpu
-        beside a main network and data on the GPU): its weights are the culprit, moved with
-        their model as any model's are. NB: read, never run; torch's modules and the user's."""
+        the culprit is made it (hypnettorch's hypernetwork left on the cpu beside a main
+        network and data on the GPU): its weights are the culprit, moved with their model as
+        any model's are. Devices only. NB: read, never run; torch's modules and the user's."""
         import torch
 
+        if self.want.kind != "device":
+            return []  # NB: a float32 part of a half model is often meant (an upcast VAE)
         obj = self.live(sc, node.func)
         if not issubclass(type(obj), torch.nn.Module) and isinstance(node.func, ast.Attribute):
             obj = self.live(sc, node.func.value)  # NB: ``hnet.forward(cond_id=...)``
