@@ -546,10 +546,12 @@ class Tracer:
         root = path.split(".")[0].split("[")[0]
         if not path or root not in self.namer.ns:
             return []
-        path, obj = self._whole_model(path, obj)
+        whole, obj = self._whole_model(path, obj)
+        if whole is None:
+            return []
         what = f"on {self.want.device}" if self.want.kind == "device" else f"in {self.want.dtype}"
-        return [Origin(path, path, obj, "maker",
-                       detail=f"{path} makes it with its own weights, every one {what}")]
+        return [Origin(whole, whole, obj, "maker",
+                       detail=f"{whole} makes it with its own weights, every one {what}")]
 
     def _held_maker(self, sc: Scope, node: ast.Call) -> list[Origin]:
         """``self._dist.rsample(shape)``: a plain object of a library's (a torch
@@ -568,9 +570,11 @@ class Tracer:
             return []
         return [o for o in _code_bugs.at_call(self, sc, node) if o.edit is not None]
 
-    def _whole_model(self, path: str, part: Any) -> tuple[str, Any]:
+    def _whole_model(self, path: str, part: Any) -> tuple[str | None, Any]:
         """The outermost module on ``path`` (``hnet`` of ``hnet.trunk``) whose every weight is
-        where the culprit is: the model the part belongs to moves whole, not one layer of it."""
+        where the culprit is: the model the part belongs to moves whole, not one layer of it.
+        (None, None) where the outermost module on the path has weights elsewhere too: a model
+        split over devices on purpose, whose part stays where it was put."""
         import torch
 
         try:
@@ -582,10 +586,10 @@ class Tracer:
             chain.append(chain[-1].value)
         at = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {},
                    self.namer.ns, 0, -1)
-        for n in reversed(chain[1:]):
+        for n in reversed(chain):
             obj = self.live(at, n)
-            if issubclass(type(obj), torch.nn.Module) and self._made_there(obj, self.want):
-                return ast.unparse(n), obj
+            if issubclass(type(obj), torch.nn.Module):
+                return (ast.unparse(n), obj) if self._made_there(obj, self.want) else (None, None)
         return path, part
 
     def _made_there(self, obj: Any, w: Want) -> bool:
