@@ -113,11 +113,12 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
             # NB: a model a library placed on its own default (Accelerate's best device,
             # rl_games' cuda:0) while the data is where the user's configuration says: the
             # model goes there
-            # NB: not where the cell hands the model its inputs on the model's own device
-            # (EMA-VFI on cuda:1: a grid cached on the configured cuda:0 is the stray)
+            # NB: not where the cell hands a model it put on an accelerator its inputs on that
+            # same device (EMA-VFI on cuda:1: a grid cached on the configured cuda:0 is the
+            # stray); a model and inputs left on the cpu are what was not moved
             if declared is not None and d != declared and inner is None \
                     and set(devices) == {d, declared} \
-                    and (not cell_inputs or declared in cell_inputs) and any(
+                    and (not cell_inputs or declared in cell_inputs or d == "cpu") and any(
                         o.device == declared and o.named.role not in _MODEL_ROLES
                         for o in operands if not o.scalar_cpu):
                 return declared
