@@ -549,9 +549,8 @@ class Tracer:
         whole, obj = self._whole_model(path, obj)
         if whole is None:
             return []
-        what = f"on {self.want.device}" if self.want.kind == "device" else f"in {self.want.dtype}"
-        return [Origin(whole, whole, obj, "maker",
-                       detail=f"{whole} makes it with its own weights, every one {what}")]
+        return [Origin(whole, whole, obj, "maker", detail=f"{whole} makes it with its own "
+                       f"weights, every one on {self.want.device}")]
 
     def _held_maker(self, sc: Scope, node: ast.Call) -> list[Origin]:
         """``self._dist.rsample(shape)``: a plain object of a library's (a torch
