@@ -1,16 +1,561 @@
-"""Who made the stray: a model whose every weight is on the stray device (a hypernetwork left
-on the cpu, whose output the GPU network reads), and a tensor the failing line makes on the
-default device, which is no data for the op's scalar to follow. Real failing cells on a
-simulated GPU, under ``%%cuda_safe`` and post-mortem."""
+"""Who made the stray, in the user's names: the object whose method made it, the array a
+temporary was converted from, the tuple that holds it, the tensor an op writes into.
+
+Each test is the shape of a held-out bug the engine first missed (robotics RL, vision-language
+models, point clouds): the culprit the user holds is named beside the edit, and the fix is one
+that Python accepts and the rehearsal proves. Through a real IPython shell, post-mortem and
+``%%cuda_safe`` both. Later ones: a model whose every weight is on the stray device (a
+hypernetwork left on the cpu) moves whole; a tensor the failing line makes on the default device
+is no data for the op's scalar to follow; a library object a moved model still holds on the cpu
+is converted where the user's method reads it.
+"""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+import torch
+
 from devicelens.guard import DeviceMismatchError
 from tests._traces import VERIFIED
 
+pytestmark = pytest.mark.filterwarnings("ignore:PyTorch was compiled without cuDNN")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+NOISE = """
+import torch
+from torch import nn
+
+class GaussianNoise:
+    def __init__(self, std, device="cuda:0"):
+        self.device = torch.device(device)
+        self.distribution = torch.distributions.Normal(
+            torch.tensor(0.0, device=self.device), torch.tensor(std, device=self.device),
+            validate_args=False)
+    def sample(self, size):
+        return self.distribution.sample(size)
+
+class Agent:
+    def __init__(self, policy, noise):
+        self.policy, self.noise = policy, noise
+    def act(self, states):
+        actions = self.policy(states)
+        noises = self.noise.sample(actions.shape)
+        return actions + noises
+"""
+
+TOWER = """
+import torch
+from torch import nn
+
+class Inner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tower = nn.Linear(4, 6)
+        self.projector = nn.Linear(6, 3)
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = Inner()
+    def get_model(self):
+        return self.model
+    def encode(self, images):
+        features = self.get_model().tower(images)
+        return self.get_model().projector(features)
+"""
+
+
+def run(ip, cell: str, fake=None):
+    if fake is None:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+    with fake:
+        return ip.run_cell(cell, store_history=False).error_in_exec
+
+
+def diagnosis(capsys) -> str:
+    out = ANSI.sub("", capsys.readouterr().out)
+    assert "devicelens: " in out, out[-2000:]
+    return out[out.index("devicelens: "):]
+
+
+def test_the_object_whose_method_made_the_stray_is_named(ip, capsys, fake_cuda):
+    """skrl's exploration noise built on cuda:0 beside an agent on cuda:1: the noise object
+    (it holds only cuda:0 tensors and a cuda:0 device) is named beside the edit."""
+    assert run(ip, NOISE) is None
+    with fake_cuda:
+        ip.user_ns.update(agent=ip.user_ns["Agent"](
+            fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1"), ip.user_ns["GaussianNoise"](0.1)),
+            states=fake_cuda.randn(3, 4, device="cuda:1"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = agent.act(states)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: agent.noise (GaussianNoise, makes `noises` in Agent.act); expected cuda:1" \
+        in text
+    assert "note: `noises` is made by agent.noise, which is on cuda:0" in text
+    assert "+ noises = self.noise.sample(actions.shape).to(" in text and VERIFIED in text
+
+
+def test_the_module_a_getter_returns_is_followed_to_the_maker(ip, capsys, fake_cuda):
+    """LLaVA's ``self.get_model().vision_tower(images)``: a method that only returns an
+    attribute is read (never called), so the tower left on cuda:0 is named."""
+    assert run(ip, TOWER) is None
+    with fake_cuda:
+        m = ip.user_ns["Model"]()
+        fake_cuda.to(m, "cuda:1")
+        fake_cuda.to(m.model.tower, "cuda:0")
+        ip.user_ns.update(model=m, images=fake_cuda.randn(2, 4, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    f = model.encode(images)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: model.model.tower (Linear, makes `features` in Model.encode); " \
+           "expected cuda:1" in text
+
+
+def test_an_object_holding_tensors_on_both_sides_is_not_named(ip, capsys, fake_cuda):
+    """Nothing says the noise object made the stray when it holds a tensor on the expected
+    device too: only the edit and its handle are named."""
+    assert run(ip, NOISE) is None
+    with fake_cuda:
+        noise = ip.user_ns["GaussianNoise"](0.1)
+        noise.scale = fake_cuda.randn(2, device="cuda:1")
+        ip.user_ns.update(agent=ip.user_ns["Agent"](
+            fake_cuda.to(torch.nn.Linear(4, 2), "cuda:1"), noise),
+            states=fake_cuda.randn(3, 4, device="cuda:1"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = agent.act(states)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: agent.noise" not in text and "culprit: agent (its Agent.act" in text
+
+
+def test_a_temporary_converted_from_the_users_array_names_the_array(ip, capsys):
+    """``policy(torch.as_tensor(obs))`` with MuJoCo's float64 ``obs``: the array is the
+    culprit, and its own cast the fix."""
+    import numpy as np
+
+    ip.user_ns.update(policy=torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh()),
+                      obs=np.zeros(5), torch=torch, np=np)
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    action = policy(torch.as_tensor(obs)).numpy()\n"
+                   "obs = obs + action.sum()\n")
+    text = diagnosis(capsys)
+    assert "culprit: obs (NumPy float64[5]), `input` in Linear.forward; expected float32" in text
+    assert "fix:\n      obs = obs.astype('float32')\n" + VERIFIED in text
+    assert ip.user_ns["obs"].dtype == np.float64  # NB: rehearsed on a copy, never applied
+
+
+def test_a_named_tuple_field_is_replaced_not_assigned(ip, capsys):
+    """cleanrl's replay samples are a NamedTuple: ``data.obs = ...`` raises, so the tuple is
+    made again with the field replaced; the rehearsal completes it with the next field."""
+    assert run(ip, "import torch\nfrom typing import NamedTuple\n"
+                   "class Samples(NamedTuple):\n    obs: torch.Tensor\n"
+                   "    next_obs: torch.Tensor\n") is None
+    ip.user_ns.update(actor=torch.nn.Linear(3, 1), data=ip.user_ns["Samples"](
+        torch.zeros(4, 3, dtype=torch.float64), torch.zeros(4, 3, dtype=torch.float64)))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    a = actor(data.next_obs)\n    b = actor(data.obs)\n")
+    text = diagnosis(capsys)
+    assert ("fix:\n      data = data._replace(next_obs=data.next_obs.float())\n"
+            "      data = data._replace(obs=data.obs.float())\n" + VERIFIED) in text
+
+
+def test_a_zero_dim_cpu_tensor_written_into_is_a_culprit(ip, capsys, fake_cuda):
+    """``total = torch.tensor(0.)`` then ``total += loss`` on the GPU (LaneNet, LCCNet): a 0-dim
+    cpu tensor mixes with any device as an input only. The simulated GPU's own wording is read
+    as the real one; the guard stops the write before it runs."""
+    assert run(ip, "import torch\ndef val(target, pred):\n    total = torch.tensor(0.0)\n"
+                   "    total += (target - pred).norm()\n    return total\n") is None
+    with fake_cuda:
+        ip.user_ns.update(t=fake_cuda.randn(3, device="cuda:0"),
+                          p=fake_cuda.randn(3, device="cuda:0"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    err = val(t, p)\n", fake_cuda)
+    assert "FakeTensor is wrapped to wrong device" in str(err)
+    text = diagnosis(capsys)
+    assert text.startswith("devicelens: tensors on different devices: cpu, cuda:0")
+    assert "culprit: `total` in val (float32[] on cpu); expected cuda:0" in text
+    assert "+ total = torch.tensor(0.0).to(target.device)" in text and VERIFIED in text
+    with fake_cuda:
+        err = run(ip, "%%cuda_safe --no-preflight\nwith torch.no_grad():\n    err = val(t, p)\n")
+    assert isinstance(err, DeviceMismatchError)
+    assert err.report.op == "Tensor.add_" and "`total` in val" in err.culprits[-1]
+
+
+def test_a_zero_dim_cpu_input_still_mixes_with_the_gpu(ip, fake_cuda):
+    """The other way round stays allowed: a 0-dim cpu tensor read by an op on the GPU."""
+    with fake_cuda:
+        ip.user_ns.update(x=fake_cuda.randn(3, device="cuda:0"), s=torch.tensor(2.0),
+                          torch=torch)
+        assert run(ip, "%%cuda_safe --no-preflight\nx += s\ny = x * s\n") is None
+
+
+def test_a_half_loss_target_on_a_simulated_gpu_is_the_target(ip, capsys):
+    """CLIP fine-tuning's ``ground_truth`` made ``.half()``: on meta, cross_entropy is
+    decomposed into ``gather``, whose message speaks of an index; the loss's target is named,
+    as a GPU's own "expected scalar type Long" would."""
+    from tests.conftest import to_in_place
+
+    ip.user_ns.update(loss_img=torch.nn.CrossEntropyLoss(), torch=torch,
+                      logits=to_in_place(torch.nn.Linear(2, 4), "meta")(
+                          torch.zeros(4, 2, device="meta")),
+                      ground_truth=torch.arange(4).half().to("meta"))
+    capsys.readouterr()
+    assert run(ip, "loss = loss_img(logits, ground_truth)\n")
+    text = diagnosis(capsys)
+    assert text.startswith("devicelens: the loss target must hold int64 class indices")
+    assert "culprit: ground_truth (float16[4] on meta), `target` in cross_entropy; " \
+           "expected int64" in text
+    assert "ground_truth = ground_truth.long()" in text
+
+
+def test_the_owner_of_an_edit_alone_is_named_beside_held_culprits() -> None:
+    """PaliGemma split over two GPUs: the inputs are right for the first half and wrong for
+    the second, so the fix edits the model's code and leaves them where they are; whose code
+    that is gets named too, after them. With a namespace fix for them, it is not."""
+    from dataclasses import replace
+
+    from devicelens.guard.diagnosis._blame import Named, Namer, Operand
+    from devicelens.guard.diagnosis._edits import Edit
+    from devicelens.guard.diagnosis._handle import with_handle
+    from devicelens.guard.diagnosis._mismatch import MismatchReport
+
+    ns = {"model": torch.nn.Linear(2, 2), "inputs": {"mask": torch.zeros(2)}}
+    held = Operand("", Named("inputs['mask']", "inputs['mask']", "tensor", "inputs"), "cuda:0",
+                   "float32", (2,))
+    edit = Edit("cell In[1] line 9 (in M.forward)", ("return h + mask",),
+                ("return h + mask.to(h.device)",), "<cell>", "M.forward", "model")
+    report = MismatchReport("device", "", "cuda:1", (held,), (held,), edits=(edit,))
+    out = with_handle(report, [], Namer(ns), lambda f: False)
+    assert [c.named.name for c in out.culprits] == ["inputs['mask']", "model"]
+    assert out.culprits[1].what == "its M.forward has the line to edit"
+    moved = replace(report, fixes=("inputs['mask'] = inputs['mask'].to(\"cuda:1\")",))
+    assert [c.named.name for c in with_handle(moved, [], Namer(ns), lambda f: False).culprits] \
+        == ["inputs['mask']"]
+
+
+def test_an_out_tensor_on_another_device_is_the_culprit(ip, capsys):
+    """``torch.gather(..., out=buf)`` with ``buf`` left on the cpu (Isaac Lab's observation
+    buffers): the message names the device the op needs, and ``buf`` goes there."""
+    ip.user_ns.update(torch=torch, x=torch.randn(2, 5, device="meta"),
+                      idx=torch.zeros(2, 3, dtype=torch.long, device="meta"),
+                      buf=torch.empty(2, 3))
+    capsys.readouterr()
+    err = run(ip, "torch.gather(x, 1, idx, out=buf)\n")
+    assert "Expected out tensor to have device meta, but got cpu instead" in str(err)
+    text = diagnosis(capsys)
+    assert "culprit: buf (float32[2, 3] on cpu)" in text and "expected meta" in text
+    assert "fix:\n      buf = buf.to(x.device)\n" + VERIFIED in text
+
+
+def test_a_model_a_plain_object_holds_deep_down_is_named(ip, capsys):
+    """trafficgen's ``tg.init_model``, loaded on the cpu while the batch went to the GPU (here
+    meta): the layer is named through the plain object, four steps down, and the model it
+    belongs to moves."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass Gen:\n"
+                   "    def __init__(self):\n"
+                   "        self.init_model = nn.Sequential(nn.Sequential(nn.Sequential(\n"
+                   "            nn.Linear(4, 4))))\n") is None
+    ip.user_ns.update(tg=ip.user_ns["Gen"](), batch=torch.randn(2, 4, device="meta"))
+    capsys.readouterr()
+    assert run(ip, "out = tg.init_model(batch)\n")
+    text = diagnosis(capsys)
+    assert "culprit: tg.init_model[0][0][0].weight (float32[4, 4] on cpu)" in text
+    assert "inside: tg.init_model[0][0][0] (Linear)" in text
+    assert 'fix:\n      tg.init_model.to("meta")\n' + VERIFIED in text
+
+
+def test_a_dict_a_method_unpacks_into_the_model_is_moved_item_by_item(ip, capsys, fake_cuda):
+    """LMM-Engines' adapter hands a cpu dict to ``self.model.generate(**inputs)`` on the GPU.
+    Its items are followed through the unpacking to where the adapter makes them, and made on
+    the device of the model it holds, in one edit (where they come from code that has nothing
+    to take a device from, the dict is moved at the call: tests/test_guard_reads.py)."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass M(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.emb = nn.Embedding(10, 4)\n"
+                   "    def generate(self, ids, mask):\n        return self.emb(ids) * mask\n"
+                   "class Adapter:\n    def __init__(self, model):\n        self.model = model\n"
+                   "    def generate(self, n):\n"
+                   "        inputs = {'ids': torch.zeros(1, n, dtype=torch.long),\n"
+                   "                  'mask': torch.ones(1, n, 1)}\n"
+                   "        return self.model.generate(**inputs)\n") is None
+    with fake_cuda:
+        ip.user_ns["adapter"] = ip.user_ns["Adapter"](fake_cuda.to(ip.user_ns["M"](), "cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = adapter.generate(3)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: adapter (its Adapter.generate has the line to edit); expected cuda:0" in text
+    assert "+ inputs = {'ids': torch.zeros(1, n, dtype=torch.long, device=next(self.model" \
+           ".parameters()).device),\n      +           'mask': torch.ones(1, n, 1, device=next(" \
+           "self.model.parameters()).device)}" in text
+    assert text.count("edit:") == 1 and VERIFIED in text
+
+
+def test_a_hidden_state_tuple_remade_by_a_method_is_mended_where_it_is_made(ip, capsys,
+                                                                            fake_cuda):
+    """A BiLSTM-CRF's ``self.hidden = self.init_hidden()`` at every call, a tuple of cpu
+    tensors: moving the tuple fixes nothing, ``init_hidden`` is what to change."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass Tagger(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.lstm = nn.LSTM(4, 3, batch_first=True)\n"
+                   "        self.hidden = self.init_hidden()\n"
+                   "    def init_hidden(self):\n"
+                   "        return (torch.randn(1, 2, 3), torch.randn(1, 2, 3))\n"
+                   "    def features(self, x):\n        self.hidden = self.init_hidden()\n"
+                   "        out, self.hidden = self.lstm(x, self.hidden)\n        return out\n"
+                   ) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Tagger"](), "cuda:0"),
+                          x=fake_cuda.randn(2, 5, 4, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    f = model.features(x)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: model (its Tagger.init_hidden has the line to edit); expected cuda:0" in text
+    assert "+ return (torch.randn(1, 2, 3, device=next(self.parameters()).device), " \
+           "torch.randn(1, 2, 3, device=next(self.parameters()).device))" in text
+    assert VERIFIED in text
+
+
+def test_an_integer_class_weight_is_the_culprit_not_the_class_indices(ip, capsys):
+    """``CrossEntropyLoss(weight=torch.LongTensor(...))``: "expected scalar type Float but
+    found Long" quotes the weight's dtype; int64 class indices are what the loss wants."""
+    ip.user_ns.update(torch=torch, loss=torch.nn.CrossEntropyLoss(weight=torch.tensor([1, 2, 3])),
+                      logits=torch.randn(4, 3), target=torch.tensor([0, 1, 2, 1]))
+    capsys.readouterr()
+    assert run(ip, "out = loss(logits, target)\n")
+    text = diagnosis(capsys)
+    assert "culprit: loss.weight (int64[3] on cpu), `weight` in cross_entropy; expected float32" \
+        in text and "culprit: target" not in text
+    assert "fix:\n      loss.weight = loss.weight.float()\n" + VERIFIED in text
+
+
+def test_tensors_trained_by_hand_are_cast_in_place_and_named_as_the_code_reads_them(ip, capsys):
+    """Dive into DL's MLP from scratch: ``W1`` made from a float64 NumPy array and stepped by
+    hand through ``params``. ``W1`` is what the failing function reads (not ``params[0]``), and
+    ``.data`` keeps it the leaf the update loop holds: rebinding it would step the old one."""
+    import numpy as np
+
+    assert run(ip, "import torch\nimport numpy as np\n"
+                   "W1 = torch.tensor(np.random.normal(0, 0.01, (4, 3)), requires_grad=True)\n"
+                   "b1 = torch.zeros(3, requires_grad=True)\nparams = [W1, b1]\n"
+                   "def net(X):\n    return torch.matmul(X, W1) + b1\n"
+                   "def train(net, params, lr):\n    X = torch.randn(2, 4)\n"
+                   "    net(X).sum().backward()\n    for p in params:\n"
+                   "        p.data -= lr * p.grad\n") is None
+    capsys.readouterr()
+    assert run(ip, "train(net, params, 0.1)\n")
+    text = diagnosis(capsys)
+    assert "culprit: W1 (float64[4, 3] on cpu); expected float32" in text
+    assert "fix:\n      W1.data = W1.data.float()\n" + VERIFIED in text
+    assert ip.user_ns["W1"].dtype == torch.float64 and np is not None
+
+
+
+
+def test_an_attribute_named_like_a_global_is_no_read_of_that_global(ip, capsys, fake_cuda):
+    """CLAM's ``self.instance_loss_fn(...)`` with a global ``instance_loss_fn`` holding the same
+    object: the cell reaches it through ``model``, so it is named there; the method's attribute
+    of the same name reads no global."""
+    assert run(ip, "import torch\nfrom torch import nn\nclass SVM(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.labels = torch.arange(2)\n"
+                   "    def forward(self, y):\n"
+                   "        return torch.ne(y.unsqueeze(1), self.labels)\n"
+                   "class Clam(nn.Module):\n    def __init__(self, loss_fn):\n"
+                   "        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"
+                   "        self.loss_fn = loss_fn\n"
+                   "    def forward(self, x, y):\n        return self.fc(x), self.loss_fn(y)\n")\
+        is None
+    with fake_cuda:
+        loss_fn = ip.user_ns["SVM"]()
+        ip.user_ns.update(loss_fn=loss_fn, model=fake_cuda.to(ip.user_ns["Clam"](loss_fn),
+                                                               "cuda:0"),
+                          x=fake_cuda.randn(3, 2, device="cuda:0"),
+                          y=torch.zeros(3, dtype=torch.long, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = model(x, y)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: model.loss_fn.labels (int64[2] on cpu)" in text
+
+
+SAMPLER = """
+import torch
+from torch import nn
+
+def batch(coords, device=None):
+    return coords.to(device) if device is not None else coords
+
+class Sampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 4)
+    def sample(self, coords, device=None):
+        x = batch(coords, device=device)
+        mask = torch.ones(1, 3)
+        return self.proj(x).sum(-1) * mask
+"""
+
+
+def test_a_maker_is_fixed_with_the_device_its_function_was_handed(ip, capsys, fake_cuda):
+    """ESM-IF's ``model.sample(coords, device=device)``: the method moves the coordinates
+    itself and makes its token buffer without a device. The maker takes the ``device`` the
+    caller handed over, not the device of a tensor argument, which would need that argument
+    moved first (the cell's ``coords`` is on the cpu, as the method expects)."""
+    assert run(ip, SAMPLER) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Sampler"](), "cuda:0"),
+                          coords=torch.randn(1, 3, 3), device=torch.device("cuda:0"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = model.sample(coords, device=device)\n",
+              fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `mask` in Sampler.sample (float32[1, 3] on cpu)" in text
+    assert "+ mask = torch.ones(1, 3, device=device)" in text and VERIFIED in text
+    assert "coords" not in text.split("culprit:", 1)[1].split("\n")[0]
+    assert "coords = coords.to(" not in text
+
+
+def test_a_module_holding_no_tensor_runs_where_the_cells_input_is(ip, capsys, fake_cuda):
+    """A traced forward written out (PyTorch issue 43767): ``torch.randn_like(x,
+    device=torch.device("cuda:0"))`` was recorded with the trace's cuda input, and the module,
+    which holds no tensor, is then called with a cpu input. The cell's input decides where it
+    runs; the device the module's code spells out is the stray, edited to follow ``x``."""
+    assert run(ip, "import torch\nclass Noisy(torch.nn.Module):\n"
+                   "    def forward(self, x):\n"
+                   "        return x + torch.randn_like(x, device=torch.device('cuda:0'))\n"
+                   "module = Noisy()\n") is None
+    ip.user_ns["cpu_input"] = torch.zeros(3)
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = module(cpu_input)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: module (made on cuda:0), a temporary; expected cpu" in text
+    assert "+ return x + torch.randn_like(x, device=x.device)" in text and VERIFIED in text
+    assert "cpu_input = cpu_input.to(" not in text
+    # NB: a module that keeps a tensor as a plain attribute (OpenMM's ``self.r0``, made on the
+    # device it was given) does say where it runs: the cpu input is the stray
+    assert run(ip, "class Anchored(torch.nn.Module):\n    def __init__(self, r0):\n"
+                   "        super().__init__()\n        self.r0 = r0\n"
+                   "    def forward(self, x):\n        return x - self.r0\n") is None
+    with fake_cuda:
+        ip.user_ns["anchored"] = ip.user_ns["Anchored"](fake_cuda.randn(3, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = anchored(cpu_input)\n", fake_cuda)
+    text = diagnosis(capsys)
+    assert "culprit: cpu_input (float32[3] on cpu); expected cuda:0" in text
+
+
+ROTARY = """
+import torch
+from torch import nn
+
+def rotary(n, dim=4):
+    angles = torch.outer(torch.arange(n).float(), torch.ones(dim))
+    return angles.cos(), angles.sin()
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+    def forward(self, x, freqs):
+        cos, sin = freqs
+        q = self.proj(x)
+        return q * cos + q * sin
+
+def sample(model, x, device):
+    cos_t, sin_t = rotary(x.shape[0])
+    return model(x, (cos_t, sin_t))
+"""
+
+
+def test_a_tuple_a_deviceless_helper_returns_is_moved_where_it_is_unpacked(ip, capsys,
+                                                                          fake_cuda):
+    """HunyuanLoom's rotary embeddings: a helper with nothing to take a device from returns
+    ``cos, sin`` on the cpu, unpacked in the sampling function and handed to the model on the
+    GPU. Both elements are moved on one line right after the unpacking (one edit), where a
+    move of one operand at a time at the failing line never got the cell to run."""
+    assert run(ip, ROTARY) is None
+    with fake_cuda:
+        ip.user_ns.update(model=fake_cuda.to(ip.user_ns["Block"](), "cuda:0"),
+                          x=fake_cuda.randn(3, 4, device="cuda:0"), device="cuda:0")
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = sample(model, x, device)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `cos_t` in sample (float32[3, 4] on cpu)" in text
+    assert "+ cos_t, sin_t = rotary(x.shape[0])\n      + cos_t, sin_t = cos_t.to(device), " \
+           "sin_t.to(device)" in text
+    assert VERIFIED in text and text.count("edit:") == 1
+
+
+CODEBOOK = """
+import torch
+from torch import nn
+
+class Codebook(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("embed", torch.randn(5, 4))
+    def forward(self, x):
+        x = x.float()
+        return x @ self.embed.t()
+
+class Wrapper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.codebook = Codebook()
+    def forward(self, h):
+        return self.codebook(self.proj(h))
+"""
+
+
+def test_a_cast_in_a_module_of_buffers_only_follows_its_own_buffer(ip, capsys):
+    """voicebox's vector quantizer: ``x.float()`` against codebooks halved with the model. The
+    quantizer holds buffers only, so no parameter of its own gives the dtype; its codebook does."""
+    assert run(ip, CODEBOOK) is None
+    ip.user_ns.update(model=ip.user_ns["Wrapper"]().to(torch.bfloat16),
+                      x=torch.randn(2, 3, 4, dtype=torch.bfloat16))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    out = model(x)\n")
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: model.codebook (its Codebook.forward has the line to edit); expected " \
+           "bfloat16" in text
+    assert "- x = x.float()\n      + x = x.to(self.embed.dtype)" in text and VERIFIED in text
+
+
+GROUP_STATS = """
+import torch
+
+def group_sums(scores, gidx, n, device=None):
+    sums = torch.zeros(n, dtype=scores.dtype, device=device)
+    sums.index_add_(0, gidx, scores)
+    return sums
+
+def advantage(scores, gidx):
+    return scores - group_sums(scores, gidx, 2).index_select(0, gidx)
+"""
+
+
+def test_a_device_parameter_left_to_none_takes_the_datas_device(ip, capsys, fake_cuda):
+    """verl's ``group_mean_std(..., device=None)``: ``torch.zeros(n, device=device)`` lands on
+    the default device when the caller passes none. The factory takes the data's device where
+    the caller made no choice, and the caller's where it did: ``device=device or ...``."""
+    assert run(ip, GROUP_STATS) is None
+    with fake_cuda:
+        ip.user_ns.update(scores=fake_cuda.randn(4, device="cuda:0"),
+                          gidx=fake_cuda.to(torch.tensor([0, 1, 0, 1]), "cuda:0"))
+    capsys.readouterr()
+    err = run(ip, "with torch.no_grad():\n    adv = advantage(scores, gidx)\n", fake_cuda)
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `sums` in group_sums (float32[2] on cpu); expected cuda:0" in text
+    assert "+ sums = torch.zeros(n, dtype=scores.dtype, device=device or scores.device)" in text
+    assert VERIFIED in text
+
 
 HYPERNET = """
 import torch
@@ -48,19 +593,6 @@ class Contrast:
         mu = torch.rand(self.nk) * (vmax - vmin) + vmin
         return (x.reshape(-1, 1) - mu).abs().mean()
 """
-
-
-def run(ip, cell: str, fake=None):
-    if fake is None:
-        return ip.run_cell(cell, store_history=False).error_in_exec
-    with fake:
-        return ip.run_cell(cell, store_history=False).error_in_exec
-
-
-def diagnosis(capsys) -> str:
-    out = ANSI.sub("", capsys.readouterr().out)
-    assert "devicelens: " in out, out[-2000:]
-    return out[out.index("devicelens: "):]
 
 
 def _hypernet(ip, fake_cuda) -> None:

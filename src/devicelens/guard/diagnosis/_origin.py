@@ -557,12 +557,18 @@ class Tracer:
         ``Distribution``) whose every tensor is where the culprit is made it, held by the
         user's object whose ``.to()`` moved its own tensors and not the copies this one keeps
         (GPyTorch's prior, moved to the GPU, its distribution still on the cpu): converted
-        where it is read, to what the user's object has. NB: read, never run."""
+        where it is read, to what the user's object has. NB: the holder is a module (whose
+        ``.to()`` left the object behind), not a plain object built for a device of its own;
+        read, never run."""
         import torch
 
         func = node.func
-        if not isinstance(func, ast.Attribute):
-            return []
+        holder = sc.self_obj
+        if not isinstance(func, ast.Attribute) or not issubclass(type(holder), torch.nn.Module) \
+                or not (isinstance(func.value, ast.Attribute)
+                        and isinstance(func.value.value, ast.Name)
+                        and func.value.value.id == "self"):
+            return []  # NB: ``self.<library object>.method(...)`` in a module's own method
         obj = self.live(sc, func.value)
         if obj is None or is_tensor(obj) or issubclass(type(obj), torch.nn.Module) \
                 or isinstance(obj, type) or not self._made_there(obj, self.want):
