@@ -16,7 +16,7 @@ from ._edits import Edit
 from ._messages import Rule
 from ._mismatch import Kind
 from ._origin import Tracer
-from ._trace import Scope, Want
+from ._trace import Want, namespace_scope
 
 
 class Failure(NamedTuple):
@@ -72,9 +72,7 @@ class Ctx:
             return None
         if isinstance(node, ast.Name):
             return self.ns.get(node.id)
-        sc = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {},
-                   self.ns, 0, -1)
-        return self.tracer(Want("", "", "", "", "")).live(sc, node)
+        return self.tracer(Want("", "", "", "", "")).live(namespace_scope(self.ns), node)
 
 
 def _line(fr: Frame) -> str:

@@ -18,7 +18,7 @@ from ._blame import Named, Operand, describe_tensor, is_module, is_tensor, meta
 from ._context import Blame, Ctx, Failure, Op
 from ._edits import Edit
 from ._mismatch import optimizer_fix
-from ._trace import Origin, Scope, Want
+from ._trace import Origin, Scope, Want, namespace_scope
 
 _CASTS = {"float32": "float()", "float64": "double()", "float16": "half()",
           "bfloat16": "bfloat16()", "int64": "long()", "int32": "int()", "bool": "bool()"}
@@ -660,8 +660,7 @@ def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
     if "." not in code or "[" in code:
         return ()
     owner_code, attr = code.rsplit(".", 1)
-    sc = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {}, ctx.ns,
-               0, -1)
+    sc = namespace_scope(ctx.ns)
     owner = ctx.tracer(Want("", "", "", "", "")).live(sc, ast.parse(owner_code, mode="eval").body)
     if not issubclass(type(owner), torch.nn.Module):
         return ()

@@ -24,7 +24,7 @@ from . import _source
 from ._blame import Namer, is_tensor, meta
 from ._edits import MOVES
 from ._source import Code
-from ._trace import Origin, Scope, Want, is_torch_namespace
+from ._trace import Origin, Scope, Want, is_torch_namespace, namespace_scope
 
 MAX_DEPTH = 8
 _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
@@ -589,8 +589,7 @@ class Tracer:
         chain = [node]
         while isinstance(chain[-1], ast.Attribute | ast.Subscript):
             chain.append(chain[-1].value)
-        at = Scope(_source.Code(_source.Source("", [], ast.Module([], [])), None, ""), {},
-                   self.namer.ns, 0, -1)
+        at = namespace_scope(self.namer.ns)
         for n in reversed(chain):
             obj = self.live(at, n)
             if issubclass(type(obj), torch.nn.Module):

@@ -11,7 +11,7 @@ import types
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ._edits import Edit
-from ._source import Code
+from ._source import Code, Source
 
 if TYPE_CHECKING:
     from ._blame import Namer
@@ -55,6 +55,12 @@ class Scope(NamedTuple):
     @property
     def self_obj(self) -> Any:
         return self.values.get("self")
+
+
+def namespace_scope(ns: dict[str, Any]) -> Scope:
+    """The namespace as a scope of no code: where a path the user could write (``a.b['c']``)
+    is read with :meth:`Tracer.live`."""
+    return Scope(Code(Source("", [], ast.Module([], [])), None, ""), {}, ns, 0, -1)
 
 
 class TracerLike(Protocol):
