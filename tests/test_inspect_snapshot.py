@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import namedtuple
+from typing import Any
 
 import pytest
 import torch
@@ -418,3 +419,30 @@ def test_private_keys_are_found_at_c_speed(keys):
     from devicelens.inspect._columns import private_positions
 
     assert private_positions(keys) == [i for i, k in enumerate(keys) if k.startswith("_")]
+
+
+def test_a_few_names_are_found_where_the_scan_of_every_name_finds_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``loose_named`` finds a few names one by one (``list.index``) and places each past the
+    walked records before it; the positions are the ones the scan of every name gives, with
+    modules before, between and after the compact rows, and names that are absent or walked."""
+    import random
+
+    from devicelens.inspect import records
+
+    rng = random.Random(7)
+    for _ in range(60):
+        ns: dict[str, Any] = {}
+        for i in range(rng.randint(0, 30)):
+            ns[f"v{i}"] = nn.Linear(1, 1) if rng.random() < 0.3 else torch.zeros(1)
+        snap = take_snapshot(ns)
+        pool = [*ns, "absent"]
+        for _ in range(6):
+            wanted = set(rng.sample(pool, min(len(pool), rng.randint(1, records._FEW_NAMES))))
+            few = snap.loose_named(wanted)
+            with monkeypatch.context() as m:
+                m.setattr(records, "_FEW_NAMES", 0)
+                scanned = snap.loose_named(wanted)
+            assert few == scanned
+            assert few == sorted(p for p, n in enumerate(snap.names())
+                                 if n in wanted and type(ns[n]) is torch.Tensor)

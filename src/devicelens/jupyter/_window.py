@@ -188,19 +188,25 @@ def _texts(o: ObjectRecord | LooseHeader) -> Iterator[str]:
 
 def page(snap: Snapshot, ordered: Order, spec: Spec,
          cache: dict[str, tuple[Row, WireObject]],
-         regraded: Mapping[str, ObjectRecord] = _NONE) -> tuple[dict[str, WireObject],
-                                                                 WireWindow]:
+         regraded: Mapping[str, ObjectRecord] = _NONE,
+         since: frozenset[str] | None = None) -> tuple[dict[str, WireObject], WireWindow]:
     """The rows of ``spec``'s page of ``ordered``, by name in window order, and the window
     that describes them. ``cache`` (name -> the record and the row last encoded for it) is
     read and refilled: a row whose record is unchanged is the very same dict, so the panel
     is sent nothing for it; so is one whose record only had its grads replaced (``regraded``:
-    name -> the record it replaced; a row carries no storage)."""
+    name -> the record it replaced; a row carries no storage). ``since``: the only names
+    whose records may differ from those the cache was filled from (None: any may); the
+    others' rows are taken from the cache without reading their records (a cell that flags
+    one name moves the page by a row: one record read, not a page of them)."""
     names = fitting(ordered.names[spec.offset:spec.offset + spec.limit])
-    records = records_of(snap, names)
     kept = {n: cache[n] for n in names if n in cache}
     cache.clear()
     cache.update(kept)
-    rows = {name: encode(records[name], cache, regraded) for name in names}
+    read = names if since is None else [n for n in names if n not in kept or n in since]
+    records = records_of(snap, read)
+    rows = {name: kept[name][1] if name not in records else encode(records[name], cache,
+                                                                    regraded)
+            for name in names}
     window = WireWindow(offset=spec.offset, limit=spec.limit, sort=spec.sort,
                         ascending=spec.ascending, filter=spec.filter, names=names,
                         matched=len(ordered.names), total=ordered.total)
@@ -270,9 +276,22 @@ class Pager:
                 and frame.follows(last[0].snapshot) and names == last[2][1]["names"]:
             out = self._patched(snap, frame, last[2], ordered)  # NB: the same rows, in order
         else:
-            out = page(snap, ordered, spec, self.encoded, frame.regraded)
+            out = page(snap, ordered, spec, self.encoded, frame.regraded,
+                       self._since(last[0] if last is not None else None, frame))
         self.last = (frame, spec, out)
         return out
+
+    @staticmethod
+    def _since(encoded_at: Frame | None, frame: Frame) -> frozenset[str] | None:
+        """The names whose records in ``frame`` may differ from those the cache of encoded
+        rows was filled from (``encoded_at``, the last page's frame: every row it keeps was
+        encoded or checked then); None: any may."""
+        if encoded_at is frame:
+            return frozenset()
+        if encoded_at is None or frame.changed is None or not frame.follows(
+                encoded_at.snapshot):
+            return None
+        return frame.changed
 
     def _patched(self, snap: Snapshot, frame: Frame,
                  last: tuple[dict[str, WireObject], WireWindow], ordered: Order,
