@@ -93,6 +93,30 @@ def warp(flow):
     return grids[k] + flow
 """
 
+SPIKES = """
+import torch
+from torch import nn
+
+class Input(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("s", torch.zeros(1, n, dtype=torch.bool))
+        self.register_buffer("x", torch.zeros(1, n))
+    def forward(self, x):
+        self.s = x
+        self.x.masked_fill_(self.s.bool(), 1.0)
+
+class Network(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleDict({"I": Input(3)})
+    def run(self, inputs, time):
+        for t in range(time):
+            for l in self.layers:
+                if l in inputs:
+                    self.layers[l].forward(x=inputs[l].select(0, t))
+"""
+
 
 def run(ip, cell: str, fake=None):
     if fake is None:
@@ -385,4 +409,25 @@ def test_a_plain_object_unpacked_from_a_helper_has_its_tensors_moved(ip, capsys,
     assert (f"+ g.node_type, g.pos, state_attr = g.node_type.to({anchor}), g.pos.to({anchor}), "
             f"state_attr.to({anchor})") in text, text
     assert "g.to(" not in text
+    assert VERIFIED in text
+
+
+def test_a_buffer_the_method_rebinds_from_its_argument_is_the_callers_data(ip, capsys,
+                                                                          fake_cuda):
+    """BindsNET's input layer keeps each step's spikes as its buffer (``self.s = x``): the op
+    meets the buffer, but the stray is what the cell handed ``network.run``. The user's data is
+    the culprit, reached through ``self.layers[l]`` of a ``ModuleDict``; neither the buffer
+    (the next call binds the stray again) nor a split of the network (the call's own doing)
+    is blamed, and the model is not moved to the cpu."""
+    assert run(ip, SPIKES) is None
+    with fake_cuda:
+        ip.user_ns.update(network=fake_cuda.to(ip.user_ns["Network"](), "cuda:0"),
+                          price_data=torch.rand(4, 1, 3) > 0.5)
+    capsys.readouterr()
+    assert run(ip, 'network.run(inputs={"I": price_data}, time=4)\n', fake_cuda) is not None
+    text = diagnosis(capsys)
+    culprits = re.findall(r"^  culprit: (\S+)", text, re.MULTILINE)
+    assert culprits == ["price_data"], text
+    assert 'price_data = price_data.to("cuda:0")' in text
+    assert ".to(\"cpu\")" not in text
     assert VERIFIED in text

@@ -174,3 +174,35 @@ def test_a_non_leaf_tensor_never_triggers_the_grad_warning() -> None:
     # NB: a non-leaf that retains its grad keeps one, and it is shown
     assert [t.path for t in snap["kept"].tensors] == ["kept", "kept.grad"]
     assert [t.path for t in snap["w"].tensors] == ["w", "w.grad"]
+
+
+def test_an_item_of_torchs_module_containers_resolves_from_its_table() -> None:
+    """``layers["I"]``, ``blocks[-1]``, ``params[0]`` of torch's module containers read their
+    tables as the containers' own ``__getitem__`` does (a user's ``self.layers[l]``, followed
+    by the guard); a subclass's own ``__getitem__`` is never run, and nothing resolves."""
+    from devicelens.inspect._tree import Step
+
+    class Picky(nn.ModuleList):
+        def __getitem__(self, i: Any) -> Any:
+            CALLED.append("Picky.__getitem__")
+            return super().__getitem__(i)
+
+    CALLED.clear()
+    first, last = nn.Linear(1, 1), nn.Linear(1, 2)
+    w = nn.Parameter(torch.zeros(1))
+    ns = {"layers": nn.ModuleDict({"I": first}), "blocks": nn.Sequential(first, last),
+          "params": nn.ParameterList([w]), "picky": Picky([first])}
+
+    def at(name: str, key: Any) -> Any:
+        return resolve(ns, (Step("name", name), Step("item", key)))
+
+    assert at("layers", "I") is first
+    assert at("blocks", -1) is last and at("blocks", 0) is first
+    assert at("params", 0) is w
+    for name, key in (("layers", "O"), ("blocks", 2), ("layers", 0), ("picky", 0)):
+        try:
+            at(name, key)
+        except LookupError:
+            continue
+        raise AssertionError(f"{name}[{key!r}] resolved")
+    assert CALLED == []

@@ -383,6 +383,37 @@ def resolve(namespace: dict[str, Any], ref: Ref) -> Any:
     return obj
 
 
+_NOT_A_CONTAINER = object()
+#: torch's module containers, by class name: the table their own ``__getitem__`` reads, and
+#: whether it takes a position (``layers[0]``) or a key (``layers["I"]``)
+_MODULE_TABLES = {"ModuleDict": ("_modules", False), "ParameterDict": ("_parameters", False),
+                  "ModuleList": ("_modules", True), "Sequential": ("_modules", True),
+                  "ParameterList": ("_parameters", True)}
+
+
+def _module_item(obj: Any, key: Any) -> Any:
+    """``obj[key]`` of one of torch's module containers, read from its table as its own
+    ``__getitem__`` does (a user's code reads ``self.layers[l]``); ``_NOT_A_CONTAINER`` for
+    anything else, a subclass with its own ``__getitem__`` included (never run)."""
+    for cls in _types._MRO(type(obj)):
+        d = _types._TDICT(cls)
+        name = _types._NAME(cls)
+        if d.get("__module__") == "torch.nn.modules.container" and name in _MODULE_TABLES:
+            if _type_dict_lookup(type(obj), "__getitem__") is not d.get("__getitem__"):
+                return _NOT_A_CONTAINER
+            table_name, positional = _MODULE_TABLES[name]
+            table = dict.get(instance_dict(obj) or {}, table_name)
+            if not issubclass(type(table), dict):
+                return _MISSING
+            if not positional:
+                return dict.get(table, key, _MISSING) if type(key) is str else _MISSING
+            values = list(dict.values(table))
+            if type(key) is not int or not -len(values) <= key < len(values):
+                return _MISSING
+            return values[key]
+    return _NOT_A_CONTAINER
+
+
 def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
     kind, key, hint = step
     try:
@@ -400,6 +431,9 @@ def _resolve_step(namespace: dict[str, Any], obj: Any, step: Step) -> Any:
                 return d[key]
             return _read_field(obj, str(key))
         if kind == "item":
+            held = _module_item(obj, key)
+            if held is not _NOT_A_CONTAINER:
+                return held
             ck = container_kind(obj)
             if ck in ("dict", "userdict"):
                 d2 = obj if ck == "dict" else (instance_dict(obj) or {}).get("data", {})

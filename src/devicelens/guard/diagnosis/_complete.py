@@ -34,13 +34,13 @@ def cell_extras(ctx: Ctx, failure: Failure, expected: str,
             "host", "load", "meta", "lengths", "mask", "target", "dest")):
         return [], set()
     named = {b.operand.named.name for b in blames if b.operand is not None}
-    extras, covered = _findings(ctx, failure, expected, named)
+    extras, covered, own_doing = _findings(ctx, failure, expected, named)
     if failure.kind == "device":
         held, roots = held_strays(ctx, expected, named)
         extras, covered = extras + held, covered | roots
         named |= {b.operand.named.name for b in held if b.operand is not None}
     named |= covered
-    extras += _preflight(ctx, failure, expected, named)
+    extras += _preflight(ctx, failure, expected, named, own_doing)
     return extras, covered
 
 
@@ -166,17 +166,24 @@ def _consistent(failure: Failure, expected: str, fix: str, device: str | None) -
 
 
 def _findings(ctx: Ctx, failure: Failure, expected: str,
-              named: set[str]) -> tuple[list[Blame], set[str]]:
+              named: set[str]) -> tuple[list[Blame], set[str], set[str]]:
+    """The findings' culprits, the objects they cover, and the modules split only by the
+    failing call's own doing (:func:`_remade_by_running_code`), which the cell's pre-flight
+    must not blame either."""
     from ...analysis import DEVICE_KINDS, DTYPE_KINDS, diagnose
 
     snap = ctx.namer.build()
     if snap is None:
-        return [], set()
+        return [], set(), set()
     kinds = DEVICE_KINDS if failure.kind == "device" else DTYPE_KINDS
     on_line = _line_names(ctx) | {_root(n) for n in named}
     out: list[Blame] = []
     covered: set[str] = set()
+    own_doing: set[str] = set()
     for f in diagnose(snap):
+        if f.kind == "module_split" and _remade_by_running_code(ctx, f):
+            own_doing |= set(f.objects)
+            continue
         # NB: a plain attribute of a module with no weights is a note until a cell fails on it
         proven = f.kind == "trap_unplaced" and any(_covered(p, named) for p in f.paths)
         if f.kind not in kinds or (f.severity != "error" and not proven) \
@@ -200,7 +207,7 @@ def _findings(ctx: Ctx, failure: Failure, expected: str,
             out += [Blame(op) for op in _split_strays(snap, f, named)]
         if len(out) >= 3:
             break
-    return out, covered
+    return out, covered, own_doing
 
 
 _TRAPS = ("trap_attribute", "trap_unplaced", "trap_container")
@@ -218,12 +225,22 @@ def _trapped_path(f: Any) -> str:
 def _remade_by_running_code(ctx: Ctx, f: Any) -> bool:
     """A plain tensor attribute left behind (``dec.pos_index``) that a method running now
     assigns itself (``self.pos_index = ...`` in ``forward``): moving or registering it is undone
-    at the next call; the line that makes it is the fix (found by the culprit's own trace)."""
-    from ._naming import self_assignments
-
+    at the next call; the line that makes it is the fix (found by the culprit's own trace).
+    So is a module split only by buffers its running methods rebind (BindsNET's input layer
+    keeps each step's input as ``self.s``): the split is the failing call's own doing, and the
+    data it was handed is the culprit."""
+    if f.kind == "module_split":
+        return bool(f.paths) and all(_assigned_by_running(ctx, p) for p in f.paths)
     if f.kind not in _TRAPS or not f.paths:
         return False
-    path = f.paths[0] if f.kind != "trap_container" else f.paths[0].rsplit("[", 1)[0]
+    return _assigned_by_running(
+        ctx, f.paths[0] if f.kind != "trap_container" else f.paths[0].rsplit("[", 1)[0])
+
+
+def _assigned_by_running(ctx: Ctx, path: str) -> bool:
+    """Whether a method running now assigns the attribute at ``path`` of its own object."""
+    from ._naming import self_assignments
+
     if "." not in path:
         return False
     owner_path, attr = path.rsplit(".", 1)
@@ -290,7 +307,8 @@ def _line_names(ctx: Ctx) -> set[str]:
     return set(re.findall(r"[A-Za-z_]\w*", line))
 
 
-def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> list[Blame]:
+def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str],
+               own_doing: set[str]) -> list[Blame]:
     from ..preflight import preflight
 
     if ctx.cell < 0:
@@ -302,7 +320,8 @@ def _preflight(ctx: Ctx, failure: Failure, expected: str, named: set[str]) -> li
     wanted = _DEVICE_ISSUES if failure.kind == "device" else _DTYPE_ISSUES
     out: list[Blame] = []
     for issue in preflight(text, ctx.ns, check_dtype=failure.kind != "device").issues:
-        if issue.severity != "error" or issue.kind not in wanted or not issue.names:
+        if issue.severity != "error" or issue.kind not in wanted or not issue.names or (
+                issue.kind == "module_split" and set(issue.names) <= own_doing):
             continue
         fresh = [n for n in issue.names if not _covered(n, named)]
         if not fresh or not _consistent(failure, expected, issue.fix, None):

@@ -46,7 +46,7 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         holder = ctx.namer.holder(op.tensor)  # NB: `y` itself for `y.view(-1)`
         origins = [Origin(named.name, named.code, holder, named.role)]
         trail = _cell_trail(ctx, tracer, named)
-        source = _source_in_cell(trail, named)
+        source = _source_in_cell(trail, named) or _kept_from_caller(ctx, tracer, op)
         code = [] if source else (
             _rebound_in_cell(trail, named) or _remade_by_method(ctx, tracer, op)
             or _dropped_on_the_way(ctx, tracer, op))
@@ -194,8 +194,36 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     (an optimizer's new state): the namespace holds this call's copy and the next call makes it
     again (or a rerun of the cell starts from an empty state), so moving it fixes nothing; the
     line that makes it is what to change."""
-    from ...inspect._types import instance_dict
     from ..families import _code_bugs
+
+    for at, value, what in _assigned_by_method(ctx, tracer, op):
+        found = [o for o in tracer.expr(at, value, 1) if o.role == "code"]
+        found = found or _code_bugs.where_made(tracer, at, value, what)
+        if found:
+            return found
+    return []
+
+
+def _kept_from_caller(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
+    """A module attribute the running method bound, before the failing line, to what its
+    caller handed it (BindsNET's input layer keeps each step's spikes: ``self.s = x``), where
+    the trail of that value reaches the user's own data (``price_data``, passed to
+    ``network.run``): that data is the culprit. The namespace path of the attribute holds
+    this call's copy; moving it fixes nothing, the next call binds the stray again."""
+    for at, value, _what in _assigned_by_method(ctx, tracer, op):
+        if not isinstance(value, ast.Name | ast.Attribute | ast.Subscript):
+            continue  # NB: a value made on that line is :func:`_remade_by_method`'s
+        found = tracer.expr(at, value, 1)
+        if found and all(o.role != "code" for o in found):
+            return found
+    return []
+
+
+def _assigned_by_method(ctx: Ctx, tracer: Any, op: Op) -> Any:
+    """(scope at the line, value, what it binds) of each statement of a running user method
+    that bound, before its current line, the attribute of ``self`` (or the item of a dict it
+    holds) that is the operand now; innermost frame first."""
+    from ...inspect._types import instance_dict
 
     for i, fr in enumerate(ctx.frames):
         if not ctx.is_user(fr.frame.f_code.co_filename) or fr.frame.f_code.co_name == "<module>":
@@ -204,9 +232,13 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
         if sc is None or sc.self_obj is None:
             continue
         d = instance_dict(sc.self_obj) or {}
+        # NB: a module's buffer too: ``self.s = x`` rebinds a registered one in ``_buffers``
+        buffers = dict.get(d, "_buffers") if is_module(sc.self_obj) else None
+        attrs = list(dict.items(d)) + (list(dict.items(buffers)) if issubclass(
+            type(buffers), dict) else [])
         # NB: or a tuple of them (an LSTM's ``self.hidden = self.init_hidden()``)
         made = [(stmt, value, f"self.{attr}") for attr in
-                [k for k, v in list(dict.items(d)) if type(k) is str and (
+                [k for k, v in attrs if type(k) is str and (
                     v is op.tensor or (type(v) is tuple and any(x is op.tensor for x in v)))]
                 for stmt, value in self_assignments(sc.code, attr, sc.line)]
         # NB: an item of a plain dict the method holds (an optimizer's ``state =
@@ -216,12 +248,7 @@ def _remade_by_method(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
                  if v is op.tensor and type(key) is str
                  for stmt, value in _item_assignments(sc.code, name, key, sc.line)]
         for stmt, value, what in made:
-            at = sc._replace(line=stmt.lineno)
-            found = [o for o in tracer.expr(at, value, 1) if o.role == "code"]
-            found = found or _code_bugs.where_made(tracer, at, value, what)
-            if found:
-                return found
-    return []
+            yield sc._replace(line=stmt.lineno), value, what
 
 
 def _item_assignments(code: Any, name: str, key: str, before: int) -> list[tuple[ast.stmt,
