@@ -402,7 +402,7 @@ def _module_item(obj: Any, key: Any) -> Any:
             if _type_dict_lookup(type(obj), "__getitem__") is not d.get("__getitem__"):
                 return _NOT_A_CONTAINER
             table_name, positional = _MODULE_TABLES[name]
-            table = dict.get(instance_dict(obj) or {}, table_name)
+            table: Any = dict.get(instance_dict(obj) or {}, table_name)
             if not issubclass(type(table), dict):
                 return _MISSING
             if not positional:

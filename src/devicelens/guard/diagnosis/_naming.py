@@ -213,7 +213,7 @@ def _kept_from_caller(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     for at, value, _what in _assigned_by_method(ctx, tracer, op):
         if not isinstance(value, ast.Name | ast.Attribute | ast.Subscript):
             continue  # NB: a value made on that line is :func:`_remade_by_method`'s
-        found = tracer.expr(at, value, 1)
+        found: list[Origin] = tracer.expr(at, value, 1)
         if found and all(o.role != "code" for o in found):
             return found
     return []
@@ -233,7 +233,7 @@ def _assigned_by_method(ctx: Ctx, tracer: Any, op: Op) -> Any:
             continue
         d = instance_dict(sc.self_obj) or {}
         # NB: a module's buffer too: ``self.s = x`` rebinds a registered one in ``_buffers``
-        buffers = dict.get(d, "_buffers") if is_module(sc.self_obj) else None
+        buffers: Any = dict.get(d, "_buffers") if is_module(sc.self_obj) else None
         attrs = list(dict.items(d)) + (list(dict.items(buffers)) if issubclass(
             type(buffers), dict) else [])
         # NB: or a tuple of them (an LSTM's ``self.hidden = self.init_hidden()``)
