@@ -139,3 +139,42 @@ def test_a_module_level_device_setting_is_replaced_by_the_functions_own(ip, caps
     assert ("+ grid = torch.linspace(-1.0, 1.0, flow.shape[-1], device=img.device)"
             in text), text
     assert VERIFIED in text
+
+
+DANN = """
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+class DANN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.disc = nn.Linear(4, 3)
+    def update(self, minibatches):
+        device = "cuda"  # hard-coded: the run is on the cpu
+        all_x = torch.cat([x for x, y in minibatches])
+        disc_out = self.disc(all_x)
+        disc_labels = torch.cat([
+            torch.full((x.shape[0],), i, dtype=torch.int64, device=device)
+            for i, (x, y) in enumerate(minibatches)
+        ])
+        return F.cross_entropy(disc_out, disc_labels)
+"""
+
+
+def test_a_device_the_function_spells_out_itself_is_replaced_by_its_own(ip, capsys,
+                                                                         fake_cuda):
+    """DomainBed's DANN ``update`` made its discriminator's labels on ``device = 'cuda'``, a
+    local it spells out, for an algorithm run on the cpu: the labels take the device of what
+    the method has, in the comprehension that makes them; nothing of the user's moves."""
+    assert run(ip, DANN) is None
+    ip.user_ns.update(algorithm=ip.user_ns["DANN"]().to("cpu"), device="cpu",  # NB: no GPU
+                      batches=[(torch.randn(2, 4), torch.zeros(2)) for _ in range(3)])
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    loss = algorithm.update(batches)\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: algorithm (its DANN.update has the line to edit); expected cpu" in text, text
+    assert ("+ torch.full((x.shape[0],), i, dtype=torch.int64, "
+            "device=next(self.parameters()).device)") in text, text
+    assert VERIFIED in text

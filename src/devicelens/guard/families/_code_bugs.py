@@ -563,7 +563,8 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = _default_device()
         elif _literal_device(dev):
             makes = _device_of(dev)
-        elif _unowned_setting(tr, sc, dev) or _stray_global(tr, sc, dev, line):
+        elif _unowned_setting(tr, sc, dev) or _stray_global(tr, sc, dev, line) \
+                or _stray_local(tr, sc, dev, line):
             makes = tr.want.device
         elif _unset_param(tr, sc, dev, line):
             # NB: ``device=device`` where the caller left ``device=None`` (verl's group_mean_std):
@@ -653,6 +654,24 @@ def _stray_global(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bo
             and node.id not in sc.code.params()
             and not _source.assignments(sc.code, node.id, line + 1)
             and names_device(sc.globals.get(node.id), tr.want.device))
+
+
+def _stray_local(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bool:
+    """``device=device`` in a function that bound ``device`` itself, last before the line, to
+    a device spelled out that names the culprit's device (DomainBed's DANN ``update``:
+    ``device = 'cuda'``, on a run on the cpu): the line makes its tensor there whatever its
+    inputs are on, and the fix takes the device from what the function has. NB: a plain
+    assignment of a literal, never a parameter or a device read from data."""
+    if not isinstance(node, ast.Name) or sc.code.func is None \
+            or node.id in sc.code.params():
+        return False
+    assigned = _source.assignments(sc.code, node.id, line + 1)
+    if not assigned:
+        return False
+    stmt, value = assigned[-1]
+    made = _device_of(value) if isinstance(stmt, ast.Assign) and _literal_device(value) \
+        else None
+    return made is not None and _same_device(made, tr.want.device)
 
 
 def _unset_param(tr: Tracer, sc: Scope, node: ast.expr | None, line: int) -> bool:
