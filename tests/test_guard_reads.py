@@ -117,6 +117,19 @@ class Network(nn.Module):
                     self.layers[l].forward(x=inputs[l].select(0, t))
 """
 
+GRID = """
+import torch
+from torch import nn
+
+class Grid(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.data = nn.Parameter(torch.zeros(1, 6))
+    def forward(self, u):
+        padded = torch.cat([self.data, self.data], dim=-1)
+        return torch.stack([padded * (u + o) for o in range(2)]).sum(0)
+"""
+
 
 def run(ip, cell: str, fake=None):
     if fake is None:
@@ -430,4 +443,19 @@ def test_a_buffer_the_method_rebinds_from_its_argument_is_the_callers_data(ip, c
     assert culprits == ["price_data"], text
     assert 'price_data = price_data.to("cuda:0")' in text
     assert ".to(\"cpu\")" not in text
+    assert VERIFIED in text
+
+
+def test_a_comprehension_sees_the_names_of_the_method_that_runs_it(ip, capsys, fake_cuda):
+    """torch-cubic-spline-grids: the op fails in a list comprehension (a frame of its own up to
+    Python 3.11, holding only the names it reads: ``padded``, not ``self``); its trail goes on
+    in the method's names, to the grid's own weights: the module was never moved."""
+    assert run(ip, GRID) is None
+    ip.user_ns.update(m=ip.user_ns["Grid"]())
+    capsys.readouterr()
+    assert run(ip, 'with torch.no_grad():\n    out = m(torch.rand(12, device="cuda:0"))\n',
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: m.data (float32[1, 6] on cpu)" in text, text
+    assert 'm.to("cuda:0")' in text
     assert VERIFIED in text

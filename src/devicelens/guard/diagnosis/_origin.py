@@ -31,6 +31,9 @@ _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool"
                     "short", "char", "type"})
 
 
+_COMPREHENSIONS = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
+
+
 class Tracer:
     """Follows culprits back through the user's code; see the module's docstring."""
 
@@ -46,7 +49,20 @@ class Tracer:
         code = _source.frame_code(fr.frame)
         if code is None:
             return None
-        return Scope(code, frame_locals(fr.frame), fr.frame.f_globals, fr.lineno, i)
+        return Scope(code, self._values(i), fr.frame.f_globals, fr.lineno, i)
+
+    def _values(self, i: int) -> dict[str, Any]:
+        """Frame ``i``'s locals; a comprehension's (it runs in a frame of its own up to Python
+        3.11) over those of the function that runs it, the next frame out: it sees the
+        function's names (``self``), its own locals only the ones it reads."""
+        fr = self.frames[i]
+        values = frame_locals(fr.frame)
+        if fr.frame.f_code.co_name not in _COMPREHENSIONS or i + 1 >= len(self.frames):
+            return values
+        outer = self.frames[i + 1].frame
+        if not any(c is fr.frame.f_code for c in outer.f_code.co_consts):
+            return values
+        return {**frame_locals(outer), **values}
 
     def local(self, i: int, name: str, sub: str = "") -> list[Origin]:
         """The culprit is local ``name`` (element ``sub`` of it, ``[0]``) of frame ``i``."""
