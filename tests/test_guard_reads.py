@@ -130,6 +130,21 @@ class Grid(nn.Module):
         return torch.stack([padded * (u + o) for o in range(2)]).sum(0)
 """
 
+STAGES = """
+import torch
+from torch import nn
+
+class Rebuilt(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weights = nn.Parameter(torch.rand(2))
+    def _evaluate(self, x):
+        res = torch.cos(x + self.weights)
+        return torch.zeros(res.shape, dtype=x.dtype) + 0.0  # rebuilt on the host
+    def forward(self, inputs):
+        return self._evaluate(inputs)
+"""
+
 
 def run(ip, cell: str, fake=None):
     if fake is None:
@@ -458,4 +473,25 @@ def test_a_comprehension_sees_the_names_of_the_method_that_runs_it(ip, capsys, f
     text = diagnosis(capsys)
     assert "culprit: m.data (float32[1, 6] on cpu)" in text, text
     assert 'm.to("cuda:0")' in text
+    assert VERIFIED in text
+
+
+def test_the_input_of_a_sequentials_stage_is_what_the_stage_before_it_returned(ip, capsys,
+                                                                             fake_cuda):
+    """PennyLane 0.18's TorchLayer in an ``nn.Sequential`` on the GPU rebuilt its result on the
+    host; the next stage (a Linear) fails. Its input is followed through torch's
+    ``Sequential.forward`` to the stage before it, whose own code makes the stray: that line
+    is edited, where the model was moved to the cpu before."""
+    assert run(ip, STAGES) is None
+    with fake_cuda:
+        model = fake_cuda.to(torch.nn.Sequential(
+            torch.nn.Linear(2, 2), ip.user_ns["Rebuilt"](), torch.nn.Linear(2, 2)), "cuda:0")
+        ip.user_ns.update(model=model, xs=fake_cuda.randn(5, 2, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    pred = model(xs)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "edit: in `model.1` (Rebuilt._evaluate" in text, text
+    assert ("+ return torch.zeros(res.shape, dtype=x.dtype, "
+            "device=next(self.parameters()).device) + 0.0") in text
+    assert '.to("cpu")' not in text
     assert VERIFIED in text

@@ -76,11 +76,42 @@ class Tracer:
         out = self.name(sc, name, 0)
         if out or self.is_user(sc.code.src.filename):
             return out
+        staged = self._previous_stage(i, sc.values.get(name))
+        if staged is not None:
+            return staged
         # NB: an argument inside torch's own code (a layer's `input`): look where the user's
         # code made it, on the line of the first user frame out
         user = next((j for j in range(i + 1, len(self.frames))
                      if self.is_user(self.frames[j].frame.f_code.co_filename)), -1)
         return self.temporary(user) if user >= 0 else []
+
+    def _previous_stage(self, i: int, obj: Any) -> list[Origin] | None:
+        """``obj``, an argument of torch's code in frame ``i``, is the input of a stage of a
+        torch ``Sequential`` running further out (``for module in self: input =
+        module(input)``): what the stage before it returned. That stage's own ``forward``,
+        where it is the user's, says where its output came from (PennyLane's TorchLayer
+        rebuilt its result on the host, for the next Linear on the GPU). None where there is
+        no such stage; a first stage's input is the caller's (the user frame out)."""
+        import torch
+
+        seq = torch.nn.Sequential.forward.__code__
+        if not is_tensor(obj):
+            return None
+        fr = next((f.frame for f in self.frames[i:] if f.frame.f_code is seq), None)
+        values = frame_locals(fr) if fr is not None else {}
+        if values.get("input") is not obj:
+            return None
+        table = dict.get(_types.instance_dict(values.get("self")) or {}, "_modules")
+        stages = list(dict.values(table)) if type(table) is dict else []
+        at = next((k for k, m in enumerate(stages) if m is values.get("module")), -1)
+        if at <= 0:
+            return None
+        prev = stages[at - 1]
+        fn = _tree._type_dict_lookup(type(prev), "forward")
+        if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
+            return None
+        call = ast.Call(ast.Name("stage", ast.Load()), [ast.Name("input", ast.Load())], [])
+        return self._returns(namespace_scope({}), call, fn, 1, me=prev, at_call=False)
 
     def temporary(self, i: int) -> list[Origin]:
         """The culprit was made on frame ``i``'s current statement and bound to no name."""
