@@ -531,6 +531,42 @@ def test_a_plain_attribute_its_own_class_moves_where_it_reads_it_is_only_a_note(
     assert kept == [("trap_attribute", "error")], kept
 
 
+def test_a_plain_attribute_handed_to_a_submodule_that_moves_it_is_only_a_note() -> None:
+    """BasicTS's STGCN keeps its graph shift operator as a plain attribute on the cpu and hands
+    it to a Chebyshev layer whose ``forward`` moves it to its input's device first: moved where
+    it is read, one call down. The same layer without that move keeps the error, and so does a
+    layer the cells define after the one that uses it (its code is not read yet)."""
+    conv = ("class Cheb(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.w = nn.Linear(4, 4)\n    def forward(self, x, gso):\n"
+            "        gso = gso.to(x.device)\n        return self.w(gso @ x)\n")
+    layer = ("class Layer(nn.Module):\n    def __init__(self, gso):\n        super().__init__()\n"
+             "        self.gso = gso\n        self.cheb = Cheb()\n"
+             "    def forward(self, x):\n        return self.cheb(x, self.gso)\n")
+
+    class Cheb(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = nn.Linear(4, 4)
+
+    class Layer(nn.Module):
+        def __init__(self, gso: torch.Tensor) -> None:
+            super().__init__()
+            self.gso = gso
+            self.cheb = Cheb()
+
+    ns = {"model": Layer(torch.eye(4)).to("meta")}
+    model = ns["model"]
+    model.gso = torch.eye(4)  # NB: as ``Module.to()`` leaves a plain attribute
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, text) if "model.gso" in f.paths]
+
+    assert severity(conv + layer) == [("trap_latent", "info")]
+    assert severity(conv.replace("gso = gso.to(x.device)", "pass") + layer) == [
+        ("trap_attribute", "error")]
+    assert severity(layer + conv) == [("trap_attribute", "error")]
+
+
 def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
     """A focal loss keeps ``self.alpha`` on the cpu and reads the copy its ``NLLLoss`` holds
     as a buffer (AdeelH's multi-class focal loss): nothing reads the stray, so no error. The

@@ -77,6 +77,9 @@ class _Shared:
         #: (a class the cells define, a method of it) -> its parameters, and those its body
         #: moves to a device (``init_state(frames)``: ``frames.to(device)`` unless offloaded)
         self.method_moves: dict[tuple[str, str], tuple[tuple[str, ...], frozenset[str]]] = {}
+        #: a class the cells define -> its ``forward``'s parameters (after ``self``), and those
+        #: its body moves to a device (ChebGraphConv's ``gso = gso.to(x.device)``)
+        self.forward_moves: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 class Usage:
@@ -342,7 +345,12 @@ class _Visitor:
             for m in s.body:
                 if isinstance(m, ast.FunctionDef) and m.name == "forward":
                     self._cpu_params(s.name, m, method=True)
-            self.shared.moved_at_use[s.name] = _moved_at_use(s)
+            self.shared.moved_at_use[s.name] = _moved_at_use(s) | _handed_to_a_mover(
+                s, self.shared.forward_moves)
+            forward = next((m for m in s.body if isinstance(m, ast.FunctionDef)
+                            and m.name == "forward"), None)
+            if forward is not None:
+                self.shared.forward_moves[s.name] = _params_moved(forward)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
             self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
             self.shared.casts_inputs[s.name] = _casts_inputs(s)
@@ -669,6 +677,39 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
         if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
             out |= _outputs_cast(f, members)
     return frozenset(out)
+
+
+def _handed_to_a_mover(cls: ast.ClassDef, forward_moves: Mapping[
+        str, tuple[tuple[str, ...], frozenset[str]]]) -> frozenset[str]:
+    """``self.<attr>`` a method of ``cls`` hands to a submodule whose ``forward`` moves that
+    parameter to a device (BasicTS's graph layer: ``self.cheb_graph_conv(x, self.gso)``, and
+    ChebGraphConv's ``gso = gso.to(x.device)``): moved where it is read, one call down. NB:
+    the submodule's class read off ``__init__`` (``self.X = ChebGraphConv(...)``), a class the
+    cells defined before this one."""
+    kinds: dict[str, str] = {}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(t := node.targets[0], ast.Attribute) \
+                and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+            kinds[t.attr] = node.value.func.id
+    out: set[str] = set()
+    for node in ast.walk(cls):
+        sub = _self_call(node) if isinstance(node, ast.Call) else None
+        params, moves = forward_moves.get(kinds.get(sub or "", ""), ((), frozenset()))
+        if not moves or not isinstance(node, ast.Call):
+            continue
+        given = [*zip(params, node.args, strict=False),
+                 *((k.arg, k.value) for k in node.keywords if k.arg)]
+        out |= {attr for p, arg in given if p in moves
+                and (attr := _plain_self_attr(arg)) is not None}
+    return frozenset(out)
+
+
+def _plain_self_attr(e: ast.expr) -> str | None:
+    """``X`` of a bare ``self.X``."""
+    return e.attr if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) \
+        and e.value.id == "self" else None
 
 
 def _self_call(e: ast.expr, members: Mapping[str, str] | None = None) -> str | None:
