@@ -145,6 +145,22 @@ class Rebuilt(nn.Module):
         return self._evaluate(inputs)
 """
 
+HALF_MOVED = """
+import torch
+from torch import nn
+
+DEVICE = "cuda:0"
+
+def test(net, testloader):
+    correct = 0
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data[0].to(DEVICE), data[1]
+            outputs = net(images)
+            correct += (outputs.argmax(1) == labels).sum()
+    return correct
+"""
+
 
 def run(ip, cell: str, fake=None):
     if fake is None:
@@ -494,4 +510,22 @@ def test_the_input_of_a_sequentials_stage_is_what_the_stage_before_it_returned(i
     assert ("+ return torch.zeros(res.shape, dtype=x.dtype, "
             "device=next(self.parameters()).device) + 0.0") in text
     assert '.to("cpu")' not in text
+    assert VERIFIED in text
+
+
+def test_a_value_unpacked_beside_moved_ones_is_moved_as_they_are(ip, capsys, fake_cuda):
+    """Flower's quickstart ``test``: ``images, labels = data[0].to(DEVICE), data[1]`` moves
+    the images and not the labels. The line is the fix (``data[1].to(DEVICE)``, the move its
+    sibling makes): a real loader makes its batches anew at every pass, so moving the
+    namespace's copy of them mends nothing."""
+    assert run(ip, HALF_MOVED) is None
+    with fake_cuda:
+        ip.user_ns.update(net=fake_cuda.to(torch.nn.Linear(4, 3), "cuda:0"),
+                          testloader=[(torch.randn(2, 4), torch.zeros(2, dtype=torch.int64))
+                                      for _ in range(2)])
+    capsys.readouterr()
+    assert run(ip, "n = test(net, testloader)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "+ images, labels = data[0].to(DEVICE), data[1].to(DEVICE)" in text, text
+    assert "testloader[0] =" not in text
     assert VERIFIED in text

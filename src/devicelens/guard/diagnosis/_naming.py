@@ -174,7 +174,9 @@ def _made_earlier(ctx: Ctx, tracer: Any, o: Origin) -> list[Origin]:
 
 def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
     """The user's function got the tensor and meant to move it, but dropped the moved copy
-    (``mask.to(device)`` on a line of its own): that line is the fix, not the namespace."""
+    (``mask.to(device)`` on a line of its own), or moved what it unpacked beside it and not it
+    (``images, labels = data[0].to(DEVICE), data[1]``): that line is the fix, not the
+    namespace (whose data a real loader makes anew at every pass)."""
     from ..families import _code_bugs
 
     out: list[Origin] = []
@@ -184,7 +186,8 @@ def _dropped_on_the_way(ctx: Ctx, tracer: Any, op: Op) -> list[Origin]:
         sc = tracer.scope(i)
         names = [k for k, v in sc.values.items() if v is op.tensor] if sc is not None else []
         for k in names:
-            out += _code_bugs.dropped_moves(tracer, sc, k)
+            out += _code_bugs.dropped_moves(tracer, sc, k) or _code_bugs.unmoved_sibling(
+                tracer, sc, k)
     return out
 
 

@@ -51,7 +51,7 @@ def dropped_moves(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
 
 def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     """Bugs in ``sc``'s code, before its current line, that leave local ``name`` wrong."""
-    out = dropped_moves(tr, sc, name)
+    out = dropped_moves(tr, sc, name) or unmoved_sibling(tr, sc, name)
     if out:
         return out
     for stmt, value in _source.assignments(sc.code, name, sc.line):
@@ -59,6 +59,51 @@ def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
             continue
         out += _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), name)
     return out
+
+
+def unmoved_sibling(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
+    """``images, labels = data[0].to(DEVICE), data[1]``: the line that binds ``name`` moves
+    the values it unpacks beside it and not ``name``'s (Flower's quickstart ``test``); the
+    same move of ``name``'s value is the fix, where the user meant it. NB: the last binding
+    before the current line, a plain tuple assignment; the sibling's move is copied as
+    written (its target read as a device)."""
+    if tr.want.kind != "device":
+        return []
+    assigned = _source.assignments(sc.code, name, sc.line)
+    stmt = assigned[-1][0] if assigned else None
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return []
+    target, value = stmt.targets[0], stmt.value
+    if not (isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List)
+            and len(target.elts) == len(value.elts)):
+        return []
+    mine = [v for t, v in zip(target.elts, value.elts, strict=True)
+            if isinstance(t, ast.Name) and t.id == name]
+    moves = [v for v in value.elts if isinstance(v, ast.Call) and _moves_device(v)]
+    if len(mine) != 1 or not moves or _moves_device(mine[0]) or isinstance(mine[0], ast.Constant):
+        return []
+    move = moves[0]
+    assert isinstance(move.func, ast.Attribute)
+    call = _source.segment(sc.code, move)[len(_source.segment(sc.code, move.func.value)):]
+    edit = _edits.replace(sc.code, [(mine[0], f"{_source.segment(sc.code, mine[0])}{call}")])
+    if edit is None:
+        return []
+    return [_origin(tr, sc, edit, f"this line moves what it unpacks beside `{name}`, not "
+                    f"`{name}`")._replace(local=name)]
+
+
+def _moves_device(call: ast.expr) -> bool:
+    """``x.to(DEVICE)``, ``x.to(device=d)``, ``x.cuda()``: a move by a device (a dtype alone
+    is none; a ``.to(dtype)`` whose argument names no device reads as one, which the check of
+    the edit's rehearsal sorts out)."""
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return False
+    if call.func.attr == "cuda":
+        return True
+    if call.func.attr != "to" or not (call.args or call.keywords):
+        return False
+    text = ast.unparse(call.args[0] if call.args else call.keywords[0].value)
+    return "dtype" not in text and not text.startswith("torch.")
 
 
 def in_call(tr: Tracer, sc: Scope, call: ast.Call) -> list[Origin] | None:
