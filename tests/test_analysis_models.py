@@ -766,3 +766,51 @@ def test_experts_whose_outputs_the_loop_over_them_casts_are_kept_on_purpose() ->
     plain = EXPERTS.replace("expert(x).to(x.dtype)", "expert(x)")
     (f,) = [f for f in found({"model": model}, plain) if f.objects == ("model",)]
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
+class _Client:
+    """A federated client (FL-bench's SCAFFOLD): its model and that model's optimizer."""
+
+    def __init__(self, model: nn.Module) -> None:
+        self.model = model
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+
+def test_an_optimizer_beside_its_model_in_a_plain_object_updates_that_model() -> None:
+    """A client object holding a model and its optimizer, next to a global model of the same
+    shapes: the optimizer's parameters are named by the client's own model (its owners), so
+    nothing says the global model was re-created. The optimizer's state paths read them."""
+    ns = {"client": _Client(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))),
+          "global_model": nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))}
+    snap = take_snapshot(ns)
+    owners = [t.owner for t in snap["client"].tensors if t.role == "opt_param"]
+    assert owners == ["client.model.0.weight", "client.model.0.bias", "client.model.2.weight",
+                      "client.model.2.bias"]
+    assert [f.kind for f in diagnose(snap)] == []
+    # NB: the same optimizer under a name of its own (its walk names its parameters by no
+    # module): it updates the client's model all the same
+    ns["opt"] = ns["client"].optimizer
+    assert [f.kind for f in diagnose(take_snapshot(ns))] == []
+    # NB: the client's model replaced after its optimizer was made: the optimizer's parameters
+    # are no model's any more, and that is said
+    ns["client"].model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    assert "optimizer_orphan" in [f.kind for f in diagnose(take_snapshot(ns))]
+
+
+def test_the_live_snapshot_sees_a_wrappers_model_replaced_beside_its_optimizer() -> None:
+    """The wrapper's optimizer is watched, not read again, after each cell; the model beside it
+    names its parameters, so the watch compares those paths too: a model replaced (or a layer
+    renamed) while the optimizer stays gives the snapshot a fresh one gives."""
+    from devicelens.inspect._live import Live
+
+    ns: dict[str, Any] = {"client": _Client(nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 2)))}
+    live = Live()
+    live.update(ns)
+    assert live.update(ns).snapshot == take_snapshot(ns)
+    client = ns["client"]
+    client.model = nn.Sequential(client.model[0], nn.Linear(8, 2))  # NB: one layer kept
+    assert live.update(ns).snapshot == take_snapshot(ns)
+    assert [t.owner for t in take_snapshot(ns)["client"].tensors if t.role == "opt_param"] == [
+        "client.model.0.weight", "client.model.0.bias", "", ""]
+    client.model.add_module("head", client.model._modules.pop("1"))  # NB: renamed in place
+    assert live.update(ns).snapshot == take_snapshot(ns)

@@ -245,7 +245,8 @@ def test_user_classes_and_tensor_bases_are_compared_by_identity_only():
     model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
     model[0].note = EqHeld(None)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    opt.state[model[0].weight]["extra"] = EqHeld(None)
+    for p in model.parameters():  # NB: every state the same keys: read in columns
+        opt.state[p]["extra"] = EqHeld(None)
     opt.param_groups[0]["tag"] = EqHeld(None)
     ns = {"view": view, "x": torch.zeros(3), "model": model, "opt": opt,
           "table": {"a": torch.zeros(1), "b": EqHeld(None)}, "row": [torch.zeros(1), EqHeld(None)],

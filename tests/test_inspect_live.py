@@ -91,7 +91,12 @@ def value(draw: Any, ns: dict[str, Any]) -> Any:
     opts = [v for v in ns.values() if isinstance(v, torch.optim.Optimizer)]
     if kind == "wrapper" and opts:  # NB: the optimizer then changes through its own name
         opt = draw(st.sampled_from(opts))
-        return Trainer(opt) if draw(st.booleans()) else torch.optim.lr_scheduler.StepLR(opt, 1)
+        if not draw(st.booleans()):
+            return torch.optim.lr_scheduler.StepLR(opt, 1)
+        # NB: a model beside it (a federated client's, an RL agent's), which then names the
+        # optimizer's parameters where no namespace module does; it changes through its name
+        held = draw(st.sampled_from(modules)) if modules and draw(st.booleans()) else None
+        return Trainer(opt, held)
     if kind == "view" and tensors:
         return draw(st.sampled_from(tensors)).view(-1)[:1]
     if kind == "alias" and ns:
@@ -105,8 +110,10 @@ class Trainer:
     """A training-loop helper holding an optimizer (as Lightning Fabric's wrapper does): shown
     as that optimizer, under its own name."""
 
-    def __init__(self, optimizer: torch.optim.Optimizer) -> None:
+    def __init__(self, optimizer: torch.optim.Optimizer, model: nn.Module | None = None) -> None:
         self.optimizer = optimizer
+        if model is not None:
+            self.model = model
 
 
 class Stack(nn.Sequential):

@@ -321,6 +321,10 @@ def _per_object(m: Memo, comps: tuple[ObjectRecord, ...], modules: tuple[ObjectR
     twice = _held_twice(comps) | _same_module_again(modules)
     if twice:
         out = [f for f in out if not (f.objects and f.objects[0] in twice)]
+    owned = _owned_by_a_holder(comps)
+    if owned:
+        out = [f for f in out if not (f.kind == "optimizer_orphan" and f.objects
+                                      and f.objects[0] in owned)]
     m.shared["per_object"] = (comps, idx, usage, strays, out, keys)
     return list(out)
 
@@ -338,6 +342,22 @@ def _held_twice(comps: tuple[ObjectRecord, ...]) -> frozenset[str]:
     named = {_state_of(o) for o in comps if o.kind == "optimizer" and o.tensors
              and o.tensors[0].ref[1].kind != "attr"}
     return frozenset(o.name for o in held if (state := _state_of(o)) and state in named)
+
+
+def _owned_by_a_holder(comps: tuple[ObjectRecord, ...]) -> frozenset[str]:
+    """The names of optimizers whose parameters are all those of an optimizer a plain object
+    holds beside its own model, which names them (``opt = client.optimizer``, the client
+    holding ``client.model``): they update that model, whatever namespace module has their
+    shapes. NB: told by the parameters' storages."""
+    held = {frozenset(t.storage for t in ps) for o in comps if o.kind == "optimizer"
+            and o.tensors and o.tensors[0].ref[1].kind == "attr"
+            and (ps := [t for t in o.tensors if t.role == "opt_param"])
+            and all(t.owner for t in ps)}
+    if not held:
+        return frozenset()
+    return frozenset(o.name for o in comps if o.kind == "optimizer" and o.tensors
+                     and frozenset(t.storage for t in o.tensors if t.role == "opt_param")
+                     in held)
 
 
 def _same_module_again(modules: tuple[ObjectRecord, ...]) -> frozenset[str]:

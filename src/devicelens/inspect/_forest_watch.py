@@ -251,7 +251,9 @@ def _versions(dicts: list[dict[str, Any]], tables: list[list[dict[Any, Any]]]
 
 def _one_getter(mods: list[Any]) -> Any:
     """The ``__dict__`` getter every module's type shares, or None."""
-    gets = {_types.info(tp).dict_get for tp in set(map(type, mods))}
+    types = list(map(type, mods))  # NB: distinct by id: hashing a type runs its metaclass's
+    distinct = dict(zip(map(id, types), types, strict=True)).values()
+    gets = {_types.info(tp).dict_get for tp in distinct}
     return gets.pop() if len(gets) == 1 else None
 
 

@@ -47,7 +47,13 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
         inner = wrapped_optimizer(obj)
         if inner is not None:
             kind = "optimizer"
-            _optimizer(w, inner[1], name, (*root, step("attr", inner[0])))
+            added = held_paths(w.ctx, obj, name)
+            w.ctx.param_paths.update(added)
+            try:
+                _optimizer(w, inner[1], name, (*root, step("attr", inner[0])))
+            finally:  # NB: its own optimizer's owners only: no other name's walk sees them
+                for k in added:
+                    del w.ctx.param_paths[k]
     if not w.tensors and not w.modules:
         return None, w.truncated
     return _object_record(w, obj, name, kind, sums), w.truncated
@@ -104,6 +110,44 @@ def wrapped_optimizer(obj: Any) -> tuple[str, Any] | None:
         if type(k) is str and _types.info(type(v)).what == "optimizer":
             return k, v
     return None
+
+
+def held_models(obj: Any) -> list[tuple[str, Any]]:
+    """(attribute, module) of each module a plain wrapper of an optimizer holds beside it (a
+    federated client's or an RL agent's ``self.model``), one level down its ``__dict__`` as
+    :func:`wrapped_optimizer` reads the optimizer."""
+    return [(k, v) for k, v in list(dict.items(_types.instance_dict(obj) or {}))
+            if type(k) is str and _types.info(type(v)).what == "module"]
+
+
+MAX_HELD_MODULES = 10_000
+
+
+def held_paths(ctx: Ctx, obj: Any, name: str) -> dict[int, str]:
+    """The path of every parameter of the modules the wrapper ``obj`` (bound to ``name``)
+    holds, by id, where no module the namespace binds has named it already: the owners of the
+    optimizer it holds beside them. NB: read through the modules' ``__dict__`` tables, as the
+    walk reads them; no record is made. What the wrapper's record depends on besides its
+    optimizer: its watch compares them (:class:`._optimizer_watch.WrappedWatch`)."""
+    paths = ctx.param_paths
+    out: dict[int, str] = {}
+    seen: set[int] = set()
+    for attr, m in held_models(obj):
+        todo = [(m, f"{name}.{attr}")]
+        while todo and len(seen) < MAX_HELD_MODULES:
+            mod, at = todo.pop()
+            if id(mod) in seen:
+                continue
+            seen.add(id(mod))
+            d = _types.instance_dict(mod) or {}
+            params, subs = d.get("_parameters"), d.get("_modules")
+            for k, p in list(dict.items(params)) if type(params) is dict else ():
+                if type(k) is str and p is not None and id(p) not in paths:
+                    out.setdefault(id(p), f"{at}.{k}")
+            for k, sub in reversed(list(dict.items(subs))) if type(subs) is dict else ():
+                if type(k) is str and sub is not None:
+                    todo.append((sub, f"{at}.{k}"))
+    return out
 
 
 def _is_scheduler(tp: type) -> bool:

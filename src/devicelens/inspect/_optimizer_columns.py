@@ -46,9 +46,9 @@ def read_state(w: Walker, root: Ref, name: str, params: list[tuple[int, int, Any
     if not all(type(k) is str for k in order):
         return False
     cols_by_key = [list(map(itemgetter(k), states)) for k in order]
-    exact = set(w.reader.exact)
-    if not all(set(map(type, col)) <= exact for col in cols_by_key):
-        return False
+    exact = set(map(id, w.reader.exact))  # NB: by id: a set of types would hash each one,
+    if not all(set(map(id, map(type, col))) <= exact for col in cols_by_key):  # its metaclass's
+        return False  # ``__hash__`` (a user object kept in the state, read here)
     ctx = w.ctx
     n_state = len(ps) * len(order)
     if ctx.budget < len(ps) + n_state:

@@ -20,7 +20,7 @@ from itertools import chain, repeat
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
-from ._objects import wrapped_optimizer
+from ._objects import held_paths, wrapped_optimizer
 from ._tensor_list import Regrad, Tensors
 from ._versions import reader
 from ._walk import Ctx
@@ -141,21 +141,25 @@ class WrappedWatch:
     under the key it was found at. NB: the optimizer is known by its id and type, never kept
     alive: where another took its id, its dicts' versions (unique to each dict) differ."""
 
-    def __init__(self, key: str, ident: tuple[int, type], inner: OptimizerWatch) -> None:
-        self.key, self.ident, self.inner = key, ident, inner
+    def __init__(self, key: str, ident: tuple[int, type], inner: OptimizerWatch,
+                 held: dict[int, str]) -> None:
+        self.key, self.ident, self.inner, self.held = key, ident, inner, held
 
     def check(self, ctx: Ctx, obj: Any) -> bool | tuple[dict[int, int], WrappedWatch]:
         """:meth:`OptimizerWatch.check` of the optimizer ``obj`` wraps, where it is the one
-        remembered under the same key."""
+        remembered under the same key, beside the same models' parameters under the same
+        paths (they name its parameters: :func:`._objects.held_paths`)."""
         found = wrapped_optimizer(obj)
         if (found is None or found[0] != self.key or id(found[1]) != self.ident[0]
                 or type(found[1]) is not self.ident[1]):
+            return False
+        if held_paths(ctx, obj, "") != self.held:
             return False
         verdict = self.inner.check(ctx, found[1])
         if verdict is True or verdict is False:
             return verdict
         moved, now = verdict
-        return moved, WrappedWatch(self.key, self.ident, now)
+        return moved, WrappedWatch(self.key, self.ident, now, self.held)
 
 
 Watch = OptimizerWatch | WrappedWatch
@@ -174,7 +178,8 @@ def watch_of(ctx: Ctx, obj: Any) -> Watch | None:
         if found is None:
             return None
         inner = OptimizerWatch.remember(ctx, found[1])
-        return (WrappedWatch(found[0], (id(found[1]), type(found[1])), inner)
+        return (WrappedWatch(found[0], (id(found[1]), type(found[1])), inner,
+                             held_paths(ctx, obj, ""))
                 if inner is not None else None)
     except Exception:  # NB: a shortcut never costs the push
         return None

@@ -16,7 +16,7 @@ from operator import is_, itemgetter
 from typing import Any
 
 from . import _tree, _types
-from ._objects import optimizer_params, optimizer_state, wrapped_optimizer
+from ._objects import held_models, optimizer_params, optimizer_state, wrapped_optimizer
 from ._token_tree import forest_token as _forest
 from ._token_tree import optimizer_token as _optimizer_columns
 from ._token_tree import tree_token
@@ -239,6 +239,10 @@ def token(ctx: Ctx, obj: Any) -> tuple[Token, list[Any]]:
             t.tok.append(inner[0])
             t.ident(inner[1])
             t.optimizer(inner[1])
+            for attr, m in held_models(obj):  # NB: they name the optimizer's parameters
+                t.tok.append(attr)
+                t.ident(m)
+                t.tree(m, 0, False)
     return t.tok, t.pins
 
 

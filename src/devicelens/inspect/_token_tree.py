@@ -78,7 +78,9 @@ def _levels(roots: list[Any], dicts: list[dict[str, Any]], tables: list[list[dic
     """
     level, sizes = roots, []
     while level:
-        getters = {id(tp): _types.info(tp) for tp in set(map(type, level))}
+        types = list(map(type, level))  # NB: keyed by id: hashing a type runs its metaclass's
+        getters = {i: _types.info(tp)
+                   for i, tp in dict(zip(map(id, types), types, strict=True)).items()}
         gets = {i.dict_get for i in getters.values()}
         if len(gets) != 1 or any(i.what != "module" for i in getters.values()) or None in gets:
             break
