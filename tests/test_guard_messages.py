@@ -55,6 +55,8 @@ CASES = [
          "lengths"),  # NB: nothing leaves meta: the fix is the line that made it there
     Case("to_numpy", "meta", "t = torch.ones(3, device='meta')\n", "a = t.numpy()\n", "t",
          "      + a = t.cpu().numpy()"),
+    Case("grad_device", "fake", "w = nn.Parameter(torch.zeros(3, device='cuda:0'))\n"
+         "g = torch.ones(3)\n", "w.grad = g\n", "g"),
     Case("meta_copy", "meta", "w = torch.ones(2, device='meta')\n", "v = w.to('cpu')\n", "",
          "meta tensors carry shapes and dtypes but no data"),
     # --- integer indices and targets
@@ -121,6 +123,10 @@ CASES = [
          "c = torch.lerp(a, b, 0.5)\n", "b"),
     Case("same_scalar_type", "cpu", "buf = torch.zeros(3)\nidx = torch.tensor([0])\n"
          "src = torch.ones(1, dtype=torch.float64)\n", "buf.index_add_(0, idx, src)\n", "src"),
+    # NB: the assigned value is a temporary the failed assignment left nowhere (SecretFlow's
+    # averaged gradients, float64 NumPy arrays for a float32 model)
+    Case("grad_dtype", "cpu", "import numpy as np\nw = nn.Parameter(torch.zeros(3))\n"
+         "grads = [np.ones(3)]\n", "w.grad = torch.from_numpy(grads[0])\n", "grads[0]"),
     Case("out_dtype", "cpu", "a = torch.randn(2, 2)\nout = torch.zeros(2, 2, dtype=torch.long)\n",
          "torch.mm(a, a, out=out)\n", "out"),
 ]

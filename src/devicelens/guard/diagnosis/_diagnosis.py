@@ -331,9 +331,18 @@ def judge(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tupl
     return select(ctx, failure, ops, forced)
 
 
+#: a gradient assigned to a tensor of another dtype: its dtype, and the tensor's
+_GRAD_DTYPES = re.compile(r"gradient with dtype '([^']+)' to a tensor with (?:grad_)?dtype "
+                          r"'([^']+)'")
+
+
 def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> list[Any]:
     """No operand is to blame: the culprit is a temporary made by the user's code."""
-    if ctx.user < 0 or failure.kind != "device":
+    if ctx.user < 0:
+        return []
+    if failure.kind == "dtype":
+        return _assigned_grad(ctx, failure, expected)
+    if failure.kind != "device":
         return []
     others = [d for d in failure.devices if d != expected] or [
         o.operand.device for o in ops if o.operand.device != expected]
@@ -346,6 +355,28 @@ def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> lis
     fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "", (),
                       f"made on {others[0]}"), None)
     return blames_from_origins(ctx, failure, expected, fake, origins, want)
+
+
+def _assigned_grad(ctx: Ctx, failure: Failure, expected: str) -> list[Any]:
+    """``p.grad = torch.from_numpy(g)`` of another dtype than ``p`` (SecretFlow's averaged
+    gradients, float64 for a float32 model): the assigned value is a temporary the failed
+    assignment left nowhere; the message names both dtypes, and the value's trail is
+    followed from the failing line."""
+    from ._decide import dtype_name
+
+    m = _GRAD_DTYPES.search(failure.text)
+    if m is None:
+        return []
+    grad, target = dtype_name(m.group(1)), dtype_name(m.group(2))
+    if grad == target or expected not in ("", target):
+        return []
+    want = Want("dtype", "", grad, target, failure.rule.want if failure.rule else "")
+    origins = ctx.tracer(want).temporary(ctx.user)
+    if not origins:
+        return []
+    fake = Op(Operand("", Named("the assigned gradient", "", "unnamed", ""), "", grad, (),
+                      f"made in {grad}"), None)
+    return blames_from_origins(ctx, failure, target, fake, origins, want)
 
 
 def floats(ops: list[Op]) -> list[Op]:

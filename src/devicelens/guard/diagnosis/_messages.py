@@ -115,6 +115,10 @@ RULES: tuple[Rule, ...] = (
     Rule("meta_copy", "device", "meta", "",
          r"Cannot copy out of meta tensor; no data",
          "aten/src/ATen/native/Copy.cpp"),
+    Rule("grad_device", "device", "mismatch", "",
+         r"attempting to assign a gradient with device type '\w+' to a tensor with device "
+         r"type|assigned grad has data located on a different device",
+         "torch/csrc/autograd/python_variable.cpp (THPVariable_set_grad)"),
     Rule("same_device_type", "device", "mismatch", "",
          r"\b(?:must|to) have the same device type\b",
          "aten/src/ATen/native/Distance.cpp (cdist: \"X1 and X2 must have the same device "
@@ -242,6 +246,10 @@ RULES: tuple[Rule, ...] = (
     Rule("gradient_dtype", "dtype", "mismatch", "",
          r"invalid gradient at index \d+ - expected (?:dtype|type)",
          "torch/csrc/autograd/engine.cpp (validate_outputs)"),
+    Rule("grad_dtype", "dtype", "mismatch", "",
+         r"attempting to assign a gradient with dtype '[\w:]+' to a tensor with (?:grad_)?dtype"
+         r"|assigned grad has data of a different type",
+         "torch/csrc/autograd/python_variable.cpp (THPVariable_set_grad; grad_dtype since 2.9)"),
     Rule("hook_dtype", "dtype", "mismatch", "",
          r"has changed the type of value",
          "torch/csrc/autograd/python_hook.cpp"),
