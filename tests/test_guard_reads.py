@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import torch
 
 from tests._traces import VERIFIED
@@ -159,6 +160,29 @@ def test(net, testloader):
             outputs = net(images)
             correct += (outputs.argmax(1) == labels).sum()
     return correct
+"""
+
+LATE_MODEL = """
+import numpy as np
+import torch
+from torch import nn
+
+class Series:  # NB: a darts TimeSeries: the values behind a method, no array to cast
+    def __init__(self, values):
+        self._values = values
+    def values(self):
+        return self._values
+
+class Trainer:
+    def _samples(self, target, cov):
+        stacked = np.concatenate([target.values(), cov.values()], axis=1)
+        return torch.from_numpy(stacked), torch.from_numpy(target.values())
+    def fit(self, target, cov):
+        x, y = self._samples(target, cov)
+        dtype = torch.float64 if target.values().dtype == np.float64 else torch.float32
+        self.model = nn.Linear(x.shape[1], y.shape[1]).to(dtype)  # built after the samples
+        with torch.no_grad():
+            return self.model(x)
 """
 
 
@@ -528,4 +552,30 @@ def test_a_value_unpacked_beside_moved_ones_is_moved_as_they_are(ip, capsys, fak
     text = diagnosis(capsys)
     assert "+ images, labels = data[0].to(DEVICE), data[1].to(DEVICE)" in text, text
     assert "testloader[0] =" not in text
+    assert VERIFIED in text
+
+
+def test_an_edit_never_reads_an_attribute_its_caller_makes_after_calling_it(ip, capsys):
+    """darts' N-BEATS: ``fit`` reads its samples, then builds ``self.model``; the float64
+    samples meet the float32 model. The failed run left ``self.model`` behind, so an edit of
+    the sampler casting to ``self.model``'s dtype is rehearsed fine, but a fresh run reaches it
+    before the model exists. The edit takes its dtype from what exists there, and the fixed
+    code runs from scratch."""
+    from tests.test_guard_messages import _apply, _edits
+
+    assert run(ip, LATE_MODEL) is None
+    series = ip.user_ns["Series"]
+    ip.user_ns.update(trainer=ip.user_ns["Trainer"](), target=series(np.ones((8, 1), np.float32)),
+                      cov=series(np.ones((8, 2))))
+    capsys.readouterr()
+    assert run(ip, "out = trainer.fit(target, cov)\n") is not None
+    text = diagnosis(capsys)
+    plus = [ln for _old, new in _edits(text) for ln in new]
+    assert plus and not any("self.model" in ln for ln in plus), text
+    source = LATE_MODEL
+    for old, new in _edits(text):
+        source = _apply(source, old, new)
+    assert run(ip, source) is None
+    ip.user_ns["trainer"] = ip.user_ns["Trainer"]()  # NB: a fresh run: no model made yet
+    assert run(ip, "out = trainer.fit(target, cov)\n") is None
     assert VERIFIED in text

@@ -21,6 +21,7 @@ from ..diagnosis._blame import is_module, is_tensor, iter_params, majority_devic
 from ..diagnosis._mismatch import is_float
 from ..diagnosis._source import Code
 from ..diagnosis._trace import Origin, is_torch_namespace
+from ..running._frames import frame_locals
 
 if TYPE_CHECKING:
     from ..diagnosis._trace import Scope
@@ -916,10 +917,10 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     if me is not None and attr == "device" and _device_setting(me, target):
         return "self.device"  # NB: a trainer's or wrapper's own setting (scvi's ``self.device``)
     held = _held_tensor(me, ok) if me is not None and not is_module(me) else ""
-    if held:
+    if held and not _made_later(tr, sc, line, held):
         return f"self.{held}.{attr}"  # NB: gluonts' forecast: ``self.distribution.loc``
     held = _held_module(me, attr, target) if me is not None and not is_module(me) else ""
-    if held:
+    if held and not _made_later(tr, sc, line, held):
         return f"next(self.{held}.parameters()).{attr}"  # NB: a trainer's model
     buffer = _own_buffer(me, ok) if me is not None and is_module(me) else ""
     if buffer:
@@ -939,6 +940,32 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
     return None
+
+
+def _made_later(tr: Tracer, sc: Scope, line: int, attr: str) -> bool:
+    """A method of ``sc``'s object that runs ``line`` (it, or a caller of it on the object)
+    binds ``self.<attr>`` after the point it is at (darts' ``fit`` builds ``self.model`` after
+    the call that reads its samples): the attribute holds what the failed run made, and a
+    fresh run reaches the line before it exists, so it is no anchor. NB: the static call
+    chain of ``sc`` first, then the live frames on the same object."""
+    me = sc.self_obj
+    chain: list[tuple[Code, int]] = []
+    s: Scope | None = sc
+    at = line
+    while s is not None:
+        if s.self_obj is me:
+            chain.append((s.code, at))
+        at = s.call.lineno if s.call is not None else 0
+        s = s.caller
+    for fr in tr.frames:
+        code = _source.frame_code(fr.frame)
+        if code is not None and frame_locals(fr.frame).get("self") is me:
+            chain.append((code, fr.lineno))
+    return any(isinstance(n, ast.Assign) and n.lineno > at
+               and any(isinstance(t, ast.Attribute) and t.attr == attr
+                       and isinstance(t.value, ast.Name) and t.value.id == "self"
+                       for t in n.targets)
+               for code, at in chain for n in _source.own_nodes(code))
 
 
 #: what a parameter holds at a line, where that cannot be told: rebound before it in a frame
