@@ -411,6 +411,24 @@ def test_list_held_submodules_left_behind():
     assert isinstance(model.heads, nn.ModuleList) and kinds(ns) == []
 
 
+def test_dict_held_submodules_under_int_keys_are_registered_beside_the_dict():
+    """RLlib's ComplexInputNetwork keeps its flatten nets in a plain dict keyed by ints, which a
+    ModuleDict cannot take (a ModuleList in its place fails on the dict). Each is registered
+    beside it, the dict and its keys kept, and the model's ``.to()`` then moves them."""
+    model = Heads()
+    model.heads = {1: nn.Linear(4, 2), 3: nn.Linear(4, 3)}  # type: ignore[assignment]
+    model.body.to("meta")
+    ns = {"model": model}
+    fs = [f for f in findings(ns) if f.kind == "trap_module"]
+    assert [f.paths for f in fs] == [("model.heads[1]",), ("model.heads[3]",)]
+    assert fs[0].fix == ('for _k, _m in model.heads.items():\n'
+                         '    model.add_module(f"heads_{_k}", _m.train(model.training))\n'
+                         'model.to("meta")')
+    run_fix(ns, fs[0])
+    assert type(model.heads) is dict and [m.weight.device.type for m in model.heads.values()] \
+        == ["meta", "meta"] and kinds(ns) == []
+
+
 def test_tensors_a_module_keeps_in_a_plain_list_or_dict_are_what_to_does_not_move():
     """torchvision#1738's ``cell_anchors``: tensors in a plain list (or dict) attribute stay
     where they were made when the module moves. On another device: an error whose fix remakes

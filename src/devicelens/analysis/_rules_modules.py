@@ -348,7 +348,9 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
         holder_code = code_for(m.ref[:-1])
         as_dict = m.ref[-1].kind == "item" and isinstance(m.ref[-1].key, str)
         plain, wrapper = ("dict", "ModuleDict") if as_dict else ("list", "ModuleList")
-        fix = f"{holder_code} = torch.nn.{wrapper}({holder_code})" + _same_mode(m.ref)
+        keyed = _keyed_fix(m.ref)
+        plain = "dict" if keyed else plain
+        fix = keyed or f"{holder_code} = torch.nn.{wrapper}({holder_code})" + _same_mode(m.ref)
         tensors = [t for t in o.tensors if t.role == "trapped" and t.path.startswith(m.path + ".")]
         stray = root_dev is not None and any(t.device != root_dev for t in tensors if _counts(t))
         if stray and root_dev is not None:
@@ -366,6 +368,19 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
             out.append(_finding("trap_latent", "info", f"{m.path} is not a registered submodule",
                                 msg, fix, [m.path], [o.name], m.devices))
     return out
+
+
+def _keyed_fix(ref: Ref) -> str:
+    """The fix for modules a module's plain dict attribute holds by keys a ``ModuleDict`` cannot
+    take (RLlib's ``self.flatten[1]``, an int): the dict keeps its keys and each module is
+    registered beside it (``add_module``, RLlib's own fix), in the holder's train/eval mode;
+    '' for any other holder."""
+    if ref[-1].kind != "item" or ref[-1].hint != "key" or len(ref) < 3 \
+            or ref[-2].kind != "attr":
+        return ""
+    holder, owner, attr = code_for(ref[:-1]), code_for(ref[:-2]), ref[-2].key
+    return (f"for _k, _m in {holder}.items():\n"
+            f"    {owner}.add_module(f\"{attr}_{{_k}}\", _m.train({owner}.training))")
 
 
 def _same_mode(ref: Ref) -> str:

@@ -35,7 +35,9 @@ class Step(NamedTuple):
 
     kind: StepKind
     key: str | int | tuple[int, int]
-    hint: str = ""  # "seq" (ModuleList/Sequential), "dict" (ModuleDict), "field", "grad", ""
+    # "seq" (ModuleList/Sequential), "dict" (ModuleDict), "field", "grad", "key" (a plain
+    # dict's key that is no string), ""
+    hint: str = ""
 
 
 Ref = tuple[Step, ...]
@@ -78,7 +80,9 @@ def iter_children(obj: Any, kind: str, width: int) -> Iterator[tuple[Step, Any]]
         if d is None or not issubclass(type(d), dict):
             return
         for i, (k, v) in enumerate(_first(iter(dict.items(d)), width)):
-            yield (step("item", k) if scalar_key(k) else step("pos", i)), v
+            # NB: a dict's int key says so (``"key"``): ``[1]`` reads the same for a list
+            yield (step("item", k, "" if type(k) is str else "key") if scalar_key(k)
+                   else step("pos", i)), v
     elif kind in ("namedtuple", "dataclass", "namespace", "chainmap"):
         yield from _fields(obj, kind, width)
     else:
