@@ -5,6 +5,7 @@ cache that holds it. Post-mortem diagnoses of real failing cells on a simulated 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -184,7 +185,6 @@ class Trainer:
         with torch.no_grad():
             return self.model(x)
 """
-
 
 def run(ip, cell: str, fake=None):
     if fake is None:
@@ -579,3 +579,21 @@ def test_an_edit_never_reads_an_attribute_its_caller_makes_after_calling_it(ip, 
     ip.user_ns["trainer"] = ip.user_ns["Trainer"]()  # NB: a fresh run: no model made yet
     assert run(ip, "out = trainer.fit(target, cov)\n") is None
     assert VERIFIED in text
+
+
+def test_data_of_the_same_wrong_dtype_beside_the_culprit_is_mended_with_it(ip, capsys):
+    """pykan's ``make_moons`` dataset (the corpus case), float64 for a float32 KAN: the trail
+    names the training inputs; cast alone, they get the cell as far as the test inputs, whose
+    own report offers no fix. Every datum the cell reads with that dtype is cast, rehearsed,
+    where the rehearsal used to settle for a cast inside the library's spline code."""
+    from tests.corpus import _harness
+
+    case = _harness.load_case(str(Path(__file__).parent / "corpus" / "cases" /
+                                  "dtype-input__pykan_make_moons_float64_dataset_dict.py"))
+    assert run(ip, case.setup) is None
+    capsys.readouterr()
+    assert run(ip, case.cell) is not None
+    text = diagnosis(capsys)
+    assert "dataset['train_input'] = dataset['train_input'].float()" in text, text
+    assert "dataset['test_input'] = dataset['test_input'].float()" in text
+    assert "edit:" not in text and VERIFIED in text

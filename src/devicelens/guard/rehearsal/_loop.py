@@ -141,6 +141,9 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             if each and set(each) != set(units) else None
         if other is not None and other.verified:
             return _merged(report, other)
+        wider = _like_data(report, cell, ns, run, deadline)
+        if wider is not None:
+            return wider
     if first is None or (not first.verified and (
             not first.simulated_only or all(not isinstance(u, str) for u in first.units))) \
             or _moves_a_model(first.units, report, ns):
@@ -194,6 +197,22 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
     if first is None:
         return replace(report, verdict="not verified: there is no fix as code to rehearse")
     return _merged(report, first)
+
+
+def _like_data(report: MismatchReport, cell: Cell, ns: dict[str, Any],
+               run: Callable[[list[Unit]], tuple[Attempt, str]],
+               deadline: float) -> MismatchReport | None:
+    """Culprits that are data the cell reads (pykan's ``dataset['train_input']``, float64),
+    whose own fix got the cell past one op to the next datum of the same dtype
+    (``dataset['test_input']``): every datum the cell reads with their wrong device or dtype,
+    mended as :func:`_by_sources` mends a local's sources, and rehearsed. None where a culprit
+    is anything but a namespace tensor."""
+    if time.monotonic() > deadline or not report.culprits or not all(
+            c.named.role == "tensor" and c.named.code for c in report.culprits):
+        return None
+    as_sources = replace(report, culprits=tuple(
+        c._replace(named=c.named._replace(role="unnamed")) for c in report.culprits))
+    return _by_sources(as_sources, cell, ns, run, deadline)
 
 
 def _by_sources(report: MismatchReport, cell: Cell, ns: dict[str, Any],
