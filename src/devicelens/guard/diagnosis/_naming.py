@@ -266,9 +266,7 @@ def _item_assignments(code: Any, name: str, key: str, before: int) -> list[tuple
 
 def self_assignments(code: Any, attr: str, before: int) -> list[tuple[ast.stmt, ast.expr]]:
     """``self.<attr> = value`` statements of ``code`` before line ``before``, newest first."""
-    out = [(n, n.value) for n in _source.own_nodes(code)
-           if isinstance(n, ast.Assign) and n.lineno < before and len(n.targets) == 1
-           and _assigns_self_attr(n, attr)]
+    out = [(n, n.value) for n in _source.self_attr_assignments(code, attr) if n.lineno < before]
     return sorted(out, key=lambda sv: -sv[0].lineno)
 
 
@@ -699,23 +697,14 @@ def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
         c = _source.function_code(init)
         if c is None:
             continue
-        for node in _source.own_nodes(c):
-            if _assigns_self_attr(node, attr):
-                value = _source.segment(c, node.value)  # type: ignore[attr-defined]
-                # NB: not persistent: a plain attribute was never saved, so checkpoints
-                # saved before the edit still load
-                new = f'self.register_buffer("{attr}", {value}, persistent=False)'
-                edit = _edits.replace(c, [(node, new)])
-                return (edit,) if edit is not None else ()
+        for node in _source.self_attr_assignments(c, attr)[:1]:
+            value = _source.segment(c, node.value)
+            # NB: not persistent: a plain attribute was never saved, so checkpoints
+            # saved before the edit still load
+            new = f'self.register_buffer("{attr}", {value}, persistent=False)'
+            edit = _edits.replace(c, [(node, new)])
+            return (edit,) if edit is not None else ()
     return ()
-
-
-def _assigns_self_attr(node: ast.AST, attr: str) -> bool:
-    if not isinstance(node, ast.Assign) or len(node.targets) != 1:
-        return False
-    t = node.targets[0]
-    return (isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
-            and t.value.id == "self")
 
 
 def titles(failure: Failure, ops: list[Op]) -> str:

@@ -265,6 +265,13 @@ def own_nodes_of(node: ast.AST) -> list[ast.AST]:
     return sorted(out, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
 
 
+def self_attr_assignments(code: Code, attr: str) -> list[ast.Assign]:
+    """``self.<attr> = value`` statements of ``code``'s own body, in source order."""
+    return [n for n in own_nodes(code) if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(t := n.targets[0], ast.Attribute) and t.attr == attr
+            and isinstance(t.value, ast.Name) and t.value.id == "self"]
+
+
 def assignments(code: Code, name: str, before: int) -> list[tuple[ast.stmt, ast.expr | None]]:
     """Statements of ``code`` that bind ``name`` on a line before ``before``, in source order,
     with the value bound (``None`` when it cannot be told, e.g. a loop target)."""

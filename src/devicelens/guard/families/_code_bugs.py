@@ -961,11 +961,8 @@ def _made_later(tr: Tracer, sc: Scope, line: int, attr: str) -> bool:
         code = _source.frame_code(fr.frame)
         if code is not None and frame_locals(fr.frame).get("self") is me:
             chain.append((code, fr.lineno))
-    return any(isinstance(n, ast.Assign) and n.lineno > at
-               and any(isinstance(t, ast.Attribute) and t.attr == attr
-                       and isinstance(t.value, ast.Name) and t.value.id == "self"
-                       for t in n.targets)
-               for code, at in chain for n in _source.own_nodes(code))
+    return any(n.lineno > at for code, at in chain
+               for n in _source.self_attr_assignments(code, attr))
 
 
 #: what a parameter holds at a line, where that cannot be told: rebound before it in a frame
