@@ -11,7 +11,7 @@ from typing import Any
 from . import _types
 from ._model_columns import Sums, read_model
 from ._optimizer_columns import read_state
-from ._tree import Ref, display_for, step
+from ._tree import Ref, display_for, module_parts, step
 from ._walk import Ctx, Walker, dedup_bytes, devices_of, read_meta, uniq
 from .records import ObjectRecord, TensorRecord
 
@@ -126,9 +126,10 @@ MAX_HELD_MODULES = 10_000
 def held_paths(ctx: Ctx, obj: Any, name: str) -> dict[int, str]:
     """The path of every parameter of the modules the wrapper ``obj`` (bound to ``name``)
     holds, by id, where no module the namespace binds has named it already: the owners of the
-    optimizer it holds beside them. NB: read through the modules' ``__dict__`` tables, as the
-    walk reads them; no record is made. What the wrapper's record depends on besides its
-    optimizer: its watch compares them (:class:`._optimizer_watch.WrappedWatch`)."""
+    optimizer it holds beside them. NB: read through the modules' tables
+    (:func:`._tree.module_parts`), as the walk reads them; no record is made. What the
+    wrapper's record depends on besides its optimizer: its watch compares them
+    (:class:`._optimizer_watch.WrappedWatch`)."""
     paths = ctx.param_paths
     out: dict[int, str] = {}
     seen: set[int] = set()
@@ -139,14 +140,11 @@ def held_paths(ctx: Ctx, obj: Any, name: str) -> dict[int, str]:
             if id(mod) in seen:
                 continue
             seen.add(id(mod))
-            d = _types.instance_dict(mod) or {}
-            params, subs = d.get("_parameters"), d.get("_modules")
-            for k, p in list(dict.items(params)) if type(params) is dict else ():
-                if type(k) is str and p is not None and id(p) not in paths:
+            parts = module_parts(mod)
+            for k, p in parts.params:
+                if id(p) not in paths:
                     out.setdefault(id(p), f"{at}.{k}")
-            for k, sub in reversed(list(dict.items(subs))) if type(subs) is dict else ():
-                if type(k) is str and sub is not None:
-                    todo.append((sub, f"{at}.{k}"))
+            todo += [(sub, f"{at}.{k}") for k, sub in reversed(parts.children)]
     return out
 
 
