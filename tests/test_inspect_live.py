@@ -680,3 +680,41 @@ def test_an_update_that_fails_halfway_is_not_trusted_next_time(
     update = live.update(ns)
     assert update.snapshot["x"].dtypes == ("float64",)
     assert canonical(update.snapshot) == canonical(take_snapshot(ns))
+
+
+def test_a_training_step_renames_the_grads_storages_in_the_totals_without_recounting(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A training step replaces every grad by a new tensor of the same header: the totals move
+    each old storage's entry to the new one (issue 39's push after a step) and no share is
+    compared again, and they equal a fresh count; a grad another name also holds is counted
+    one by one (its old storage is still seen)."""
+    model = nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 2))
+    opt = torch.optim.Adam(model.parameters())
+
+    def step() -> None:
+        opt.zero_grad()
+        for p in model.parameters():
+            p.grad = torch.ones_like(p)
+        opt.step()
+
+    step()
+    ns: dict[str, Any] = {"model": model, "opt": opt, "x": torch.zeros(3)}
+    live = Live()
+    live.update(ns)
+    live.update(ns)
+    recounted: list[Any] = []
+    replace = live.totals.replace
+    monkeypatch.setattr(live.totals, "replace", lambda pairs: (recounted.append(pairs),
+                                                               replace(pairs)))
+    step()
+    update = live.update(ns)
+    assert sorted(update.regraded) == ["model", "opt"] and recounted == []
+    assert canonical(update.snapshot) == canonical(take_snapshot(ns))
+    ns["kept"] = model[0].weight.grad  # NB: the old grad stays seen under a name of its own
+    live.update(ns)
+    recounted.clear()
+    step()
+    update = live.update(ns)
+    assert sorted(update.regraded) == ["model", "opt"] and len(recounted) == 1
+    assert len(recounted[0]) == 2  # NB: the model's share and the optimizer's
+    assert canonical(update.snapshot) == canonical(take_snapshot(ns))

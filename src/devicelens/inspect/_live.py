@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from itertools import compress, filterfalse, repeat
+from itertools import chain, compress, filterfalse, repeat
 from operator import is_, itemgetter, not_
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -170,6 +170,8 @@ class Live:
         self.totals = RunningTotals()
         self.regraded: dict[str, ObjectRecord] = {}  # this update's names whose grads only
         # moved, and the records they had
+        self.renames: dict[str, tuple[list[int], list[int]]] = {}  # and, for each, the old
+        # storages of the grads moved and the new ones, in order
         # NB: name -> (its record, where that record's grads are): found once, kept across
         # training steps (each step's record has them at the same places)
         self.grad_places: dict[str, tuple[ObjectRecord, list[int]]] = {}
@@ -247,7 +249,7 @@ class Live:
         compact = self.compact
         ctx = Ctx(torch, MAX_NODES - len(metas))
         ctx.guarded = self.guarded
-        self.regraded = {}
+        self.regraded, self.renames = {}, {}
         walked, changed, skipped = self._walk_rest(ctx, ns, pkeys, pvals, types, exact, compact,
                                                    same_types)
         if ctx.exhausted:
@@ -270,18 +272,58 @@ class Live:
             self.columns_key = (compact, list(walked))
             removed = _gone(prev, loose, walked)
         first = prev is None
-        shares, totals = self.shares, self.totals
         if first:  # NB: no row to compare, nobody reads the records (see Update): the compact
             # rows' shares come from the columns, and their records are never built here
             records = {k: walked[k] for k in changed if k in walked}
         else:
             records = {k: walked[k] if k in walked else loose.record(where[k])
                        for k in changed if k in walked or k in where}
+        if first or not self._rekeyed(records, changed | removed):  # NB: a training step's
+            self._count(first, records, changed | removed, walked, loose, prev)  # renames
+        snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
+                        torch.__version__, tuple(skipped), self.totals.result(), cells)
+        if index is not None:
+            snap.set_loose_index(index)
+        self.snap = snap
+        # NB: a changed name holds a record where it is walked or a compact row (``where``):
+        # the names of every record are never kept (a set of them cost more than a column)
+        return Update(snap, None if first else frozenset(records),
+                      frozenset() if first else removed, records,
+                      {} if first else {k: old for k, old in self.regraded.items()
+                                        if (k in walked or k in where)
+                                        and k not in loose_changed})
+
+    def _rekeyed(self, records: dict[str, ObjectRecord], touched: set[str]) -> bool:
+        """The totals after a training step: where every name that changed is one whose grads
+        alone moved (:meth:`_grads_moved`), their storages are renamed in the totals and no
+        record is read; False, nothing changed, otherwise (then :meth:`_count`).
+        NB: a moved grad's record keeps its header, so its share's sightings differ from the
+        last only in their storages, which the renames list in order."""
+        renames, shares = self.renames, self.shares
+        if not records or touched != records.keys() or not all(
+                map(renames.__contains__, records)) or not all(map(shares.__contains__, records)):
+            return False
+        olds = list(chain.from_iterable(renames[k][0] for k in records))
+        news = list(chain.from_iterable(renames[k][1] for k in records))
+        if not self.totals.rekeyed(olds, news):
+            return False
+        for k, rec in records.items():
+            was = self.regraded.get(k)  # NB: a share that was its record's very tuple of
+            shares[k] = (Share(rec.devices, rec.tensors, True)  # tensors is the new one's
+                         if was is not None and shares[k].tensors is was.tensors
+                         else share_of(rec))
+        return True
+
+    def _count(self, first: bool, records: dict[str, ObjectRecord], touched: set[str],
+               walked: Mapping[str, ObjectRecord], loose: Loose, prev: Snapshot | None) -> None:
+        """The totals with every name of ``touched`` counted again from its record (or gone),
+        the compact rows' shares read from the columns."""
+        shares, totals = self.shares, self.totals
         # NB: a compact row's share is kept nowhere but in the last snapshot's columns (one
         # per loose tensor was a quarter of what a big namespace's panel kept)
-        was_loose = {} if prev is None else _loose_shares_of(prev, changed | removed, shares)
+        was_loose = {} if prev is None else _loose_shares_of(prev, touched, shares)
         if not first:
-            for k in (changed | removed) - records.keys():
+            for k in touched - records.keys():
                 old = shares.pop(k, None) or was_loose.get(k)
                 if old is not None:
                     totals.remove(old)
@@ -303,18 +345,6 @@ class Live:
             fresh += loose_shares(loose)
         totals.replace(pairs)  # NB: every old sighting goes before any new one comes
         totals.add_all(fresh)
-        snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
-                        torch.__version__, tuple(skipped), self.totals.result(), cells)
-        if index is not None:
-            snap.set_loose_index(index)
-        self.snap = snap
-        # NB: a changed name holds a record where it is walked or a compact row (``where``):
-        # the names of every record are never kept (a set of them cost more than a column)
-        return Update(snap, None if first else frozenset(records),
-                      frozenset() if first else removed, records,
-                      {} if first else {k: old for k, old in self.regraded.items()
-                                        if (k in walked or k in where)
-                                        and k not in loose_changed})
 
     def _walk_rest(self, ctx: Ctx, ns: dict[str, Any], pkeys: list[str], pvals: list[Any],
                    types: list[type], exact: bytes, compact: bytes,
@@ -409,8 +439,11 @@ class Live:
         """:func:`.records.grads_moved`, with the places of the record's grads kept by name."""
         kept = self.grad_places.get(name)
         at = kept[1] if kept is not None and kept[0] is record else owned_grads(record)
-        now = grads_moved(record, moved, at)
+        olds: list[int] = []
+        now = grads_moved(record, moved, at, olds)
         self.grad_places[name] = (now, at)
+        if now is not record:
+            self.renames[name] = (olds, list(map(moved.__getitem__, olds)))
         return now
 
     def _forest_unchanged(self, ctx: Ctx, mods: list[tuple[str, Any]]) -> bool | dict[int, int]:

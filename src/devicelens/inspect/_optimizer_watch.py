@@ -16,7 +16,8 @@ value that is not a plain tensor) keeps no watch, and the caller reads the token
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
+from operator import ne
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
@@ -105,8 +106,8 @@ class OptimizerWatch:
             now = mine._replace(grad_ids=grad_ids, grad_guard=None)
             if not _tensor_list.agrees(now, forest):
                 return False
-            return Regrad({a: b for a, b in zip(mine.grad_ids, grad_ids, strict=True)
-                           if a != b}, now)
+            return Regrad(dict(compress(zip(mine.grad_ids, grad_ids, strict=True),
+                                        map(ne, mine.grad_ids, grad_ids))), now)
         if self.compared is None or self.compared[0] is not forest:
             self.compared = (forest, _tensor_list.agrees(mine, forest))
         return self.compared[1]

@@ -187,7 +187,17 @@ class RunningTotals:
         if devices != list(map(_DEVICE, came)) or list(map(_BYTES, gone)) != list(map(
                 _BYTES, came)):
             return False
-        olds, news = list(map(_STORAGE, gone)), list(map(_STORAGE, came))
+        return self.rekeyed(list(map(_STORAGE, gone)), list(map(_STORAGE, came)), devices)
+
+    def rekeyed(self, olds: list[int], news: list[int], devices: list[str] | None = None
+                ) -> bool:
+        """Every sighting of each storage of ``olds`` seen again at the storage of ``news`` at
+        the same place, one to one, where nothing else sees an old storage and no new storage
+        is seen elsewhere: each storage's entry moves to its new key and the totals stay.
+        False, nothing changed, otherwise. ``devices``: each sighting's device, checked
+        against the old storage's home; None where the caller knows each new storage's
+        header equals the old one's (a training step's grads, :func:`.records.grads_moved`:
+        no record is read to rename them)."""
         renames = dict(zip(olds, news, strict=True))
         extents, home = self.extents, self.home
         targets = list(renames.values())
@@ -196,7 +206,8 @@ class RunningTotals:
                 or len(set(targets)) != len(targets)  # NB: and one old storage per new one
                 or not all(map(renames.__contains__, seen))  # NB: seen already: it goes too
                 or not all(map(extents.__contains__, olds))  # NB: each old one was seen
-                or list(map(home.get, olds, repeat(self.default))) != devices):
+                or (devices is not None
+                    and list(map(home.get, olds, repeat(self.default))) != devices)):
             return False
         sightings = Counter(olds)
         if _all_sightings(list(map(extents.__getitem__, sightings))) != list(

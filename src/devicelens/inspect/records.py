@@ -90,14 +90,16 @@ def owned_grads(o: ObjectRecord) -> list[int]:
 
 
 def grads_moved(o: ObjectRecord, moved: dict[int, int],
-                at: list[int] | None = None) -> ObjectRecord:
+                at: list[int] | None = None, olds: list[int] | None = None) -> ObjectRecord:
     """``o`` with its parameters' grads at storages ``moved`` (old -> new) recorded at their new
     storages: what a walk gives after those grads were replaced by tensors with the very same
     headers (a plain grad's storage is its own identity). ``o`` itself where none moved.
     NB: only the grads of parameters and buffers (the tensors whose grads were compared): an
     attribute's grad that is the old grad itself still is. ``at``: :func:`owned_grads` of
     ``o``, where the caller kept it: then only those records are read (after every training
-    step, a model of 2,000 parameters with Adam holds 14,000 records, 4,000 of them grads)."""
+    step, a model of 2,000 parameters with Adam holds 14,000 records, 4,000 of them grads).
+    ``olds``: extended with the old storage of each record moved, in order (what the totals
+    rename, :meth:`._totals.RunningTotals.rekeyed`)."""
     ts = o.tensors
     if at is None:
         at = owned_grads(o)
@@ -108,7 +110,10 @@ def grads_moved(o: ObjectRecord, moved: dict[int, int],
     if True not in hit:
         return o
     hits = list(compress(at, hit))
-    news = map(moved.__getitem__, compress(storages, hit))
+    gone = list(compress(storages, hit))
+    if olds is not None:
+        olds += gone
+    news = map(moved.__getitem__, gone)
     recs = map(_new, repeat(TensorRecord), map(add, map(_HEAD, map(ts.__getitem__, hits)),
                                                zip(news)))
     out = list(ts)
