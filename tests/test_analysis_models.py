@@ -531,6 +531,33 @@ def test_a_plain_attribute_its_own_class_moves_where_it_reads_it_is_only_a_note(
     assert kept == [("trap_attribute", "error")], kept
 
 
+def test_a_plain_attribute_read_into_a_local_that_is_moved_later_is_only_a_note() -> None:
+    """LayoutLMv3's patch boxes: ``visual_bbox = self.visual_bbox.repeat(b, 1, 1)``, then
+    ``visual_bbox = visual_bbox.to(device)`` in a second statement: moved where it is read, as
+    ``self.visual_bbox.to(...)`` is; the local never moved keeps the error."""
+    cls = ("class Boxes(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = nn.Linear(4, 4)\n        self.visual_bbox = torch.zeros(8, 4)\n"
+           "    def calculate(self, device, b):\n"
+           "        visual_bbox = self.visual_bbox.repeat(b, 1, 1)\n"
+           "        visual_bbox = visual_bbox.to(device)\n        return visual_bbox\n"
+           "    def forward(self, x):\n        return self.fc(x) + self.calculate(x.device, 1)\n")
+
+    class Boxes(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+            self.visual_bbox = torch.zeros(8, 4)
+
+    ns = {"model": Boxes().to("meta")}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, text) if "model.visual_bbox" in f.paths]
+
+    assert severity(cls) == [("trap_latent", "info")]
+    assert severity(cls.replace("visual_bbox = visual_bbox.to(device)", "pass")) == [
+        ("trap_attribute", "error")]
+
+
 def test_a_plain_attribute_handed_to_a_submodule_that_moves_it_is_only_a_note() -> None:
     """BasicTS's STGCN keeps its graph shift operator as a plain attribute on the cpu and hands
     it to a Chebyshev layer whose ``forward`` moves it to its input's device first: moved where

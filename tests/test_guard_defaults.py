@@ -178,3 +178,73 @@ def test_a_device_the_function_spells_out_itself_is_replaced_by_its_own(ip, caps
     assert ("+ torch.full((x.shape[0],), i, dtype=torch.int64, "
             "device=next(self.parameters()).device)") in text, text
     assert VERIFIED in text
+
+
+SWAV = """
+import torch
+from torch import nn
+
+class SwaVLoss(nn.Module):
+    def forward(self, high, low):
+        loss = torch.tensor(0.0)
+        for i in range(len(high)):
+            subloss = torch.tensor(0.0)
+            for v in range(len(low)):
+                subloss += (high[i] * low[v]).sum()
+            loss += subloss / len(low)
+        return loss / len(high)
+"""
+
+
+def test_accumulators_made_before_a_loop_take_the_device_of_the_list_handed_over(
+        ip, capsys, fake_cuda):
+    """lightly's SwaVLoss takes its crops' outputs as lists and sums into two accumulators made
+    on the cpu, one before the loop over the crops: both take the device of the list's first
+    item (valid before any loop), and the rehearsal proves the two edits together."""
+    assert run(ip, SWAV) is None
+    with fake_cuda:
+        ip.user_ns.update(criterion=ip.user_ns["SwaVLoss"](),
+                          high=[fake_cuda.randn(2, 3, device="cuda:0") for _ in range(2)],
+                          low=[fake_cuda.randn(2, 3, device="cuda:0") for _ in range(2)])
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    loss = criterion(high, low)\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "+ subloss = torch.tensor(0.0).to(high[0].device)" in text, text
+    assert "+ loss = torch.tensor(0.0).to(high[0].device)" in text, text
+    assert VERIFIED in text
+
+
+LEARNER = """
+import torch
+from torch import nn
+
+class Learner:
+    def __init__(self, device):
+        self._device = device
+        self._network = nn.Linear(3, 2)
+    def replace_fc(self, batches):
+        out = []
+        for data in batches:
+            data = data.to("cuda:0")
+            out.append(self._network(data))
+        return out
+"""
+
+
+def test_a_pinned_device_is_replaced_by_the_objects_own_underscored_setting(ip, capsys,
+                                                                            fake_cuda):
+    """PyCIL's and RevisitingCIL's learners keep ``self._device`` and ``self._network`` (one
+    leading underscore: the object's own); a ``.cuda()`` pinned in a method fails a run on
+    cuda:1. The edit takes the learner's own setting, where it skipped underscored names."""
+    assert run(ip, LEARNER) is None
+    with fake_cuda:
+        learner = ip.user_ns["Learner"](torch.device("cuda", 1))
+        learner._network = fake_cuda.to(learner._network, "cuda:1")
+        ip.user_ns.update(model=learner, batches=[torch.randn(2, 3)])
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    out = model.replace_fc(batches)\n",
+               fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "+ data = data.to(self._device)" in text, text
+    assert VERIFIED in text

@@ -418,3 +418,76 @@ def test_a_model_in_a_plain_list_that_the_namespace_names_is_not_flagged(fake_cu
     assert preflight("ema(1)\n", ns).issues == ()
     ns = {"ema": EMA(fake_cuda.to(nn.Linear(4, 4), "cuda:0"))}
     assert kinds(preflight("ema(1)\n", ns)) == [("error", "trap_module", 1)]
+
+
+class _Windowed(nn.Module):
+    """open-unmix's Wiener window: frame indices made on the cpu, read back as a number
+    (``int(cur[-1])``) and otherwise only as indices; ``_Spread`` also adds them to a tensor."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        out, pos = torch.zeros_like(x), 0
+        while pos < x.shape[0]:
+            cur = torch.arange(pos, min(x.shape[0], pos + 2))
+            pos = int(cur[-1]) + 1
+            out[cur] = self.fc(x[cur])
+        return out
+
+
+class _Spread(_Windowed):
+    def forward(self, x):
+        cur = torch.arange(x.shape[0])
+        return self.fc(x)[cur] * len(cur) + cur.unsqueeze(1)
+
+
+def test_a_factory_read_only_as_indices_and_as_numbers_is_not_linted():
+    assert lint_forward(_Windowed) == ()
+    assert [(i.kind, i.name) for i in lint_forward(_Spread)] == [("forward_no_device", "cur")]
+
+
+def _to_device(x, like):
+    return x.to(like.device)
+
+
+class _Inner(nn.Module):
+    """pytorch-metric-learning's losses: ``labels = to_device(labels, embeddings)`` first."""
+
+    def forward(self, embeddings, labels, ref_labels=None):
+        labels = _to_device(labels, embeddings)
+        return (embeddings.sum(1) * labels).sum()
+
+
+class _Kept(nn.Module):
+    def forward(self, embeddings, labels):
+        return (embeddings.sum(1) * labels).sum()
+
+
+class _SelfSupervised(nn.Module):
+    """pytorch-metric-learning's SelfSupervisedLoss: pair labels made with no device, joined
+    with themselves and handed to the wrapped loss, which moves them."""
+
+    def __init__(self, loss):
+        super().__init__()
+        self.loss = loss
+        self.head = nn.Linear(2, 2)  # NB: a weight off the default device once moved
+
+    def forward(self, embeddings, ref_emb):
+        labels = torch.arange(embeddings.shape[0])
+        labels = torch.cat([labels, labels])
+        return self.loss(torch.cat([embeddings, ref_emb]), labels)
+
+
+def test_a_factory_handed_only_to_a_submodule_that_moves_it_is_not_flagged():
+    """Where the wrapped loss moves the labels it is handed, the wrapper's cpu labels fail
+    nothing (a look-alike was warned); where it does not, the warning stays."""
+    from devicelens.guard.preflight import lint_modules
+
+    (issue,) = lint_forward(_SelfSupervised)
+    assert (issue.name, issue.handed) == ("labels", (("loss", 1),))
+    assert lint_modules([_SelfSupervised(_Inner()).to("meta")]) == []
+    assert [i.kind for i in lint_modules([_SelfSupervised(_Kept()).to("meta")])] == [
+        "forward_no_device"]
+    assert lint_forward(_Spread)[0].handed == ()  # NB: read by an op: handed nowhere only

@@ -757,12 +757,16 @@ def _outputs_cast(f: ast.FunctionDef | ast.AsyncFunctionDef,
                   members: Mapping[str, str] | None = None) -> set[str]:
     """``X`` where ``f`` keeps what ``self.X(...)`` gives in a local and casts that local later
     (ESMFold: ``esm_s = self.esm(ids)`` then ``esm_s = esm_s.to(self.esm_s_combine.dtype)``):
-    the same cast of a submodule's output as ``self.X(...).to(...)``, in two statements."""
+    the same cast of a submodule's output as ``self.X(...).to(...)``, in two statements; or
+    what it reads of ``self.X`` (LayoutLMv3's ``visual_bbox = self.visual_bbox.repeat(b, 1,
+    1)`` then ``visual_bbox = visual_bbox.to(device)``)."""
     made: dict[str, str] = {}
     for node in ast.walk(f):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             called = _self_call(node.value, members)
+            if called is None:
+                called = _self_attr_under(node.value)
             if called is not None:
                 made[node.targets[0].id] = called
     if not made:

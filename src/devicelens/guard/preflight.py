@@ -139,7 +139,28 @@ def lint_modules(modules: list[Any]) -> list[Issue]:
     return [i for cls, found in classes.items() for i in lint_forward(cls)
             if not (i.scalar_if and all(_numbers(m, i.scalar_if) for m in found))
             and not (i.pinned and not replicated and all(_on(m, i.pinned) for m in found))
-            and not (home and i.kind == "forward_no_device")]
+            and not (home and i.kind == "forward_no_device")
+            and not (i.handed and all(_moved_by_callees(m, i.handed) for m in found))]
+
+
+def _moved_by_callees(module: Any, handed: tuple[tuple[str, int | str], ...]) -> bool:
+    """Each submodule of ``module`` the tensor is handed to (``self.loss(emb, labels)``) moves
+    that argument to a device itself (pytorch-metric-learning's losses: ``labels =
+    to_device(labels, embeddings)``): where it was made fails nothing. NB: the submodules are
+    read from the module's own table, no user code runs."""
+    from .running._forward_lint import forward_params, moved_parameters
+
+    table = dict(_tree.module_parts(module).children)
+    for attr, slot in handed:
+        sub = table.get(attr)
+        if sub is None:
+            return False
+        cls: Any = type(sub)
+        params = forward_params(cls)
+        name = slot if isinstance(slot, str) else (params[slot] if slot < len(params) else "")
+        if name not in moved_parameters(cls):
+            return False
+    return True
 
 
 def _all_on_default(modules: list[Any]) -> bool:

@@ -665,17 +665,21 @@ def _held_tensor(obj: Any, ok: Any) -> str:
 
 def _held_module(obj: Any, attr: str, target: str) -> str:
     """The attribute of a plain object (a trainer, a pipeline) holding the one module of its
-    ``__dict__`` on ``target``; '' where none or several are. NB: ``__dict__`` only."""
+    ``__dict__`` on ``target``; '' where none or several are. NB: ``__dict__`` only; a name
+    with one leading underscore is the object's own too (PyCIL's learners keep
+    ``self._network``), and the edit is written inside the object's own method."""
     d = instance_dict(obj) or {}
     found = [k for k, v in list(dict.items(d))[:_MAX_HELD]
-             if type(k) is str and k.isidentifier() and not k.startswith("_") and is_module(v)
+             if type(k) is str and k.isidentifier() and not k.startswith("__") and is_module(v)
              and _module_on(v, attr, target)]
     return found[0] if len(found) == 1 else ""
 
 
-def _device_setting(obj: Any, target: str) -> bool:
-    """``obj.device`` (its own ``__dict__``, no property run) names ``target``."""
-    return names_device((instance_dict(obj) or {}).get("device"), target)
+def _device_setting(obj: Any, target: str) -> str:
+    """``device`` or ``_device`` where ``obj``'s own (its ``__dict__``, no property run) names
+    ``target``; '' otherwise."""
+    d = instance_dict(obj) or {}
+    return next((k for k in ("device", "_device") if names_device(d.get(k), target)), "")
 
 
 def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:
@@ -911,11 +915,17 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     for p, value in params:
         if ok(value):
             return f"{p}.{attr}"
+    for p, value in params:
+        # NB: a list of tensors handed over (lightly's SwaVLoss takes its crops' outputs as
+        # one list): its first item's, valid before any loop over it
+        if type(value) in (list, tuple) and value and ok(value[0]):
+            return f"{p}[0].{attr}"
     me = sc.self_obj
     if me is not None and _module_on(me, attr, target):
         return f"next(self.parameters()).{attr}"
-    if me is not None and attr == "device" and _device_setting(me, target):
-        return "self.device"  # NB: a trainer's or wrapper's own setting (scvi's ``self.device``)
+    setting = _device_setting(me, target) if me is not None and attr == "device" else ""
+    if setting:  # NB: a trainer's or wrapper's own setting (scvi's ``self.device``, PyCIL's
+        return f"self.{setting}"  # ``self._device``)
     held = _held_tensor(me, ok) if me is not None and not is_module(me) else ""
     if held and not _made_later(tr, sc, line, held):
         return f"self.{held}.{attr}"  # NB: gluonts' forecast: ``self.distribution.loc``

@@ -37,6 +37,10 @@ class Issue:
     scalar_if: tuple[str, ...] = ()
     # for lint: the device a line pins its tensor to ("cuda:0"; "cuda" for ``.cuda()``)
     pinned: str = ""
+    # for lint: where the tensor goes when it goes nowhere but into submodules' calls
+    # (``self.loss(embeddings, labels)``): each (attribute, argument position or keyword);
+    # where each such submodule moves that argument itself, nothing fails
+    handed: tuple[tuple[str, int | str], ...] = ()
 
 
 def _forward_of(cls: type) -> Any:
@@ -79,13 +83,54 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
                   if _only_made_here(value, ctx) else {id(value)})
     out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
            and id(node) not in moved for issue in ctx.check(node)]
-    return tuple(out)
+    return tuple(replace(i, handed=_handed(fdef, i.name, ctx))
+                 if i.kind == "forward_no_device" and i.name else i for i in out)
+
+
+def _handed(fdef: ast.AST, name: str, ctx: _Ctx) -> tuple[tuple[str, int | str], ...]:
+    """Where the local ``name`` goes when it goes nowhere but into calls of ``self.<attr>``
+    (itself, or a copy or reshape of it) and into its own rebinding from tensors made right
+    there or from itself (pytorch-metric-learning's SelfSupervisedLoss: ``labels =
+    torch.arange(n)``, ``labels = torch.cat([labels, labels])``, ``self.loss(embeddings,
+    labels)``): each (attribute, argument position or keyword). () when it is read otherwise."""
+    parents = {id(c): p for p in ast.walk(fdef) for c in ast.iter_child_nodes(p)}
+    out: list[tuple[str, int | str]] = []
+    for n in ast.walk(fdef):
+        if not (isinstance(n, ast.Name) and n.id == name):
+            continue
+        stmt: ast.AST = n
+        while not isinstance(stmt, ast.stmt) and id(stmt) in parents:
+            stmt = parents[id(stmt)]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name \
+                and _only_made_here(stmt.value, ctx, own=name):
+            continue  # NB: bound (or rebound from itself) by tensors made right here
+        if not isinstance(n.ctx, ast.Load):
+            return ()
+        node: ast.AST = n
+        up = parents.get(id(node))
+        while isinstance(up, ast.Attribute) and up.attr in _SHAPES | _CASTS \
+                and isinstance(call := parents.get(id(up)), ast.Call) and call.func is up:
+            node, up = call, parents.get(id(call))
+        slot: int | str
+        if isinstance(up, ast.keyword) and up.arg:
+            slot, up = up.arg, parents.get(id(up))
+        elif isinstance(up, ast.Call) and node in up.args:
+            slot = up.args.index(node)
+        else:
+            return ()
+        f = up.func if isinstance(up, ast.Call) else None
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                and f.value.id == "self"):
+            return ()
+        out.append((f.attr, slot))
+    return tuple(dict.fromkeys(out))
 
 
 def _indices_only(fdef: ast.AST) -> list[ast.expr]:
     """The calls whose tensor is only ever an index (``log_p[torch.arange(n), y]``, or a local
-    ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``): PyTorch takes indices from the
-    cpu for a tensor on any device, so where they are made does not matter."""
+    ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``, or as a number): PyTorch takes
+    indices from the cpu for a tensor on any device, so where they are made does not matter."""
     slots: set[int] = set()  # NB: the expressions that are an index, or one of a tuple's
     for n in ast.walk(fdef):
         if isinstance(n, ast.Subscript):
@@ -93,6 +138,7 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             slots |= {id(p) for p in parts}
     out: list[ast.expr] = [n for n in ast.walk(fdef) if isinstance(n, ast.Call)
                            and id(n) in slots]
+    slots |= _scalar_reads_of_names(fdef)
     made: dict[str, ast.expr] = {}
     binds: dict[str, int] = {}
     reads: dict[str, list[bool]] = {}
@@ -113,6 +159,33 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
     return out
 
 
+_TO_NUMBER = frozenset({"int", "float", "bool", "len"})
+_NUMBER_METHODS = frozenset({"item", "tolist", "numel", "size", "dim"})
+_HEADER = frozenset({"shape", "dtype", "device", "ndim"})
+
+
+def _scalar_reads_of_names(fdef: ast.AST) -> set[int]:
+    """The reads of a local that give Python numbers, never a tensor another one meets:
+    ``int(frame[-1])``, ``len(rows)``, ``rows[-1].item()``, ``rows.shape[0]`` (open-unmix's
+    wiener window: ``pos = int(cur_frame[-1]) + 1``, the frames then read as indices)."""
+    out: set[int] = set()
+    for n in ast.walk(fdef):
+        target: ast.expr | None = None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _TO_NUMBER \
+                and len(n.args) == 1:
+            target = n.args[0]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in _NUMBER_METHODS:
+            target = n.func.value
+        elif isinstance(n, ast.Attribute) and n.attr in _HEADER:
+            target = n.value
+        if isinstance(target, ast.Subscript):
+            target = target.value
+        if isinstance(target, ast.Name):
+            out.add(id(target))
+    return out
+
+
 _JOINS = frozenset({"cat", "stack", "concat", "hstack", "vstack"})
 _CASTS = frozenset({"long", "float", "int", "double", "half", "bool", "bfloat16"})
 #: methods that give the same values in another shape: what they read of their arguments is
@@ -122,25 +195,28 @@ _SHAPES = frozenset({"view", "reshape", "unsqueeze", "squeeze", "expand", "expan
                      "reshape_as", "clone", "detach"})
 
 
-def _only_made_here(node: ast.expr, ctx: _Ctx) -> bool:
+def _only_made_here(node: ast.expr, ctx: _Ctx, own: str = "") -> bool:
     """``node`` only combines tensors that torch's factories make right there: a factory call,
     a join of such (``torch.cat([torch.ones(n), torch.zeros(m)])``), a cast or a reshape of one
     (SupContrast's ``torch.arange(n).view(-1, 1).to(device)``), or arithmetic of them and
-    numbers. Nothing from outside meets them before the move."""
+    numbers. Nothing from outside meets them before the move. ``own``: a local that holds
+    only such tensors itself."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return bool(own) and node.id == own
     if isinstance(node, ast.BinOp):
-        return _only_made_here(node.left, ctx) and _only_made_here(node.right, ctx)
+        return _only_made_here(node.left, ctx, own) and _only_made_here(node.right, ctx, own)
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return False
     f = node.func
     if f.attr in FACTORIES and ctx._is_torch(f.value):
         return True
     if (f.attr in _CASTS and not node.args) or f.attr in _SHAPES:
-        return _only_made_here(f.value, ctx)
+        return _only_made_here(f.value, ctx, own)
     if f.attr in _JOINS and ctx._is_torch(f.value) and node.args \
             and isinstance(node.args[0], ast.List | ast.Tuple):
-        return all(_only_made_here(e, ctx) for e in node.args[0].elts)
+        return all(_only_made_here(e, ctx, own) for e in node.args[0].elts)
     return False
 
 
