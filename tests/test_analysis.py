@@ -302,6 +302,10 @@ class PosNet(nn.Module):
         self.pos_emb = torch.zeros(4)
         self.step_size = torch.tensor(0.5)  # 0-dim cpu: mixes fine with any device
 
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # NB: read unmoved (its source is read from this file as a library class's would be)
+        return self.fc(x) * self.step_size + self.pos_emb
+
 
 def test_plain_tensor_attribute_left_behind():
     model = PosNet().to("meta")
@@ -320,6 +324,9 @@ class Normalize(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.mean = torch.zeros(3, 1, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x - self.mean
 
 
 def test_a_plain_attribute_of_a_module_with_no_weights_of_its_own_is_a_note():

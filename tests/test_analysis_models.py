@@ -841,3 +841,59 @@ def test_the_live_snapshot_sees_a_wrappers_model_replaced_beside_its_optimizer()
         "client.model.0.weight", "client.model.0.bias", "", ""]
     client.model.add_module("head", client.model._modules.pop("1"))  # NB: renamed in place
     assert live.update(ns).snapshot == take_snapshot(ns)
+
+
+BOXLIB = '''
+import torch
+from torch import nn
+
+
+class Boxes(nn.Module):
+    """transformers' LayoutLMv3: a plain tensor attribute, moved where it is read."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.visual_bbox = torch.zeros(8, 4)
+
+    def calculate(self, device):
+        visual_bbox = self.visual_bbox.repeat(1, 1)
+        return visual_bbox.to(device)
+
+    def forward(self, x):
+        return self.fc(x) + self.calculate(x.device)[: x.shape[0]]
+
+
+class Kept(Boxes):
+    def calculate(self, device):
+        return self.visual_bbox
+'''
+
+
+def test_a_library_classs_own_code_is_read_from_its_file_as_a_cells_class_is(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model imported from a library (its class in a file, not in the cells) that keeps a
+    plain tensor attribute and moves it where it reads it: only a note, as for the same class
+    defined in a cell (LayoutLMv3 was told "error: left on cpu" from a library and not from a
+    cell); its subclass that reads it unmoved keeps the error. The live snapshot reads the same
+    sources as a fresh one."""
+    import importlib
+
+    from devicelens.inspect._class_sources import MARK
+    from devicelens.inspect._live import Live
+
+    (tmp_path / "boxlib_dl.py").write_text(BOXLIB)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lib = importlib.import_module("boxlib_dl")
+    ns = {"model": lib.Boxes().to("meta"), "kept": lib.Kept().to("meta")}
+    fs = found(ns, "out = model(x)\nz = kept(x)\n")
+    assert about(fs, "model") == [("trap_latent", "info")]
+    assert about(fs, "kept") == [("trap_attribute", "error")]
+    snap = take_snapshot(ns)
+    assert [c.split("\n")[1] for c in snap.cells if c.startswith(MARK)] == [
+        "class Boxes(nn.Module):", "class Kept(Boxes):"]
+    live = Live()
+    assert live.update(ns).snapshot == snap
+    del ns["kept"]
+    assert live.update(ns).snapshot == take_snapshot(ns)
+    assert [c.split("\n")[1] for c in live.update(ns).snapshot.cells] == ["class Boxes(nn.Module):"]

@@ -108,6 +108,9 @@ def test_trap_fixes_move_the_attribute_and_the_list_held_module() -> None:
             self.mask = torch.ones(4)
             self.heads = [nn.Linear(4, 2)]
 
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.heads[0](self.fc(x) * self.mask)  # NB: both read unmoved
+
     m = M()
     to_in_place(m, "meta")  # Module.to misses both traps
     ns = {"m": m}

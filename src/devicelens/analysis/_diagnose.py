@@ -17,6 +17,7 @@ from itertools import compress, repeat
 from operator import attrgetter, eq, itemgetter
 from typing import Any
 
+from ..inspect._class_sources import MARK
 from ..inspect._tree import display_for
 from ..inspect.records import ObjectRecord, Snapshot
 from ._rules_data import _loose
@@ -79,7 +80,8 @@ def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Find
     idx = m.shared.get("index")
     if idx is None or idx.ms is not ms:
         idx = m.shared["index"] = ModelIndex(ms)
-    usage = _usage(m, snap.cells if cells is None else tuple(cells), modules)
+    usage = _usage(m, snap.cells if cells is None else (  # NB: with the library classes'
+        *cells, *(c for c in snap.cells if c.startswith(MARK))), modules)  # sources
     last: tuple[Snapshot, Usage, list[Finding]] | None = m.shared.get("last")
     if last is not None and last[1] is usage and last[0].same_records(snap):
         return list(last[2])  # NB: a function of the records and the usage, both the same

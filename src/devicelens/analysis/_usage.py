@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..inspect._class_sources import MARK
+
 #: module methods that compute nothing: their arguments are not inputs of the model
 _NOT_COMPUTE = frozenset((
     "to", "cuda", "cpu", "half", "float", "double", "bfloat16", "type", "to_empty", "train",
@@ -93,7 +95,16 @@ class Usage:
         types = dict(modules) if isinstance(modules, Mapping) else dict.fromkeys(modules, "")
         shared = _Shared(types)
         self._cells: list[_Cell] = []
-        recent = [c for c in list(cells)[-MAX_CELLS:] if c.strip()]
+        # NB: library classes' sources (:mod:`..inspect._class_sources`) define classes as a
+        # cell would, before the cells, and are no cell: read twice, so that each class sees
+        # the others (which submodule moves what it is handed), whatever their order
+        library = [c for c in cells if c.startswith(MARK)]
+        for src in library + library:
+            tree = _parse(src)
+            if tree is not None:
+                _Visitor(shared).body([s for s in tree.body if isinstance(s, ast.ClassDef)])
+        recent = [c for c in list(cells)[-MAX_CELLS - len(library):]
+                  if c.strip() and not c.startswith(MARK)][-MAX_CELLS:]
         for src in recent:
             tree = _parse(src)
             v = _Visitor(shared)

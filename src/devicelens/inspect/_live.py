@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from . import _types
+from ._class_sources import class_sources
 from ._columns import changed_names, compact_rows, shown
 from ._forest_watch import ForestWatch
 from ._gc import gc_paused
@@ -175,6 +176,10 @@ class Live:
         # NB: name -> (its record, where that record's grads are): found once, kept across
         # training steps (each step's record has them at the same places)
         self.grad_places: dict[str, tuple[ObjectRecord, list[int]]] = {}
+        # NB: name -> the marked sources of the library classes its record needs
+        # (:mod:`._class_sources`), and all of them as the snapshot's cells end with them
+        self.sources: dict[str, list[str]] = {}
+        self.source_cells: tuple[str, ...] = ()
 
     def update(self, namespace: dict[str, Any], live: bool = False) -> Update:
         """The namespace's snapshot now, and which names changed since the last update.
@@ -256,7 +261,7 @@ class Live:
             return self._fresh(ns)
         prev = self.snap
         changed |= loose_changed
-        cells = recent_cells(ns)
+        cells = recent_cells(ns) + self.source_cells
         same_order = pkeys is self.order or pkeys == self.order
         if prev is not None and not changed and not skipped and same_order:
             if cells != prev.cells:  # NB: a new cell, no object changed: the same columns
@@ -280,6 +285,10 @@ class Live:
                        for k in changed if k in walked or k in where}
         if first or not self._rekeyed(records, changed | removed):  # NB: a training step's
             self._count(first, records, changed | removed, walked, loose, prev)  # renames
+        if self._sources_of(ns, records, removed):
+            cells = cells[:len(cells) - len(self.source_cells)]
+            self.source_cells = tuple(sorted(set(chain.from_iterable(self.sources.values()))))
+            cells += self.source_cells
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
         if index is not None:
@@ -292,6 +301,25 @@ class Live:
                       {} if first else {k: old for k, old in self.regraded.items()
                                         if (k in walked or k in where)
                                         and k not in loose_changed})
+
+    def _sources_of(self, ns: dict[str, Any], records: dict[str, ObjectRecord],
+                    removed: frozenset[str]) -> bool:
+        """Keep the library classes' sources of the changed names' records (a record whose
+        grads alone moved needs the ones it had); whether any name's changed."""
+        sources, before = self.sources, len(self.sources)
+        changed = False
+        for k in removed:
+            changed |= sources.pop(k, None) is not None
+        for k, rec in records.items():
+            if k in self.regraded:
+                continue
+            got = class_sources(ns, (rec,))
+            if got:
+                changed |= sources.get(k) != list(got)
+                sources[k] = list(got)
+            else:
+                changed |= sources.pop(k, None) is not None
+        return changed or len(sources) != before
 
     def _rekeyed(self, records: dict[str, ObjectRecord], touched: set[str]) -> bool:
         """The totals after a training step: where every name that changed is one whose grads

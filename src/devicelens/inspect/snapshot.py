@@ -13,6 +13,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Any
 
+from ._class_sources import class_sources
 from ._columns import HIDDEN, shown
 from ._gc import gc_paused
 from ._objects import walk_object
@@ -75,8 +76,10 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
         walked, skipped = walk_rest(ctx, rest)
     loose.ids = id_column(ts)
     kinds, full = assemble(len(ts) + len(rest), rest, walked)
+    # NB: the library classes' sources after the cells (:mod:`._class_sources`)
+    cells = recent_cells(namespace) + class_sources(namespace, full)
     return Snapshot(kinds, full, loose, available_devices(torch), ctx.exhausted or ctx.truncated,
-                    torch.__version__, tuple(skipped), cells=recent_cells(namespace))
+                    torch.__version__, tuple(skipped), cells=cells)
 
 
 MAX_CELLS = 20

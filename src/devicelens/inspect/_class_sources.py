@@ -1,0 +1,81 @@
+"""The source of library classes whose own code decides where a plain tensor attribute goes.
+
+The analysis reads what a class's code does with ``self.<attr>`` (moves it where it reads it,
+remakes it at each call, never reads it) from the text of the classes the cells define. A class
+imported from a library (transformers' LayoutLMv3 keeps ``self.visual_bbox`` as a plain tensor
+and moves it in ``calculate_visual_bbox``) has its text in a file instead: for each module that
+holds a plain tensor attribute (or tensors in a plain container) and whose class the cells do
+not define, that class's source and its bases' (never torch's own) are read from their files
+and handed to the analysis beside the cells, marked with :data:`MARK`.
+
+NB: source text only (``inspect.getsource`` reads the file; no class code runs), cached per
+class with the class kept alive beside it; the objects are found through their records' refs
+(``_tree.resolve``: ``__dict__``s and torch's own tables, no user code).
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Iterable
+from operator import attrgetter
+from typing import Any
+
+from . import _types
+from ._tree import resolve
+from .records import ObjectRecord
+
+MARK = "# devicelens: the source of a class the cells do not define\n"
+MAX_CHARS = 50_000  # NB: as a cell: a longer class is not read
+_TRAP_ROLES = frozenset({"attribute", "trapped"})
+_ROLE = attrgetter("role")
+_CACHE: dict[int, tuple[type, str]] = {}  # NB: id -> (the class, kept alive; MARK + its text)
+_CACHE_MAX = 4_096
+
+
+def class_sources(namespace: dict[str, Any], objects: Iterable[ObjectRecord]) -> tuple[str, ...]:
+    """The marked sources of the classes (and their bases) of the modules of ``objects`` that
+    hold a plain tensor attribute, where the cells do not define them; sorted, so a snapshot
+    taken anew and one kept up to date give the same."""
+    out: set[str] = set()
+    for o in objects:
+        out.update(_of(namespace, o))
+    return tuple(sorted(out))
+
+
+def _of(namespace: dict[str, Any], o: ObjectRecord) -> list[str]:
+    if _TRAP_ROLES.isdisjoint(map(_ROLE, o.tensors)):  # NB: C speed: most records hold none
+        return []
+    owners = {t.owner for t in o.tensors if t.role in _TRAP_ROLES}
+    out: list[str] = []
+    for ref in [m.ref for m in o.modules if m.path in owners]:  # NB: the root's too
+        try:
+            module = resolve(namespace, ref)
+        except LookupError:
+            continue
+        for klass in _types.type_mro(type(module)):
+            text = _source(klass)
+            if text:
+                out.append(text)
+    return out
+
+
+def _source(klass: type) -> str:
+    """MARK + the dedented source of ``klass``; '' for torch's and builtins' classes, the
+    cells' own (``__main__``), and a class whose file cannot be read."""
+    entry = _CACHE.get(id(klass))
+    if entry is not None and entry[0] is klass:
+        return entry[1]
+    module = _types._TDICT(klass).get("__module__")
+    text = ""
+    if type(module) is str and module not in ("__main__", "builtins") \
+            and module.split(".", 1)[0] != "torch":
+        try:
+            text = textwrap.dedent(inspect.getsource(klass))
+        except (OSError, TypeError, IndentationError):
+            text = ""
+    text = MARK + text if text and len(text) <= MAX_CHARS else ""
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[id(klass)] = (klass, text)
+    return text
