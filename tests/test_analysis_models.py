@@ -897,3 +897,41 @@ def test_a_library_classs_own_code_is_read_from_its_file_as_a_cells_class_is(
     del ns["kept"]
     assert live.update(ns).snapshot == take_snapshot(ns)
     assert [c.split("\n")[1] for c in live.update(ns).snapshot.cells] == ["class Boxes(nn.Module):"]
+
+
+SCALE_LIB = '''
+import torch
+from torch import nn
+
+
+class ScaleShift(nn.Module):
+    """NequIP: per-species scales kept in float64, cast where ``forward`` reads them."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scales", torch.tensor([0.51, 0.83], dtype=torch.float64))
+        self.head = nn.Linear(4, 1)
+
+    def forward(self, idx, x):
+        return self.head(x) * self.scales[idx].view(-1, 1).to(x.dtype)
+
+
+class Uncast(ScaleShift):
+    def forward(self, idx, x):
+        return self.head(x) * self.scales[idx].view(-1, 1)
+'''
+
+
+def test_a_library_models_float64_buffers_its_code_casts_are_a_note_as_a_cells_are(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The classes of modules holding a weight in another floating dtype than the rest (and of
+    those above them) are read from their files too: NequIP's scales cast where they are read
+    are a note when the model is imported, as when its class is a cell's; uncast, a warning."""
+    import importlib
+
+    (tmp_path / "scalelib_dl.py").write_text(SCALE_LIB)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lib = importlib.import_module("scalelib_dl")
+    fs = found({"model": lib.ScaleShift(), "plain": lib.Uncast()})
+    assert about(fs, "model") == [("module_float32_kept", "info")]
+    assert about(fs, "plain") == [("module_mixed_dtype", "warning")]

@@ -6,7 +6,9 @@ imported from a library (transformers' LayoutLMv3 keeps ``self.visual_bbox`` as 
 and moves it in ``calculate_visual_bbox``) has its text in a file instead: for each module that
 holds a plain tensor attribute (or tensors in a plain container) and whose class the cells do
 not define, that class's source and its bases' (never torch's own) are read from their files
-and handed to the analysis beside the cells, marked with :data:`MARK`.
+and handed to the analysis beside the cells, marked with :data:`MARK`; so are the classes of
+the modules holding a weight in another floating dtype than the rest, and of those above them
+(whose code may cast it where it is read).
 
 NB: source text only (``inspect.getsource`` reads the file; no class code runs), cached per
 class with the class kept alive beside it; the objects are found through their records' refs
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+from collections import Counter
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
@@ -29,6 +32,8 @@ MARK = "# devicelens: the source of a class the cells do not define\n"
 MAX_CHARS = 50_000  # NB: as a cell: a longer class is not read
 _TRAP_ROLES = frozenset({"attribute", "trapped"})
 _ROLE = attrgetter("role")
+_FLOATS = frozenset({"float16", "bfloat16", "float32", "float64"})
+_WEIGHTS = frozenset({"parameter", "buffer"})
 _CACHE: dict[int, tuple[type, str]] = {}  # NB: id -> (the class, kept alive; MARK + its text)
 _CACHE_MAX = 4_096
 
@@ -43,10 +48,29 @@ def class_sources(namespace: dict[str, Any], objects: Iterable[ObjectRecord]) ->
     return tuple(sorted(out))
 
 
+def _owners(o: ObjectRecord) -> set[str]:
+    """The modules whose classes' code the analysis reads for ``o``: those holding a plain
+    tensor attribute, and those holding a weight of a floating dtype the record's other weights
+    do not have, with every module above them (a class casts what its submodule gives:
+    ESMFold's stem, NequIP's float64 scales)."""
+    owners: set[str] = set()
+    if not _TRAP_ROLES.isdisjoint(map(_ROLE, o.tensors)):  # NB: C speed: most records hold none
+        owners = {t.owner for t in o.tensors if t.role in _TRAP_ROLES}
+    if len(_FLOATS.intersection(o.dtypes)) > 1:
+        weights = [t for t in o.tensors if t.role in _WEIGHTS and t.dtype in _FLOATS]
+        if weights:
+            common = Counter(t.dtype for t in weights).most_common(1)[0][0]
+            for t in weights:
+                if t.dtype != common:
+                    parts = t.owner.split(".")
+                    owners.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return owners
+
+
 def _of(namespace: dict[str, Any], o: ObjectRecord) -> list[str]:
-    if _TRAP_ROLES.isdisjoint(map(_ROLE, o.tensors)):  # NB: C speed: most records hold none
+    owners = _owners(o)
+    if not owners:
         return []
-    owners = {t.owner for t in o.tensors if t.role in _TRAP_ROLES}
     out: list[str] = []
     for ref in [m.ref for m in o.modules if m.path in owners]:  # NB: the root's too
         try:
