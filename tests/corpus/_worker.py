@@ -17,6 +17,7 @@ import gc
 import io
 import json
 import os
+import pathlib
 import select
 import signal
 import sys
@@ -381,6 +382,14 @@ def main(argv: list[str]) -> int:
         return serve(argv[0])
     mode, path, out = argv
     case = load_case(path)
+    if mode == "library":  # NB: SETUP's definitions imported from a file (_library.py)
+        import tempfile
+
+        from ._library import as_library
+
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="devicelens-lib-"))
+        sys.path.insert(0, str(folder))
+        case = as_library(case, folder)
     result = validate(case) if mode == "validate" else score(case)
     with open(out, "w") as f:
         json.dump(result, f)

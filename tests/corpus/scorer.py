@@ -137,8 +137,9 @@ def table(results: Sequence[dict[str, Any]], held: frozenset[str] = frozenset())
 
 
 def score(cases: Sequence[Case] | None = None, jobs: int = 2,
-          fresh: bool = False) -> list[dict[str, Any]]:
-    return run_many(load_cases() if cases is None else cases, "score", jobs=jobs, fresh=fresh)
+          fresh: bool = False, library: bool = False) -> list[dict[str, Any]]:
+    return run_many(load_cases() if cases is None else cases, "library" if library else "score",
+                    jobs=jobs, fresh=fresh)
 
 
 def _children_cpu() -> float:
@@ -159,12 +160,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="a new interpreter per case, not a child of a zygote (slower; the same "
                          "results)")
+    ap.add_argument("--library", action="store_true",
+                    help="SETUP's classes and functions imported from a file, as a library's "
+                         "are, not run as a cell (_library.py)")
     args = ap.parse_args(argv)
     only = heldout_set(args.set) if args.set else None
     cases = [c for c in load_cases() if (not args.k or any(k in c.name for k in args.k))
              and (only is None or c.name in only) and (not args.sample or in_sample(c.name))]
     start, cpu = time.perf_counter(), _children_cpu()
-    results = score(cases, jobs=args.jobs, fresh=args.fresh)
+    results = score(cases, jobs=args.jobs, fresh=args.fresh, library=args.library)
     print(table(results, heldout_names()))
     print(f"\n{len(cases)} cases scored in {time.perf_counter() - start:.0f} s "
           f"({_children_cpu() - cpu:.0f} s of CPU in {args.jobs} workers)")

@@ -270,3 +270,46 @@ def test_the_verdict_is_read_and_verified_fixes_are_counted_apart() -> None:
     t = totals(rows)
     assert (t.failing, t.verified, t.verified_right, t.fix_works) == (3, 2 / 3, 0.5, 2 / 3)
 
+
+
+LIBRARY_SETUP = '''import torch
+from torch import nn
+DEVICE = "cpu"
+
+class Boxes(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.zeros(2)
+
+def helper(x):
+    return x + 1
+
+model = Boxes()
+x = helper(torch.ones(2))
+'''
+
+
+def test_a_case_as_a_library_imports_its_definitions_from_a_file(
+        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--library``: SETUP's imports, classes, functions and settings go to a module (the
+    settings and imports stay in the cell too); the cell imports every name and runs the rest,
+    which gives the same namespace, the classes now a library's (their module is the file's)."""
+    import dataclasses
+
+    from tests.corpus._library import as_library
+
+    path = tmp_path / "device-loose__lib.py"
+    path.write_text(GOOD.replace('SETUP = "import torch\\nx = torch.ones(2)\\n"',
+                                 f"SETUP = {LIBRARY_SETUP!r}"))
+    case = load_case(path)
+    lib = as_library(case, tmp_path)
+    (module,) = tmp_path.glob("dl_lib_*.py")
+    text = module.read_text()
+    assert "class Boxes" in text and "def helper" in text and "DEVICE = 'cpu'" in text
+    assert "class " not in lib.setup and "def " not in lib.setup and "model = Boxes()" in lib.setup
+    assert dataclasses.replace(lib, setup=case.setup) == case
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ns: dict[str, object] = {}
+    exec(lib.setup, ns)
+    assert type(ns["model"]).__module__ == module.stem and ns["DEVICE"] == "cpu"
+    assert ns["x"].tolist() == [2.0, 2.0]  # type: ignore[attr-defined]
