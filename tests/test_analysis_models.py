@@ -935,3 +935,48 @@ def test_a_library_models_float64_buffers_its_code_casts_are_a_note_as_a_cells_a
     fs = found({"model": lib.ScaleShift(), "plain": lib.Uncast()})
     assert about(fs, "model") == [("module_float32_kept", "info")]
     assert about(fs, "plain") == [("module_mixed_dtype", "warning")]
+
+
+GSO_LIB = '''
+import torch
+from torch import nn
+
+
+class Cheb(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Linear(4, 4)
+
+    def forward(self, x, gso):
+        gso = gso.to(x.device)
+        return self.w(gso @ x)
+
+
+class Layer(nn.Module):
+    """BasicTS's STGCN: the graph shift operator a plain attribute, handed to the layer."""
+
+    def __init__(self, gso):
+        super().__init__()
+        self.gso = gso
+        self.cheb = Cheb()
+
+    def forward(self, x):
+        return self.cheb(x, self.gso)
+'''
+
+
+def test_a_library_submodule_that_moves_what_it_is_handed_is_read_from_its_file_too(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The children of a module holding a plain tensor attribute are read too: BasicTS's
+    Chebyshev layer moves the operator its parent hands it, so the parent's cpu attribute is a
+    note when both classes come from a library, as when the cells define them."""
+    import importlib
+
+    (tmp_path / "gsolib_dl.py").write_text(GSO_LIB)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lib = importlib.import_module("gsolib_dl")
+    model = lib.Layer(torch.eye(4)).to("meta")
+    model.gso = torch.eye(4)  # NB: as ``Module.to()`` leaves a plain attribute
+    fs = found({"model": model}, "y = model(x)\n")
+    assert [(f.kind, f.severity) for f in fs if "model.gso" in f.paths] == [
+        ("trap_latent", "info")]

@@ -50,12 +50,16 @@ def class_sources(namespace: dict[str, Any], objects: Iterable[ObjectRecord]) ->
 
 def _owners(o: ObjectRecord) -> set[str]:
     """The modules whose classes' code the analysis reads for ``o``: those holding a plain
-    tensor attribute, and those holding a weight of a floating dtype the record's other weights
-    do not have, with every module above them (a class casts what its submodule gives:
-    ESMFold's stem, NequIP's float64 scales)."""
+    tensor attribute (and their children), and those holding a weight of a floating dtype the
+    record's other weights do not have, with every module above them (a class casts what its
+    submodule gives: ESMFold's stem, NequIP's float64 scales)."""
     owners: set[str] = set()
     if not _TRAP_ROLES.isdisjoint(map(_ROLE, o.tensors)):  # NB: C speed: most records hold none
         owners = {t.owner for t in o.tensors if t.role in _TRAP_ROLES}
+        # NB: and their children, whose ``forward`` may move what the owner hands them
+        # (BasicTS's Chebyshev layer: ``gso = gso.to(x.device)``)
+        owners |= {m.path for m in o.modules
+                   if m.path.rpartition(".")[0] in owners}
     if len(_FLOATS.intersection(o.dtypes)) > 1:
         weights = [t for t in o.tensors if t.role in _WEIGHTS and t.dtype in _FLOATS]
         if weights:
