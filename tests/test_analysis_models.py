@@ -980,3 +980,28 @@ def test_a_library_submodule_that_moves_what_it_is_handed_is_read_from_its_file_
     fs = found({"model": model}, "y = model(x)\n")
     assert [(f.kind, f.severity) for f in fs if "model.gso" in f.paths] == [
         ("trap_latent", "info")]
+
+
+def test_a_library_class_whose_source_cannot_be_read_costs_the_snapshot_nothing(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loader that raises anything while its class's text is read (not only OSError): the
+    snapshot is taken, with no source for that class, and the attribute is judged as before
+    (an error: nothing says the class moves it)."""
+    import importlib
+    import inspect
+
+    from devicelens.inspect import _class_sources
+
+    (tmp_path / "boxlib_broken_dl.py").write_text(BOXLIB)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lib = importlib.import_module("boxlib_broken_dl")
+
+    def broken(obj: Any) -> str:
+        raise RuntimeError("a loader that fails")
+
+    monkeypatch.setattr(inspect, "getsource", broken)
+    monkeypatch.setattr(_class_sources, "_CACHE", {})
+    ns = {"model": lib.Boxes().to("meta")}
+    snap = take_snapshot(ns)
+    assert not [c for c in snap.cells if c.startswith(_class_sources.MARK)]
+    assert about(diagnose(snap), "model") == [("trap_attribute", "error")]

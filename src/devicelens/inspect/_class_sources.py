@@ -39,9 +39,9 @@ _CACHE_MAX = 4_096
 
 
 def class_sources(namespace: dict[str, Any], objects: Iterable[ObjectRecord]) -> tuple[str, ...]:
-    """The marked sources of the classes (and their bases) of the modules of ``objects`` that
-    hold a plain tensor attribute, where the cells do not define them; sorted, so a snapshot
-    taken anew and one kept up to date give the same."""
+    """The marked sources of the classes (and their bases) of the modules of ``objects`` whose
+    code the analysis reads (:func:`_owners`), where the cells do not define them; sorted, so a
+    snapshot taken anew and one kept up to date give the same."""
     out: set[str] = set()
     for o in objects:
         out.update(_of(namespace, o))
@@ -79,7 +79,7 @@ def _of(namespace: dict[str, Any], o: ObjectRecord) -> list[str]:
     for ref in [m.ref for m in o.modules if m.path in owners]:  # NB: the root's too
         try:
             module = resolve(namespace, ref)
-        except LookupError:
+        except Exception:  # NB: a shortcut never costs the snapshot (gone, or hostile)
             continue
         for klass in _types.type_mro(type(module)):
             text = _source(klass)
@@ -100,7 +100,7 @@ def _source(klass: type) -> str:
             and module.split(".", 1)[0] != "torch":
         try:
             text = textwrap.dedent(inspect.getsource(klass))
-        except (OSError, TypeError, IndentationError):
+        except Exception:  # NB: no file, a loader that cannot give it, or a text that fails
             text = ""
     text = MARK + text if text and len(text) <= MAX_CHARS else ""
     if len(_CACHE) >= _CACHE_MAX:

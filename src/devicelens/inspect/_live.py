@@ -178,7 +178,7 @@ class Live:
         self.grad_places: dict[str, tuple[ObjectRecord, list[int]]] = {}
         # NB: name -> the marked sources of the library classes its record needs
         # (:mod:`._class_sources`), and all of them as the snapshot's cells end with them
-        self.sources: dict[str, list[str]] = {}
+        self.sources: dict[str, tuple[str, ...]] = {}
         self.source_cells: tuple[str, ...] = ()
 
     def update(self, namespace: dict[str, Any], live: bool = False) -> Update:
@@ -306,7 +306,7 @@ class Live:
                     removed: frozenset[str]) -> bool:
         """Keep the library classes' sources of the changed names' records (a record whose
         grads alone moved needs the ones it had); whether any name's changed."""
-        sources, before = self.sources, len(self.sources)
+        sources = self.sources
         changed = False
         for k in removed:
             changed |= sources.pop(k, None) is not None
@@ -315,11 +315,11 @@ class Live:
                 continue
             got = class_sources(ns, (rec,))
             if got:
-                changed |= sources.get(k) != list(got)
-                sources[k] = list(got)
+                changed |= sources.get(k) != got
+                sources[k] = got
             else:
                 changed |= sources.pop(k, None) is not None
-        return changed or len(sources) != before
+        return changed
 
     def _rekeyed(self, records: dict[str, ObjectRecord], touched: set[str]) -> bool:
         """The totals after a training step: where every name that changed is one whose grads
