@@ -68,3 +68,19 @@ def test_an_index_is_not_blamed_when_a_float_disagrees(ip, ns, capsys):
                         "expected float32"]
     assert text.rstrip().endswith("fix:\n      x = x.float()"
                                    + "\n" + VERIFIED)
+
+
+def test_uint8_indices_read_as_a_mask_are_cast_to_long_and_a_bool_mask_is_not_blamed(
+        ip, ns, capsys):
+    """pytorch-crf's tags as uint8: ``start_transitions[tags[0]]`` reads them as a mask and
+    fails on its shape. The uint8 tags are the culprit, cast to long; a bool mask of the wrong
+    shape fails the same way and is no dtype problem (no culprit, no cast)."""
+    ip.run_cell("trans = torch.randn(5)\ntags = torch.randint(0, 5, (3, 2), dtype=torch.uint8)\n"
+                "wrong = torch.ones(3, dtype=torch.bool)\n", store_history=False)
+    text = diagnosis(run(ip, capsys, "score = trans[tags[0]]\n"))
+    assert "culprit: tags (uint8[3, 2] on cpu); expected int64" in text
+    assert "tags = tags.long()" in text
+    assert VERIFIED in text
+    out = run(ip, capsys, "picked = trans[wrong]\n")
+    assert "The shape of the mask [3]" in out
+    assert "culprit:" not in out and ".long()" not in out

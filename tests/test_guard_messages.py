@@ -73,6 +73,8 @@ CASES = [
          "y = x[idx]\n", "idx"),
     Case("one_hot", "cpu", "labels = torch.tensor([1., 2.])\n", "oh = F.one_hot(labels, 4)\n",
          "labels"),
+    Case("byte_index", "cpu", "trans = torch.randn(5)\n"
+         "tags = torch.tensor([4, 1, 3], dtype=torch.uint8)\n", "score = trans[tags]\n", "tags"),
     # --- boolean masks
     Case("masked_fill_mask", "cpu", "scores = torch.randn(3)\n"
          "mask = torch.tensor([1, 0, 1], dtype=torch.uint8)\n",

@@ -269,6 +269,29 @@ def test_a_zero_dim_cpu_tensor_the_line_reshapes_is_a_culprit_fake_cuda(ip, ns, 
     assert "culprit: stop.eos (int64[] on cpu); expected cuda:0" in text, text
 
 
+def test_a_mismatch_a_library_raises_again_as_its_own_error_is_explained(ip, ns, capsys,
+                                                                        fake_cuda):
+    """baal catches the device error of its MC-dropout replication and raises its own "ran out
+    of memory" error from it: the error shown is baal's, untouched, and the diagnosis is the
+    cause's, with the frames of both (down to the layer, up to the cell). Without a mismatch in
+    the chain, nothing is added."""
+    ip.run_cell("def predict(model, x):\n    try:\n        return model(x)\n"
+                "    except RuntimeError as e:\n"
+                "        raise RuntimeError('ran out of memory while replicating data') from e\n",
+                store_history=False)
+    ns.update(net=nn.Linear(4, 2), x=fake_cuda.randn(3, 4))
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = predict(net, x)\n", fake_cuda)
+    assert str(err) == "ran out of memory while replicating data"
+    text = diagnosis(out)
+    assert "culprit: net.weight (float32[2, 4] on cpu)" in text
+    assert "inside: net (Linear)" in text
+    assert "note: the error shown wraps this mismatch, raised as its cause" in text
+    assert 'net.to("cuda:0")' in text
+    assert VERIFIED in text
+    err, out, _ = run(ip, capsys, "raise RuntimeError('unrelated') from ValueError('inner')")
+    assert str(err) == "unrelated" and "devicelens: " not in out
+
+
 def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):
     ns.update(model=fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)),
                                  "cuda:0"), x=torch.randn(3, 4))

@@ -40,10 +40,14 @@ def diagnose_exception(exc: BaseException, tb: Any, namespace: dict[str, Any],
                        is_cell: CellFiles | None = None) -> MismatchReport | None:
     """Explain a mismatch error from its traceback; ``None`` when it is not one."""
     fam = classify(exc)
+    wrapped = None
     if fam is None:
-        return None
+        wrapped = _wrapped_mismatch(exc)
+        if wrapped is None:
+            return None
+        exc, fam = wrapped
     is_cell = is_cell or default_cell_files()
-    frames = traceback_frames(tb)
+    frames = traceback_frames(tb) if wrapped is None else _joined_frames(exc, tb)
     failure = Failure(fam.kind, fam.rule, "", fam.expected, fam.devices, str(exc))
     grouped = refused(frames) if fam.rule.key == "foreach" else None
     if grouped is not None:
@@ -62,11 +66,50 @@ def diagnose_exception(exc: BaseException, tb: Any, namespace: dict[str, Any],
         again = diagnose(other, frames, namespace, is_cell)
         if again.culprits:
             failure, report = other, again
+    if fam.rule.key == "byte_index" and not report.culprits:
+        return None  # NB: a bool mask of the wrong shape: a shape bug, no dtype to mend
     report = special(report, failure, frames, namespace, is_cell)
     note, fix = _autograd_note(str(exc), namespace)
     if note:
         report = replace(report, notes=(*report.notes, note), fixes=(*report.fixes, fix))
+    if wrapped is not None:
+        report = replace(report, notes=(
+            *report.notes, "the error shown wraps this mismatch, raised as its cause"))
     return report
+
+
+#: how far down a chain of wrapped errors the cause is looked for
+MAX_CHAIN = 5
+
+
+def _wrapped_mismatch(exc: BaseException) -> tuple[BaseException, Match] | None:
+    """The mismatch a library caught and raised again as an error of its own (baal's "CUDA ran
+    out of memory while BaaL tried to replicate data", raised from the device error), with its
+    family; None where the chain holds none. NB: ``__cause__``, else ``__context__`` unless
+    suppressed, as Python's own traceback shows them."""
+    seen = {id(exc)}
+    for _ in range(MAX_CHAIN):
+        nxt = exc.__cause__ if exc.__cause__ is not None else (
+            None if exc.__suppress_context__ else exc.__context__)
+        if nxt is None or id(nxt) in seen:
+            return None
+        seen.add(id(nxt))
+        exc = nxt
+        fam = classify(exc)
+        if fam is not None:
+            return exc, fam
+    return None
+
+
+def _joined_frames(cause: BaseException, tb: Any) -> list[Frame]:
+    """The frames of a wrapped mismatch, innermost first: its own traceback (from the op to the
+    frame that caught it), then the frames outside that one, which only the error shown has
+    (up to the user's cell)."""
+    inner = traceback_frames(cause.__traceback__)
+    outer = traceback_frames(tb)
+    caught = inner[-1].frame if inner else None
+    at = next((i for i, fr in enumerate(outer) if fr.frame is caught), -1)
+    return [*inner, *outer[at + 1:]]
 
 
 _GRAD_FN = re.compile(r"Function (\w+?)Backward\d* returned an invalid gradient at index (\d+) - "

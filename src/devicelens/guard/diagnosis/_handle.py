@@ -60,6 +60,12 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
     for e in edits:
         found = _edited_frame(e, frames, cell)
         if found < 0:
+            # NB: a helper that ran and returned before the failure (dface's
+            # ``convert_image_to_tensor``, called by a method for the image it stacks) left no
+            # frame: the user holds it under its own name
+            name = _namespace_function(e, namer.ns)
+            if name:
+                return name, "a function: the line to edit is in it"
             continue
         # NB: outward from the edited frame: the first object of the user's whose method ran it
         for i in range(found, cell):
@@ -75,6 +81,16 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
             return name, ("a function: the line to edit is in it" if cell - 1 == found else
                           f"a function: it runs the line to edit, in {e.qualname}")
     return "", ""
+
+
+def _namespace_function(e: Edit, ns: dict[str, Any]) -> str:
+    """The namespace name of the plain function whose code ``e`` edits, when exactly one."""
+    if not e.file or not e.qualname or "." in e.qualname:
+        return ""
+    names = [k for k, v in list(dict.items(ns)) if type(k) is str and k.isidentifier()
+             and not k.startswith("_") and type(v) is types.FunctionType
+             and v.__code__.co_filename == e.file and v.__code__.co_qualname == e.qualname]
+    return names[0] if len(names) == 1 else ""
 
 
 def _cell_index(frames: list[Frame], is_cell: CellFiles) -> int:

@@ -160,6 +160,12 @@ RULES: tuple[Rule, ...] = (
     Rule("indices_long", "index_dtype", "index", "int64",
          r"tensors used as indices must be long",
          "aten/src/ATen/native/IndexingUtils.h"),
+    # NB: a uint8 tensor in index position is read as a boolean mask (PyTorch's old byte
+    # masks): integer indices of that dtype fail on the mask's shape; only uint8 operands are
+    # blamed (a bool mask of the wrong shape is no dtype problem)
+    Rule("byte_index", "index_dtype", "index", "int64",
+         r"The shape of the mask \[\d+\] at index \d+ does not match the shape of the indexed",
+         "aten/src/ATen/native/IndexingUtils.h (expandTensors: byte and bool indices are masks)"),
     Rule("bincount", "index_dtype", "index", "int64",
          r"bincount only supports 1-d non-negative integral inputs|\"bincount\w*\" not "
          r"implemented for '(?:Float|Double|Half|BFloat16)'",

@@ -26,7 +26,7 @@ from ._edits import MOVES
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace, namespace_scope
 
-MAX_DEPTH = 8
+MAX_DEPTH = 12
 _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
                     "short", "char", "type"})
 
@@ -200,6 +200,11 @@ class Tracer:
                 return self._named(sc.values.get(name), name) if sc.frame >= 0 else []
             at = sc._replace(line=stmt.lineno)
             found = self.expr(at, value, depth + 1)
+            if isinstance(value, ast.List):
+                # NB: a list filled later (``feed_imgs = []``, then ``.append`` in a loop):
+                # its items are where what is stacked from it came from
+                found += [o for item in _source.appended(sc.code, name, stmt.lineno, sc.line)
+                          for o in self.expr(sc._replace(line=item.lineno), item, depth + 1)]
             found = found or _code_bugs.where_made(self, at, value, name)
             if isinstance(value, ast.Call) and found and all(o.role == "code" for o in found):
                 found = found + self.producer(at, value, name)
@@ -272,6 +277,15 @@ class Tracer:
         if setting:
             return setting
         bug = _code_bugs.in_call(self, sc, node)
+        if bug is not None and self.want.kind != "device" and node.args \
+                and all(o.role == "code" and o.edit is None for o in bug):
+            # NB: a factory with nothing to take the dtype from here copies its data's
+            # (``torch.from_numpy(image)``): where that data got it (``image.astype(
+            # np.float64)`` a line before, the user's array) is the place to change
+            held = [o for o in self.expr(sc, node.args[0], depth + 1)
+                    if o.edit is not None or o.role != "code"]
+            if held:
+                return held
         if bug is not None:
             return bug
         callee = self.user_function(sc, node)

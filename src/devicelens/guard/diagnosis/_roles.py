@@ -43,6 +43,8 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
     if role == "index" or failure.kind == "index_dtype":
         long_only = rule is not None and rule.key in _LONG_ONLY
         got = _got_dtype(failure)
+        if rule is not None and rule.key == "byte_index":
+            return "int64", [o for o in _index_ops(ctx, ops) if o.operand.dtype == "uint8"]
         return "int64", [o for o in _index_ops(ctx, ops) if not is_int(o.operand.dtype)
                          or (long_only and o.operand.dtype != "int64")
                          or o.operand.dtype == got]
@@ -257,7 +259,22 @@ def _code_made(ctx: Ctx, fl: list[Op], expected: str) -> list[Op] | None:
             return None
         if not any(x.role == "code" for x in origins):
             return None
+    if any(_made_by_code(ctx, o, expected) for o in others):
+        # NB: the others' dtype is a line of code's too (py-feat's landmarks, float64 from
+        # ``astype(float)``, against a float32 face model ``astype(np.float32)`` made): no
+        # user data to win, and the tie stays with the default dtype
+        return None
     return mine
+
+
+def _made_by_code(ctx: Ctx, o: Op, expected: str) -> bool:
+    """Whether the trail of ``o`` ends at a line of code that gives it its dtype and that an
+    edit can change."""
+    loc = ctx.namer.local_at.get(id(o.tensor))
+    if loc is None:
+        return False
+    want = Want("dtype", o.operand.device, o.operand.dtype, expected, "")
+    return any(x.role == "code" and x.edit is not None for x in ctx.tracer(want).local(*loc))
 
 
 def _target(ctx: Ctx, failure: Failure, ops: list[Op]) -> tuple[str, list[Op]]:

@@ -296,6 +296,22 @@ def assignments(code: Code, name: str, before: int) -> list[tuple[ast.stmt, ast.
     return out
 
 
+def appended(code: Code, name: str, after: int, before: int) -> list[ast.expr]:
+    """What ``name.append(x)`` (``extend``, ``insert``) adds to the list ``name`` on the lines
+    of ``code`` between ``after`` and ``before``: the items of a list built in a loop
+    (``feed_imgs.append(image_tensor)`` before ``torch.stack(feed_imgs)``)."""
+    out: list[ast.expr] = []
+    for node in own_nodes(code):
+        if not (isinstance(node, ast.Call) and after < node.lineno < before
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend", "insert")
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name
+                and node.args and not node.keywords):
+            continue
+        out.append(node.args[-1])
+    return out
+
+
 def _bound(target: ast.expr, value: ast.expr, name: str) -> list[ast.expr | None]:
     if isinstance(target, ast.Name):
         return [value] if target.id == name else []

@@ -377,6 +377,9 @@ def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin
     if sc.frame < 0 or not is_tensor(obj) or not tr.matches(obj) or not isinstance(
             value, ast.Call | ast.Attribute | ast.Subscript):
         return []  # NB: arithmetic of locals (``x2 - x1``): where those came from is the place
+    if _rebound_since(tr, sc, name):
+        return []  # NB: what the frame holds now another line made (again-VC's ``src_mel``:
+        # a NumPy array here, made a tensor by the next line)
     if (tr.want.fix == "cpu_int64" and isinstance(value, ast.Call)
             and isinstance(value.func, ast.Attribute) and value.func.attr in _edits.MOVES):
         # NB: lengths moved to the model's device (``lengths = lengths.to(device)``): by
@@ -396,6 +399,14 @@ def where_made(tr: Tracer, sc: Scope, value: ast.expr, name: str) -> list[Origin
         return []
     text = _kept_leaf(tr, sc, value, f"{_source.segment(sc.code, value)}.to({anchor})")
     return _origins(tr, sc, [(value, text)], name)
+
+
+def _rebound_since(tr: Tracer, sc: Scope, name: str) -> bool:
+    """Whether the live frame of ``sc`` binds ``name`` again between ``sc.line`` (an
+    assignment's) and the line it is at: then its value now is not that assignment's."""
+    now = tr.frames[sc.frame].lineno
+    return len(_source.assignments(sc.code, name, now)) \
+        != len(_source.assignments(sc.code, name, sc.line + 1))
 
 
 def exempt_key(tr: Tracer, sc: Scope, comp: ast.DictComp, key: str) -> list[Origin]:
@@ -747,6 +758,8 @@ def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | 
     anchor = _anchor(tr, sc, line, "dtype")
     func = call.func
     name = _attr_name(call)
+    if name == "astype":
+        return _array_cast(tr, sc, call)
     if isinstance(func, ast.Attribute) and not _is_torch(sc, func.value):
         casts = _CAST_METHODS.get(name) or (
             _dtype_literal(call.args[0]) if name in ("to", "type") and call.args else None)
@@ -757,12 +770,63 @@ def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | 
         return None
     given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
     if given is None:
+        if anchor is None:
+            # NB: the factory infers the dtype from its data: a NumPy cast in that data
+            # (py-feat's ``torch.tensor(fex.landmarks.astype(float).values)``) is what to change
+            cast = next((c for n in ast.walk(call)
+                         if isinstance(n, ast.Call) and n is not call and _attr_name(n) == "astype"
+                         for c in [_array_cast(tr, sc, n)] if c is not None), None)
+            if cast is not None:
+                return cast
         return call, (_edits.set_dtype(sc.code, call, anchor) if anchor else None)
     if _dtype_literal(given) == want.dtype:
         return call, (_edits.set_dtype(sc.code, call, anchor) if anchor else None)
     if isinstance(given, ast.Name):
         return _dtype_variable(tr, sc, given.id, line, anchor)
     return None
+
+
+#: the floating dtypes NumPy has, as ``astype`` takes them
+_ARRAY_FLOATS = frozenset({"float16", "float32", "float64"})
+
+
+def _array_cast(tr: Tracer, sc: Scope, call: ast.Call) -> Change | None:
+    """``image.astype(np.float64)`` (``astype(float)``): NumPy's cast (pandas' too) gives the
+    array the dtype a tensor made from it carries (dface's images, py-feat's landmarks, both
+    float64 for float32 weights). The fix casts to the wanted dtype in the same place, spelled
+    as NumPy takes it (``astype("float32")``): an array has no ``.to``, and no tensor's dtype
+    is at hand in a helper that works on arrays."""
+    want = tr.want
+    if len(call.args) != 1 or call.keywords or want.expected not in _ARRAY_FLOATS:
+        return None
+    if _array_twin(tr, sc, call.args[0]) != want.dtype:
+        return None
+    return call.args[0], f'"{want.expected}"'
+
+
+def _array_twin(tr: Tracer, sc: Scope, node: ast.expr) -> str:
+    """The torch dtype of a tensor made from an array cast to ``node`` (``np.float64``,
+    ``float``, ``"float64"``); '' where that cannot be told. NB: reads names, runs nothing."""
+    import sys
+
+    import torch
+
+    np = sys.modules.get("numpy")
+    if np is None:
+        return ""
+    if isinstance(node, ast.Name) and node.id in ("float", "int", "bool"):
+        spec: Any = {"float": float, "int": int, "bool": bool}[node.id]
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        spec = node.value
+    else:
+        spec = tr.live(sc, node)
+        if not (isinstance(spec, type) and issubclass(spec, np.generic)):
+            return ""
+    try:
+        return str(torch.from_numpy(np.empty(0, dtype=np.dtype(spec))).dtype).removeprefix(
+            "torch.")
+    except (TypeError, ValueError):
+        return ""
 
 
 def _dtype_variable(tr: Tracer, sc: Scope, var: str, line: int,
@@ -941,14 +1005,26 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
             if k not in code.params() and ok(v) and (k in bound
                                                       or _source.assignments(code, k, line)):
                 return f"{k}.{attr}"
-    for p in code.params() if attr == "device" else ():
-        # NB: the model the function was handed (``sample(model, ...)``): its weights' device
-        # (never its dtype: labels and indices made there are no weights)
+    for p in code.params() if attr == "device" or is_float(target) else ():
+        # NB: the model the function was handed (``sample(model, ...)``): its weights' device,
+        # and their dtype where a floating one is wanted (RootPainter3D's tiles, float64 from
+        # NumPy, for a float32 ``cnn``): labels and indices made there are no weights
         if p != "self" and not _source.assignments(code, p, line) and _module_on(
                 sc.values.get(p), attr, target):
             return f"next({p}.parameters()).{attr}"
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
+    return _spelled_dtype(sc, target) if attr == "dtype" else None
+
+
+def _spelled_dtype(sc: Scope, target: str) -> str | None:
+    """The wanted dtype as the function itself spells it for another tensor it makes
+    (``torch.tensor(s_lst, dtype=torch.float)`` beside ``torch.tensor(a_lst)`` in a replay
+    buffer's ``sample``): the code already says which dtype its tensors should have."""
+    for node in _source.own_nodes(sc.code):
+        if isinstance(node, ast.keyword) and node.arg == "dtype" \
+                and _dtype_literal(node.value) == target:
+            return _source.segment(sc.code, node.value)
     return None
 
 
