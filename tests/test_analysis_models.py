@@ -625,6 +625,36 @@ def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
     assert severity(cls.replace("return self.nll(x, y)", "return x")) == [("trap_latent", "info")]
 
 
+def test_tensors_a_class_reads_only_while_it_is_built_are_only_a_note() -> None:
+    """Pyro's MADE network keeps its masks in a plain list (and one as a plain attribute) and
+    reads them only in ``__init__``, where each layer registers its own copy as a buffer:
+    after ``.to()`` nothing reads the cpu originals, so no error. Read in ``forward``, the
+    error stays."""
+    cls = ("class Made(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.masks = [torch.ones(4, 4)]\n        self.skip = torch.ones(4, 4)\n"
+           "        self.fc = nn.Linear(4, 4)\n"
+           "        self.fc.register_buffer('mask', self.masks[0] * self.skip)\n"
+           "    def forward(self, x):\n        return x @ (self.fc.weight * self.fc.mask)\n")
+
+    class Made(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.masks = [torch.ones(4, 4)]
+            self.skip = torch.ones(4, 4)
+            self.fc = nn.Linear(4, 4)
+            self.fc.register_buffer("mask", self.masks[0] * self.skip)
+
+    ns = {"arn": Made().to("meta")}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return sorted((f.kind, f.severity) for f in found(ns, text)
+                      if {"arn.masks[0]", "arn.skip"} & set(f.paths))
+
+    assert severity(cls) == [("trap_latent", "info"), ("trap_latent", "info")]
+    assert severity(cls.replace("self.fc.mask)", "self.masks[0] * self.skip)")) == [
+        ("trap_attribute", "error"), ("trap_container", "error")]
+
+
 def test_a_plain_container_its_own_class_moves_through_a_chain_of_reads_is_only_a_note() -> None:
     """peft's prompt tuning keeps ``self.prompt_tokens = {name: torch.arange(n)}`` on the cpu
     and moves it where it reads it, through an index and two views
@@ -1005,3 +1035,55 @@ def test_a_library_class_whose_source_cannot_be_read_costs_the_snapshot_nothing(
     snap = take_snapshot(ns)
     assert not [c for c in snap.cells if c.startswith(_class_sources.MARK)]
     assert about(diagnose(snap), "model") == [("trap_attribute", "error")]
+
+
+CALLED_LIB = '''
+import torch
+from torch import nn
+
+
+def grounding(model, image, device="cpu"):
+    """Grounded-SAM's ``get_grounding_output``: it moves the model and the image itself."""
+    model = model.to(device)
+    image = image.to(device)
+    return model(image)
+
+
+def careless(model, image):
+    return model(image)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+'''
+
+
+def test_a_library_function_the_cells_hand_data_to_is_read_from_its_file(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cells hand a cpu image to a library function that moves it to the model's device
+    itself (Grounded-SAM's ``get_grounding_output``): no warning, as when the cells define the
+    function; handed to one that does not, the warning stays. The live snapshot reads the
+    same sources as a fresh one."""
+    import importlib
+
+    from devicelens.inspect._class_sources import MARK
+    from devicelens.inspect._live import Live
+
+    (tmp_path / "calledlib_dl.py").write_text(CALLED_LIB)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lib = importlib.import_module("calledlib_dl")
+    ns: dict[str, Any] = {"model": lib.Net().to("meta"), "image": torch.rand(3, 4),
+                          "grounding": lib.grounding, "careless": lib.careless}
+    ns["In"] = ["", 'boxes = grounding(model, image, device="meta")\n']
+    snap = take_snapshot(ns)
+    assert [c.split("\n")[1] for c in snap.cells if c.startswith(MARK)] == [
+        "def grounding(model, image, device=\"cpu\"):"]
+    assert about(diagnose(snap), "image") == []
+    assert Live().update(ns).snapshot == snap
+    ns["In"] = ["", "boxes = careless(model, image)\n"]
+    assert about(diagnose(take_snapshot(ns)), "image") == [("loose_device", "warning")]

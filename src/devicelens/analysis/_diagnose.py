@@ -151,8 +151,8 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"{what}, and {cls}.forward assigns it at each call: moving it changes "
                 f"nothing; the line of {cls}.forward that makes it decides its device.", "",
                 f.paths, f.objects, f.devices)
-        elif role == "attribute" and (read := usage.read_attrs(cls)) is not None \
-                and key not in read:
+        elif (read := usage.read_attrs(cls)) is not None and (held := _held_by(t)) \
+                and held not in read:
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is never read",
                 f"{what}, but nothing in {cls}'s own code reads it, so nothing fails. "
@@ -165,6 +165,15 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"Registered as a buffer, Module.to() would move it once.", f.fix, f.paths,
                 f.objects, f.devices)
     return [swap.get(id(f), f) for f in out]
+
+
+def _held_by(t: Any) -> str:
+    """The attribute of its module that holds ``t`` (``masks`` for ``arn.masks[0]``); '' where
+    the step after the module's path is not an attribute (a module reached by index holds no
+    name here)."""
+    at = len(t.owner.split("."))
+    step = t.ref[at] if at < len(t.ref) else None
+    return str(step.key) if step is not None and step.kind == "attr" else ""
 
 
 def _cast_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Finding]:

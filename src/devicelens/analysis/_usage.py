@@ -95,14 +95,15 @@ class Usage:
         types = dict(modules) if isinstance(modules, Mapping) else dict.fromkeys(modules, "")
         shared = _Shared(types)
         self._cells: list[_Cell] = []
-        # NB: library classes' sources (:mod:`..inspect._class_sources`) define classes as a
-        # cell would, before the cells, and are no cell: read twice, so that each class sees
-        # the others (which submodule moves what it is handed), whatever their order
+        # NB: library classes' and functions' sources (:mod:`..inspect._class_sources`) define
+        # them as a cell would, before the cells, and are no cell: read twice, so that each
+        # class sees the others (which submodule moves what it is handed), whatever their order
         library = [c for c in cells if c.startswith(MARK)]
         for src in library + library:
             tree = _parse(src)
             if tree is not None:
-                _Visitor(shared).body([s for s in tree.body if isinstance(s, ast.ClassDef)])
+                _Visitor(shared).body([s for s in tree.body if isinstance(
+                    s, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)])
         recent = [c for c in list(cells)[-MAX_CELLS - len(library):]
                   if c.strip() and not c.startswith(MARK)][-MAX_CELLS:]
         for src in recent:
@@ -794,10 +795,11 @@ _SELF_READERS = frozenset({"getattr", "vars", "hasattr"})
 
 def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
                 ) -> frozenset[str] | None:
-    """``self.<attr>`` read (not only assigned) anywhere in ``cls``'s body, its bases' reads
-    included where the cells define them; None where a base is neither torch's ``Module`` nor
-    a class the cells define, or where ``cls`` reads itself by name (``getattr(self, k)``,
-    ``self.__dict__``, ``vars(self)``): its code may then read any attribute."""
+    """``self.<attr>`` read (not only assigned) in ``cls``'s body outside ``__init__``, its
+    bases' reads included where the cells define them; None where a base is neither torch's
+    ``Module`` nor a class the cells define, or where ``cls`` reads itself by name
+    (``getattr(self, k)``, ``self.__dict__``, ``vars(self)``): its code may then read any
+    attribute."""
     reads: set[str] = set()
     for b in cls.bases:
         name = ast.unparse(b)
@@ -807,7 +809,12 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
         if got is None:
             return None
         reads |= got
-    for node in ast.walk(cls):
+    # NB: not ``__init__``: what it reads it reads once, before any ``.to()`` (Pyro's MADE
+    # masks, kept in a plain list and handed to layers that register copies as buffers)
+    built = [n for stmt in cls.body
+             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__")
+             for n in ast.walk(stmt)]
+    for node in built:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.value.id == "self":
             if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):

@@ -10,17 +10,26 @@ and handed to the analysis beside the cells, marked with :data:`MARK`; so are th
 the modules holding a weight in another floating dtype than the rest, and of those above them
 (whose code may cast it where it is read).
 
+The same for what the cells call (:func:`called_sources`): a library function the cells hand
+data to (``get_grounding_output(model, image, ...)`` moves ``image`` itself) and the class of a
+library object whose method they call (SAM 2's ``predictor.propagate_in_video(state)`` moves
+each offloaded frame where it reads it), read as the cells' own functions and classes are.
+
 NB: source text only (``inspect.getsource`` reads the file; no class code runs), cached per
-class with the class kept alive beside it; the objects are found through their records' refs
-(``_tree.resolve``: ``__dict__``s and torch's own tables, no user code).
+class (function) with it kept alive beside it; the objects are found through their records'
+refs (``_tree.resolve``: ``__dict__``s and torch's own tables, no user code) or as names the
+cells call, read off the namespace dict.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
 import textwrap
+import types
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -34,7 +43,9 @@ _TRAP_ROLES = frozenset({"attribute", "trapped"})
 _ROLE = attrgetter("role")
 _FLOATS = frozenset({"float16", "bfloat16", "float32", "float64"})
 _WEIGHTS = frozenset({"parameter", "buffer"})
-_CACHE: dict[int, tuple[type, str]] = {}  # NB: id -> (the class, kept alive; MARK + its text)
+_CACHE: dict[int, tuple[Any, str]] = {}  # NB: id -> (the class, kept alive; MARK + its text)
+#: packages whose code is never read: torch's own and NumPy's (what they do with data is known)
+_NOT_READ = frozenset({"torch", "numpy"})
 _CACHE_MAX = 4_096
 
 
@@ -88,22 +99,70 @@ def _of(namespace: dict[str, Any], o: ObjectRecord) -> list[str]:
     return out
 
 
-def _source(klass: type) -> str:
-    """MARK + the dedented source of ``klass``; '' for torch's and builtins' classes, the
-    cells' own (``__main__``), and a class whose file cannot be read."""
-    entry = _CACHE.get(id(klass))
-    if entry is not None and entry[0] is klass:
+def library_sources(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The sources to hand the analysis after the cells: each once, sorted (a snapshot taken
+    anew and one kept up to date give the same)."""
+    return tuple(sorted(set().union(*parts)))
+
+
+def called_sources(namespace: dict[str, Any], cells: Iterable[str]) -> tuple[str, ...]:
+    """The marked sources of the library functions the cells call by a namespace name, and of
+    the classes (and bases) of the library objects whose methods they call; sorted."""
+    out: set[str] = set()
+    for cell in cells:
+        for name in _called_names(cell):
+            value = dict.get(namespace, name)
+            kind = type(value)  # NB: never ``isinstance``: it may read a hostile ``__class__``
+            if value is None or issubclass(kind, type) or kind is types.ModuleType:
+                continue  # NB: a class called builds an object; a module's functions are not
+                # the user's
+            if kind is types.FunctionType:
+                text = _source(value)
+                if text:
+                    out.add(text)
+                continue
+            for klass in _types.type_mro(kind):
+                text = _source(klass)
+                if text:
+                    out.add(text)
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=256)
+def _called_names(cell: str) -> tuple[str, ...]:
+    """The names a cell calls (``f(...)``) or calls a method of (``obj.m(...)``)."""
+    try:
+        tree = ast.parse(cell)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()  # NB: a cell of magics or another language
+    names: dict[str, None] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                func = func.value
+            if isinstance(func, ast.Name):
+                names[func.id] = None
+    return tuple(names)
+
+
+def _source(obj: type | types.FunctionType) -> str:
+    """MARK + the dedented source of class (function) ``obj``; '' for torch's and builtins',
+    the cells' own (``__main__``), and one whose file cannot be read."""
+    entry = _CACHE.get(id(obj))
+    if entry is not None and entry[0] is obj:
         return entry[1]
-    module = _types._TDICT(klass).get("__module__")
+    module = _types._TDICT(obj).get("__module__") if isinstance(obj, type) \
+        else obj.__module__
     text = ""
     if type(module) is str and module not in ("__main__", "builtins") \
-            and module.split(".", 1)[0] != "torch":
+            and module.split(".", 1)[0] not in _NOT_READ:
         try:
-            text = textwrap.dedent(inspect.getsource(klass))
+            text = textwrap.dedent(inspect.getsource(obj))
         except Exception:  # NB: no file, a loader that cannot give it, or a text that fails
             text = ""
     text = MARK + text if text and len(text) <= MAX_CHARS else ""
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()
-    _CACHE[id(klass)] = (klass, text)
+    _CACHE[id(obj)] = (obj, text)
     return text

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from . import _types
-from ._class_sources import class_sources
+from ._class_sources import called_sources, class_sources, library_sources
 from ._columns import changed_names, compact_rows, shown
 from ._forest_watch import ForestWatch
 from ._gc import gc_paused
@@ -261,7 +261,9 @@ class Live:
             return self._fresh(ns)
         prev = self.snap
         changed |= loose_changed
-        cells = recent_cells(ns) + self.source_cells
+        recent = recent_cells(ns)
+        called = called_sources(ns, recent)
+        cells = recent + library_sources(self.source_cells, called)
         same_order = pkeys is self.order or pkeys == self.order
         if prev is not None and not changed and not skipped and same_order:
             if cells != prev.cells:  # NB: a new cell, no object changed: the same columns
@@ -286,9 +288,8 @@ class Live:
         if first or not self._rekeyed(records, changed | removed):  # NB: a training step's
             self._count(first, records, changed | removed, walked, loose, prev)  # renames
         if self._sources_of(ns, records, removed):
-            cells = cells[:len(cells) - len(self.source_cells)]
-            self.source_cells = tuple(sorted(set(chain.from_iterable(self.sources.values()))))
-            cells += self.source_cells
+            self.source_cells = library_sources(*self.sources.values())
+            cells = recent + library_sources(self.source_cells, called)
         snap = Snapshot(bytes(kinds), full, loose, available_devices(torch), ctx.truncated,
                         torch.__version__, tuple(skipped), self.totals.result(), cells)
         if index is not None:

@@ -13,7 +13,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import Any
 
-from ._class_sources import class_sources
+from ._class_sources import called_sources, class_sources, library_sources
 from ._columns import HIDDEN, shown
 from ._gc import gc_paused
 from ._objects import walk_object
@@ -77,7 +77,9 @@ def take_snapshot(namespace: dict[str, Any] | None = None, *, names: list[str] |
     loose.ids = id_column(ts)
     kinds, full = assemble(len(ts) + len(rest), rest, walked)
     # NB: the library classes' sources after the cells (:mod:`._class_sources`)
-    cells = recent_cells(namespace) + class_sources(namespace, full)
+    recent = recent_cells(namespace)
+    cells = recent + library_sources(class_sources(namespace, full),
+                                     called_sources(namespace, recent))
     return Snapshot(kinds, full, loose, available_devices(torch), ctx.exhausted or ctx.truncated,
                     torch.__version__, tuple(skipped), cells=cells)
 
