@@ -625,6 +625,33 @@ def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
     assert severity(cls.replace("return self.nll(x, y)", "return x")) == [("trap_latent", "info")]
 
 
+def test_float64_sums_a_class_only_adds_into_are_kept_on_purpose() -> None:
+    """torchmetrics' FID keeps float64 feature sums beside its float32 extractor and only adds
+    into them in place (``self.real_sum += features.sum(dim=0)``) and divides them: nothing
+    fails, a note. Handed to a matmul with the weights, the warning stays."""
+    cls = ("class Fid(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.net = nn.Linear(4, 4)\n"
+           "        self.register_buffer('real_sum', torch.zeros(4).double())\n"
+           "    def update(self, x):\n        f = self.net(x).double()\n"
+           "        self.real_sum += f.sum(dim=0)\n"
+           "    def compute(self, n):\n        return self.real_sum / n\n")
+
+    class Fid(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = nn.Linear(4, 4)
+            self.register_buffer("real_sum", torch.zeros(4).double())
+
+    ns = {"fid": Fid()}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, text) if "fid" in f.objects]
+
+    assert severity(cls) == [("module_float32_kept", "info")]
+    assert severity(cls.replace("return self.real_sum / n", "return self.net(self.real_sum)")
+                    ) == [("module_mixed_dtype", "warning")]
+
+
 def test_tensors_a_class_reads_only_while_it_is_built_are_only_a_note() -> None:
     """Pyro's MADE network keeps its masks in a plain list (and one as a plain attribute) and
     reads them only in ``__init__``, where each layer registers its own copy as a buffer:

@@ -225,6 +225,9 @@ def _all_cast(strays: list[Any], half: bool, classes: dict[str, str], o: ObjectR
         cls = classes.get(t.owner, o.type_name if t.owner == o.name else "")
         if half and (cls.startswith(_NORMS) or t.role == "buffer"):
             continue
+        if not half and t.role == "buffer" and str(t.ref[-1].key) in usage.accumulated(cls):
+            cast.append(t.path)  # NB: a wide sum its class only adds into (torchmetrics)
+            continue
         if not _cast_where_read(t, cls, classes, o, usage, inputs=half):
             return None
         cast.append(t.path)
@@ -243,8 +246,9 @@ def _kept(f: Finding, name: str, strays: list[Any], cast: list[str]) -> Finding:
         f.id, "module_float32_kept", "info",
         f"{name} keeps {n} tensor{'' if n == 1 else 's'} in {kept}",
         f"{name} mixes floating dtypes {', '.join(f.dtypes)}, on purpose: its own code casts "
-        f"where {shown} {'meets' if len(cast) == 1 else 'meet'} other dtypes{rest}. Nothing "
-        f"fails, so devicelens casts nothing.",
+        f"where {shown} {'meets' if len(cast) == 1 else 'meet'} other dtypes, or only adds "
+        f"into {'it' if len(cast) == 1 else 'them'} in place{rest}. Nothing fails, so "
+        f"devicelens casts nothing.",
         "", f.paths, f.objects, f.devices, f.dtypes)
 
 

@@ -72,6 +72,9 @@ class _Shared:
         #: a class the cells define -> the submodules whose dtype its own code casts what it
         #: hands them to (``output.to(self.summary.weight.dtype)``)
         self.casts_inputs: dict[str, frozenset[str]] = {}
+        #: a class the cells define -> the attributes it accumulates into in place and reads
+        #: only in arithmetic (torchmetrics' float64 sums beside float32 weights)
+        self.accumulated: dict[str, frozenset[str]] = {}
         #: a function the cells define -> its parameters it only uses moved to a device
         #: (``for b in loader: net(b["img"].to(DEVICE))``), and its parameters in order
         self.moves_params: dict[str, frozenset[str]] = {}
@@ -122,6 +125,7 @@ class Usage:
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
         self._read = shared.read_attrs
         self._casts = {k: v for k, v in shared.casts_inputs.items() if v}
+        self._accumulated = {k: v for k, v in shared.accumulated.items() if v}
         self.cpu_paths = frozenset(shared.cpu_paths)
         self._users: list[dict[str, set[str]]] | None = None
         self._used: set[str] = set()  # every module some cell uses something with
@@ -189,7 +193,7 @@ class Usage:
             # NB: and what the classes the cells define do (a class redefined in a cell of no
             # other use changes these alone)
             self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved,
-                         self._remade, self._read, self._casts)
+                         self._remade, self._read, self._casts, self._accumulated)
         return self._key
 
     def moved_at_use(self, class_name: str) -> frozenset[str]:
@@ -203,6 +207,13 @@ class Usage:
         where that cannot be told (not defined in the cells, a base defined elsewhere, a
         ``getattr``/``__dict__`` read of itself)."""
         return self._read.get(class_name)
+
+    def accumulated(self, class_name: str) -> frozenset[str]:
+        """The attributes class ``class_name`` (defined in the cells) only accumulates into in
+        place (``self.real_sum += x.sum(0)``) and reads only in arithmetic: an in-place write
+        casts into the attribute's dtype and arithmetic promotes, so one kept in float64
+        beside float32 weights fails nothing (torchmetrics' FID sums)."""
+        return self._accumulated.get(class_name, frozenset())
 
     def casts_inputs(self, class_name: str) -> frozenset[str]:
         """The submodules (attribute names) whose dtype class ``class_name`` (defined in the
@@ -366,6 +377,7 @@ class _Visitor:
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
             self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
             self.shared.casts_inputs[s.name] = _casts_inputs(s)
+            self.shared.accumulated[s.name] = _accumulated(s)
             for m in s.body:
                 if isinstance(m, ast.FunctionDef) and m.name not in ("forward", "__call__"):
                     self.shared.method_moves[(s.name, m.name)] = _params_moved(m)
@@ -826,6 +838,44 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
                     isinstance(a, ast.Name) and a.id == "self" for a in node.args):
             return None
     return frozenset(reads)
+
+
+#: in-place methods that write into their receiver in its own dtype
+_IN_PLACE = frozenset({"add_", "sub_", "mul_", "div_", "copy_", "zero_", "fill_", "addmm_",
+                       "add", "sub", "mul", "div", "sum", "mean"})
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+
+
+def _accumulated(cls: ast.ClassDef) -> frozenset[str]:
+    """``X`` of every ``self.X`` that ``cls`` writes in place (``self.X += v``,
+    ``self.X.add_(v)``) and otherwise reads only as an operand of arithmetic or of an
+    elementwise method, outside ``__init__``: never handed to a matmul, a layer or a call."""
+    parents: dict[int, ast.AST] = {}
+    body = [stmt for stmt in cls.body
+            if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__")]
+    for stmt in body:
+        for node in ast.walk(stmt):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+    written: set[str] = set()
+    bad: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "self"):
+                continue
+            up = parents.get(id(node))
+            if isinstance(up, ast.AugAssign) and up.target is node:
+                written.add(node.attr)
+            elif isinstance(node.ctx, ast.Store) or isinstance(up, ast.Delete):
+                continue
+            elif isinstance(up, ast.Attribute) and up.attr in _IN_PLACE \
+                    and isinstance(parents.get(id(up)), ast.Call):
+                if up.attr.endswith("_"):
+                    written.add(node.attr)
+            elif not (isinstance(up, ast.BinOp) and isinstance(up.op, _ARITHMETIC)):
+                bad.add(node.attr)
+    return frozenset(written - bad)
 
 
 def _self_attr_under(e: ast.expr) -> str | None:
