@@ -447,6 +447,11 @@ def test_tensors_a_module_keeps_in_a_plain_list_or_dict_are_what_to_does_not_mov
             self.cell_anchors = [torch.zeros(3), torch.ones(2)]
             self.table = {"a": torch.zeros(2), "n": 3}
 
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            # NB: read where the model runs, as torchvision's ``grid_anchors`` does: a
+            # container read only in ``__init__`` would be rightly "never read"
+            return self.fc(x) + self.cell_anchors[1] + self.table["a"]
+
     m = Anchors()
     ns = {"m": m}
     assert sorted(kinds(ns)) == ["trap_latent", "trap_latent"]
