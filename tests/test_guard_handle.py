@@ -335,9 +335,11 @@ xb = torch.randn(4, 5, device="meta")
     assert _run(ip, setup, None) is None
     err = _run(ip, "%%cuda_safe --no-preflight\nout = tagger(xb)\n", None)
     assert isinstance(err, DeviceMismatchError), repr(err)
-    # NB: the op saw `h.permute(...).squeeze(1)`, a temporary; the user's code calls it `h`
+    # NB: the op saw `h.permute(...).squeeze(1)`, a temporary; the user's code calls it `h`;
+    # the helper that made both has returned, and the user holds it by its own name
     assert [ln.split(" (")[0] for ln in _culprits(str(err).splitlines())] == [
-        "  culprit: `h` in Tagger.forward", "  culprit: `c` in Tagger.forward"], str(err)
+        "  culprit: zeros_state", "  culprit: `h` in Tagger.forward",
+        "  culprit: `c` in Tagger.forward"], str(err)
     assert "+ return torch.zeros(1, x.size(0), size, device=x.device)" in str(err)
 
 

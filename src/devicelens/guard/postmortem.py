@@ -85,12 +85,12 @@ MAX_CHAIN = 5
 def _wrapped_mismatch(exc: BaseException) -> tuple[BaseException, Match] | None:
     """The mismatch a library caught and raised again as an error of its own (baal's "CUDA ran
     out of memory while BaaL tried to replicate data", raised from the device error), with its
-    family; None where the chain holds none. NB: ``__cause__``, else ``__context__`` unless
-    suppressed, as Python's own traceback shows them."""
+    family; None where the chain holds none. NB: ``__cause__`` only (``raise ... from e``, a
+    deliberate wrapper): an error that merely happened while another was handled (its
+    ``__context__``: a fallback inside torch, a cleanup) is no restatement of that one."""
     seen = {id(exc)}
     for _ in range(MAX_CHAIN):
-        nxt = exc.__cause__ if exc.__cause__ is not None else (
-            None if exc.__suppress_context__ else exc.__context__)
+        nxt = exc.__cause__
         if nxt is None or id(nxt) in seen:
             return None
         seen.add(id(nxt))

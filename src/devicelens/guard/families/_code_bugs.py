@@ -1005,10 +1005,12 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
             if k not in code.params() and ok(v) and (k in bound
                                                       or _source.assignments(code, k, line)):
                 return f"{k}.{attr}"
-    for p in code.params() if attr == "device" or is_float(target) else ():
+    for p in code.params() if attr == "device" or (
+            is_float(target) and is_float(tr.want.dtype)) else ():
         # NB: the model the function was handed (``sample(model, ...)``): its weights' device,
-        # and their dtype where a floating one is wanted (RootPainter3D's tiles, float64 from
-        # NumPy, for a float32 ``cnn``): labels and indices made there are no weights
+        # and their dtype where data of another floating dtype is made (RootPainter3D's tiles,
+        # float64 from NumPy, for a float32 ``cnn``): labels and indices made there are no
+        # weights, even where a loss wants them as floats
         if p != "self" and not _source.assignments(code, p, line) and _module_on(
                 sc.values.get(p), attr, target):
             return f"next({p}.parameters()).{attr}"
