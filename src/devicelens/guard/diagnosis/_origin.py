@@ -280,10 +280,11 @@ class Tracer:
         if bug is not None and self.want.kind != "device" and node.args \
                 and all(o.role == "code" and o.edit is None for o in bug):
             # NB: a factory with nothing to take the dtype from here copies its data's
-            # (``torch.from_numpy(image)``): where that data got it (``image.astype(
-            # np.float64)`` a line before, the user's array) is the place to change
-            held = [o for o in self.expr(sc, node.args[0], depth + 1)
-                    if o.edit is not None or o.role != "code"]
+            # (``torch.from_numpy(image)``): a line of code that gave that data its dtype
+            # (``image.astype(np.float64)`` a line before) is the place to change; the user's
+            # own arrays are found as before, where the trail names them (a whole list of
+            # them at once, not item by item)
+            held = [o for o in self.expr(sc, node.args[0], depth + 1) if o.edit is not None]
             if held:
                 return held
         if bug is not None:

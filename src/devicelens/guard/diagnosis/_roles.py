@@ -259,10 +259,11 @@ def _code_made(ctx: Ctx, fl: list[Op], expected: str) -> list[Op] | None:
             return None
         if not any(x.role == "code" for x in origins):
             return None
-    if any(_made_by_code(ctx, o, expected) for o in others):
-        # NB: the others' dtype is a line of code's too (py-feat's landmarks, float64 from
-        # ``astype(float)``, against a float32 face model ``astype(np.float32)`` made): no
-        # user data to win, and the tie stays with the default dtype
+    if target == "float64" and any(_made_by_code(ctx, o, expected) for o in others):
+        # NB: the others' float64 is a line of code's too (py-feat's landmarks, ``astype(
+        # float)``, against a float32 face model made ``astype(np.float32)``): no user data to
+        # win, and float64 where both sides are code is NumPy's default leaking in; the tie
+        # stays with the default dtype. Never for half types: a ``.bfloat16()`` is meant
         return None
     return mine
 
