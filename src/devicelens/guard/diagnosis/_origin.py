@@ -26,7 +26,7 @@ from ._edits import MOVES
 from ._source import Code
 from ._trace import Origin, Scope, Want, is_torch_namespace, namespace_scope
 
-MAX_DEPTH = 12
+MAX_DEPTH = 8
 _CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "byte",
                     "short", "char", "type"})
 
