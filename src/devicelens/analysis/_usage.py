@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..inspect._class_sources import MARK
+from ..inspect._class_sources import MARK, parse_cell
 
 #: module methods that compute nothing: their arguments are not inputs of the model
 _NOT_COMPUTE = frozenset((
@@ -261,15 +261,11 @@ def _handed_models(e: ast.Call, modules: Mapping[str, str]) -> frozenset[str]:
                      if isinstance(a, ast.Name) and a.id in modules)
 
 
-@lru_cache(maxsize=256)
 def _parse(src: str) -> ast.Module | None:
-    """NB: cached: the same cells are re-read at every snapshot. Trees are only read."""
-    if len(src) > MAX_CELL_CHARS:
-        return None
-    try:
-        return ast.parse(src)
-    except (SyntaxError, ValueError):
-        return None
+    """NB: cached and shared with the snapshot's own reading of the cells
+    (:func:`..inspect._class_sources.parse_cell`): the same cells are re-read at every
+    snapshot. Trees are only read."""
+    return parse_cell(src) if len(src) <= MAX_CELL_CHARS else None
 
 
 class _Visitor:

@@ -128,13 +128,27 @@ def called_sources(namespace: dict[str, Any], cells: Iterable[str]) -> tuple[str
     return tuple(sorted(out))
 
 
+MAX_CELL_CHARS = 50_000  # NB: a longer cell is not read (a pasted data dump)
+
+
+@lru_cache(maxsize=256)
+def parse_cell(src: str) -> ast.Module | None:
+    """A cell's tree, or None (too long, magics, another language). NB: cached and shared with
+    the analysis (which reads the same cells at every snapshot); trees are only read."""
+    if len(src) > MAX_CELL_CHARS:
+        return None
+    try:
+        return ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 @lru_cache(maxsize=256)
 def _called_names(cell: str) -> tuple[str, ...]:
     """The names a cell calls (``f(...)``) or calls a method of (``obj.m(...)``)."""
-    try:
-        tree = ast.parse(cell)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()  # NB: a cell of magics or another language
+    tree = parse_cell(cell)
+    if tree is None:
+        return ()
     names: dict[str, None] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
