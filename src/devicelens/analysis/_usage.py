@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..inspect._class_sources import MARK, parse_cell
 
@@ -87,6 +87,42 @@ class _Shared:
         self.forward_moves: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
+#: what reading the library's sources left in a fresh ``_Shared``, by (sources, module types):
+#: the same sources come back at every new cell, and reading a large class costs milliseconds
+_LIBRARY: dict[tuple[object, ...], dict[str, Any]] = {}
+_LIBRARY_MAX = 8
+_READ_BY_LIBRARY = ("env", "cpu_args", "cpu_paths", "helpers", "moved_at_use", "remade_at_call",
+                    "read_attrs", "casts_inputs", "accumulated", "moves_params", "helper_params",
+                    "method_moves", "forward_moves")
+
+
+def _with_library(library: tuple[str, ...], types: dict[str, str]) -> _Shared:
+    """A fresh ``_Shared`` holding what the library classes' and functions' sources
+    (:mod:`..inspect._class_sources`) define, as a cell defines them, before the cells. NB: each
+    source is no cell, and is read twice, so that each class sees the others (which submodule
+    moves what it is handed), whatever their order; what that leaves is kept per (sources,
+    types) and copied into each new ``_Shared`` (its maps hold only immutable values)."""
+    shared = _Shared(types)
+    if not library:
+        return shared
+    key = (library, tuple(sorted(types.items())))
+    saved = _LIBRARY.get(key)
+    if saved is None:
+        for src in library + library:
+            tree = _parse(src)
+            if tree is not None:
+                _Visitor(shared).body([s for s in tree.body if isinstance(
+                    s, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)])
+        saved = {k: getattr(shared, k) for k in _READ_BY_LIBRARY}
+        if len(_LIBRARY) >= _LIBRARY_MAX:
+            _LIBRARY.clear()
+        _LIBRARY[key] = {k: type(v)(v) for k, v in saved.items()}
+        return shared
+    for k, v in saved.items():
+        setattr(shared, k, type(v)(v))
+    return shared
+
+
 class Usage:
     """Which modules each name was last used with (empty when unknown).
 
@@ -96,17 +132,9 @@ class Usage:
 
     def __init__(self, cells: Sequence[str], modules: Mapping[str, str] | Iterable[str]) -> None:
         types = dict(modules) if isinstance(modules, Mapping) else dict.fromkeys(modules, "")
-        shared = _Shared(types)
         self._cells: list[_Cell] = []
-        # NB: library classes' and functions' sources (:mod:`..inspect._class_sources`) define
-        # them as a cell would, before the cells, and are no cell: read twice, so that each
-        # class sees the others (which submodule moves what it is handed), whatever their order
         library = [c for c in cells if c.startswith(MARK)]
-        for src in library + library:
-            tree = _parse(src)
-            if tree is not None:
-                _Visitor(shared).body([s for s in tree.body if isinstance(
-                    s, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)])
+        shared = _with_library(tuple(library), types)
         recent = [c for c in list(cells)[-MAX_CELLS - len(library):]
                   if c.strip() and not c.startswith(MARK)][-MAX_CELLS:]
         for src in recent:
@@ -836,9 +864,10 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
     return frozenset(reads)
 
 
-#: in-place methods that write into their receiver in its own dtype
-_IN_PLACE = frozenset({"add_", "sub_", "mul_", "div_", "copy_", "zero_", "fill_", "addmm_",
-                       "add", "sub", "mul", "div", "sum", "mean"})
+#: methods that read their receiver elementwise; those ending in ``_`` write into it, in its
+#: own dtype
+_ELEMENTWISE = frozenset({"add_", "sub_", "mul_", "div_", "copy_", "zero_", "fill_", "addmm_",
+                          "add", "sub", "mul", "div", "sum", "mean"})
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 
 
@@ -865,7 +894,7 @@ def _accumulated(cls: ast.ClassDef) -> frozenset[str]:
                 written.add(node.attr)
             elif isinstance(node.ctx, ast.Store) or isinstance(up, ast.Delete):
                 continue
-            elif isinstance(up, ast.Attribute) and up.attr in _IN_PLACE \
+            elif isinstance(up, ast.Attribute) and up.attr in _ELEMENTWISE \
                     and isinstance(parents.get(id(up)), ast.Call):
                 if up.attr.endswith("_"):
                     written.add(node.attr)

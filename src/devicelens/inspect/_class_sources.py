@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 import textwrap
 import types
 from collections import Counter
@@ -39,12 +40,17 @@ from .records import ObjectRecord
 
 MARK = "# devicelens: the source of a class the cells do not define\n"
 MAX_CHARS = 50_000  # NB: as a cell: a longer class is not read
+#: a class read because the cells call a method of its object is read up to this size: the
+#: analysis reads a new set of library sources once (about 10 ms per thousand characters on a
+#: loaded 2-core machine), and a method call is a weaker sign than a plain tensor attribute
+MAX_CALLED_CLASS_CHARS = 12_000
 _TRAP_ROLES = frozenset({"attribute", "trapped"})
 _ROLE = attrgetter("role")
 _FLOATS = frozenset({"float16", "bfloat16", "float32", "float64"})
 _WEIGHTS = frozenset({"parameter", "buffer"})
 _CACHE: dict[int, tuple[Any, str]] = {}  # NB: id -> (the class, kept alive; MARK + its text)
-#: packages whose code is never read: torch's own and NumPy's (what they do with data is known)
+#: packages whose code is never read: torch's own and NumPy's (what they do with data is known),
+#: and the standard library's (it makes no tensor)
 _NOT_READ = frozenset({"torch", "numpy"})
 _CACHE_MAX = 4_096
 
@@ -123,7 +129,7 @@ def called_sources(namespace: dict[str, Any], cells: Iterable[str]) -> tuple[str
                 continue
             for klass in _types.type_mro(kind):
                 text = _source(klass)
-                if text:
+                if text and len(text) <= MAX_CALLED_CLASS_CHARS:
                     out.add(text)
     return tuple(sorted(out))
 
@@ -170,7 +176,8 @@ def _source(obj: type | types.FunctionType) -> str:
         else obj.__module__
     text = ""
     if type(module) is str and module not in ("__main__", "builtins") \
-            and module.split(".", 1)[0] not in _NOT_READ:
+            and module.split(".", 1)[0] not in _NOT_READ \
+            and module.split(".", 1)[0] not in sys.stdlib_module_names:
         try:
             text = textwrap.dedent(inspect.getsource(obj))
         except Exception:  # NB: no file, a loader that cannot give it, or a text that fails

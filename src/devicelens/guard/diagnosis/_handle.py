@@ -60,9 +60,9 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
     for e in edits:
         found = _edited_frame(e, frames, cell)
         if found < 0:
-            # NB: a helper that ran and returned before the failure (dface's
-            # ``convert_image_to_tensor``, called by a method for the image it stacks) left no
-            # frame: the user holds it under its own name
+            # NB: a helper that ran and returned before the failure (deepinv's ``dirac_like``,
+            # a NumPy cast's helper called by a method for the image it stacks) left no frame:
+            # the user holds it under its own name
             name = _namespace_function(e, namer.ns)
             if name:
                 return name, "a function: the line to edit is in it"
