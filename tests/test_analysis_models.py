@@ -1114,3 +1114,24 @@ def test_a_library_function_the_cells_hand_data_to_is_read_from_its_file(
     assert Live().update(ns).snapshot == snap
     ns["In"] = ["", "boxes = careless(model, image)\n"]
     assert about(diagnose(take_snapshot(ns)), "image") == [("loose_device", "warning")]
+
+
+def test_what_the_library_sources_define_is_read_once_and_answers_as_a_fresh_read() -> None:
+    """The library's sources come back with every new cell: what they define is kept per set
+    of sources and copied into each new cell's usage, which then answers exactly as one read
+    afresh, and a cell's own class does not leak into the next usage."""
+    from devicelens.analysis import _usage
+    from devicelens.inspect._class_sources import MARK
+
+    lib = (MARK + "class Boxes(nn.Module):\n    def forward(self, x):\n"
+           "        return x + self.table.to(x.device)\n")
+    mine = "class Mine(nn.Module):\n    def forward(self, x):\n        return self.w.to(x)\n"
+    _usage._LIBRARY.clear()
+    first = Usage(["y = model(x)\n", mine, lib], {"model": "Boxes"})
+    assert first.moved_at_use("Boxes") == {"table"} and first.moved_at_use("Mine") == {"w"}
+    assert len(_usage._LIBRARY) == 1
+    kept = Usage(["y = model(x)\n", "z = 1\n", lib], {"model": "Boxes"})
+    _usage._LIBRARY.clear()
+    fresh = Usage(["y = model(x)\n", "z = 1\n", lib], {"model": "Boxes"})
+    assert kept.key() == fresh.key()
+    assert kept.moved_at_use("Boxes") == {"table"} and kept.moved_at_use("Mine") == frozenset()
