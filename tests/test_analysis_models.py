@@ -709,6 +709,53 @@ def test_a_plain_container_its_own_class_moves_through_a_chain_of_reads_is_only_
     assert kept == [("trap_container", "error")], kept
 
 
+def test_a_plain_attribute_whose_values_are_copied_and_moved_where_read_is_a_note() -> None:
+    """KGCN keeps its adjacency tables as plain cpu attributes, reads rows of them with cpu ids
+    and moves the copy: ``torch.LongTensor(self.adj_ent[ids.cpu()]).view(b, -1).to(self.device)``.
+    The copy's move is the table's, where it is read; without it the table is a stray."""
+    cls = ("class KGCN(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.ent = nn.Embedding(8, 4)\n        self.adj_ent = torch.zeros(8, 2)\n"
+           "    def forward(self, v):\n"
+           "        n = torch.LongTensor(self.adj_ent[v.cpu()]).view(-1)"
+           ".to(self.ent.weight.device)\n"
+           "        return self.ent(n)\n")
+
+    class KGCN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ent = nn.Embedding(8, 4)
+            self.adj_ent = torch.zeros(8, 2, dtype=torch.long)
+
+    ns = {"net": KGCN().to("meta")}
+    moved = [(f.kind, f.severity) for f in found(ns, cls) if "net.adj_ent" in f.paths]
+    assert moved == [("trap_latent", "info")], moved
+    kept = [(f.kind, f.severity) for f in found(ns, cls.replace(".to(self.ent.weight.device)", ""))
+            if "net.adj_ent" in f.paths]
+    assert kept == [("trap_attribute", "error")], kept
+
+
+def test_a_layer_a_plain_object_holds_is_moved_itself() -> None:
+    """SpeechBrain's ``asr_model.hparams`` is a SimpleNamespace: a layer it holds is no
+    submodule, and there is no container to register it in (``nn.ModuleList(hparams)`` raises).
+    The fix moves the layer; the one held in a plain list is still registered."""
+    from types import SimpleNamespace
+
+    class Asr(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.enc = nn.Linear(4, 4)
+            self.hparams = SimpleNamespace(ctc_lin=nn.Linear(4, 3))
+            self.heads = [nn.Linear(4, 3)]
+
+    ns = {"asr_model": Asr().to("meta")}
+    fixes = {f.paths[0]: f.fix for f in found(ns) if f.kind == "trap_module"}
+    assert fixes["asr_model.hparams.ctc_lin"] == 'asr_model.hparams.ctc_lin.to("meta")', fixes
+    assert fixes["asr_model.heads[0]"].startswith(
+        "asr_model.heads = torch.nn.ModuleList(asr_model.heads)"), fixes
+    run(ns, fixes["asr_model.hparams.ctc_lin"])
+    assert ns["asr_model"].hparams.ctc_lin.weight.device.type == "meta"
+
+
 def test_a_plain_attribute_forward_makes_again_at_each_call_gets_no_move() -> None:
     """seq2seq's TopKDecoder assigns ``self.pos_index = torch.LongTensor(...)`` in ``forward``:
     what the namespace holds is the last call's, and moving it (or registering it) changes

@@ -158,7 +158,7 @@ def test_input_on_the_other_gpu_fake_cuda(ip, ns, fake_cuda):
         err = mismatch(ip, "%%cuda_safe --no-preflight\nwith torch.no_grad():\n"
                            "    out = model(batch['x'])\n")
     assert err.culprits == ("batch['x']",)
-    assert err.report.module == "model.0 (Linear)"
+    assert err.report.module == "model[0] (Linear)"
     assert err.fix == "batch['x'] = batch['x'].to(\"cuda:0\")"
 
 
@@ -251,7 +251,7 @@ def test_dtype_family_cpu(ip, ns):
               x=torch.randn(2, 8, dtype=torch.float64))
     err = mismatch(ip, "%%cuda_safe --dtype --no-preflight\nout = model(x)\n")
     assert err.culprits == ("x",)
-    assert err.report.module == "model.0 (Linear)"
+    assert err.report.module == "model[0] (Linear)"
     assert err.report.lines == ("cell line 2: out = model(x)",)
     assert err.fix == "x = x.float()"
 

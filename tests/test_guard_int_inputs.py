@@ -44,7 +44,7 @@ def test_an_int_state_into_a_float_linear_is_named_and_cast(ip, ns, capsys):
     text = diagnosis(run(ip, capsys, "value = value_net(state)\n"))
     assert text.splitlines()[0] == "devicelens: tensors on different dtypes: float32, int32"
     assert "culprit: state (int32[1, 30] on cpu)" in text
-    assert "inside: value_net.0 (Linear)" in text
+    assert "inside: value_net[0] (Linear)" in text
     fix = text[text.index("fix:"):].splitlines()[1].strip()
     exec(fix, ns)  # NB: the printed fix, run as the user would; then the cell runs
     assert ns["state"].dtype.is_floating_point

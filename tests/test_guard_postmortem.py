@@ -299,7 +299,7 @@ def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):
     assert isinstance(err, RuntimeError)
     text = diagnosis(out)
     assert "culprit: x (float32[3, 4] on cpu), `input` in Linear.forward; expected cuda:0" in text
-    assert "inside: model.0 (Linear)" in text
+    assert "inside: model[0] (Linear)" in text
     assert "at: cell line 2: out = model(x)" in text
     assert 'x = x.to("cuda:0")' in text
 
@@ -314,7 +314,7 @@ def test_device_family_on_meta_blames_the_input_not_the_model(ip, ns, capsys):
     assert str(err) == "Tensor on device meta is not on the expected device cpu!"
     text = diagnosis(out)
     assert "culprit: x (float32[3, 4] on cpu), `input` in Linear.forward; expected meta" in text
-    assert "inside: model.0 (Linear)" in text
+    assert "inside: model[0] (Linear)" in text
     assert text.rstrip().endswith('fix:\n      x = x.to("meta")'
                                    + "\n" + VERIFIED)
 
@@ -359,7 +359,7 @@ def test_dtype_family_mat1_mat2(ip, ns, capsys):
     assert text.splitlines()[0] == "devicelens: tensors on different dtypes: float32, float64"
     assert "culprit: x64 (float64[2, 8] on cpu), `input` in Linear.forward; expected float32" \
         in text
-    assert "inside: net.0 (Linear)" in text
+    assert "inside: net[0] (Linear)" in text
     assert text.rstrip().endswith("fix:\n      x64 = x64.float()"
                                    + "\n" + VERIFIED)
 

@@ -284,6 +284,52 @@ def test_a_reshaped_factory_moved_at_once_and_a_factory_only_indexing_are_not_li
     assert [(i.kind, i.name) for i in lint_forward(_Offset)] == [("forward_no_device", "rows")]
 
 
+class _Lengths(nn.Module):
+    """ESPnet's RNN encoder: lengths made a tensor on the cpu, then only copied to the cpu for
+    ``pack_padded_sequence`` before the name is bound again by ``pad_packed_sequence``."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 4, batch_first=True)
+
+    def forward(self, xs, ilens):
+        if not isinstance(ilens, torch.Tensor):
+            ilens = torch.tensor(ilens)
+        packed = nn.utils.rnn.pack_padded_sequence(xs, ilens.cpu(), batch_first=True)
+        ys, ilens = nn.utils.rnn.pad_packed_sequence(self.rnn(packed)[0], batch_first=True)
+        return ys, ilens
+
+
+class _LengthsAdded(nn.Module):
+    """The same lengths, also added to the input: a stray wherever the module is."""
+
+    def forward(self, xs, ilens):
+        ilens = torch.tensor(ilens)
+        n = ilens.cpu()
+        return xs + ilens, n
+
+
+class _Carried(nn.Module):
+    """A tensor made in a loop, copied to the cpu there, and read at the top of the next turn
+    by an add: the loop carries it to a read above its binding."""
+
+    def forward(self, xs):
+        h = None
+        for x in xs:
+            if h is not None:
+                x = x + h
+            h = torch.zeros(3)
+            h.cpu()
+        return xs
+
+
+def test_a_tensor_only_copied_to_the_cpu_before_it_is_bound_again_is_not_linted():
+    assert lint_forward(_Lengths) == ()
+    assert [(i.kind, i.name) for i in lint_forward(_LengthsAdded)] == [
+        ("forward_no_device", "ilens")]
+    assert [(i.kind, i.name) for i in lint_forward(_Carried)] == [("forward_no_device", "h")]
+
+
 def test_preflight_runs_no_user_code():
     calls = []
 

@@ -530,7 +530,7 @@ def test_the_input_of_a_sequentials_stage_is_what_the_stage_before_it_returned(i
     capsys.readouterr()
     assert run(ip, "with torch.no_grad():\n    pred = model(xs)\n", fake_cuda) is not None
     text = diagnosis(capsys)
-    assert "edit: in `model.1` (Rebuilt._evaluate" in text, text
+    assert "edit: in `model[1]` (Rebuilt._evaluate" in text, text
     assert ("+ return torch.zeros(res.shape, dtype=x.dtype, "
             "device=next(self.parameters()).device) + 0.0") in text
     assert '.to("cpu")' not in text

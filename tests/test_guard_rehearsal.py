@@ -1231,3 +1231,50 @@ loss_function = torch.nn.CrossEntropyLoss()
     assert "culprit: train_ds.labels (numpy int32[4]), read by the cell; expected int64" in text
     assert _parse.fix_code(text) == 'train_ds.labels = train_ds.labels.astype("int64")'
     assert text.rstrip().endswith(VERIFIED), text
+
+
+def test_an_edit_of_a_class_whose_name_now_holds_its_instance_is_rehearsed(ip, ns, capsys):
+    """SpeechBrain's VAD: ``VAD = VAD.from_hparams(...)`` rebinds the class's name to its
+    instance; an edit of ``VAD.get_speech_prob`` is still the class's method, rehearsed."""
+    setup = ("class VAD(nn.Module):\n"
+             "    def __init__(self):\n        super().__init__()\n"
+             "        self.fc = nn.Linear(4, 2)\n"
+             "    def get_speech_prob(self, n):\n"
+             "        feats = torch.ones(n, 4)\n"
+             "        return self.fc(feats)\n"
+             "VAD = VAD().to('meta')\n")
+    assert ip.run_cell(setup, store_history=False).error_in_exec is None
+    cell = "prob = VAD.get_speech_prob(3)\n"
+    err, out, _ = run(ip, capsys, cell)
+    assert err is not None
+    text = diagnosis(out)
+    assert "edit: in `VAD` (VAD.get_speech_prob" in text, text
+    assert text.rstrip().endswith("\n" + VERIFIED), text
+
+
+def test_a_culprit_the_verified_fix_leaves_alone_is_not_named(ip, ns, capsys):
+    """PyKEEN's loop: its Adagrad state was made on the cpu, and its ``heads`` sit on the cpu
+    too, moved where ``train`` reads them. The step fails on the state alone; the rehearsal
+    proves the optimizer's fix enough, and ``loop.heads``, which it leaves alone, is not named.
+    """
+    setup = ("torch.__future__.set_swap_module_params_on_conversion(True)\n"
+             "class Loop:\n"
+             "    def __init__(self, model, opt, heads):\n"
+             "        self.model, self.opt, self.heads = model, opt, heads\n"
+             "    def train(self):\n"
+             "        h = self.heads.to('meta')\n"
+             "        for p in self.model.parameters():\n"
+             "            p.grad = torch.ones_like(p)\n"
+             "        self.opt.step()\n"
+             "        return h\n"
+             "model = nn.Linear(4, 4)\n"
+             "opt = torch.optim.Adagrad(model.parameters(), lr=0.1)\n"
+             "model.to('meta')\n"
+             "loop = Loop(model, opt, torch.zeros(8, dtype=torch.long))\n")
+    assert ip.run_cell(setup, store_history=False).error_in_exec is None
+    err, out, _ = run(ip, capsys, "h = loop.train()\n")
+    assert err is not None
+    text = diagnosis(out)
+    assert "culprit: loop.opt (" in text, text
+    assert "loop.heads" not in text, text
+    assert text.rstrip().endswith("\n" + VERIFIED), text

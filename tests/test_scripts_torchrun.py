@@ -77,7 +77,7 @@ def test_every_rank_on_cuda0_blames_the_model_in_every_ranks_terms(every_rank_on
         "devicelens [rank 1/2, local_rank 1]: tensors on different devices: cuda:0, cuda:1\n"
         "  culprit: model[0].weight (float32[16, 8] on cuda:0), Linear.weight; expected cuda:1\n"
         "  culprit: model[0].bias (float32[16] on cuda:0), Linear.bias; expected cuda:1\n"
-        "  inside: model.0 (Linear)\n"
+        "  inside: model[0] (Linear)\n"
         f"  at: {line('rank_gpus.py', 'out = model(x)')}\n"
         "  note: model is on cuda:0 on every rank: the code does not use LOCAL_RANK, so all "
         "ranks of this node share one GPU (with NCCL: \"Duplicate GPU detected\"); this process "

@@ -60,7 +60,7 @@ def test_postmortem_on_the_real_conv_message(ip, capsys):
     out = ANSI.sub("", capsys.readouterr().out)
     text = out[out.index("devicelens: "):]
     assert "culprit: x (float32[8, 1, 8, 8] on cpu)" in text
-    assert "inside: model.0 (Conv2d)" in text
+    assert "inside: model[0] (Conv2d)" in text
     assert 'x = x.to("cuda:0")' in text
 
 

@@ -351,6 +351,11 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
         keyed = _keyed_fix(m.ref)
         plain = "dict" if keyed else plain
         fix = keyed or f"{holder_code} = torch.nn.{wrapper}({holder_code})" + _same_mode(m.ref)
+        # NB: held as an attribute of a plain object (SpeechBrain's ``hparams``, a
+        # SimpleNamespace): no container to register, the module itself is moved
+        by_object = m.ref[-1].kind == "attr"
+        if by_object:
+            plain, fix = "object's attribute", ""
         tensors = [t for t in o.tensors if t.role == "trapped" and t.path.startswith(m.path + ".")]
         stray = root_dev is not None and any(t.device != root_dev for t in tensors if _counts(t))
         if stray and root_dev is not None:
@@ -358,8 +363,10 @@ def _trapped_modules(o: ObjectRecord) -> list[Finding]:
             msg = (f"{m.path} ({m.type_name}) is held in a plain {plain} and sits on {devs} "
                    f"while {o.name} is on {root_dev}: Module.to(), .parameters() and "
                    f"state_dict() all miss it.")
+            move = (f"{code_for(m.ref)}.to({q(root_dev)})" if by_object
+                    else f"{fix}\n{o.name}.to({q(root_dev)})")
             out.append(_finding("trap_module", "error", f"{m.path} was left on {devs}", msg,
-                                f"{fix}\n{o.name}.to({q(root_dev)})", [m.path], [o.name],
+                                move, [m.path], [o.name],
                                 [*m.devices, root_dev],
                                 action=Action("to_device", (m.ref,), root_dev)))
         elif root_dev is not None:

@@ -718,13 +718,35 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
             if called is not None:
                 out.add(called)
                 continue
-            attr = _self_attr_under(receiver)
+            attr = _self_attr_under(_copied_from(receiver))
             if attr is not None:
                 out.add(attr)
     for f in ast.walk(cls):
         if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
             out |= _outputs_cast(f, members)
     return frozenset(out)
+
+
+#: torch's calls that make a tensor holding the values of their one argument
+_COPIES = frozenset({"tensor", "as_tensor", "Tensor", "LongTensor", "FloatTensor", "IntTensor",
+                     "BoolTensor", "DoubleTensor", "HalfTensor", "ByteTensor"})
+
+
+def _copied_from(e: ast.expr) -> ast.expr:
+    """What a chain of reads copies: ``self.adj_ent[ids.cpu()]`` of KGCN's
+    ``torch.LongTensor(self.adj_ent[ids.cpu()]).view(b, -1).to(self.device)``, whose values
+    are moved, where they are read, as a moved ``self.adj_ent`` would be."""
+    while True:
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            f = e.func
+            if f.attr in _COPIES and isinstance(f.value, ast.Name) and f.value.id == "torch" \
+                    and len(e.args) == 1:
+                return e.args[0]
+            e = f.value
+        elif isinstance(e, ast.Subscript):
+            return e
+        else:
+            return e
 
 
 def _handed_to_a_mover(cls: ast.ClassDef, forward_moves: Mapping[

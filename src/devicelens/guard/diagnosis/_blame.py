@@ -78,7 +78,8 @@ class Namer:
         #: holds in a local (``encoder``), not yet reachable from the namespace
         self.local_modules: dict[int, tuple[int, str, Any]] = {}
         self._local_paths: dict[int, str] = {}  # id(module) -> its path through such a local
-        self._modules: dict[int, str] = {}
+        self._modules: dict[int, str] = {}  # NB: display paths, as the snapshot's records
+        self._module_code: dict[int, str] = {}  # the same, as code (``model.blocks[0]``)
         self._deep: dict[int, str] = {}
         self._keep: list[Any] = []  # NB: keeps every mapped object alive, so ids stay unique
         self._named: list[tuple[Any, Named]] = []  # NB: best name first
@@ -158,7 +159,7 @@ class Namer:
                     if pdtype is not None:
                         self._state_params[id(obj)] = pdtype
         read, line = self._cell_names(functions_only=True), self._line_names()
-        modules: dict[int, tuple[tuple[int, bool, bool, int], str]] = {}
+        modules: dict[int, tuple[tuple[int, bool, bool, int], str, _tree.Ref]] = {}
         for o in snap.objects:
             for m in o.modules:
                 obj = self._resolve(m.ref)
@@ -168,8 +169,10 @@ class Namer:
                 root = str(m.ref[0].key)
                 rank = (len(m.ref), root not in read, root not in line, len(m.path))
                 if obj is not None and (id(obj) not in modules or rank < modules[id(obj)][0]):
-                    modules[id(obj)] = (rank, m.path)
+                    modules[id(obj)] = (rank, m.path, m.ref)
         self._modules = {k: v[1] for k, v in modules.items()}
+        self._module_code = {k: _tree.code_for(v[2]) for k, v in modules.items()
+                             if _tree.has_code(v[2])}
         self._add_locals()
         return self._tensors
 
@@ -386,10 +389,12 @@ class Namer:
         return {id(o): self._deep[id(o)] for o in objs if id(o) in self._deep}
 
     def owner(self, obj: Any) -> str:
-        """The user's name for a module or any other object ('' when unreachable)."""
+        """The user's name for a module or any other object ('' when unreachable), as they
+        would write it: ``model.blocks[0]``, not the snapshot's ``model.blocks.0``, which is
+        no Python that a fix or an edit's handle could use."""
         path = self.module(obj)
         if path:
-            return path
+            return self._module_code.get(id(obj), path)
         return self.deep([obj]).get(id(obj), "")
 
     def module(self, m: Any) -> str | None:
@@ -398,7 +403,9 @@ class Namer:
 
     def module_label(self, m: Any) -> str:
         # NB: a model a plain object holds (``tg.init_model``) is not in the snapshot's walk
-        path = self.module(m) or self._local_paths.get(id(m)) or self.deep([m]).get(id(m))
+        path = self.module(m)  # NB: builds the names first
+        path = (self._module_code.get(id(m), path) if path else
+                self._local_paths.get(id(m)) or self.deep([m]).get(id(m)))
         kind = type(m).__name__
         return f"{path} ({kind})" if path else f"a {kind} not reachable from the namespace"
 

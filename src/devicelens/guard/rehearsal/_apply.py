@@ -114,6 +114,11 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
     globs = _module_file(edit.file) or ns
     head, *rest = edit.qualname.split(".")
     obj: Any = globs.get(head)
+    if rest and not isinstance(obj, type) and type(obj).__qualname__ == head \
+            and type(obj).__module__ == globs.get("__name__"):
+        # NB: the class's name rebound to its instance (SpeechBrain's ``VAD =
+        # VAD.from_hparams(...)``): the method is still the class's
+        obj = type(obj)
     for part in rest:
         obj = vars(obj).get(part) if isinstance(obj, type) else None
     obj = getattr(obj, "__func__", obj)  # NB: staticmethod, classmethod

@@ -377,7 +377,8 @@ def _moves_a_model(units: list[Unit], report: MismatchReport, ns: dict[str, Any]
     import sys
 
     torch = sys.modules.get("torch")
-    inside = report.module.split(" ")[0].split(".")[0]
+    m = _NAME_AT_START.match(report.module)  # NB: ``model[1] (Scale)``: its model
+    inside = m.group(0) if m else ""
     for u in units:
         if not isinstance(u, str):
             continue
@@ -389,6 +390,7 @@ def _moves_a_model(units: list[Unit], report: MismatchReport, ns: dict[str, Any]
     return False
 
 
+_NAME_AT_START = re.compile(r"[A-Za-z_]\w*")
 _MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float|double|"
                           r"bfloat16)\(")
 
@@ -554,8 +556,33 @@ def _merged(report: MismatchReport, out: _Outcome) -> MismatchReport:
     if not units:
         fixes = tuple(f for f in report.fixes if f.startswith("#"))
     edits = _joined([u for u in units if isinstance(u, Edit)])
-    return replace(report, culprits=tuple(culprits.values()), notes=tuple(notes), fixes=fixes,
+    named = tuple(culprits.values())
+    if out.verified and fixes and not edits:
+        named = tuple(c for c in named if _touched(c, fixes)) or named
+    return replace(report, culprits=named, notes=tuple(notes), fixes=fixes,
                    edits=edits, verdict=out.verdict)
+
+
+def _touched(c: Any, fixes: tuple[str, ...]) -> bool:
+    """Whether a verified fix changes the culprit ``c``: it names its path or a path above it
+    (``model.to(...)`` for ``model.fc.weight``), or rebinds its root (``batch = ...`` for
+    ``batch[2]``). One it leaves alone was proven innocent by the rehearsal (PyKEEN's loop's
+    ``heads``, on the cpu and moved where they are read, beside the Adagrad state that failed).
+    NB: a culprit with no namespace path (a local, a handle on code) is kept."""
+    n = c.named
+    if not n.root or not n.code or n.role not in ("tensor", "attribute", "trapped"):
+        return True
+    text = "\n".join(fixes)
+    if re.search(rf"(?m)^\s*{re.escape(n.root)}\s*=[^=]", text) or f"{n.root}.to(" in text:
+        return True
+    path = n.code
+    while True:
+        if path in text:
+            return True
+        cut = max(path.rfind("."), path.rfind("["))
+        if cut <= len(n.root):
+            return False
+        path = path[:cut]
 
 
 def _joined(edits: list[Edit]) -> tuple[Edit, ...]:

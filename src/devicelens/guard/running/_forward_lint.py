@@ -129,8 +129,11 @@ def _handed(fdef: ast.AST, name: str, ctx: _Ctx) -> tuple[tuple[str, int | str],
 
 def _indices_only(fdef: ast.AST) -> list[ast.expr]:
     """The calls whose tensor is only ever an index (``log_p[torch.arange(n), y]``, or a local
-    ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``, or as a number): PyTorch takes
-    indices from the cpu for a tensor on any device, so where they are made does not matter."""
+    ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``, or as a number, or copied to
+    the cpu): PyTorch takes indices from the cpu for a tensor on any device, so where they are
+    made does not matter. A local's reads are those of the value one assignment binds, up to
+    the next binding of the name (ESPnet's ``ilens = torch.tensor(ilens)``, then
+    ``ilens.cpu()``, then ``ys_pad, ilens = pad_packed_sequence(...)``)."""
     slots: set[int] = set()  # NB: the expressions that are an index, or one of a tuple's
     for n in ast.walk(fdef):
         if isinstance(n, ast.Subscript):
@@ -138,25 +141,46 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             slots |= {id(p) for p in parts}
     out: list[ast.expr] = [n for n in ast.walk(fdef) if isinstance(n, ast.Call)
                            and id(n) in slots]
-    slots |= _scalar_reads_of_names(fdef)
-    made: dict[str, ast.expr] = {}
-    binds: dict[str, int] = {}
-    reads: dict[str, list[bool]] = {}
+    slots |= _scalar_reads_of_names(fdef) | _host_copies(fdef)
+    names = sorted((n for n in ast.walk(fdef) if isinstance(n, ast.Name)), key=_at)
+    in_loop = {id(s) for loop in ast.walk(fdef) if isinstance(loop, ast.For | ast.While)
+               for s in ast.walk(loop) if isinstance(s, ast.Assign)}
     for n in ast.walk(fdef):
-        if isinstance(n, ast.Name):
-            if isinstance(n.ctx, ast.Load):
-                reads.setdefault(n.id, []).append(id(n) in slots)
-            else:
-                binds[n.id] = binds.get(n.id, 0) + 1
-        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(
-                n.targets[0], ast.Name):
-            made[n.targets[0].id] = n.value
-    for name, value in made.items():
-        # NB: bound once, by this assignment, and read only as an index
-        if binds.get(name) == 1 and isinstance(value, ast.Call) and reads.get(name) \
-                and all(reads[name]):
-            out.append(value)
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)):
+            continue
+        name, end = n.targets[0].id, _end(n)
+        stores = [x for x in names if x.id == name and not isinstance(x.ctx, ast.Load)]
+        if id(n) in in_loop and len(stores) > 1:
+            continue  # NB: a loop may carry the value to a read above its binding
+        # NB: the value this assignment binds, read until the name is bound again
+        reads = []
+        for x in names:
+            if x.id != name or _at(x) <= end:
+                continue
+            if not isinstance(x.ctx, ast.Load):
+                break
+            reads.append(id(x) in slots)
+        if reads and all(reads):
+            out.append(n.value)
     return out
+
+
+def _at(n: ast.AST) -> tuple[int, int]:
+    return (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
+
+
+def _end(n: ast.AST) -> tuple[int, int]:
+    return (getattr(n, "end_lineno", 0) or 0, getattr(n, "end_col_offset", 0) or 0)
+
+
+def _host_copies(fdef: ast.AST) -> set[int]:
+    """The reads of a local copied to the host where they are read (``ilens.cpu()``, as
+    ESPnet's encoder hands its lengths to ``pack_padded_sequence``): where it was made does
+    not matter, the copy is on the cpu whatever device the module is on."""
+    return {id(n.func.value) for n in ast.walk(fdef) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute) and n.func.attr == "cpu" and not n.args
+            and isinstance(n.func.value, ast.Name)}
 
 
 _TO_NUMBER = frozenset({"int", "float", "bool", "len"})
