@@ -323,11 +323,24 @@ class _Carried(nn.Module):
         return xs
 
 
+class _CarriedOnce(nn.Module):
+    """The same, bound once in the loop: the add above its binding still reads it."""
+
+    def forward(self, xs, h):
+        for x in xs:
+            x = x + h
+            h = torch.zeros(3)
+            h.cpu()
+        return xs
+
+
 def test_a_tensor_only_copied_to_the_cpu_before_it_is_bound_again_is_not_linted():
     assert lint_forward(_Lengths) == ()
     assert [(i.kind, i.name) for i in lint_forward(_LengthsAdded)] == [
         ("forward_no_device", "ilens")]
     assert [(i.kind, i.name) for i in lint_forward(_Carried)] == [("forward_no_device", "h")]
+    assert [(i.kind, i.name) for i in lint_forward(_CarriedOnce)] == [
+        ("forward_no_device", "h")]
 
 
 def test_preflight_runs_no_user_code():

@@ -737,16 +737,13 @@ def _copied_from(e: ast.expr) -> ast.expr:
     ``torch.LongTensor(self.adj_ent[ids.cpu()]).view(b, -1).to(self.device)``, whose values
     are moved, where they are read, as a moved ``self.adj_ent`` would be."""
     while True:
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
-            f = e.func
-            if f.attr in _COPIES and isinstance(f.value, ast.Name) and f.value.id == "torch" \
-                    and len(e.args) == 1:
-                return e.args[0]
-            e = f.value
-        elif isinstance(e, ast.Subscript):
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)):
             return e
-        else:
-            return e
+        f = e.func
+        if f.attr in _COPIES and isinstance(f.value, ast.Name) and f.value.id == "torch" \
+                and len(e.args) == 1:
+            return e.args[0]
+        e = f.value
 
 
 def _handed_to_a_mover(cls: ast.ClassDef, forward_moves: Mapping[

@@ -151,16 +151,22 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             continue
         name, end = n.targets[0].id, _end(n)
         stores = [x for x in names if x.id == name and not isinstance(x.ctx, ast.Load)]
-        if id(n) in in_loop and len(stores) > 1:
-            continue  # NB: a loop may carry the value to a read above its binding
-        # NB: the value this assignment binds, read until the name is bound again
-        reads = []
-        for x in names:
-            if x.id != name or _at(x) <= end:
+        if id(n) in in_loop:
+            # NB: a loop may carry the value to a read above its binding: bound once, and
+            # every read of the name counts
+            if len(stores) > 1:
                 continue
-            if not isinstance(x.ctx, ast.Load):
-                break
-            reads.append(id(x) in slots)
+            reads = [id(x) in slots for x in names if x.id == name and isinstance(x.ctx, ast.Load)
+                     and not _at(n) <= _at(x) <= end]
+        else:
+            # NB: the value this assignment binds, read until the name is bound again
+            reads = []
+            for x in names:
+                if x.id != name or _at(x) <= end:
+                    continue
+                if not isinstance(x.ctx, ast.Load):
+                    break
+                reads.append(id(x) in slots)
         if reads and all(reads):
             out.append(n.value)
     return out
