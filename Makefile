@@ -35,7 +35,7 @@ demo: setup
 test: setup test-py test-js test-ui
 
 # NB: every corpus case's self-test (reproduces its bug, its reference fix works) and the whole
-# corpus's floors run in `make corpus`; here the floors of a sixth of it (test_corpus_sample.py)
+# corpus's floors run in `make corpus`; here the floors of a seventh of it (test_corpus_sample.py)
 test-py: setup
 	$(PY) -m pytest -q -p no:cacheprovider -m "not corpus" tests
 

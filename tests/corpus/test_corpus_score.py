@@ -1,7 +1,7 @@
 """devicelens's accuracy on the whole corpus stays at least where it is (``make corpus``: it
 prints the table, then checks these floors on the same results).
 
-``make test`` checks the floors of a sixth of the corpus instead (test_corpus_sample.py).
+``make test`` checks the floors of a seventh of the corpus instead (test_corpus_sample.py).
 """
 
 from __future__ import annotations
