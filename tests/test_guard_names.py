@@ -421,6 +421,7 @@ class Sampler(nn.Module):
         return self.scale(self.policy(obs).to(self.policy.device))
 agent = Policy("cpu")
 sampler = Sampler()
+stack = nn.Sequential(Policy("cpu"))
 obs = [[0.0, 1.0, 2.0, 3.0]]
 """
 
@@ -429,6 +430,7 @@ obs = [[0.0, 1.0, 2.0, 3.0]]
     ("agent.to('meta')\nout = agent(obs)\n", "agent.device", 'agent.device = "meta"'),
     ("sampler.to('meta')\nout = sampler(obs)\n", "sampler.policy.device",
      'sampler.policy.device = torch.device("meta")'),
+    ("stack.to('meta')\nout = stack(obs)\n", "stack[0].device", 'stack[0].device = "meta"'),
 ])
 def test_a_device_kept_as_a_setting_is_the_culprit_and_setting_it_the_fix(
         ip, capsys, cell, culprit, fix) -> None:

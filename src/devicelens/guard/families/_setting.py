@@ -12,7 +12,6 @@ NB: read-only: the source of the line and the object's ``__dict__``; no user cod
 from __future__ import annotations
 
 import ast
-import re
 from typing import TYPE_CHECKING
 
 from ...inspect._types import instance_dict
@@ -45,7 +44,7 @@ def in_value(tr: Tracer, sc: Scope, value: ast.expr, name: str = "") -> list[Ori
         who = tr.namer.owner(sc.self_obj)  # NB: a path in the namespace, or no culprit to name
         if not who:
             return []
-        code = re.sub(r"\.(\d+)(?=\.|$)", r"[\1]", f"{who}.{attr}")  # model.0 as model[0]
+        code = f"{who}.{attr}"  # NB: ``who`` is code already (``model[0]``, not ``model.0``)
         made = f"`{name}`" if name else "a tensor"
         detail = (f"`{code}` is {str(setting)!r}: {sc.code.qualname} makes {made} on it, and "
                   f"Module.to() moves weights, not settings")
