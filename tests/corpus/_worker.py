@@ -402,7 +402,16 @@ def main(argv: list[str]) -> int:
 #: but the import, so a child that finds them loaded behaves as one that loads them itself
 _EXTENSION = ("devicelens", "devicelens.guard.postmortem", "devicelens.jupyter._display",
               "devicelens.jupyter._cuda_safe_magic", "devicelens.jupyter.comm",
-              "devicelens.jupyter.magics")
+              "devicelens.jupyter.magics", "devicelens.jupyter.extension",
+              # NB: what a diagnosis and a rehearsal import on first use
+              "devicelens.analysis", "devicelens.guard.preflight", "devicelens.guard.rehearsal",
+              "devicelens.guard.running._run")
+
+#: what every case imports before its first line: the shell's own modules, and torch._dynamo,
+#: which ``FakeTensorMode()`` imports (and devicelens's rehearsal before its first fork). NB: 0.8 s
+#: of a second and a half a case when each child imported it again
+_EVERY_CASE = ("torch._dynamo", "IPython.core.completer", "IPython.core.magics",
+               "IPython.core.application", "sqlite3")
 
 
 def serve(mode: str) -> int:
@@ -410,8 +419,8 @@ def serve(mode: str) -> int:
     a forked child that runs ``main([mode, path, out])`` as a fresh worker would; answer one JSON
     line each: ``{"rc": the child's exit code}`` (negative: its signal), or ``{"timeout": true}``.
 
-    NB: the zygote imports what a fresh worker has imported when its case starts (torch, IPython
-    and, to score, the extension's modules) and never runs a case itself: a case that aborts or
+    NB: the zygote imports what a fresh worker has imported when its case starts or soon after
+    (torch, IPython, torch._dynamo and, to score, the extension's modules) and never runs a case itself: a case that aborts or
     hangs ends its child only. The child's stdout and stderr go to OUT.stdout and OUT.stderr.
     """
     import importlib
@@ -420,10 +429,9 @@ def serve(mode: str) -> int:
     from IPython.core import interactiveshell  # noqa: F401
     from traitlets import config  # noqa: F401
 
-    if mode == "score":
-        for name in _EXTENSION:
-            with contextlib.suppress(ImportError):  # NB: only a head start; the child imports too
-                importlib.import_module(name)
+    for name in (*_EVERY_CASE, *(_EXTENSION if mode == "score" else ())):
+        with contextlib.suppress(ImportError):  # NB: only a head start; the child imports too
+            importlib.import_module(name)
     gc.collect()
     gc.freeze()  # NB: a child's collections then skip (and do not copy) the shared imports
     for line in sys.stdin:
