@@ -716,3 +716,42 @@ def test_a_distribution_the_moved_object_still_holds_on_the_cpu_is_converted_whe
     assert "+ return self._dist.rsample(shape).to(self._scale.device)" in text
     assert "samples = samples.to(" not in text and '.to("cuda:0")' not in text
     assert VERIFIED in text
+
+
+POINTS = """
+import torch
+
+class Vector2:
+    def __init__(self, data):
+        self._data = data
+
+    @property
+    def data(self):
+        return self._data
+
+    @property
+    def x(self):
+        return self._data[..., 0]
+
+class Projection:
+    def unproject(self, points, depth):
+        depth = torch.Tensor([depth])
+        return points.x * depth
+
+proj = Projection()
+points = Vector2(torch.tensor([[1.0, 2.0]], device="meta"))
+"""
+
+
+def test_a_maker_takes_the_device_from_an_argument_object_by_its_public_name(ip, capsys):
+    """kornia's ``Z1Projection.unproject(points, depth)``: ``points`` is no tensor but holds one
+    as ``self._data``, which its class exposes as the property ``data``. The maker's device is
+    read as the class spells it (``points.data.device``), found from the getter's code, which
+    never runs."""
+    assert run(ip, POINTS) is None
+    capsys.readouterr()
+    assert run(ip, "out = proj.unproject(points, 3)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: proj (its Projection.unproject has the line to edit); expected meta" in text
+    assert "+ depth = torch.Tensor([depth]).to(points.data.device)" in text, text
+    assert VERIFIED in text

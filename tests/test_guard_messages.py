@@ -57,6 +57,9 @@ CASES = [
          "      + a = t.cpu().numpy()"),
     Case("grad_device", "fake", "w = nn.Parameter(torch.zeros(3, device='cuda:0'))\n"
          "g = torch.ones(3)\n", "w.grad = g\n", "g"),
+    Case("legacy_ctor", "fake", "def start(x, n):\n"
+         "    return torch.Tensor([0.0] + [float('-inf')] * (n - 1), device=x.device)\n"
+         "x = torch.ones(4, device='cuda:0')\n", "s = start(x, 4) + x\n", "start"),
     Case("meta_copy", "meta", "w = torch.ones(2, device='meta')\n", "v = w.to('cpu')\n", "",
          "meta tensors carry shapes and dtypes but no data"),
     # --- integer indices and targets
@@ -233,6 +236,39 @@ def test_load_of_a_gpu_checkpoint_gets_map_location(ip, capsys, tmp_path) -> Non
                                                            'map_location="cpu")']
     assert _run(ip, f"import torch\n{new[0]}\n", None) is None
     assert ip.user_ns["state"]["w"].device.type == "cpu"
+
+
+def test_a_legacy_constructor_given_a_device_becomes_the_factory_that_takes_one(
+        ip, capsys) -> None:
+    """``torch.LongTensor(n, device=d)`` is sizes: ``torch.empty``; ``torch.Tensor([1, 2],
+    device=d)`` is data, in the default float dtype, which ``torch.tensor`` would make int64."""
+    setup = IMPORTS + '''
+def buffers(x, n):
+    counts = torch.LongTensor(n, device=x.device)
+    scale = torch.Tensor([1, 2], device=x.device)
+    return counts, scale
+
+x = torch.ones(3, device="meta")
+'''
+    assert _run(ip, setup, None) is None
+    capsys.readouterr()
+    err = _run(ip, "counts, scale = buffers(x, 4)\n", None)
+    assert "legacy constructor expects device type: cpu" in str(err)
+    text = ANSI.sub("", "".join(capsys.readouterr()))
+    text = text[text.index("devicelens: "):]
+    assert "culprit: torch.LongTensor (a legacy constructor); expected meta" in text, text
+    # NB: the rehearsal meets the second one once the first is mended: one complete fix
+    assert "verified: " in text, text
+    edits = _edits(text)
+    assert [new for _, new in edits] == [
+        ["counts = torch.empty(n, dtype=torch.long, device=x.device)"],
+        ["scale = torch.tensor([1, 2], dtype=torch.float, device=x.device)"]], text
+    assert "note:" not in text, text
+    for old, new in edits:
+        setup = _apply(setup, old, new)
+    assert _run(ip, setup + "counts, scale = buffers(x, 4)\n", None) is None
+    assert str(ip.user_ns["scale"].dtype) == "torch.float32"
+    assert ip.user_ns["counts"].device.type == "meta"
 
 
 @pytest.mark.parametrize(("text", "key"), [

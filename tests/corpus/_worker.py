@@ -420,8 +420,9 @@ def serve(mode: str) -> int:
     line each: ``{"rc": the child's exit code}`` (negative: its signal), or ``{"timeout": true}``.
 
     NB: the zygote imports what a fresh worker has imported when its case starts or soon after
-    (torch, IPython, torch._dynamo and, to score, the extension's modules) and never runs a case itself: a case that aborts or
-    hangs ends its child only. The child's stdout and stderr go to OUT.stdout and OUT.stderr.
+    (torch, IPython, torch._dynamo and, to score, the extension's modules) and never runs a case
+    itself: a case that aborts or hangs ends its child only. The child's stdout and stderr go to
+    OUT.stdout and OUT.stderr.
     """
     import importlib
 

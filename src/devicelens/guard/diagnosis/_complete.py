@@ -31,7 +31,7 @@ def cell_extras(ctx: Ctx, failure: Failure, expected: str,
                 blames: list[Blame]) -> tuple[list[Blame], set[str]]:
     """Extra culprits (with their fixes) and the roots whose own fix a finding replaces."""
     if failure.kind == "index_dtype" or (failure.rule is not None and failure.rule.role in (
-            "host", "load", "meta", "lengths", "mask", "target", "dest")):
+            "host", "load", "meta", "legacy", "lengths", "mask", "target", "dest")):
         return [], set()
     named = {b.operand.named.name for b in blames if b.operand is not None}
     extras, covered, own_doing = _findings(ctx, failure, expected, named)

@@ -5,9 +5,12 @@ A tensor made inside a method or a helper (``torch.hann_window(n)`` in Preproces
 ``Uniform`` on the cpu in BandPassFilter.randomize_parameters) has no name in the namespace, and a
 culprit called "a temporary" or `window` in stft tells the user nothing they hold. What they hold
 is the object whose method runs that code (``model.prep``, ``transform``) or the function their
-cell called (``gumbel_softmax``): that is named, first, beside what the edit rewrites. One rule for
-every family: it applies whenever the fix is an edit and no culprit has a namespace name, and
-after the held culprits where the fix is the edit alone (they stay where they are).
+cell called (``gumbel_softmax``): that is named, first, beside what the edit rewrites. Where the
+edited line is in a plain function they hold by its own name (advertorch's ``rand_init_delta``,
+run by ``adversary.perturb``), that function is named first and the object after it: the one
+has the bug, the other is how the cell reached it. One rule for every family: it applies
+whenever the fix is an edit and no culprit has a namespace name, and after the held culprits
+where the fix is the edit alone (they stay where they are).
 NB: reads frames, ``__dict__``s and the namespace only; no user code runs.
 """
 
@@ -33,21 +36,40 @@ def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
     edits = with_owners(report.edits, frames, namer)
     report = _without_innocents(report)
     if any(_held(c, namer.ns) for c in report.culprits):
-        name, what = ("", "") if report.fixes else handle(edits, frames, namer, is_cell)
-        if not name or any(c.named.name == name for c in report.culprits):
+        found = [] if report.fixes else handles(edits, frames, namer, is_cell)
+        named = {c.named.name for c in report.culprits}
+        ops = tuple(_operand(name, what) for name, what in found if name not in named)
+        if not ops:
             return replace(report, edits=edits) if edits != report.edits else report
         # NB: the fix is the edit alone (the held tensors stay where they are): whose code it
         # changes is named too, after them
-        op = Operand("", Named(name, name, "code", _root(name)), "", "", (), what)
-        return replace(report, culprits=(*report.culprits, op), edits=edits)
-    name, what = handle(edits, frames, namer, is_cell)
-    if not name:
+        return replace(report, culprits=(*report.culprits, *ops), edits=edits)
+    found = handles(edits, frames, namer, is_cell)
+    if not found:
         return replace(report, edits=edits)
-    op = Operand("", Named(name, name, "code", _root(name)), "", "", (), what)
+    ops = tuple(_operand(name, what) for name, what in found)
     # NB: a culprit named after the function whose line made it is that same stray: the handle
     # takes its place rather than naming it twice
     rest = tuple(c for c in report.culprits if not _function(c.named.name, namer.ns))
-    return replace(report, culprits=(op, *rest), edits=edits)
+    return replace(report, culprits=(*ops, *rest), edits=edits)
+
+
+def _operand(name: str, what: str) -> Operand:
+    return Operand("", Named(name, name, "code", _root(name)), "", "", (), what)
+
+
+def handles(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
+            is_cell: CellFiles) -> list[tuple[str, str]]:
+    """The plain function with the first edit's line, where the user holds it by its name, then
+    :func:`handle`'s object or function where that is another."""
+    found: list[tuple[str, str]] = []
+    fn = next((n for n in (_namespace_function(e, namer.ns) for e in edits) if n), "")
+    if fn:
+        found.append((fn, "a function: the line to edit is in it"))
+    name, what = handle(edits, frames, namer, is_cell)
+    if name and name != fn:
+        found.append((name, what))
+    return found
 
 
 def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,

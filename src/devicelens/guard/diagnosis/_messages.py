@@ -21,7 +21,7 @@ Kind = Literal["device", "dtype", "index_dtype"]
 #   "cpu_int64", "cpu" (host copy), "meta_none" (nothing can be done by moving), "gpu" (the
 #   one GPU among the operands, whatever a model on the cpu says)
 Role = Literal["mismatch", "index", "target", "mask", "lengths", "hidden", "input", "dest",
-               "host", "load", "meta"]
+               "host", "load", "meta", "legacy"]
 
 _DEV = r"(cuda:\d+|cuda|cpu|meta|mps|xpu:\d+|xpu|hpu:\d+|hpu)"
 
@@ -112,6 +112,9 @@ RULES: tuple[Rule, ...] = (
     Rule("deserialize", "device", "load", "cpu",
          r"Attempting to deserialize object on a CUDA device",
          "torch/serialization.py (validate_cuda_device)"),
+    Rule("legacy_ctor", "device", "legacy", "",
+         r"legacy constructor expects device type: cpu but device type: \S+ was passed",
+         "torch/csrc/utils/tensor_new.cpp (check_legacy_ctor_device)"),
     Rule("meta_copy", "device", "meta", "",
          r"Cannot copy out of meta tensor; no data",
          "aten/src/ATen/native/Copy.cpp"),

@@ -734,4 +734,6 @@ def titles(failure: Failure, ops: list[Op]) -> str:
         return "the checkpoint holds CUDA tensors and this machine has no CUDA"
     if role == "meta":
         return "a meta tensor has no data to copy"
+    if role == "legacy":
+        return "a legacy constructor (torch.Tensor, torch.FloatTensor, ...) makes cpu tensors only"
     return ""

@@ -99,6 +99,10 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
     if role == "lengths":
         return "cpu", [o for o in ops if local_name(o.operand.where) == "lengths" or (
             is_int(o.operand.dtype) and o.operand.device != "cpu" and len(o.operand.shape) == 1)]
+    if role == "legacy":
+        # NB: the device the call was given (the one it should have made the tensor on)
+        found = re.search(r"but device type: (\S+) was passed", failure.text)
+        return (found.group(1) if found else ""), []
     if role in ("host", "load", "meta"):
         return "cpu", []
     sc, stmt = ctx.statement(ctx.user)

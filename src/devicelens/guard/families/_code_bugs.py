@@ -674,6 +674,41 @@ def _held_tensor(obj: Any, ok: Any) -> str:
     return ""
 
 
+def _exposed_tensor(obj: Any, ok: Any) -> str:
+    """``data``: the one attribute of a plain object (no tensor, module or container) under which
+    it exposes a tensor ``ok`` accepts: a public one of its ``__dict__``, or a private one that a
+    property of its class only returns (``data`` for ``self._data``). NB: the getter's bytecode
+    is read, never run."""
+    if obj is None or type(obj) in (int, float, bool, str, list, tuple, dict, set) \
+            or is_tensor(obj) or is_module(obj) or isinstance(obj, type):
+        return ""
+    d = instance_dict(obj) or {}
+    found = [k for k, v in list(dict.items(d))[:_MAX_HELD]
+             if type(k) is str and k.isidentifier() and is_tensor(v) and ok(v)]
+    public = [k for k in found if not k.startswith("_")]
+    if public:
+        return public[0]
+    for k in found:
+        for name, prop in vars(type(obj)).items() if type(type(obj)) is type else ():
+            if isinstance(prop, property) and _returns_attr(prop.fget, k):
+                return str(name)
+    return ""
+
+
+def _returns_attr(fget: Any, attr: str) -> bool:
+    """``fget`` is ``def f(self): return self.<attr>`` and nothing else."""
+    import dis
+
+    code = getattr(fget, "__code__", None)
+    if code is None or code.co_argcount != 1:
+        return False
+    ops = [i for i in dis.get_instructions(code) if i.opname not in ("RESUME", "NOP", "CACHE")]
+    # NB: LOAD_FAST_BORROW from Python 3.14
+    return [i.opname.removesuffix("_BORROW") for i in ops] == [
+        "LOAD_FAST", "LOAD_ATTR", "RETURN_VALUE"] \
+        and ops[0].argval == code.co_varnames[0] and ops[1].argval == attr
+
+
 def _held_module(obj: Any, attr: str, target: str) -> str:
     """The attribute of a plain object (a trainer, a pipeline) holding the one module of its
     ``__dict__`` on ``target``; '' where none or several are. NB: ``__dict__`` only; a name
@@ -984,6 +1019,12 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         # one list): its first item's, valid before any loop over it
         if type(value) in (list, tuple) and value and ok(value[0]):
             return f"{p}[0].{attr}"
+    for p, value in params:
+        # NB: an object handed over that holds one (kornia's ``Vector2`` points): by the name
+        # its class reads it under (a property that returns ``self._data``)
+        held = _exposed_tensor(value, ok)
+        if held:
+            return f"{p}.{held}.{attr}"
     me = sc.self_obj
     if me is not None and _module_on(me, attr, target):
         return f"next(self.parameters()).{attr}"

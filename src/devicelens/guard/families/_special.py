@@ -2,18 +2,22 @@
 
 ``x.numpy()`` on an accelerator tensor needs ``x.cpu()`` first (``.detach()`` too when it needs
 grad); ``torch.load`` of a checkpoint saved on a GPU needs ``map_location`` on a machine without
-one; a meta tensor holds no data at all, so no move can help.
+one; a meta tensor holds no data at all, so no move can help; a legacy constructor
+(``torch.Tensor(data, device=...)``) makes cpu tensors only, so the line asks for the factory
+that takes a device (``torch.tensor``, or ``torch.empty`` for sizes).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..diagnosis import _edits, _source
 from ..diagnosis._blame import Named, Operand, describe_tensor, is_tensor
 from ..diagnosis._context import Ctx, Failure
+from ..diagnosis._handle import with_handle
 from ..diagnosis._trace import Want
 from ..running._frames import CellFiles, Frame
 
@@ -24,7 +28,7 @@ if TYPE_CHECKING:
 def special(report: MismatchReport, failure: Failure, frames: list[Frame],
             ns: dict[str, Any], is_cell: CellFiles) -> MismatchReport:
     rule = failure.rule
-    if rule is None or rule.role not in ("host", "load", "meta"):
+    if rule is None or rule.role not in ("host", "load", "meta", "legacy"):
         return report
     ctx = Ctx(frames, ns, is_cell)
     sc, stmt = ctx.statement(ctx.user)
@@ -57,11 +61,73 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
                 changes.append((node, text))
                 culprits.append(Operand("", Named("torch.load", "", "call", ""), "", "", (),
                                         "storages saved on a CUDA device"))
+        elif rule.role == "legacy" and node.func.attr in LEGACY:
+            text = _factory(sc, tracer, node)
+            if text:
+                changes.append((node, text))
+                culprits.append(Operand("", Named(_source.segment(sc.code, node.func), "", "call",
+                                                 ""), "", "", (), "a legacy constructor"))
     edit = _edits.replace(sc.code, changes)
     if edit is None:
         return report
+    if rule.role == "legacy":
+        found = _PASSED.search(failure.text)
+        report = replace(report, culprits=tuple(culprits), edits=(edit,),
+                         expected=found.group(1) if found else "")
+        return with_handle(report, frames, ctx.namer, is_cell)
     return replace(report, culprits=tuple(culprits) or report.culprits, edits=(edit,),
                    expected="cpu")
+
+
+#: the legacy constructors, and the dtype each makes ("": the default dtype, as torch.Tensor)
+LEGACY = {"Tensor": "", "FloatTensor": "float", "DoubleTensor": "double", "HalfTensor": "half",
+          "BFloat16Tensor": "bfloat16", "LongTensor": "long", "IntTensor": "int",
+          "ShortTensor": "short", "CharTensor": "int8", "ByteTensor": "uint8",
+          "BoolTensor": "bool"}
+
+_PASSED = re.compile(r"but device type: (\S+) was passed")
+
+
+def _factory(sc: Any, tracer: Any, call: ast.Call) -> str | None:
+    """``torch.tensor(data, dtype=..., device=...)`` for ``torch.Tensor(data, device=...)``, or
+    ``torch.empty(*sizes, ...)`` where the legacy call was given sizes; None where the call
+    passes no ``device`` (then it is not the call that raised) or anything else unusual.
+
+    NB: the dtype is spelled out: ``torch.tensor([1, 2])`` would make int64 where the legacy
+    constructor made the default float dtype."""
+    import torch
+
+    func = call.func
+    assert isinstance(func, ast.Attribute)
+    device = next((k.value for k in call.keywords if k.arg == "device"), None)
+    if device is None or not isinstance(func.value, ast.Name) or any(
+            k.arg not in ("device", "requires_grad") for k in call.keywords) \
+            or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    mod = func.value.id
+    dtype = LEGACY[func.attr] or str(torch.get_default_dtype()).removeprefix("torch.").replace(
+        "float32", "float")
+    rest = ", ".join(f"{k.arg}={_source.segment(sc.code, k.value)}" for k in call.keywords
+                     if k.arg != "device")
+    tail = f"dtype={mod}.{dtype}, device={_source.segment(sc.code, device)}" + (
+        f", {rest}" if rest else "")
+    args = [_source.segment(sc.code, a) for a in call.args]
+    if len(call.args) == 1 and not _sizes(sc, tracer, call.args[0]):
+        return f"{mod}.tensor({args[0]}, {tail})"
+    return f"{mod}.empty({', '.join([*args, tail]) if args else '0, ' + tail})"
+
+
+def _sizes(sc: Any, tracer: Any, arg: ast.expr) -> bool:
+    """The one argument of a legacy call is a size (``torch.Tensor(n)``, ``torch.Size``), not
+    data. NB: a live value read from the failed frame; no code runs."""
+    import torch
+
+    if isinstance(arg, ast.Constant):
+        return type(arg.value) is int
+    if isinstance(arg, (ast.List, ast.Tuple, ast.ListComp, ast.BinOp)):
+        return False
+    value = tracer.live(sc, arg) if sc is not None else None
+    return type(value) is int or type(value) is torch.Size
 
 
 def _requires_grad(t: Any) -> bool:
