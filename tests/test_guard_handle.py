@@ -168,6 +168,28 @@ x = torch.randn(4, 3, device="meta")
     assert _run(ip, "adv = adversary.perturb(x)\n", None) is None
 
 
+def test_a_decorated_function_with_the_line_to_edit_is_named_too(ip, capsys) -> None:
+    """coqui's Bark: ``generate_text_semantic`` is a ``@torch.inference_mode()`` function, which
+    the namespace holds as torch's wrapper; the function under it has the line."""
+    setup = IMPORTS + '''
+@torch.no_grad()
+def pad_history(x):
+    return torch.cat([torch.full((4,), 7.0), x])
+
+class Voice:
+    def generate(self, x):
+        return pad_history(x)
+
+voice = Voice()
+x = torch.randn(3, device="meta")
+'''
+    lines = _post_mortem(ip, capsys, setup, "out = voice.generate(x)\n")
+    assert _culprits(lines)[:2] == [
+        "  culprit: pad_history (a function: the line to edit is in it); expected meta",
+        "  culprit: voice (its Voice.generate runs the line to edit, in pad_history); "
+        "expected meta"], lines
+
+
 def test_a_culprit_the_namespace_holds_gets_no_handle(ip, capsys) -> None:
     setup = IMPORTS + "model = nn.Linear(3, 2).to('meta')\nx = torch.randn(4, 3)\n"
     lines = _post_mortem(ip, capsys, setup, "out = model(x)\n")

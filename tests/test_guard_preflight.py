@@ -334,6 +334,45 @@ class _CarriedOnce(nn.Module):
         return xs
 
 
+class _Frequencies(nn.Module):
+    """A time-step embedding's frequencies made on the default device, moved to the time steps'
+    device as the name is bound again, before anything meets them (synthcity's TabDDPM makes
+    them as ``torch.exp(-math.log(T) / mid * torch.arange(mid))``, where ``T`` and ``mid`` could
+    be tensors for all the lint can tell: that one is still linted)."""
+
+    def forward(self, timesteps, dim=8):
+        fs = torch.arange(dim // 2, dtype=torch.float32)
+        fs = fs.to(timesteps.device)
+        return timesteps[:, None].float() * fs[None]
+
+
+class _FrequenciesCast(nn.Module):
+    """The same, cast to a dtype at the next binding: no move, still on the default device."""
+
+    def forward(self, timesteps, dim=8):
+        fs = torch.arange(dim // 2, dtype=torch.float32)
+        fs = fs.to(torch.float16)
+        return timesteps[:, None].half() * fs[None]
+
+
+class _ReboundFromItself(nn.Module):
+    """A rebinding that reads the old value as plain data (``y = y.view(...)``) still reads
+    it: the value the first line makes meets the input."""
+
+    def forward(self, x):
+        y = torch.ones(3)
+        y = y.view(1, 3)
+        return x + y
+
+
+def test_a_tensor_moved_as_its_name_is_bound_again_is_not_linted():
+    assert lint_forward(_Frequencies) == ()
+    assert [(i.kind, i.name) for i in lint_forward(_FrequenciesCast)] == [
+        ("forward_no_device", "fs")]
+    assert [(i.kind, i.name) for i in lint_forward(_ReboundFromItself)] == [
+        ("forward_no_device", "y")]
+
+
 def test_a_tensor_only_copied_to_the_cpu_before_it_is_bound_again_is_not_linted():
     assert lint_forward(_Lengths) == ()
     assert [(i.kind, i.name) for i in lint_forward(_LengthsAdded)] == [

@@ -25,6 +25,7 @@ from ._blame import Named, Namer, Operand
 from ._edits import Edit
 from ._mismatch import MismatchReport
 from ._owners import with_owners
+from ._source import unwrapped
 
 
 def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
@@ -109,9 +110,11 @@ def _namespace_function(e: Edit, ns: dict[str, Any]) -> str:
     """The namespace name of the plain function whose code ``e`` edits, when exactly one."""
     if not e.file or not e.qualname or "." in e.qualname:
         return ""
+    # NB: under its decorators (``@torch.no_grad()`` keeps it as ``__wrapped__``)
     names = [k for k, v in list(dict.items(ns)) if type(k) is str and k.isidentifier()
              and not k.startswith("_") and type(v) is types.FunctionType
-             and v.__code__.co_filename == e.file and v.__code__.co_qualname == e.qualname]
+             and (f := unwrapped(v)).__code__.co_filename == e.file
+             and f.__code__.co_qualname == e.qualname]
     return names[0] if len(names) == 1 else ""
 
 
@@ -139,7 +142,8 @@ def _called_function(frames: list[Frame], cell: int, ns: dict[str, Any]) -> str:
         return ""
     code = frames[cell - 1].frame.f_code
     for name, v in list(ns.items()):
-        if type(v) is types.FunctionType and v.__code__ is code and name.isidentifier():
+        if type(v) is types.FunctionType and unwrapped(v).__code__ is code \
+                and name.isidentifier():
             return str(name)
     return ""
 

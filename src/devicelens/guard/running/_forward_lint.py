@@ -13,6 +13,7 @@ import functools
 import inspect
 import textwrap
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -141,8 +142,9 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             slots |= {id(p) for p in parts}
     out: list[ast.expr] = [n for n in ast.walk(fdef) if isinstance(n, ast.Call)
                            and id(n) in slots]
-    slots |= _scalar_reads_of_names(fdef) | _host_copies(fdef)
-    names = sorted((n for n in ast.walk(fdef) if isinstance(n, ast.Name)), key=_at)
+    slots |= _scalar_reads_of_names(fdef) | _host_copies(fdef) | _device_moves(fdef)
+    at = _binding_order(fdef)
+    names = sorted((n for n in ast.walk(fdef) if isinstance(n, ast.Name)), key=at)
     in_loop = {id(s) for loop in ast.walk(fdef) if isinstance(loop, ast.For | ast.While)
                for s in ast.walk(loop) if isinstance(s, ast.Assign)}
     for n in ast.walk(fdef):
@@ -162,7 +164,7 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             # NB: the value this assignment binds, read until the name is bound again
             reads = []
             for x in names:
-                if x.id != name or _at(x) <= end:
+                if x.id != name or at(x) <= end:
                     continue
                 if not isinstance(x.ctx, ast.Load):
                     break
@@ -178,6 +180,46 @@ def _at(n: ast.AST) -> tuple[int, int]:
 
 def _end(n: ast.AST) -> tuple[int, int]:
     return (getattr(n, "end_lineno", 0) or 0, getattr(n, "end_col_offset", 0) or 0)
+
+
+def _binding_order(fdef: ast.AST) -> Callable[[ast.Name], tuple[int, int]]:
+    """Where a name is met in the order Python runs it: a name an assignment binds, after the
+    value it is bound to (``fs = fs.to(t.device)`` reads ``fs``, then binds it)."""
+    after: dict[int, tuple[int, int]] = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                for x in ast.walk(t):
+                    if isinstance(x, ast.Name) and not isinstance(x.ctx, ast.Load):
+                        after[id(x)] = _end(n)
+    return lambda x: after.get(id(x), _at(x))
+
+
+def _device_moves(fdef: ast.AST) -> set[int]:
+    """The reads of a local moved to a device where they are read (synthcity's TabDDPM:
+    ``fs = torch.exp(... torch.arange(mid))``, then ``fs = fs.to(timesteps.device)``): the value
+    made is never met where it was made. A move by a device only: ``x.device``, ``device=``, a
+    name that says ``device``, a device's name, or ``.cuda()``; a cast to a dtype is no move."""
+    out: set[int] = set()
+    for n in ast.walk(fdef):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and isinstance(n.func.value, ast.Name)):
+            continue
+        if n.func.attr == "cuda" or (n.func.attr == "to" and (
+                any(k.arg == "device" for k in n.keywords)
+                or (n.args and _names_a_device(n.args[0])))):
+            out.add(id(n.func.value))
+    return out
+
+
+def _names_a_device(e: ast.expr) -> bool:
+    if isinstance(e, ast.Attribute):
+        return e.attr == "device"
+    if isinstance(e, ast.Name):
+        return "device" in e.id.lower()
+    return isinstance(e, ast.Constant) and isinstance(e.value, str) \
+        and e.value.split(":")[0] in ("cpu", "cuda", "mps", "xpu", "meta", "hpu", "npu")
 
 
 def _host_copies(fdef: ast.AST) -> set[int]:
