@@ -271,6 +271,41 @@ x = torch.ones(3, device="meta")
     assert ip.user_ns["counts"].device.type == "meta"
 
 
+def test_a_true_division_written_into_integers_gets_floor_rounding(ip, capsys) -> None:
+    """HAT's beam search: ``torch.div(ids, n, out=beams)`` into an int64 buffer, and the in-place
+    ``ids.div_(n)``, written for old PyTorch's integer division. The line itself is mended
+    (``rounding_mode="floor"``, as ``//``), not the buffer cast both ways."""
+    setup = IMPORTS + '''
+class Search:
+    def __init__(self):
+        self.beams = torch.zeros(4, dtype=torch.long)
+
+    def step(self, ids, vocab):
+        torch.div(ids, vocab, out=self.beams)
+        ids.div_(vocab)
+        return self.beams, ids
+
+search = Search()
+ids = torch.tensor([7, 12, 30, 41])
+'''
+    assert _run(ip, setup, None) is None
+    capsys.readouterr()
+    err = _run(ip, "beams, rest = search.step(ids, 10)\n", None)
+    assert "can't be cast to the desired output type Long" in str(err)
+    text = ANSI.sub("", "".join(capsys.readouterr()))
+    text = text[text.index("devicelens: "):]
+    assert "culprit: search (its Search.step has the line to edit); expected int64" in text, text
+    assert "verified: " in text and "= search.beams" not in text, text
+    edits = _edits(text)
+    assert [new for _, new in edits] == [
+        ['torch.div(ids, vocab, out=self.beams, rounding_mode="floor")'],
+        ['ids.div_(vocab, rounding_mode="floor")']], text
+    for old, new in edits:
+        setup = _apply(setup, old, new)
+    assert _run(ip, setup + "beams, rest = search.step(ids, 10)\n", None) is None
+    assert ip.user_ns["beams"].tolist() == [0, 1, 3, 4]
+
+
 @pytest.mark.parametrize(("text", "key"), [
     ("Expected object of device type cuda but got device type cpu for argument #1 'self' in call "
      "to _th_addmm", "device_type"),

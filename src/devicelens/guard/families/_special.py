@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnosis import _edits, _source
 from ..diagnosis._blame import Named, Operand, describe_tensor, is_tensor
 from ..diagnosis._context import Ctx, Failure
+from ..diagnosis._decide import is_int
 from ..diagnosis._handle import with_handle
 from ..diagnosis._trace import Want
 from ..running._frames import CellFiles, Frame
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 def special(report: MismatchReport, failure: Failure, frames: list[Frame],
             ns: dict[str, Any], is_cell: CellFiles) -> MismatchReport:
     rule = failure.rule
+    if rule is not None and rule.key == "cast":
+        return _integer_division(report, frames, ns, is_cell)
     if rule is None or rule.role not in ("host", "load", "meta", "legacy"):
         return report
     ctx = Ctx(frames, ns, is_cell)
@@ -77,6 +80,52 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
         return with_handle(report, frames, ctx.namer, is_cell)
     return replace(report, culprits=tuple(culprits) or report.culprits, edits=(edit,),
                    expected="cpu")
+
+
+#: the divisions whose result is a float whatever their operands (PyTorch's true division)
+_DIVISIONS = frozenset({"div", "divide", "true_divide", "div_", "divide_", "true_divide_"})
+
+
+def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str, Any],
+                      is_cell: CellFiles) -> MismatchReport:
+    """``torch.div(a, b, out=ids)`` or ``ids.div_(b)`` into an integer tensor: true division
+    makes a float, which the integer tensor cannot take ("result type Float can't be cast to the
+    desired output type Long": HAT's beam search, written for the integer division of old
+    PyTorch). The line asks for ``rounding_mode="floor"``, what ``//`` does; ``report`` as it is
+    where the line holds no such division."""
+    ctx = Ctx(frames, ns, is_cell)
+    sc, stmt = ctx.statement(ctx.user)
+    if sc is None or stmt is None:
+        return report
+    tracer = ctx.tracer(_want())
+    changes: list[tuple[ast.AST, str]] = []
+    culprits: list[Operand] = []
+    for node in _source.own_nodes_of(stmt):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _DIVISIONS
+                and not any(k.arg == "rounding_mode" for k in node.keywords)):
+            continue
+        out = next((k.value for k in node.keywords if k.arg == "out"), None)
+        if out is None and node.func.attr.endswith("_"):
+            out = node.func.value  # NB: in place: the receiver is written into
+        t = tracer.live(sc, out) if out is not None else None
+        if not is_tensor(t) or not is_int(str(t.dtype).removeprefix("torch.")):
+            continue
+        text = _edits.set_kw(sc.code, node, "rounding_mode", '"floor"')
+        if text:
+            changes.append((node, text))
+            name = _source.segment(sc.code, out)
+            culprits.append(describe_tensor(t, "", ctx.namer.tensor(t) or Named(
+                name, "", "unnamed", "")))
+    edit = _edits.replace(sc.code, changes)
+    if edit is None:
+        return report
+    want = culprits[0].dtype
+    note = (f"true division makes a float, which the {want} tensor it writes into cannot hold; "
+            '`rounding_mode="floor"` divides as `//` does and keeps the integers')
+    report = replace(report, culprits=tuple(culprits), edits=(edit,), fixes=(), expected=want,
+                     notes=(note,))
+    return with_handle(report, frames, ctx.namer, is_cell)
 
 
 #: the legacy constructors, and the dtype each makes ("": the default dtype, as torch.Tensor)
