@@ -108,8 +108,10 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is None and node.func.attr.endswith("_"):
             out = node.func.value  # NB: in place: the receiver is written into
-        t = tracer.live(sc, out) if out is not None else None
-        if not is_tensor(t) or not is_int(str(t.dtype).removeprefix("torch.")):
+        if out is None:
+            continue
+        t = tracer.live(sc, out)
+        if t is None or not is_tensor(t) or not is_int(str(t.dtype).removeprefix("torch.")):
             continue
         text = _edits.set_kw(sc.code, node, "rounding_mode", '"floor"')
         if text:
