@@ -125,7 +125,9 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
     want = culprits[0].dtype
     note = (f"true division makes a float, which the {want} tensor it writes into cannot hold; "
             '`rounding_mode="floor"` divides as `//` does and keeps the integers')
-    report = replace(report, culprits=tuple(culprits), edits=(edit,), fixes=(), expected=want,
+    # NB: no expected dtype: the tensor written into is named (it is where the float cannot
+    # go), but it is what it should be, and nothing is to be cast to another dtype
+    report = replace(report, culprits=tuple(culprits), edits=(edit,), fixes=(), expected="",
                      notes=(note,))
     return with_handle(report, frames, ctx.namer, is_cell)
 
