@@ -307,6 +307,11 @@ ids = torch.tensor([7, 12, 30, 41])
         setup = _apply(setup, old, new)
     assert _run(ip, setup + "beams, rest = search.step(ids, 10)\n", None) is None
     assert ip.user_ns["beams"].tolist() == [0, 1, 3, 4]
+    # NB: a float divided into integers is no integer division: rounding would not mend it
+    capsys.readouterr()
+    err = _run(ip, "torch.div(torch.rand(4), 2, out=search.beams)\n", None)
+    assert "can't be cast to the desired output type Long" in str(err)
+    assert "rounding_mode" not in ANSI.sub("", "".join(capsys.readouterr()))
 
 
 @pytest.mark.parametrize(("text", "key"), [

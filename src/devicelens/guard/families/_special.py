@@ -113,6 +113,13 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
         t = tracer.live(sc, out)
         if t is None or not is_tensor(t) or not is_int(str(t.dtype).removeprefix("torch.")):
             continue
+        # NB: integers divided (``torch.div(ids, n)``, ``ids.div(n)``): the floor of a float
+        # dividend is still a float, which the buffer cannot take either
+        first = node.args[0] if _is_torch_module(sc, node.func.value) and node.args \
+            else node.func.value
+        a = tracer.live(sc, first)
+        if a is None or not is_tensor(a) or not is_int(str(a.dtype).removeprefix("torch.")):
+            continue
         text = _edits.set_kw(sc.code, node, "rounding_mode", '"floor"')
         if text:
             changes.append((node, text))
@@ -130,6 +137,16 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
     report = replace(report, culprits=tuple(culprits), edits=(edit,), fixes=(), expected="",
                      notes=(note,))
     return with_handle(report, frames, ctx.namer, is_cell)
+
+
+def _is_torch_module(sc: Any, node: ast.expr) -> bool:
+    """``node`` names the torch module itself (``torch.div``), under whatever name."""
+    import types
+
+    if not isinstance(node, ast.Name):
+        return False
+    mod = sc.values.get(node.id, sc.globals.get(node.id))
+    return type(mod) is types.ModuleType and mod.__name__ == "torch"
 
 
 #: the legacy constructors, and the dtype each makes ("": the default dtype, as torch.Tensor)
