@@ -675,20 +675,20 @@ def _held_tensor(obj: Any, ok: Any) -> str:
 
 
 def _exposed_tensor(obj: Any, ok: Any) -> str:
-    """``data``: the one attribute of a plain object (no tensor, module or container) under which
-    it exposes a tensor ``ok`` accepts: a public one of its ``__dict__``, or a private one that a
+    """``data``: the attribute of a plain object (no tensor, module or container) under which it
+    exposes a tensor ``ok`` accepts: a public one (:func:`_held_tensor`), or a private one that a
     property of its class only returns (``data`` for ``self._data``). NB: the getter's bytecode
     is read, never run."""
     if obj is None or type(obj) in (int, float, bool, str, list, tuple, dict, set) \
             or is_tensor(obj) or is_module(obj) or isinstance(obj, type):
         return ""
+    held = _held_tensor(obj, ok)
+    if held:
+        return held
     d = instance_dict(obj) or {}
-    found = [k for k, v in list(dict.items(d))[:_MAX_HELD]
-             if type(k) is str and k.isidentifier() and is_tensor(v) and ok(v)]
-    public = [k for k in found if not k.startswith("_")]
-    if public:
-        return public[0]
-    for k in found:
+    private = [k for k, v in list(dict.items(d))[:_MAX_HELD]
+               if type(k) is str and k.startswith("_") and is_tensor(v) and ok(v)]
+    for k in private:
         for name, prop in vars(type(obj)).items() if type(type(obj)) is type else ():
             if isinstance(prop, property) and _returns_attr(prop.fget, k):
                 return str(name)

@@ -10,7 +10,6 @@ that takes a device (``torch.tensor``, or ``torch.empty`` for sizes).
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ from ..diagnosis._blame import Named, Operand, describe_tensor, is_tensor
 from ..diagnosis._context import Ctx, Failure
 from ..diagnosis._decide import is_int
 from ..diagnosis._handle import with_handle
-from ..diagnosis._trace import Want
+from ..diagnosis._trace import Want, is_torch_namespace
 from ..running._frames import CellFiles, Frame
 
 if TYPE_CHECKING:
@@ -74,9 +73,8 @@ def special(report: MismatchReport, failure: Failure, frames: list[Frame],
     if edit is None:
         return report
     if rule.role == "legacy":
-        found = _PASSED.search(failure.text)
-        report = replace(report, culprits=tuple(culprits), edits=(edit,),
-                         expected=found.group(1) if found else "")
+        # NB: the expected device is the one the call was given (the role's, ``_roles``)
+        report = replace(report, culprits=tuple(culprits), edits=(edit,))
         return with_handle(report, frames, ctx.namer, is_cell)
     return replace(report, culprits=tuple(culprits) or report.culprits, edits=(edit,),
                    expected="cpu")
@@ -115,7 +113,7 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
             continue
         # NB: integers divided (``torch.div(ids, n)``, ``ids.div(n)``): the floor of a float
         # dividend is still a float, which the buffer cannot take either
-        first = node.args[0] if _is_torch_module(sc, node.func.value) and node.args \
+        first = node.args[0] if is_torch_namespace(sc, node.func.value) and node.args \
             else node.func.value
         a = tracer.live(sc, first)
         if a is None or not is_tensor(a) or not is_int(str(a.dtype).removeprefix("torch.")):
@@ -139,24 +137,11 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
     return with_handle(report, frames, ctx.namer, is_cell)
 
 
-def _is_torch_module(sc: Any, node: ast.expr) -> bool:
-    """``node`` names the torch module itself (``torch.div``), under whatever name."""
-    import types
-
-    if not isinstance(node, ast.Name):
-        return False
-    mod = sc.values.get(node.id, sc.globals.get(node.id))
-    return type(mod) is types.ModuleType and mod.__name__ == "torch"
-
-
 #: the legacy constructors, and the dtype each makes ("": the default dtype, as torch.Tensor)
 LEGACY = {"Tensor": "", "FloatTensor": "float", "DoubleTensor": "double", "HalfTensor": "half",
           "BFloat16Tensor": "bfloat16", "LongTensor": "long", "IntTensor": "int",
           "ShortTensor": "short", "CharTensor": "int8", "ByteTensor": "uint8",
           "BoolTensor": "bool"}
-
-_PASSED = re.compile(r"but device type: (\S+) was passed")
-
 
 def _factory(sc: Any, tracer: Any, call: ast.Call) -> str | None:
     """``torch.tensor(data, dtype=..., device=...)`` for ``torch.Tensor(data, device=...)``, or
