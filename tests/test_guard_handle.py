@@ -190,6 +190,53 @@ x = torch.randn(3, device="meta")
         "expected meta"], lines
 
 
+def test_a_function_s_inner_function_with_the_line_to_edit_is_named_by_the_outer(
+        ip, capsys) -> None:
+    """SAELens's ``get_recons_loss`` defines the hook that has the line to edit, and a hook
+    point of the model runs it; the user holds the function that defines it, never the hook."""
+    setup = IMPORTS + '''
+class HookPoint:
+    def run_with(self, hook, v):
+        return hook(v)
+
+hook_point = HookPoint()
+
+def evaluate(x):
+    def shift(v):
+        return v + torch.ones(3)
+    return hook_point.run_with(shift, x * 2)
+
+x = torch.randn(3, device="meta")
+'''
+    lines = _post_mortem(ip, capsys, setup, "out = evaluate(x)\n")
+    assert _culprits(lines)[:2] == [
+        "  culprit: evaluate (a function: the line to edit is in it); expected meta",
+        "  culprit: hook_point (its HookPoint.run_with runs the line to edit, in "
+        "evaluate.<locals>.shift); expected meta"], lines
+
+
+def test_a_private_helper_with_the_line_to_edit_is_named_too(ip, capsys) -> None:
+    """torchvision's ``flow_to_image`` calls ``_normalized_flow_to_image``, whose colour wheel
+    is made on the cpu: a leading underscore is a helper's name the user holds, not IPython's
+    output cache (``_``), which may hold the same function and is never named."""
+    setup = IMPORTS + '''
+def _colour(flow):
+    return flow * torch.ones(3)
+
+def flow_to_image(flow):
+    return _colour(flow)
+
+flow = torch.randn(3, device="meta")
+'''
+    assert _run(ip, setup, None) is None
+    ip.user_ns["_"] = ip.user_ns["_2"] = ip.user_ns["_colour"]  # NB: shown, so cached too
+    lines = _post_mortem(ip, capsys, "", "img = flow_to_image(flow)\n")
+    assert _culprits(lines)[:2] == [
+        "  culprit: _colour (a function: the line to edit is in it); expected meta",
+        "  culprit: flow_to_image (a function: it runs the line to edit, in _colour); "
+        "expected meta"], lines
+
+
 def test_a_culprit_the_namespace_holds_gets_no_handle(ip, capsys) -> None:
     setup = IMPORTS + "model = nn.Linear(3, 2).to('meta')\nx = torch.randn(4, 3)\n"
     lines = _post_mortem(ip, capsys, setup, "out = model(x)\n")

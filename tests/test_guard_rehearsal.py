@@ -721,6 +721,39 @@ def test_a_model_split_on_purpose_stays_split(fake_cuda) -> None:
     assert _harm.harms(before, ns) == []
 
 
+def test_where_the_parts_of_a_two_gpu_placement_meet_is_the_fix_that_lasts(
+        ip, ns, capsys, fake_cuda):
+    """SAELens's evaluation with the LLM on cuda:0 and the SAE on cuda:1, on purpose: the mask
+    made from the tokens meets the SAE's output in the user's function. ``sae.to("cuda:0")``
+    runs the cell and undoes the layout the user chose; the edit where the parts meet, the mask
+    taken to the SAE's output, runs too and keeps both models where they are. The edited
+    function is named first, and the mask is the culprit."""
+    ip.run_cell('''
+def recons(sae, model, tokens):
+    acts = model(tokens)
+    mask = torch.ones(tokens.shape[0], 1, dtype=torch.bool, device=tokens.device)
+    out = sae(acts.to(next(sae.parameters()).device))
+    return torch.where(mask, out, torch.zeros_like(out))
+''', store_history=False)
+    # NB: no autograd on fake cuda tensors (it aborts the process)
+    cell = "with torch.no_grad():\n    r = recons(sae, model, tokens)\n"
+    ns["model"] = fake_cuda.to(torch.nn.Linear(4, 4), "cuda:0")
+    ns["sae"] = fake_cuda.to(torch.nn.Linear(4, 4), "cuda:1")
+    ns["tokens"] = fake_cuda.randn(3, 4, device="cuda:0")
+    _err, out, _ = run(ip, capsys, cell, fake_cuda)
+    text = diagnosis(out)
+    assert "  culprit: recons (a function: the line to edit is in it); expected cuda:1\n" in text
+    assert "culprit: `mask` in recons (bool[3, 1] on cuda:0); expected cuda:1" in text, text
+    assert "+ return torch.where(mask.to(out.device), out, torch.zeros_like(out))" in text, text
+    assert "sae.to(" not in text and text.rstrip().endswith(VERIFIED), text
+    # NB: both models on one GPU, the tokens on the other: a stray, moved in the namespace
+    ns["sae"] = fake_cuda.to(torch.nn.Linear(4, 4), "cuda:0")
+    ns["tokens"] = fake_cuda.randn(3, 4, device="cuda:1")
+    _err, out, _ = run(ip, capsys, cell, fake_cuda)
+    text = diagnosis(out)
+    assert _parse.fix_code(text) == 'tokens = tokens.to("cuda:0")', text
+
+
 def test_an_optimizer_s_stale_parameters_may_be_relinked() -> None:
     """``model.to()`` after the optimizer was made (a move that made new Parameters): the
     optimizer's are held by nothing else, so relinking it to the model's is the fix."""

@@ -23,6 +23,7 @@ from typing import Any
 from ..running._frames import CellFiles, Frame, frame_locals
 from ._blame import Named, Namer, Operand
 from ._edits import Edit
+from ._lookup import IPYTHON_CACHE
 from ._mismatch import MismatchReport
 from ._owners import with_owners
 from ._source import unwrapped
@@ -107,14 +108,19 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
 
 
 def _namespace_function(e: Edit, ns: dict[str, Any]) -> str:
-    """The namespace name of the plain function whose code ``e`` edits, when exactly one."""
-    if not e.file or not e.qualname or "." in e.qualname:
+    """The namespace name of the plain function whose code ``e`` edits, when exactly one: the
+    function itself, or the one that defines it (SAELens's ``get_recons_loss``, whose hook
+    ``get_recons_loss.<locals>.standard_replacement_hook`` the user never holds)."""
+    outer = e.qualname.split(".<locals>.", 1)[0]
+    if not e.file or not outer or "." in outer:
         return ""
     # NB: under its decorators (``@torch.no_grad()`` keeps it as ``__wrapped__``)
+    # NB: a private helper (torchvision's ``_normalized_flow_to_image``) is the user's too;
+    # IPython's output cache (``_``, ``_3``) may hold the same function and is not
     names = [k for k, v in list(dict.items(ns)) if type(k) is str and k.isidentifier()
-             and not k.startswith("_") and type(v) is types.FunctionType
+             and not IPYTHON_CACHE.fullmatch(k) and type(v) is types.FunctionType
              and (f := unwrapped(v)).__code__.co_filename == e.file
-             and f.__code__.co_qualname == e.qualname]
+             and f.__code__.co_qualname == outer]
     return names[0] if len(names) == 1 else ""
 
 

@@ -21,7 +21,7 @@ _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, 
          str, bytes, int, float, bool, complex, type(None))
 
 
-_IPYTHON_CACHE = re.compile(r"_+|_\d+|_i+|_i\d+|_[io]h|_dh|__.*__|_exit_code")
+IPYTHON_CACHE = re.compile(r"_+|_\d+|_i+|_i\d+|_[io]h|_dh|__.*__|_exit_code")
 
 
 def _shells(obj: Any) -> bool:
@@ -46,7 +46,7 @@ def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
     # NB: a private name the user wrote (``_x``) after every public one; IPython's output cache
     # (``_``, ``_5``, ``_oh``, ``_i3``) never
     names = ([k for k in names if not k.startswith("_")]
-             + [k for k in names if k.startswith("_") and not _IPYTHON_CACHE.fullmatch(k)])
+             + [k for k in names if k.startswith("_") and not IPYTHON_CACHE.fullmatch(k)])
     todo: list[tuple[Any, str, int]] = [(dict.get(namespace, k), k, 0) for k in names]
     seen: set[int] = set()
     budget = MAX_NODES

@@ -146,7 +146,8 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
             return wider
     if first is None or (not first.verified and (
             not first.simulated_only or all(not isinstance(u, str) for u in first.units))) \
-            or _moves_a_model(first.units, report, ns):
+            or _moves_a_model(first.units, report, ns) \
+            or (first.verified and _across_a_split(first.units, report, ns)):
         # NB: the rules' fix did not make the cell run (or, an edit alone, could not be shown
         # to: the simulated device stopped it, as it stops MUNIT's ``mean[:, 0] = ...`` on the
         # edited maker's output; a move of the namespace's own objects, ``model.to(...)``,
@@ -154,18 +155,20 @@ def _verify(report: MismatchReport, cell: Cell, ns: dict[str, Any], explain: Exp
         # after its input, for a teacher on another device): the failing line's own operands,
         # cast or moved, each rehearsed; one edit that runs wins
         where = sites(cell.tb, (cell.filename, cell.failing_line))
-        guesses = list(cell.guesses) or [
-            g for i, (file, line, qualname, scope) in enumerate(where)
-            for g in line_guesses(report, file, line, qualname, scope if qualname else ns,
+        split = first is not None and first.verified and _across_a_split(first.units, report, ns)
+        sides = [r for r in ((report, _flipped(report)) if split else (report,)) if r]
+        guesses = [(report, g) for g in cell.guesses] or [
+            (r, g) for i, (file, line, qualname, scope) in enumerate(where) for r in sides
+            for g in line_guesses(r, file, line, qualname, scope if qualname else ns,
                                   outer=i > 0)]
         again: list[tuple[MismatchReport, list[Unit]]] = []  # got past the line, then advice
         if first is not None and _advice_next(first):
             again.append((report, units))
         users = _users(cell)
-        for guess in guesses:
+        for side, guess in guesses:
             if time.monotonic() > deadline:
                 break
-            named = _renamed(report, guess, users)
+            named = _renamed(side, guess, users)
             other = _rounds(named, [guess.edit], run, cell, ns, deadline)
             if other.verified and len(other.units) == 1:
                 # NB: a report that named no culprit has one now (the local the guess casts):
@@ -393,6 +396,39 @@ def _moves_a_model(units: list[Unit], report: MismatchReport, ns: dict[str, Any]
 _NAME_AT_START = re.compile(r"[A-Za-z_]\w*")
 _MODULE_MOVE = re.compile(r"^([A-Za-z_]\w*)(?:\.\w+)*\.(?:to|cuda|cpu|half|float|double|"
                           r"bfloat16)\(")
+
+
+def _across_a_split(units: list[Unit], report: MismatchReport, ns: dict[str, Any]) -> bool:
+    """A ``fix:`` line of ``units`` moves the namespace's own tensors or modules from one GPU to
+    another, where the namespace's modules use both GPUs: a placement on purpose (a model split
+    over two GPUs, an SAE beside its LLM), which the move undoes only until the next forward
+    makes the stray again. The line where the parts meet is the fix that lasts."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    gpus = {c.device for c in report.culprits} | {report.expected}
+    if torch is None or report.kind != "device" or len(gpus) < 2 \
+            or not all(g.startswith("cuda") for g in gpus) \
+            or not any(isinstance(u, str) for u in units):
+        return False
+    used: set[str] = set()
+    for value in list(ns.values()):
+        if isinstance(value, torch.nn.Module) and not type(value).__name__.startswith("_"):
+            used |= {str(p.device) for p in value.parameters()}
+            if gpus <= used:
+                return True
+    return False
+
+
+def _flipped(report: MismatchReport) -> MismatchReport | None:
+    """``report`` read from the other side: the operands on the expected device are the ones to
+    move, to where the culprits are (a mask on the LLM's GPU, taken to the SAE's)."""
+    place = culprits_place(report)
+    others = tuple(o for o in report.operands if o not in report.culprits
+                   and o.device == report.expected)
+    if not place or place == report.expected or not others:
+        return None
+    return replace(report, culprits=others, expected=place)
 
 
 def _users(cell: Cell) -> frozenset[str]:
