@@ -280,6 +280,22 @@ def test_a_model_whose_data_another_model_uses_is_the_one_left_behind(fake_cuda:
     assert str(teacher[0].weight.device) == "cuda:0" and found(ns, cell) == []
 
 
+def test_a_model_on_a_second_gpu_may_be_there_on_purpose(fake_cuda: Any) -> None:
+    """SAELens: the SAE on cuda:1 beside its LLM on cuda:0, both fed the same tokens. A model is
+    left behind on the cpu, where it was made; one on another GPU was put there, so it is a
+    warning that says both readings, not an error (the rehearsal edits where the two meet)."""
+    ns = {"sae": fake_cuda.to(nn.Linear(4, 4), "cuda:1"),
+          "llm": fake_cuda.to(nn.Linear(4, 4), "cuda:0"),
+          "tokens": fake_cuda.randn(2, 4, device="cuda:0")}
+    fs = found(ns, "acts = llm(tokens)\nr = recons(sae, llm, tokens)\n")
+    assert [(f.kind, f.severity, f.fix) for f in fs if f.kind == "model_left_behind"] == [
+        ("model_left_behind", "warning", 'sae.to("cuda:0")')]
+    assert all(f.severity != "error" for f in fs), fs
+    fs = [f for f in fs if f.kind == "model_left_behind"]
+    assert "If sae is on cuda:1 on purpose, move the data to it where the two meet" \
+        in fs[0].message
+
+
 def test_a_dataparallel_scatters_its_inputs_wherever_they_are(fake_cuda: Any) -> None:
     dp = nn.DataParallel(nn.Linear(4, 2))
     dp.device_ids, dp.output_device = [0, 1], 0

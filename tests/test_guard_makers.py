@@ -755,3 +755,55 @@ def test_a_maker_takes_the_device_from_an_argument_object_by_its_public_name(ip,
     assert "culprit: proj (its Projection.unproject has the line to edit); expected meta" in text
     assert "+ depth = torch.Tensor([depth]).to(points.data.device)" in text, text
     assert VERIFIED in text
+
+
+FRAMES = """
+import torch
+from torch import nn
+
+class Frame:
+    def __init__(self, rotations, translations):
+        self.rotations = rotations
+        self.translations = translations
+
+    @staticmethod
+    def compose(a, b):
+        return Frame(a.rotations @ b.rotations, a.translations + b.translations)
+
+class Structure(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.update = nn.Linear(4, 3)
+
+    def step(self, frames, single):
+        t = self.update(single)
+        return Frame.compose(frames, Frame(t.unsqueeze(-1) * t.unsqueeze(-2), t))
+
+    def forward(self, single):
+        frames = Frame(
+            rotations=torch.eye(3).repeat(single.shape[0], 1, 1),
+            translations=torch.zeros(single.shape[0], 3),
+        )
+        return self.step(frames, single).translations
+
+model = Structure().to("meta")
+single = torch.randn(2, 4, device="meta")
+"""
+
+
+def test_an_attribute_a_user_class_keeps_from_its_argument_is_made_where_it_was_passed(
+        ip, capsys):
+    """nanofold's ``StructureModule``: the identity frames are ``Frame(rotations=torch.eye(3),
+    ...)``, and ``Frame.__init__`` keeps each argument as its attribute. The stray is
+    ``frames.rotations``, which no namespace path reaches: it is followed to the argument, and
+    the factory gets the device (before, the fix was a comment)."""
+    assert run(ip, FRAMES) is None
+    capsys.readouterr()
+    assert run(ip, "out = model(single)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: model (its Structure.forward has the line to edit); expected meta" in text
+    assert "culprit: `frames.rotations` in Structure.forward (float32[2, 3, 3] on cpu)" in text
+    assert "+ rotations=torch.eye(3, device=single.device).repeat(single.shape[0], 1, 1)," \
+        in text, text
+    assert "+ translations=torch.zeros(single.shape[0], 3, device=single.device)," in text
+    assert VERIFIED in text

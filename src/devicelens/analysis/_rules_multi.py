@@ -22,6 +22,7 @@ from .findings import (
     ModelIndex,
     _finding,
     module_tensors,
+    Severity,
     q,
 )
 
@@ -76,6 +77,10 @@ def _helper(o: ObjectRecord, ctx: tuple[ModelIndex, Usage, frozenset[str]]) -> l
 
 
 _DEVICE, _ROLE = attrgetter("device"), attrgetter("role")
+
+
+def _accelerator(device: str | None) -> bool:
+    return device is not None and device not in ("cpu", "meta")
 
 
 def _rest(idx: ModelIndex, mine: list[Model]) -> tuple[list[Model], set[str | None]]:
@@ -177,7 +182,16 @@ def _stray(m: Model, names: list[str], other: Model, want: str) -> Finding:
     shown = ", ".join(names[:3]) + ("…" if len(names) > 3 else "")
     msg = (f"{m.name} is on {m.device}, but what your cells feed it ({shown}) is on {want}, "
            f"where {other.name} uses it too: {m.name} is the one left behind.")
+    severity: Severity = "error"
+    if _accelerator(m.device) and _accelerator(want):
+        # NB: a model is left behind on the cpu, where it was made; one on a second GPU was put
+        # there (an SAE beside its LLM, a teacher beside its student): maybe on purpose, and
+        # then the fix is where the two meet, not a move that undoes the layout
+        severity = "warning"
+        msg = (f"{m.name} is on {m.device}, but what your cells feed it ({shown}) is on {want}, "
+               f"where {other.name} uses it too. If {m.name} is on {m.device} on purpose, move "
+               f"the data to it where the two meet; if not, it is the one left behind.")
     root = (Step("name", m.name),)
-    return _finding("model_left_behind", "error", f"{m.name} is not on {want}", msg,
+    return _finding("model_left_behind", severity, f"{m.name} is not on {want}", msg,
                     f"{code_for(root)}.to({q(want)})", [m.name], [m.name, *names],
                     [m.device or "", want], action=Action("to_device", (root,), want))

@@ -72,6 +72,7 @@ class Namer:
         self._tensors: dict[int, Named] | None = None
         self._state_params: dict[int, str] = {}  # id(optimizer state) -> its parameter's dtype
         self._held: dict[int, Named | None] = {}  # id(tensor) -> :meth:`held`'s answer
+        self.held_at: dict[int, tuple[int, str]] = {}  # id(tensor) -> (frame index, its path)
         self._locals: dict[int, Named] = {}
         self.local_at: dict[int, tuple[int, str, str]] = {}  # id -> (frame index, name, [i])
         #: id(tensor) -> (frame index, local name, the module): a module a function built and
@@ -350,8 +351,8 @@ class Namer:
         self._held[id(t)] = None
         base = _base(t)
         want = {id(o): o for o in (t, base) if o is not None}
-        for fr in reversed(self.frames):  # NB: innermost first: the outermost is tried first
-            f = fr.frame
+        for i in reversed(range(len(self.frames))):  # NB: innermost first: outermost tried first
+            f = self.frames[i].frame
             if f.f_globals is self.ns and f.f_code.co_name == "<module>":
                 continue  # the cell's top level: its locals are the namespace
             if internal_file(f.f_code.co_filename) or f.f_code.co_filename.startswith(_PACKAGE):
@@ -362,6 +363,7 @@ class Namer:
                 self._keep += list(want.values())
                 named = self._held[id(t)] = Named(f"`{path}` in {f.f_code.co_qualname}", "",
                                                   "unnamed", "")
+                self.held_at[id(t)] = (i, path)
                 return named
         return None
 

@@ -64,7 +64,9 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         base = view_base(op.tensor)
         if loc is None and base is not None:
             loc = ctx.namer.local_at.get(id(base))
-        origins = tracer.local(*loc) if loc is not None else tracer.temporary(ctx.user)
+        held = ctx.namer.held_at.get(id(op.tensor)) if loc is None else None
+        origins = tracer.local(*loc) if loc is not None else (
+            (tracer.kept(*held) if held is not None else []) or tracer.temporary(ctx.user))
         if not origins and failure.kind == "dtype":
             from ..families._held_attr import attribute_origins
 
@@ -378,7 +380,9 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
     base = view_base(op.tensor)
     if loc is None and base is not None:  # NB: a view of a local (`h.permute(1, 0, 2)`)
         loc = ctx.namer.local_at.get(id(base))
-    mine = loc is not None and ctx.is_user(ctx.frames[loc[0]].frame.f_code.co_filename)
+    # NB: a local's, or what a local's object holds (`frames.rotations` in StructureModule.forward)
+    at = loc[0] if loc is not None else ctx.namer.held_at.get(id(op.tensor), (-1, ""))[0]
+    mine = at >= 0 and ctx.is_user(ctx.frames[at].frame.f_code.co_filename)
     for o in origins:
         operand = _operand(op, o, local, mine)
         if o.role == "producer":  # NB: named beside the edit; the edit is the fix
@@ -434,7 +438,7 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
     root = o.code.split(".")[0].split("[")[0] if o.code else ""
     role = o.role if o.role != "rebuilt" else "tensor"
     name = o.name or op.operand.named.name
-    if o.role == "code" and not o.own and mine and op.operand.named.role == "local":
+    if o.role == "code" and not o.own and mine and op.operand.named.role in ("local", "unnamed"):
         # NB: the local the edit puts right (`order` in LKJCholesky.log_prob) keeps its name;
         # the object whose code it is comes first as the user's handle (:mod:`._handle`)
         name = _made_as(op.operand.named.name, o)

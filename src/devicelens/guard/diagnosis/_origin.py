@@ -503,6 +503,14 @@ class Tracer:
         return (isinstance(func, ast.Name) and func.id == fname) or (
             isinstance(func, ast.Attribute) and func.attr == fname)
 
+    def kept(self, i: int, path: str) -> list[Origin]:
+        """The culprit is ``path`` (``frames.rotations``), an attribute of an object that a
+        local of frame ``i`` holds (:meth:`.Namer.held`): followed where it was given to the
+        object's class, when its ``__init__`` keeps it as it is; [] otherwise."""
+        name, dot, attr = path.partition(".")
+        sc = self.scope(i) if dot and name.isidentifier() and attr.isidentifier() else None
+        return (self._kept_argument(sc, name, attr) or []) if sc is not None else []
+
     def _element(self, sc: Scope, name: str, sub: str) -> list[Origin] | None:
         """``state[0]`` where ``state = (a, b)``: follow the element."""
         try:
@@ -515,6 +523,31 @@ class Tracer:
                 and index < len(value.elts):
             return self.expr(sc, value.elts[index], 1)
         return None
+
+    def _kept_argument(self, sc: Scope, name: str, attr: str) -> list[Origin] | None:
+        """``frames.rotations`` where ``frames = Frame(rotations=torch.eye(3), ...)``: a class
+        of the user's whose ``__init__`` keeps that argument as the attribute, as it is
+        (``self.rotations = rotations``); the argument is followed where the call passes it.
+        NB: the ``__init__`` is read from source, never run."""
+        assigned = _source.assignments(sc.code, name, sc.line)
+        stmt, value = assigned[-1] if assigned else (None, None)
+        if stmt is None or not isinstance(value, ast.Call):
+            return None
+        cls = self.live(sc, value.func)
+        if not isinstance(cls, type):
+            return None
+        init = _source.unwrapped(_tree._type_dict_lookup(cls, "__init__"))
+        if type(init) is not types.FunctionType or not self.is_user(init.__code__.co_filename):
+            return None
+        code = _source.function_code(init)
+        if code is None:
+            return None
+        kept = [a.value for a in _source.self_attr_assignments(code, attr)]
+        if len(kept) != 1 or not isinstance(kept[0], ast.Name) or kept[0].id == "self" \
+                or kept[0].id not in code.params():
+            return None
+        arg = _argument(code, value, kept[0].id, method=True)
+        return self.expr(sc._replace(line=stmt.lineno), arg, 1) if arg is not None else None
 
     # -- namespace objects
     def live(self, sc: Scope, node: ast.expr) -> Any:
