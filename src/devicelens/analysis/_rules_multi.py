@@ -20,9 +20,9 @@ from .findings import (
     Memo,
     Model,
     ModelIndex,
+    Severity,
     _finding,
     module_tensors,
-    Severity,
     q,
 )
 
