@@ -807,3 +807,40 @@ def test_an_attribute_a_user_class_keeps_from_its_argument_is_made_where_it_was_
         in text, text
     assert "+ translations=torch.zeros(single.shape[0], 3, device=single.device)," in text
     assert VERIFIED in text
+
+
+PRIOR = """
+import torch
+from torch import nn
+from torch.distributions import MultivariateNormal, kl_divergence
+
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(4, 3)
+        self.prior = MultivariateNormal(torch.zeros(3), scale_tril=torch.eye(3),
+                                        validate_args=False)
+
+    def forward(self, x):
+        q = MultivariateNormal(self.enc(x), scale_tril=torch.eye(3, device=x.device),
+                               validate_args=False)
+        return kl_divergence(q, self.prior)
+
+model = VAE().to("meta")
+x = torch.randn(2, 4, device="meta")
+"""
+
+
+def test_what_a_library_function_s_argument_holds_is_read_as_the_op_s_operands(ip, capsys):
+    """PyPOTS's GP-VAE: the prior, a ``MultivariateNormal`` made in ``__init__``, stays on the
+    cpu when the model moves (``.to()`` moves no distribution), and ``kl_divergence(q, prior)``
+    fails inside torch on temporaries made of ``q.loc`` and ``q._unbroadcasted_scale_tril``.
+    The tensors the failing line reads of the library function's arguments are its operands,
+    as those of a method's ``self`` are: the prior's are named by the path the user holds
+    (before: the mismatch on temporaries had no culprit, so the fix stopped half-way)."""
+    assert run(ip, PRIOR) is None
+    capsys.readouterr()
+    assert run(ip, "kl = model(x)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: model.prior._unbroadcasted_scale_tril (float32[3, 3] on cpu)" in text, text
+    assert "expected meta" in text and VERIFIED in text, text

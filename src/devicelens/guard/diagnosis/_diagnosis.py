@@ -238,8 +238,13 @@ def candidates(ctx: Ctx) -> list[Op]:
             if k == "self":
                 _own_tensors(ctx, out, v, ctx.frames[caller])
                 continue
-            for sub, t in _local_tensors(v):
+            found = _local_tensors(v)
+            for sub, t in found:
                 _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
+            if not found and not ctx.is_user(f.f_code.co_filename):
+                # NB: a library function's argument that holds what its line reads (a
+                # distribution ``p`` of ``kl_divergence``: ``p._unbroadcasted_scale_tril``)
+                _own_tensors(ctx, out, v, ctx.frames[caller], k)
         if ctx.stack:
             from ...inspect import _tree
 
@@ -252,7 +257,7 @@ def candidates(ctx: Ctx) -> list[Op]:
     return list(out.values())
 
 
-def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, fr: Frame) -> None:
+def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, fr: Frame, me: str = "self") -> None:
     """The tensors a library method's plain ``self`` holds and its failing line reads (a
     distribution's transform: ``(y - self.loc) / self.scale``): operands as surely as its
     locals. NB: a module's are read as the module stack's; read from ``__dict__``, no property
@@ -262,15 +267,16 @@ def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, fr: Frame) -> None:
     from ...inspect._types import instance_dict
     from ._blame import is_module
 
-    if is_module(obj):
+    if is_module(obj) or is_tensor(obj) or type(obj) in (int, float, bool, str, type(None)):
         return
     code = fr.frame.f_code
     line = linecache.getline(code.co_filename, fr.lineno)
-    owner = code.co_qualname.rpartition(".")[0] or type(obj).__name__
+    owner = (code.co_qualname.rpartition(".")[0] if me == "self" else "") \
+        or type(obj).__name__
     for name, v in list((instance_dict(obj) or {}).items()):
         # NB: code run from a string has no line to read: every tensor of its ``self`` then
         if type(name) is str and is_tensor(v) and (
-                not line.strip() or re.search(rf"\bself\.{re.escape(name)}\b", line)):
+                not line.strip() or re.search(rf"\b{me}\.{re.escape(name)}\b", line)):
             _add(ctx, out, v, f"{owner}.{name}")
 
 
