@@ -818,12 +818,13 @@ class VAE(nn.Module):
     def __init__(self):
         super().__init__()
         self.enc = nn.Linear(4, 3)
-        self.prior = MultivariateNormal(torch.zeros(3), scale_tril=torch.eye(3),
+        # NB: a batch of two, as the GP-VAE's: the first op meets temporaries of shape [2]
+        self.prior = MultivariateNormal(torch.zeros(2, 3), scale_tril=torch.eye(3).repeat(2, 1, 1),
                                         validate_args=False)
 
     def forward(self, x):
-        q = MultivariateNormal(self.enc(x), scale_tril=torch.eye(3, device=x.device),
-                               validate_args=False)
+        tril = torch.eye(3, device=x.device).repeat(2, 1, 1)
+        q = MultivariateNormal(self.enc(x), scale_tril=tril, validate_args=False)
         return kl_divergence(q, self.prior)
 
 model = VAE().to("meta")
@@ -842,5 +843,10 @@ def test_what_a_library_function_s_argument_holds_is_read_as_the_op_s_operands(i
     capsys.readouterr()
     assert run(ip, "kl = model(x)\n") is not None
     text = diagnosis(capsys)
-    assert "culprit: model.prior._unbroadcasted_scale_tril (float32[3, 3] on cpu)" in text, text
+    assert "culprit: model.prior._unbroadcasted_scale_tril (float32[2, 3, 3] on cpu)" in text, \
+        text
     assert "expected meta" in text and VERIFIED in text, text
+    # NB: the guard sees the op's temporaries; it names what they were made of the same way
+    err = run(ip, "%%cuda_safe --no-preflight\nkl = model(x)\n")
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    assert "culprit: model.prior." in str(err) and "argument 1 (" not in str(err), str(err)

@@ -212,9 +212,11 @@ def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
         # function's locals): those names, each the statement reads with the culprits' device
         # (dtype), as the post-mortem reads them
         bad = {getattr(o.operand, attr) for o in culprits}
+        caller = _library_caller(ctx)
+        held = list(_held_by_arguments(ctx, caller).values()) if caller >= 0 else []
         return found or [o for o in read if o.operand.named.role != "unnamed"
                          and getattr(o.operand, attr) in bad and not o.operand.scalar_cpu] \
-            or culprits
+            or [o for o in held if getattr(o.operand, attr) in bad] or culprits
     if failure.kind != "device" or not others:
         return culprits
     # NB: the statement's other operands on the culprit's device fail next (``self.meta(meta)``
@@ -241,10 +243,7 @@ def candidates(ctx: Ctx) -> list[Op]:
             found = _local_tensors(v)
             for sub, t in found:
                 _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
-            if not found and not ctx.is_user(f.f_code.co_filename):
-                # NB: a library function's argument that holds what its line reads (a
-                # distribution ``p`` of ``kl_divergence``: ``p._unbroadcasted_scale_tril``)
-                _own_tensors(ctx, out, v, ctx.frames[caller], k)
+        out.update(_held_by_arguments(ctx, caller))
         if ctx.stack:
             from ...inspect import _tree
 
@@ -255,6 +254,27 @@ def candidates(ctx: Ctx) -> list[Op]:
     for where, v in statement_tensors(ctx, ctx.user):
         _add(ctx, out, v, where)
     return list(out.values())
+
+
+def _held_by_arguments(ctx: Ctx, i: int) -> dict[int, Op]:
+    """What the plain objects a library function was handed hold and its failing line reads
+    (a distribution ``p`` of ``kl_divergence``: ``p._unbroadcasted_scale_tril``): operands as
+    surely as its own locals, though the op saw only temporaries made of them."""
+    out: dict[int, Op] = {}
+    fr = ctx.frames[i]
+    if ctx.is_user(fr.frame.f_code.co_filename):
+        return out
+    for k, v in frame_locals(fr.frame).items():
+        if k != "self" and not _local_tensors(v):
+            _own_tensors(ctx, out, v, fr, k)
+    return out
+
+
+def _library_caller(ctx: Ctx) -> int:
+    """The innermost frame outside torch's private machinery, when it is no user code's."""
+    i = next((i for i, fr in enumerate(ctx.frames)
+              if not internal_file(fr.frame.f_code.co_filename)), -1)
+    return i if i >= 0 and not ctx.is_user(ctx.frames[i].frame.f_code.co_filename) else -1
 
 
 def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, fr: Frame, me: str = "self") -> None:
