@@ -212,11 +212,10 @@ def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
         # function's locals): those names, each the statement reads with the culprits' device
         # (dtype), as the post-mortem reads them
         bad = {getattr(o.operand, attr) for o in culprits}
-        caller = _library_caller(ctx)
-        held = list(_held_by_arguments(ctx, caller).values()) if caller >= 0 else []
         return found or [o for o in read if o.operand.named.role != "unnamed"
                          and getattr(o.operand, attr) in bad and not o.operand.scalar_cpu] \
-            or [o for o in held if getattr(o.operand, attr) in bad] or culprits
+            or [o for o in _held_by_arguments(ctx, _library_caller(ctx)).values()
+                if getattr(o.operand, attr) in bad] or culprits
     if failure.kind != "device" or not others:
         return culprits
     # NB: the statement's other operands on the culprit's device fail next (``self.meta(meta)``
@@ -231,8 +230,7 @@ def _behind_temporaries(ctx: Ctx, failure: Failure, culprits: list[Op], *,
 def candidates(ctx: Ctx) -> list[Op]:
     """What the failing op most likely saw (post-mortem: no arguments, only frames)."""
     out: dict[int, Op] = {}
-    caller = next((i for i, fr in enumerate(ctx.frames)
-                   if not internal_file(fr.frame.f_code.co_filename)), -1)
+    caller = _library_caller(ctx)
     if caller >= 0 and (not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename)
                         or _checks(ctx, caller)):
         f = ctx.frames[caller].frame
@@ -243,7 +241,8 @@ def candidates(ctx: Ctx) -> list[Op]:
             found = _local_tensors(v)
             for sub, t in found:
                 _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
-        out.update(_held_by_arguments(ctx, caller))
+        for key, op in _held_by_arguments(ctx, caller).items():
+            out.setdefault(key, op)
         if ctx.stack:
             from ...inspect import _tree
 
@@ -261,9 +260,9 @@ def _held_by_arguments(ctx: Ctx, i: int) -> dict[int, Op]:
     (a distribution ``p`` of ``kl_divergence``: ``p._unbroadcasted_scale_tril``): operands as
     surely as its own locals, though the op saw only temporaries made of them."""
     out: dict[int, Op] = {}
-    fr = ctx.frames[i]
-    if ctx.is_user(fr.frame.f_code.co_filename):
+    if i < 0 or ctx.is_user(ctx.frames[i].frame.f_code.co_filename):
         return out
+    fr = ctx.frames[i]
     for k, v in frame_locals(fr.frame).items():
         if k != "self" and not _local_tensors(v):
             _own_tensors(ctx, out, v, fr, k)
@@ -271,10 +270,9 @@ def _held_by_arguments(ctx: Ctx, i: int) -> dict[int, Op]:
 
 
 def _library_caller(ctx: Ctx) -> int:
-    """The innermost frame outside torch's private machinery, when it is no user code's."""
-    i = next((i for i, fr in enumerate(ctx.frames)
-              if not internal_file(fr.frame.f_code.co_filename)), -1)
-    return i if i >= 0 and not ctx.is_user(ctx.frames[i].frame.f_code.co_filename) else -1
+    """The innermost frame outside torch's private machinery (-1 when none)."""
+    return next((i for i, fr in enumerate(ctx.frames)
+                 if not internal_file(fr.frame.f_code.co_filename)), -1)
 
 
 def _own_tensors(ctx: Ctx, out: dict[int, Op], obj: Any, fr: Frame, me: str = "self") -> None:

@@ -403,18 +403,18 @@ def _across_a_split(units: list[Unit], report: MismatchReport, ns: dict[str, Any
     another, where the namespace's modules use both GPUs: a placement on purpose (a model split
     over two GPUs, an SAE beside its LLM), which the move undoes only until the next forward
     makes the stray again. The line where the parts meet is the fix that lasts."""
-    import sys
+    from ..diagnosis._blame import is_module, iter_params, meta
 
-    torch = sys.modules.get("torch")
     gpus = {c.device for c in report.culprits} | {report.expected}
-    if torch is None or report.kind != "device" or len(gpus) < 2 \
-            or not all(g.startswith("cuda") for g in gpus) \
+    if report.kind != "device" or len(gpus) < 2 or gpus & {"cpu", "meta", "", "?"} \
             or not any(isinstance(u, str) for u in units):
         return False
     used: set[str] = set()
-    for value in list(ns.values()):
-        if isinstance(value, torch.nn.Module) and not type(value).__name__.startswith("_"):
-            used |= {str(p.device) for p in value.parameters()}
+    for value in list(dict.values(ns)):
+        if is_module(value):
+            # NB: read from ``__dict__``s, a bounded number: no user code runs
+            used |= {header[0] for p in iter_params(value, limit=10_000)
+                     if (header := meta(p)) is not None}
             if gpus <= used:
                 return True
     return False
