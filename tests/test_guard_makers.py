@@ -809,7 +809,7 @@ def test_an_attribute_a_user_class_keeps_from_its_argument_is_made_where_it_was_
     assert VERIFIED in text
 
 
-PRIOR = """
+KL_PRIOR = """
 import torch
 from torch import nn
 from torch.distributions import MultivariateNormal, kl_divergence
@@ -839,7 +839,7 @@ def test_what_a_library_function_s_argument_holds_is_read_as_the_op_s_operands(i
     The tensors the failing line reads of the library function's arguments are its operands,
     as those of a method's ``self`` are: the prior's are named by the path the user holds
     (before: the mismatch on temporaries had no culprit, so the fix stopped half-way)."""
-    assert run(ip, PRIOR) is None
+    assert run(ip, KL_PRIOR) is None
     capsys.readouterr()
     assert run(ip, "kl = model(x)\n") is not None
     text = diagnosis(capsys)

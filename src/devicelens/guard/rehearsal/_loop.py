@@ -407,7 +407,7 @@ def _across_a_split(units: list[Unit], report: MismatchReport, ns: dict[str, Any
 
     gpus = {c.device for c in report.culprits} | {report.expected}
     if report.kind != "device" or len(gpus) < 2 or gpus & {"cpu", "meta", "", "?"} \
-            or not any(isinstance(u, str) for u in units):
+            or not any(isinstance(u, str) for u in units) or _inputs_only(report, ns):
         return False
     used: set[str] = set()
     for value in list(dict.values(ns)):
@@ -418,6 +418,23 @@ def _across_a_split(units: list[Unit], report: MismatchReport, ns: dict[str, Any
             if gpus <= used:
                 return True
     return False
+
+
+def _inputs_only(report: MismatchReport, ns: dict[str, Any]) -> bool:
+    """Every culprit is data the user feeds, wholly on one device: a tensor the namespace holds
+    by name, or an item of a batch whose tensors are all on that device (``labels`` for a split
+    model's own loss). Moving it is the fix users make; a model's outputs spread over its GPUs
+    (Mixtral's per-layer router logits), a module or what one holds are not such data."""
+    from ..diagnosis._blame import _local_tensors, is_tensor, meta
+
+    for c in report.culprits:
+        value = dict.get(ns, c.named.root) if c.named.role == "tensor" and c.named.root else None
+        if value is None:
+            return False
+        held = [t for _sub, t in _local_tensors(value)] if not is_tensor(value) else [value]
+        if not held or len({h[0] for t in held if (h := meta(t)) is not None}) != 1:
+            return False
+    return bool(report.culprits)
 
 
 def _flipped(report: MismatchReport) -> MismatchReport | None:
