@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
 # Measured on 2443 cases (1606 failing, 837 clean look-alikes; 2320 of them the held-out sets 5
-# to 140, HELDOUT.txt), one run (691 s on 2 cores): named 1337/1606, precision 97.3 % over 1448
+# to 140, HELDOUT.txt), one run (1110 s on 2 cores): named 1337/1606, precision 97.3 % over 1448
 # cases (158 diagnoses name no namespace object: no precision, left out), fix works 1547/1606,
 # verified 1544/1606 (all but one a fix that works as printed), clean after fix 1587/1606, 10 of
 # 837 look-alikes flagged (set 55's pytorch-spiking: a factory without a device
