@@ -402,7 +402,8 @@ def _across_a_split(units: list[Unit], report: MismatchReport, ns: dict[str, Any
     """A ``fix:`` line of ``units`` moves the namespace's own tensors or modules from one GPU to
     another, where the namespace's modules use both GPUs: a placement on purpose (a model split
     over two GPUs, an SAE beside its LLM), which the move undoes only until the next forward
-    makes the stray again. The line where the parts meet is the fix that lasts."""
+    makes the stray again. The line where the parts meet is the fix that lasts. Not so for the
+    user's own input data (:func:`_inputs_only`): its move is the fix users make."""
     from ..diagnosis._blame import is_module, iter_params, meta
 
     gpus = {c.device for c in report.culprits} | {report.expected}
@@ -425,13 +426,13 @@ def _inputs_only(report: MismatchReport, ns: dict[str, Any]) -> bool:
     by name, or an item of a batch whose tensors are all on that device (``labels`` for a split
     model's own loss). Moving it is the fix users make; a model's outputs spread over its GPUs
     (Mixtral's per-layer router logits), a module or what one holds are not such data."""
-    from ..diagnosis._blame import _local_tensors, is_tensor, meta
+    from ..diagnosis._blame import _local_tensors, meta
 
     for c in report.culprits:
         value = dict.get(ns, c.named.root) if c.named.role == "tensor" and c.named.root else None
         if value is None:
             return False
-        held = [t for _sub, t in _local_tensors(value)] if not is_tensor(value) else [value]
+        held = [t for _sub, t in _local_tensors(value)]  # NB: a tensor is its own one
         if not held or len({h[0] for t in held if (h := meta(t)) is not None}) != 1:
             return False
     return bool(report.culprits)
