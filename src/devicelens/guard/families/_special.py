@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..diagnosis import _edits, _source
-from ..diagnosis._blame import Named, Operand, describe_tensor, is_tensor
+from ..diagnosis._blame import Named, Operand, describe_tensor, is_tensor, meta
 from ..diagnosis._context import Ctx, Failure
 from ..diagnosis._decide import is_int
 from ..diagnosis._handle import with_handle
@@ -109,14 +109,15 @@ def _integer_division(report: MismatchReport, frames: list[Frame], ns: dict[str,
         if out is None:
             continue
         t = tracer.live(sc, out)
-        if t is None or not is_tensor(t) or not is_int(str(t.dtype).removeprefix("torch.")):
+        header = meta(t)  # NB: None for anything but a tensor; read as the snapshot reads it
+        if header is None or not is_int(header[1]):
             continue
         # NB: integers divided (``torch.div(ids, n)``, ``ids.div(n)``): the floor of a float
         # dividend is still a float, which the buffer cannot take either
         first = node.args[0] if is_torch_namespace(sc, node.func.value) and node.args \
             else node.func.value
-        a = tracer.live(sc, first)
-        if a is None or not is_tensor(a) or not is_int(str(a.dtype).removeprefix("torch.")):
+        dividend = meta(tracer.live(sc, first))
+        if dividend is None or not is_int(dividend[1]):
             continue
         text = _edits.set_kw(sc.code, node, "rounding_mode", '"floor"')
         if text:
