@@ -725,6 +725,118 @@ def test_a_plain_container_its_own_class_moves_through_a_chain_of_reads_is_only_
     assert kept == [("trap_container", "error")], kept
 
 
+def test_a_plain_list_whose_items_a_method_moves_one_by_one_is_only_a_note() -> None:
+    """torchvision's AnchorGenerator keeps ``cell_anchors`` in a plain cpu list and its
+    ``forward`` calls ``set_cell_anchors``, which rebinds it as ``[a.to(device=device) for a in
+    self.cell_anchors]``: each item is moved where it is read, so nothing fails. The same class
+    reading the items without the move keeps the error."""
+    cls = ("class Anchors(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.cell_anchors = [torch.zeros(3, 4)]\n"
+           "        self.proj = nn.Linear(4, 4)\n"
+           "    def set_cell_anchors(self, device):\n"
+           "        self.cell_anchors = [a.to(device=device) for a in self.cell_anchors]\n"
+           "    def forward(self, x):\n        self.set_cell_anchors(x.device)\n"
+           "        return self.proj(x) + self.cell_anchors[0]\n")
+
+    class Anchors(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cell_anchors = [torch.zeros(3, 4)]
+            self.proj = nn.Linear(4, 4)
+
+    ns = {"gen": Anchors().to("meta")}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, text)
+                if any(p.startswith("gen.cell_anchors") for p in f.paths)]
+
+    assert severity(cls) == [("trap_latent", "info")]
+    assert severity(cls.replace("a.to(device=device)", "a")) == [("trap_container", "error")]
+
+
+def test_a_plain_list_of_one_tensor_per_device_read_by_the_inputs_device_is_only_a_note() -> None:
+    """unsloth keeps its RoPE tables per GPU in plain lists and reads
+    ``self.cos_cached[x.device.index]`` (here through a local bound to that index): the
+    tensors on other devices than the module's are the other GPUs' copies, not strays. Read
+    by a fixed index, the error stays."""
+    cls = ("class Rope(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.proj = nn.Linear(4, 4)\n        self.cos_cached = [torch.ones(4)]\n"
+           "    def forward(self, x):\n        device_index = x.device.index\n"
+           "        return self.proj(x) * self.cos_cached[device_index]\n")
+
+    class Rope(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+            self.cos_cached = [torch.ones(4)]
+
+    ns = {"rope": Rope().to("meta")}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity, f.title) for f in found(ns, text)
+                if any(p.startswith("rope.cos_cached") for p in f.paths)]
+
+    assert severity(cls) == [("trap_latent", "info", "rope.cos_cached keeps one tensor per device")]
+    fixed = cls.replace("self.cos_cached[device_index]", "self.cos_cached[0]")
+    assert [s[:2] for s in severity(fixed)] == [("trap_container", "error")]
+
+
+def test_float64_buffers_cast_through_a_local_where_read_are_kept_on_purpose() -> None:
+    """rl_games' RunningMeanStd keeps float64 statistics in a float32 network and reads them as
+    ``current_mean = self.running_mean`` then ``current_mean.float()``: cast where read, a note.
+    Read without the cast, the warning stays."""
+    cls = ("class RunningMeanStd(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.register_buffer('running_mean', torch.zeros(4, dtype=torch.float64))\n"
+           "        self.fc = nn.Linear(4, 4)\n"
+           "    def forward(self, x):\n        current_mean = self.running_mean\n"
+           "        return self.fc(x - current_mean.float())\n")
+
+    class RunningMeanStd(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("running_mean", torch.zeros(4, dtype=torch.float64))
+            self.fc = nn.Linear(4, 4)
+
+    ns = {"model": RunningMeanStd()}
+    assert about(found(ns, cls), "model") == [("module_float32_kept", "info")]
+    plain = cls.replace("current_mean.float()", "current_mean")
+    assert about(found(ns, plain), "model") == [("module_mixed_dtype", "warning")]
+
+
+def test_a_layer_computing_in_its_own_dtype_and_casting_back_is_kept_on_purpose() -> None:
+    """PEFT's VeRA keeps its float32 scaling vectors in a float16 model: its ``forward`` casts
+    the input to one of them (``x = x.to(lambda_d.dtype)``, ``lambda_d`` bound to
+    ``self.vera_lambda_d[name]``) and its result back (``result.to(previous_dtype)``), so the
+    other one, ``vera_lambda_b``, only meets float32 too: a note. Without the cast back, what
+    the layer gives is float32 in a float16 model, and the warning stays."""
+    cls = ("ONES = torch.ones(4)\nclass Vera(nn.Module):\n    def __init__(self):\n"
+           "        super().__init__()\n"
+           "        self.base_layer = nn.Linear(4, 4)\n"
+           "        self.vera_lambda_d = nn.ParameterDict({'default': nn.Parameter(ONES)})\n"
+           "        self.vera_lambda_b = nn.ParameterDict({'default': nn.Parameter(ONES)})\n"
+           "    def forward(self, x):\n        previous_dtype = x.dtype\n"
+           "        result = self.base_layer(x)\n"
+           "        lambda_d = self.vera_lambda_d['default']\n"
+           "        lambda_b = self.vera_lambda_b['default']\n"
+           "        x = x.to(lambda_d.dtype)\n"
+           "        result = result + lambda_b * (lambda_d * x)\n"
+           "        return result.to(previous_dtype)\n")
+
+    class Vera(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.base_layer = nn.Linear(4, 4)
+            self.vera_lambda_d = nn.ParameterDict({"default": nn.Parameter(torch.ones(4))})
+            self.vera_lambda_b = nn.ParameterDict({"default": nn.Parameter(torch.ones(4))})
+
+    layer = Vera()
+    layer.base_layer.half()
+    ns = {"layer": layer}
+    assert about(found(ns, cls), "layer") == [("module_float32_kept", "info")]
+    open_ended = cls.replace("return result.to(previous_dtype)", "return result")
+    assert about(found(ns, open_ended), "layer") == [("module_mixed_dtype", "warning")]
+
+
 def test_a_plain_attribute_whose_values_are_copied_and_moved_where_read_is_a_note() -> None:
     """KGCN keeps its adjacency tables as plain cpu attributes, reads rows of them with cpu ids
     and moves the copy: ``torch.LongTensor(self.adj_ent[ids.cpu()]).view(b, -1).to(self.device)``.

@@ -850,3 +850,63 @@ def test_what_a_library_function_s_argument_holds_is_read_as_the_op_s_operands(i
     err = run(ip, "%%cuda_safe --no-preflight\nkl = model(x)\n")
     assert isinstance(err, DeviceMismatchError), repr(err)
     assert "culprit: model.prior." in str(err) and "argument 1 (" not in str(err), str(err)
+
+
+PAIRS = """
+import torch
+from torch import nn
+
+class VICRegL(nn.Module):
+    def forward(self, global_view_features):
+        loss = torch.tensor(0.0)
+        for a, b in global_view_features:
+            loss += (a - b).pow(2).mean()
+        return loss
+
+criterion = VICRegL()
+"""
+
+
+def test_an_accumulator_takes_the_device_of_the_first_pair_handed_over(ip, capsys, fake_cuda):
+    """lightly's VICRegL: ``loss = torch.tensor(0.0)`` then ``loss += ...`` over a list of
+    (features, grid) pairs, in a loss with no weight of its own: the device is the first pair's
+    first tensor's (before: no anchor, so the fix was a comment)."""
+    assert run(ip, PAIRS) is None
+    with fake_cuda:
+        ip.user_ns["feats"] = [(fake_cuda.randn(2, 4, device="cuda:0"),
+                                fake_cuda.randn(2, 4, device="cuda:0"))]
+    capsys.readouterr()
+    assert run(ip, "with torch.no_grad():\n    l = criterion(feats)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: `loss` in VICRegL.forward (float32[] on cpu); expected cuda:0" in text, text
+    assert "+ loss = torch.tensor(0.0).to(global_view_features[0][0].device)" in text, text
+    assert VERIFIED in text, text
+
+
+LOADER = """
+import torch
+from torch import nn
+
+class PromptProcessor:
+    @staticmethod
+    def spawn_func(prompts):
+        text_encoder = nn.Linear(4, 4).to("meta")
+        tokens = torch.randn(len(prompts), 4)
+        return text_encoder(tokens)
+"""
+
+
+def test_a_static_method_loading_its_own_model_is_named_by_its_class(ip, capsys):
+    """threestudio's ``StableDiffusionPromptProcessor.spawn_func``: a static method loads the
+    text encoder onto the GPU itself and feeds it tokens made on the cpu. The device is the
+    local model's (before: the edit went into the encoder's own ``forward``), and the class the
+    user holds is named, as an object whose method has the line would be."""
+    assert run(ip, LOADER) is None
+    capsys.readouterr()
+    assert run(ip, "out = PromptProcessor.spawn_func(['a cat', 'a dog'])\n") is not None
+    text = diagnosis(capsys)
+    assert ("culprit: PromptProcessor (a class: its PromptProcessor.spawn_func has the line to "
+            "edit)") in text, text
+    assert ("+ tokens = torch.randn(len(prompts), 4, "
+            "device=next(text_encoder.parameters()).device)") in text, text
+    assert VERIFIED in text, text

@@ -589,3 +589,63 @@ def test_a_factory_handed_only_to_a_submodule_that_moves_it_is_not_flagged():
     assert [i.kind for i in lint_modules([_SelfSupervised(_Kept()).to("meta")])] == [
         "forward_no_device"]
     assert lint_forward(_Spread)[0].handed == ()  # NB: read by an op: handed nowhere only
+
+
+class _MultiCrop(nn.Module):
+    """DINO's MultiCropWrapper: crop sizes counted on the cpu, read only as slice bounds over a
+    list of crops, through the loop over them and a local the bound is copied to."""
+
+    def __init__(self, sliced: bool = True) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 3)
+        self.sliced = sliced
+
+    def forward(self, x):
+        idx_crops = torch.cumsum(torch.unique_consecutive(
+            torch.tensor([inp.shape[-1] for inp in x]), return_counts=True)[1], 0)
+        start_idx, output = 0, torch.empty(0).to(x[0].device)
+        for end_idx in idx_crops:
+            output = torch.cat((output, self.fc(torch.cat(x[start_idx: end_idx]))))
+            start_idx = end_idx
+        return output
+
+
+class _MultiCropAdded(_MultiCrop):
+    """The same counts added to the crops' outputs: a cpu tensor an op meets."""
+
+    def forward(self, x):
+        idx_crops = torch.cumsum(torch.unique_consecutive(
+            torch.tensor([inp.shape[-1] for inp in x]), return_counts=True)[1], 0)
+        output = torch.empty(0).to(x[0].device)
+        for end_idx in idx_crops:
+            output = torch.cat((output, self.fc(torch.cat(x)) + end_idx))
+        return output
+
+
+def test_a_factory_read_only_as_slice_bounds_through_a_loop_over_it_is_not_linted():
+    """Each item of the cpu counts is a 0-dim tensor read as a number by the slice: where it
+    was made fails nothing (a DINO look-alike was warned). Added to a GPU output, it would."""
+    assert lint_forward(_MultiCrop) == ()
+    assert [i.kind for i in lint_forward(_MultiCropAdded)] == ["forward_no_device"]
+
+
+class _MarchingCubes(nn.Module):
+    """instant-nsr-pl's marching cubes: a mesh's faces made with no device, only returned."""
+
+    def forward(self, level):
+        faces = torch.zeros(1, 3, dtype=torch.long)
+        return {"v_pos": level * 2, "t_pos_idx": faces, "t_idx": torch.zeros(1, 3)}
+
+
+class _MarchingCubesShifted(nn.Module):
+    def forward(self, level):
+        faces = torch.zeros(1, 3, dtype=torch.long)
+        return {"v_pos": level * 2, "t_pos_idx": faces + level.long()}
+
+
+def test_a_factory_forward_only_returns_is_not_linted():
+    """A tensor the forward only gives back meets nothing there (the caller's line is the
+    guard's to read); one an op of the forward meets is linted."""
+    assert lint_forward(_MarchingCubes) == ()
+    assert [(i.kind, i.name) for i in lint_forward(_MarchingCubesShifted)] == [
+        ("forward_no_device", "faces")]

@@ -125,7 +125,8 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
     ``self.weights = self.weights.to(x)``): nothing fails, and a buffer is only tidier; or
     assigns it in ``forward`` (seq2seq's ``self.pos_index``): a move is undone at the next call;
     or never reads it at all (a focal loss keeps ``self.alpha`` and reads the copy its
-    ``NLLLoss`` holds as a buffer).
+    ``NLLLoss`` holds as a buffer); or keeps a container of one tensor per device and reads the
+    one on its input's device (unsloth's RoPE caches, ``self.cos_cached[x.device.index]``).
     NB: read only when such a finding exists."""
     traps = [f for f in out if f.kind in ("trap_attribute", "trap_container") and f.objects
              and f.objects[0] in snap and f.paths]
@@ -158,6 +159,12 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"{what}, but nothing in {cls}'s own code reads it, so nothing fails. "
                 f"Registered as a buffer, Module.to() would move it.", f.fix, f.paths,
                 f.objects, f.devices)
+        elif role == "trapped" and key in usage.picked_by_device(cls):
+            swap[id(f)] = Finding(
+                f.id, "trap_latent", "info", f"{path} keeps one tensor per device",
+                f"{path} keeps tensors in a plain container, one per device, and {cls}'s own "
+                f"code reads the one on the device of what it is given, so nothing fails. "
+                f"Module.to() moves none of them.", "", f.paths, f.objects, f.devices)
         elif key in usage.moved_at_use(cls):
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is moved where it is used",
@@ -263,7 +270,8 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
     head: ``self.summary(output.to(self.summary.weight.dtype))``). Not ``inputs``: only the
     first two, which give what meets the rest of the model in the rest's dtype (a half layer
     handed half inputs gives half outputs, which a float32 model's next layer refuses)."""
-    if str(t.ref[-1].key) in usage.moved_at_use(cls):
+    key = str(t.ref[-1].key)
+    if key in usage.moved_at_use(cls) or key in usage.cast_at_use(cls):
         return True
     parent, _, name = t.owner.rpartition(".")
     while parent:  # NB: any module above: ESMFold casts what its whole ``esm`` stem gives

@@ -62,6 +62,12 @@ class _Shared:
         #: a class the cells define -> its attributes its own code moves where it reads them
         #: (``self.weights.to(x)``, ``self.pos_embed.to(x.device)``)
         self.moved_at_use: dict[str, frozenset[str]] = {}
+        #: a class the cells define -> its attributes its own code casts to a dtype where it
+        #: reads them (``self.running_mean.float()``): a dtype's cast, no move
+        self.cast_at_use: dict[str, frozenset[str]] = {}
+        #: a class the cells define -> its plain containers its own code reads by the device of
+        #: what it is given (``self.cos_cached[x.device.index]``): one tensor kept per device
+        self.picked_by_device: dict[str, frozenset[str]] = {}
         #: a class the cells define -> the attributes its ``forward`` assigns (remakes at each
         #: call: ``self.pos_index = torch.LongTensor(...)``)
         self.remade_at_call: dict[str, frozenset[str]] = {}
@@ -91,7 +97,8 @@ class _Shared:
 #: the same sources come back at every new cell, and reading a large class costs milliseconds
 _LIBRARY: dict[tuple[object, ...], dict[str, Any]] = {}
 _LIBRARY_MAX = 8
-_READ_BY_LIBRARY = ("env", "cpu_args", "cpu_paths", "helpers", "moved_at_use", "remade_at_call",
+_READ_BY_LIBRARY = ("env", "cpu_args", "cpu_paths", "helpers", "moved_at_use", "cast_at_use",
+                    "picked_by_device", "remade_at_call",
                     "read_attrs", "casts_inputs", "accumulated", "moves_params", "helper_params",
                     "method_moves", "forward_moves")
 
@@ -150,6 +157,8 @@ class Usage:
         self.history = bool(recent)
         self.origins = shared.env
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
+        self._cast = {k: v for k, v in shared.cast_at_use.items() if v}
+        self._picked = {k: v for k, v in shared.picked_by_device.items() if v}
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
         self._read = shared.read_attrs
         self._casts = {k: v for k, v in shared.casts_inputs.items() if v}
@@ -221,13 +230,28 @@ class Usage:
             # NB: and what the classes the cells define do (a class redefined in a cell of no
             # other use changes these alone)
             self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved,
-                         self._remade, self._read, self._casts, self._accumulated)
+                         self._cast, self._picked, self._remade, self._read, self._casts,
+                         self._accumulated)
         return self._key
 
     def moved_at_use(self, class_name: str) -> frozenset[str]:
         """The attributes class ``class_name`` (defined in the cells) moves itself where its
         code reads them: a plain tensor attribute left on the cpu there fails nothing."""
         return self._moved.get(class_name, frozenset())
+
+    def cast_at_use(self, class_name: str) -> frozenset[str]:
+        """The attributes class ``class_name`` (defined in the cells) casts to a dtype where its
+        code reads them (rl_games' ``current_mean.float()`` of ``self.running_mean``): one
+        kept in float64 beside float32 weights fails nothing. NB: a cast, not a move: read for
+        dtypes only."""
+        return self._cast.get(class_name, frozenset())
+
+    def picked_by_device(self, class_name: str) -> frozenset[str]:
+        """The plain containers class ``class_name`` (defined in the cells) reads by the device
+        of what it is given (unsloth's ``self.multi_gpu_cos_cached[x.device.index]``): it keeps
+        one tensor per device on purpose, and those on other devices than the module's are
+        the other GPUs' copies."""
+        return self._picked.get(class_name, frozenset())
 
     def read_attrs(self, class_name: str) -> frozenset[str] | None:
         """The ``self.<attr>`` that class ``class_name`` (defined in the cells, on bases that
@@ -398,6 +422,8 @@ class _Visitor:
                             and m.name == "forward"), None)
             if forward is not None:
                 self.shared.forward_moves[s.name] = _params_moved(forward)
+            self.shared.cast_at_use[s.name] = _cast_at_use(s)
+            self.shared.picked_by_device[s.name] = _picked_by_device(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
             self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
             self.shared.casts_inputs[s.name] = _casts_inputs(s)
@@ -718,7 +744,12 @@ def _moved_at_use(cls: ast.ClassDef) -> frozenset[str]:
             if called is not None:
                 out.add(called)
                 continue
-            attr = _self_attr_under(_copied_from(receiver))
+            read = _copied_from(receiver)
+            attr = _self_attr_under(read)
+            if attr is None and (root := _root(read)) is not None:
+                # NB: each item of ``self.X`` moved (torchvision's AnchorGenerator: ``self
+                # .cell_anchors = [a.to(dtype=dtype, device=device) for a in self.cell_anchors]``)
+                attr = members.get(root)
             if attr is not None:
                 out.add(attr)
     for f in ast.walk(cls):
@@ -937,22 +968,125 @@ def _self_attr_under(e: ast.expr) -> str | None:
 
 def _casts_inputs(cls: ast.ClassDef) -> frozenset[str]:
     """``X`` of every ``self.X`` whose dtype a method of ``cls`` casts a value to: ``h.to(self
-    .X.weight.dtype)``, ``h.to(dtype=self.X.dtype)``, ``h.type_as(self.X.weight)``. NB: a value
-    that is not ``self.X`` itself (that is a move where it is read: :func:`_moved_at_use`)."""
+    .X.weight.dtype)``, ``h.to(dtype=self.X.dtype)``, ``h.type_as(self.X.weight)``, or a local
+    bound to what it reads of ``self.X`` (PEFT's VeRA: ``lambda_d = self.vera_lambda_d[name]``,
+    then ``x = x.to(lambda_d.dtype)``). NB: a value that is not ``self.X`` itself (that is a
+    move where it is read: :func:`_moved_at_use`).
+
+    A method that casts its input so and casts its result back to the dtype it saved of an
+    argument (``previous_dtype = x.dtype`` ... ``return result.to(previous_dtype)``) computes
+    in its own weights' dtype, an island: every ``self.Y`` it reads is counted (VeRA's
+    ``vera_lambda_b``, which only meets the cast input's results)."""
     out = set()
-    for node in ast.walk(cls):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("to", "type", "type_as")):
+    for f in ast.walk(cls):
+        if not isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        if _self_attr_under(node.func.value) is not None:
+        alias = _aliases(f)
+        cast = set()
+        for node in ast.walk(f):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("to", "type", "type_as")):
+                continue
+            if _self_attr_under(node.func.value) is not None:
+                continue
+            for arg in (*node.args, *(k.value for k in node.keywords if k.arg == "dtype")):
+                if isinstance(arg, ast.Attribute) and arg.attr == "dtype":
+                    arg = arg.value
+                attr = _self_attr_under(arg) if isinstance(arg, ast.Attribute) else None
+                if attr is None and (root := _root(arg)) is not None and root != "self":
+                    attr = alias.get(root)
+                if attr is not None:
+                    cast.add(attr)
+        out |= cast
+        if cast and _casts_back(f):
+            out |= {n.attr for n in ast.walk(f) if isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name) and n.value.id == "self"}
+    return frozenset(out)
+
+
+def _aliases(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """Locals of ``f`` bound (once) to what it reads of a ``self.X`` (``lambda_d =
+    self.vera_lambda_d[name]``, ``current_mean = self.running_mean``) -> ``X``."""
+    bound: dict[str, str | None] = {}
+    for node in ast.walk(f):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        attr = _self_attr_under(node.value) if t is n else None
+                        bound[n.id] = attr if n.id not in bound else None
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.comprehension
+                        | ast.NamedExpr):
+            target = node.target
+            bound.update({n.id: None for n in ast.walk(target) if isinstance(n, ast.Name)})
+    return {k: v for k, v in bound.items() if v is not None}
+
+
+def _casts_back(f: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``f`` saves the dtype of one of its arguments (``previous_dtype = x.dtype``) and casts a
+    value to it (``result.to(previous_dtype)``): what it gives has its input's dtype."""
+    params = {a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs)} - {"self"}
+    saved = {t.id for node in ast.walk(f) if isinstance(node, ast.Assign)
+             and isinstance(node.value, ast.Attribute) and node.value.attr == "dtype"
+             and isinstance(node.value.value, ast.Name) and node.value.value.id in params
+             for t in node.targets if isinstance(t, ast.Name)}
+    if not saved:
+        return False
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and node.func.attr in ("to", "type")
+               and any(isinstance(a, ast.Name) and a.id in saved
+                       for a in (*node.args, *(k.value for k in node.keywords)))
+               for node in ast.walk(f))
+
+
+_DTYPE_CASTS = frozenset({"float", "half", "double", "bfloat16"})
+
+
+def _cast_at_use(cls: ast.ClassDef) -> frozenset[str]:
+    """``X`` of every ``self.X`` a method of ``cls`` casts to a dtype where it reads it:
+    ``self.running_var.float()``, or through a local bound to what it reads of it (rl_games'
+    RunningMeanStd: ``current_mean = self.running_mean``, then ``current_mean.float()``)."""
+    out = set()
+    for f in ast.walk(cls):
+        if not isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        for arg in (*node.args, *(k.value for k in node.keywords if k.arg == "dtype")):
-            if isinstance(arg, ast.Attribute) and arg.attr == "dtype":
-                arg = arg.value
-            attr = _self_attr_under(arg) if isinstance(arg, ast.Attribute) else None
+        alias: dict[str, str] | None = None
+        for node in ast.walk(f):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _DTYPE_CASTS and not node.args and not node.keywords):
+                continue
+            read = _copied_from(node.func.value)
+            attr = _self_attr_under(read)
+            if attr is None and (root := _root(read)) is not None and root != "self":
+                alias = _aliases(f) if alias is None else alias
+                attr = alias.get(root)
             if attr is not None:
                 out.add(attr)
     return frozenset(out)
+
+
+def _picked_by_device(cls: ast.ClassDef) -> frozenset[str]:
+    """``X`` of every ``self.X[...]`` a method of ``cls`` reads by a device (``self
+    .multi_gpu_cos_cached[x.device.index]``, or a local bound to such a read: ``device_index =
+    x.device.index``): a container of one tensor per device."""
+    out = set()
+    for f in ast.walk(cls):
+        if not isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        by_device = {t.id for node in ast.walk(f) if isinstance(node, ast.Assign)
+                     and _reads_a_device(node.value, set())
+                     for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(f):
+            if isinstance(node, ast.Subscript) and (attr := _plain_self_attr(node.value)) \
+                    and _reads_a_device(node.slice, by_device):
+                out.add(attr)
+    return frozenset(out)
+
+
+def _reads_a_device(e: ast.expr, names: set[str]) -> bool:
+    """``e`` reads a ``.device`` (``x.device.index``), or one of ``names``."""
+    return any((isinstance(n, ast.Attribute) and n.attr == "device")
+               or (isinstance(n, ast.Name) and n.id in names) for n in ast.walk(e))
 
 
 def _remade_at_call(cls: ast.ClassDef) -> frozenset[str]:

@@ -90,6 +90,9 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
             name = _namespace_function(e, namer.ns)
             if name:
                 return name, "a function: the line to edit is in it"
+            name = _namespace_class(e, namer.ns)
+            if name:
+                return name, f"a class: its {e.qualname} has the line to edit"
             continue
         # NB: outward from the edited frame: the first object of the user's whose method ran it
         for i in range(found, cell):
@@ -104,7 +107,31 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
         if name:
             return name, ("a function: the line to edit is in it" if cell - 1 == found else
                           f"a function: it runs the line to edit, in {e.qualname}")
+        name = _namespace_class(e, namer.ns)
+        if name:
+            return name, f"a class: its {e.qualname} has the line to edit"
     return "", ""
+
+
+def _namespace_class(e: Edit, ns: dict[str, Any]) -> str:
+    """The namespace name of the class whose method ``e`` edits, when exactly one, where no
+    object of the user's ran it: a static method called on the class (threestudio's
+    ``StableDiffusionPromptProcessor.spawn_func(...)``), or an ``__init__`` that failed before
+    its object was bound (byol-pytorch's ``BYOL(resnet, ...)``)."""
+    cls_name, _, method = e.qualname.partition(".")
+    if not e.file or not method or "." in method or "<locals>" in cls_name:
+        return ""
+    names = []
+    for k, v in list(dict.items(ns)):
+        if type(k) is not str or not k.isidentifier() or IPYTHON_CACHE.fullmatch(k) \
+                or not isinstance(v, type) or type.__dict__["__qualname__"].__get__(v) != cls_name:
+            continue
+        raw = type.__dict__["__dict__"].__get__(v).get(method)
+        # NB: a staticmethod's or classmethod's function; nothing else is read from ``raw``
+        fn = raw.__func__ if type(raw) in (staticmethod, classmethod) else raw
+        if type(fn) is types.FunctionType and unwrapped(fn).__code__.co_filename == e.file:
+            names.append(k)
+    return names[0] if len(names) == 1 else ""
 
 
 def _namespace_function(e: Edit, ns: dict[str, Any]) -> str:

@@ -1055,6 +1055,19 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         if p != "self" and not _source.assignments(code, p, line) and _module_on(
                 sc.values.get(p), attr, target):
             return f"next({p}.parameters()).{attr}"
+    for p, value in params:
+        # NB: a list of pairs handed over (VICRegL's ``global_view_features``, (features, grid)
+        # each), after the model's own device: the first pair's first
+        if type(value) in (list, tuple) and value and type(value[0]) in (list, tuple) \
+                and value[0] and ok(value[0][0]):
+            return f"{p}[0][0].{attr}"
+    if attr == "device" and sc.frame >= 0 and code.func is not None:
+        # NB: a model the function loads itself (threestudio's ``spawn_func``: ``text_encoder
+        # = CLIPTextModel.from_pretrained(..., device_map="auto")``), bound once before the line
+        for k, v in sc.values.items():
+            if k not in code.params() and is_module(v) and _module_on(v, attr, target) \
+                    and len(_source.assignments(code, k, line)) == 1:
+                return f"next({k}.parameters()).{attr}"
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
     return _spelled_dtype(sc, target) if attr == "dtype" else None

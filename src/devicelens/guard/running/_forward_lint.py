@@ -79,6 +79,7 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
                 and n.func.attr in ("to", "cuda") and not _only_dtype(n) \
                 and _only_made_here(n.func.value, ctx):
             moved |= {id(c) for c in ast.walk(n.func.value) if isinstance(c, ast.Call)}
+    moved |= _returned_only(fdef)
     for value in _indices_only(fdef):  # NB: a cast or reshape of a factory: the factory too
         moved |= ({id(c) for c in ast.walk(value) if isinstance(c, ast.Call)}
                   if _only_made_here(value, ctx) else {id(value)})
@@ -140,9 +141,13 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
         if isinstance(n, ast.Subscript):
             parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
             slots |= {id(p) for p in parts}
+            # NB: a slice's bounds are numbers (``x[start:end]`` reads ``end.__index__()``)
+            slots |= {id(b) for p in parts if isinstance(p, ast.Slice)
+                      for b in (p.lower, p.upper, p.step) if b is not None}
     out: list[ast.expr] = [n for n in ast.walk(fdef) if isinstance(n, ast.Call)
                            and id(n) in slots]
     slots |= _scalar_reads_of_names(fdef) | _host_copies(fdef) | _device_moves(fdef)
+    slots |= _counted_over(fdef, slots)
     at = _binding_order(fdef)
     names = sorted((n for n in ast.walk(fdef) if isinstance(n, ast.Name)), key=at)
     in_loop = {id(s) for loop in ast.walk(fdef) if isinstance(loop, ast.For | ast.While)
@@ -172,6 +177,76 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
         if reads and all(reads):
             out.append(n.value)
     return out
+
+
+def _returned_only(fdef: ast.AST) -> set[int]:
+    """The factory calls whose tensor ``forward`` only gives back: the returned value, or an item of
+    the tuple, list or dict it returns, itself or through a local bound once and read nowhere
+    else (instant-nsr-pl's marching cubes: ``return {'v_pos': verts, 't_pos_idx':
+    torch.zeros(1, 3, dtype=torch.long)}``). It meets nothing here; what the caller does with
+    it is the caller's line, which the guard reads where it runs."""
+    given: set[int] = set()
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Return) and n.value is not None:
+            v = n.value
+            items = (v.elts if isinstance(v, ast.Tuple | ast.List)
+                     else [x for x in v.values if x is not None] if isinstance(v, ast.Dict)
+                     else [v])
+            given |= {id(x) for x in items}
+    out = {id(n) for n in ast.walk(fdef) if _factory_call(n) and id(n) in given}
+    loads: dict[str, list[int]] = {}
+    stores: dict[str, list[ast.Assign | None]] = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load):
+                loads.setdefault(n.id, []).append(id(n))
+            else:
+                stores.setdefault(n.id, [])
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                for x in ast.walk(t):
+                    if isinstance(x, ast.Name):
+                        stores.setdefault(x.id, []).append(
+                            n if isinstance(n, ast.Assign) and t is x else None)
+    for name, binds in stores.items():
+        if len(binds) == 1 and binds[0] is not None and _factory_call(binds[0].value) \
+                and loads.get(name) and all(i in given for i in loads[name]):
+            out.add(id(binds[0].value))
+    return out
+
+
+def _factory_call(n: ast.AST) -> bool:
+    """``n`` calls a factory by its name (``torch.zeros(...)``): a device it pins (``.cuda()``)
+    is linted wherever the tensor goes."""
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+        and n.func.attr in FACTORIES
+
+
+def _counted_over(fdef: ast.AST, slots: set[int]) -> set[int]:
+    """The reads of a local that a ``for`` loop runs over when what each step binds is only a
+    number there: an index or a slice's bound, itself or through a local it is copied to (DINO's
+    MultiCropWrapper: ``for end_idx in idx_crops: ... x[start_idx: end_idx] ...; start_idx =
+    end_idx``). Each item of a cpu tensor is a 0-dim cpu tensor read as a number."""
+    loads: dict[str, list[ast.Name]] = {}
+    copies: dict[str, set[str]] = {}  # NB: ``start_idx = end_idx``: the local each is copied to
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            loads.setdefault(n.id, []).append(n)
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name):
+            copies.setdefault(n.value.id, set()).update(
+                t.id for t in n.targets if isinstance(t, ast.Name))
+    copied = {id(n.value) for n in ast.walk(fdef)
+              if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name)}
+
+    def numbers_only(name: str) -> bool:
+        reads = loads.get(name, [])
+        return bool(reads) and all(id(x) in slots or id(x) in copied for x in reads) and all(
+            all(id(x) in slots for x in loads.get(c, [])) for c in copies.get(name, ()))
+
+    return {id(loop.iter) for loop in ast.walk(fdef) if isinstance(loop, ast.For)
+            and isinstance(loop.iter, ast.Name) and isinstance(loop.target, ast.Name)
+            and numbers_only(loop.target.id)}
 
 
 def _at(n: ast.AST) -> tuple[int, int]:
@@ -279,6 +354,8 @@ def _only_made_here(node: ast.expr, ctx: _Ctx, own: str = "") -> bool:
         return bool(own) and node.id == own
     if isinstance(node, ast.BinOp):
         return _only_made_here(node.left, ctx, own) and _only_made_here(node.right, ctx, own)
+    if isinstance(node, ast.Subscript):  # NB: ``torch.unique(t, return_counts=True)[1]``
+        return isinstance(node.slice, ast.Constant) and _only_made_here(node.value, ctx, own)
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return False
     f = node.func
@@ -289,6 +366,11 @@ def _only_made_here(node: ast.expr, ctx: _Ctx, own: str = "") -> bool:
     if f.attr in _JOINS and ctx._is_torch(f.value) and node.args \
             and isinstance(node.args[0], ast.List | ast.Tuple):
         return all(_only_made_here(e, ctx, own) for e in node.args[0].elts)
+    if ctx._is_torch(f.value) and node.args and all(isinstance(k.value, ast.Constant)
+                                                    for k in node.keywords):
+        # NB: torch's function of such tensors and numbers (DINO's ``torch.cumsum(torch
+        # .unique_consecutive(torch.tensor(sizes), return_counts=True)[1], 0)``)
+        return all(_only_made_here(a, ctx, own) for a in node.args)
     return False
 
 
