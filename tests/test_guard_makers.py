@@ -910,3 +910,39 @@ def test_a_static_method_loading_its_own_model_is_named_by_its_class(ip, capsys)
     assert ("+ tokens = torch.randn(len(prompts), 4, "
             "device=next(text_encoder.parameters()).device)") in text, text
     assert VERIFIED in text, text
+
+
+GIVER = """
+import torch
+from torch import nn
+
+def prepare_inputs(images, prompts, device=None):
+    data = {"images": images.to(device), "labels": torch.tensor(prompts).view(-1, 2)}
+    if device == "cuda":   # NB: misses every other spelling of the device
+        data["labels"] = data["labels"].to(device)
+    return data
+
+model = nn.Linear(2, 2).to("meta")
+device = "meta"
+"""
+
+
+def test_a_function_handed_the_device_that_gave_a_stray_is_named(ip, capsys):
+    """VISTA's ``prepare_sam_val_input(..., device=device)`` gives its labels on the cpu (it
+    moves them only where the device is spelt "cuda"): the function the cell handed the very
+    device the culprit should be on is named after it; its code is the bug, and the printed
+    move still makes the cell run. Handed no device, it is not named."""
+    assert run(ip, GIVER) is None
+    ip.user_ns.update(x=torch.randn(3, 2), y=[0.0, 1.0, 2.0, 3.0])
+    capsys.readouterr()
+    cell = "data = prepare_inputs(x, y, device=device)\nout = model(data['labels'])\n"
+    assert run(ip, cell) is not None
+    text = diagnosis(capsys)
+    assert "culprit: data['labels'] (float32[2, 2] on cpu)" in text, text
+    assert ("culprit: prepare_inputs (a function: the cell handed it device=meta, and what it "
+            "gave (data) holds the stray: its code is what to change)") in text, text
+    assert VERIFIED in text, text
+    assert run(ip, "data = prepare_inputs(x.to('meta'), y)\nout = model(data['labels'])\n") \
+        is not None
+    text = diagnosis(capsys)
+    assert "culprit: data['labels']" in text and "culprit: prepare_inputs" not in text, text

@@ -220,6 +220,52 @@ def test_harms_in_the_users_names() -> None:
         "`labels` is already where the model is (cpu); the fix would move it to meta"]
 
 
+def test_harms_reach_the_dicts_a_batch_list_holds() -> None:
+    """DETR's ``targets`` is a list of one dict per image: its boxes already in the model's
+    dtype are data a fix must not cast away from it, as a top-level tensor is."""
+    targets = [{"boxes": torch.rand(2, 4), "labels": torch.tensor([1, 2])}]
+    ns = {"model": torch.nn.Linear(4, 3), "targets": targets}
+    before = _harm.links(ns)
+    targets[0]["labels"] = targets[0]["labels"] + 0  # NB: rebound where it is: no harm
+    assert _harm.harms(before, ns) == []
+    targets[0]["boxes"] = targets[0]["boxes"].bfloat16()
+    assert _harm.harms(before, ns) == [
+        "`targets[0]['boxes']` is already where the model is (cpu/torch.float32); the fix "
+        "would move it to cpu/torch.bfloat16"]
+
+
+CRITERION = """
+import torch
+from torch import nn
+
+class Criterion(nn.Module):
+    def forward(self, logits, targets):
+        ious = torch.cat([t["boxes"][:, 2] - t["boxes"][:, 0] for t in targets])
+        cls_targets = torch.zeros_like(logits)
+        pos = torch.arange(ious.shape[0])
+        cls_targets[pos, 0] = ious
+        return (cls_targets - logits).abs().mean()
+
+model = nn.Linear(4, 3)
+criterion = Criterion()
+targets = [{"boxes": torch.rand(2, 4)}, {"boxes": torch.rand(1, 4)}]
+x = torch.randn(3, 4)
+"""
+
+
+def test_a_write_into_an_autocast_temporary_is_cast_at_the_write_not_in_the_data(ip, capsys):
+    """RF-DETR's loss under bfloat16 autocast writes float32 IoUs, made of the targets' boxes,
+    into a bfloat16 temporary: casting the user's boxes to bfloat16 runs, and halves their
+    precision beside a float32 model (before: that was the fix); the write casts instead."""
+    ip.run_cell(CRITERION, store_history=False)
+    _err, out, _ = run(ip, capsys, 'with torch.autocast("cpu", dtype=torch.bfloat16):\n'
+                                   "    loss = criterion(model(x), targets)\n")
+    text = diagnosis(out)
+    assert "culprit: criterion (its Criterion.forward has the line to edit)" in text, text
+    assert "+ cls_targets[pos, 0] = ious.to(cls_targets.dtype)" in text, text
+    assert ".bfloat16()" not in text and text.rstrip().endswith(VERIFIED), text
+
+
 def test_the_sandbox_reports_a_crash_and_refuses_side_effects(tmp_path) -> None:
     assert run_forked(lambda: 41 + 1, 5).value == 42
     crashed = run_forked(os.abort, 5)

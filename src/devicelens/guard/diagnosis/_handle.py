@@ -34,7 +34,7 @@ def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
     """``report`` with its edits' owners and, when no culprit has a namespace name, the user's
     handle on the edited code as its first culprit."""
     if not report.edits:
-        return report
+        return _given_a_device(report, frames, namer, is_cell)
     edits = with_owners(report.edits, frames, namer)
     report = _without_innocents(report)
     if any(_held(c, namer.ns) for c in report.culprits):
@@ -54,6 +54,72 @@ def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
     # takes its place rather than naming it twice
     rest = tuple(c for c in report.culprits if not _function(c.named.name, namer.ns))
     return replace(report, culprits=(*ops, *rest), edits=edits)
+
+
+def _given_a_device(report: MismatchReport, frames: list[Frame], namer: Namer,
+                    is_cell: CellFiles) -> MismatchReport:
+    """``report`` with the user's function named after the held culprits where the cell bound
+    them from what that function returned, having handed it the very device they should be on
+    (VISTA's ``data, labels = prepare_sam_val_input(..., device=device)`` gives
+    ``data[0]['labels']`` on the cpu): the function broke its word, and its code is the bug;
+    the move printed still makes the cell run. NB: the cell's own text and the namespace dict
+    are read; the device argument is a literal or a name the namespace binds."""
+    if report.kind != "device" or not report.expected:
+        return report
+    cell = _cell_index(frames, is_cell)
+    if cell >= len(frames):
+        return report
+    import ast
+    import linecache
+
+    fr = frames[cell]
+    text = "".join(linecache.getlines(fr.frame.f_code.co_filename))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return report
+    roots = {c.named.root for c in report.culprits if c.named.root and _held(c, namer.ns)}
+    named = {c.named.name for c in report.culprits}
+    ops: list[Operand] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and node.lineno <= fr.lineno
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)):
+            continue
+        fn = node.value.func.id
+        bound = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if fn in named or not bound & roots or not _function(fn, namer.ns):
+            continue
+        device = next((k.value for k in node.value.keywords if k.arg == "device"), None)
+        if device is None or not _names_device(device, namer.ns, report.expected):
+            continue
+        gave = ", ".join(sorted(bound & roots))
+        ops.append(_operand(fn, f"a function: the cell handed it device={report.expected}, and "
+                                f"what it gave ({gave}) holds the stray: its code is what to "
+                                "change"))
+        named.add(fn)
+    return replace(report, culprits=(*report.culprits, *ops)) if ops else report
+
+
+def _names_device(node: Any, ns: dict[str, Any], expected: str) -> bool:
+    """``node`` (a literal, or a name the namespace binds to a string or ``torch.device``)
+    names ``expected`` (``"cuda"`` names ``cuda:0``, the current device)."""
+    import ast
+
+    import torch
+
+    if isinstance(node, ast.Constant):
+        value = node.value
+    elif isinstance(node, ast.Name):
+        value = dict.get(ns, node.id)
+    else:
+        return False
+    if type(value) is torch.device:
+        text = str(value)
+    elif type(value) is str:
+        text = value
+    else:
+        return False
+    return text == expected or (":" not in text and expected == f"{text}:0")
 
 
 def _operand(name: str, what: str) -> Operand:

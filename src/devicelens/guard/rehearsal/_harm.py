@@ -109,8 +109,14 @@ def _count_hooks(m: Any) -> int:
     return sum(len(getattr(sub, k, None) or {}) for sub in m.modules() for k in kinds)
 
 
+#: the items of a top-level list of dicts read (a detection batch's ``targets[i]['boxes']``)
+MAX_NESTED = 64
+
+
 def _loose_tensors(ns: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Top-level tensors and the tensors directly inside top-level dicts, lists and tuples."""
+    """Top-level tensors, the tensors directly inside top-level dicts, lists and tuples, and
+    those of the dicts a top-level list or tuple holds (DETR's ``targets``, one dict of boxes
+    and labels per image), as a fix line writes their paths."""
     torch = _torch()
     out = []
     for name, v in list(ns.items()):
@@ -122,6 +128,8 @@ def _loose_tensors(ns: dict[str, Any]) -> list[tuple[str, Any]]:
             out += [(f"{name}[{k!r}]", t) for k, t in v.items() if isinstance(t, torch.Tensor)]
         elif type(v) in (list, tuple):
             out += [(f"{name}[{i}]", t) for i, t in enumerate(v) if isinstance(t, torch.Tensor)]
+            out += [(f"{name}[{i}][{k!r}]", t) for i, d in enumerate(v[:MAX_NESTED])
+                    if type(d) is dict for k, t in d.items() if isinstance(t, torch.Tensor)]
     return out
 
 
