@@ -107,6 +107,7 @@ def _names_device(node: Any, ns: dict[str, Any], expected: str) -> bool:
 
     import torch
 
+    value: Any
     if isinstance(node, ast.Constant):
         value = node.value
     elif isinstance(node, ast.Name):
