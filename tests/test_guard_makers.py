@@ -942,6 +942,10 @@ def test_a_function_handed_the_device_that_gave_a_stray_is_named(ip, capsys):
     assert ("culprit: prepare_inputs (a function: the cell handed it device=meta, and what it "
             "gave (data) holds the stray: its code is what to change)") in text, text
     assert VERIFIED in text, text
+    # NB: the guard reads the cell with its magic line blanked, as the post-mortem does
+    err = run(ip, "%%cuda_safe --no-preflight\n" + cell)
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    assert "culprit: prepare_inputs (a function: the cell handed it device=meta" in str(err)
     assert run(ip, "data = prepare_inputs(x.to('meta'), y)\nout = model(data['labels'])\n") \
         is not None
     text = diagnosis(capsys)

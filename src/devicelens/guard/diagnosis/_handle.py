@@ -70,14 +70,14 @@ def _given_a_device(report: MismatchReport, frames: list[Frame], namer: Namer,
     if cell >= len(frames):
         return report
     import ast
-    import linecache
+
+    from ._source import load
 
     fr = frames[cell]
-    text = "".join(linecache.getlines(fr.frame.f_code.co_filename))
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    src = load(fr.frame.f_code.co_filename)  # NB: a magic's lines blanked (``%%cuda_safe``)
+    if src is None:
         return report
+    tree = src.tree
     roots = {c.named.root for c in report.culprits if c.named.root and _held(c, namer.ns)}
     named = {c.named.name for c in report.culprits}
     ops: list[Operand] = []
