@@ -16,6 +16,7 @@ NB: reads frames, ``__dict__``s and the namespace only; no user code runs.
 
 from __future__ import annotations
 
+import ast
 import types
 from dataclasses import replace
 from typing import Any
@@ -26,13 +27,14 @@ from ._edits import Edit
 from ._lookup import IPYTHON_CACHE
 from ._mismatch import MismatchReport
 from ._owners import with_owners
-from ._source import unwrapped
+from ._source import load, unwrapped
 
 
 def with_handle(report: MismatchReport, frames: list[Frame], namer: Namer,
                 is_cell: CellFiles) -> MismatchReport:
     """``report`` with its edits' owners and, when no culprit has a namespace name, the user's
-    handle on the edited code as its first culprit."""
+    handle on the edited code as its first culprit; with no edit, the function the cell handed
+    the very device its culprits should be on (:func:`_given_a_device`)."""
     if not report.edits:
         return _given_a_device(report, frames, namer, is_cell)
     edits = with_owners(report.edits, frames, namer)
@@ -69,9 +71,6 @@ def _given_a_device(report: MismatchReport, frames: list[Frame], namer: Namer,
     cell = _cell_index(frames, is_cell)
     if cell >= len(frames):
         return report
-    import ast
-
-    from ._source import load
 
     fr = frames[cell]
     src = load(fr.frame.f_code.co_filename)  # NB: a magic's lines blanked (``%%cuda_safe``)
@@ -103,8 +102,6 @@ def _given_a_device(report: MismatchReport, frames: list[Frame], namer: Namer,
 def _names_device(node: Any, ns: dict[str, Any], expected: str) -> bool:
     """``node`` (a literal, or a name the namespace binds to a string or ``torch.device``)
     names ``expected`` (``"cuda"`` names ``cuda:0``, the current device)."""
-    import ast
-
     import torch
 
     value: Any
