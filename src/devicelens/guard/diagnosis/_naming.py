@@ -702,6 +702,8 @@ def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
         if c is None:
             continue
         for node in _source.self_attr_assignments(c, attr)[:1]:
+            if not _after_module_init(c, node):
+                return ()  # NB: a buffer cannot be registered before ``Module.__init__`` ran
             value = _source.segment(c, node.value)
             # NB: not persistent: a plain attribute was never saved, so checkpoints
             # saved before the edit still load
@@ -709,6 +711,18 @@ def _buffer_edit(ctx: Ctx, o: Origin) -> tuple[Edit, ...]:
             edit = _edits.replace(c, [(node, new)])
             return (edit,) if edit is not None else ()
     return ()
+
+
+def _after_module_init(c: Any, node: ast.AST) -> bool:
+    """``node`` runs after ``__init__``'s call of its base's (``super().__init__(...)``): sbi's
+    CategoricalMADE assigns ``self.mask`` first, where ``register_buffer`` raises "cannot
+    assign buffer before Module.__init__() call"."""
+    body = c.func if c.func is not None else None
+    if body is None:
+        return False
+    at = getattr(node, "lineno", 0)
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and n.func.attr == "__init__" and n.lineno < at for n in ast.walk(body))
 
 
 def titles(failure: Failure, ops: list[Op]) -> str:
