@@ -1357,3 +1357,31 @@ def test_a_culprit_the_verified_fix_leaves_alone_is_not_named(ip, ns, capsys):
     assert "culprit: loop.opt (" in text, text
     assert "loop.heads" not in text, text
     assert text.rstrip().endswith("\n" + VERIFIED), text
+
+
+PRIVATE = """
+import torch
+from torch import nn
+
+class Sampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(1))
+    def __clamp(self):
+        return torch.max(torch.Tensor([0.]), self.scale - 10)
+    def forward(self):
+        return self.__clamp()
+
+q = Sampler().to("meta")
+"""
+
+
+def test_an_edit_of_a_private_method_is_rehearsed(ip, capsys):
+    """s-vae's ``VonMisesFisher.__sample_w_rej``: the class's ``__dict__`` holds a private
+    method under its mangled name (``_Sampler__clamp``); the rehearsal finds it there and
+    proves the edit (before: "Sampler.__clamp is no longer defined", not verified)."""
+    ip.run_cell(PRIVATE, store_history=False)
+    _err, out, _ = run(ip, capsys, "s = q()\n")
+    text = diagnosis(out)
+    assert "(in Sampler.__clamp)" in text and "torch.Tensor([0.])" in text, text
+    assert text.rstrip().endswith(VERIFIED), text

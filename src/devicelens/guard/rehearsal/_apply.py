@@ -120,7 +120,7 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
         # VAD.from_hparams(...)``): the method is still the class's
         obj = type(obj)
     for part in rest:
-        obj = vars(obj).get(part) if isinstance(obj, type) else None
+        obj = vars(obj).get(_mangled(obj, part)) if isinstance(obj, type) else None
     obj = getattr(obj, "__func__", obj)  # NB: staticmethod, classmethod
     if isinstance(obj, property):
         obj = obj.fget  # NB: a getter (``model.dummy_inputs``): its code is the edited one
@@ -137,6 +137,17 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
 
 
 _MAX_WRAPPERS = 8
+
+
+def _mangled(cls: type, name: str) -> str:
+    """The key a class's ``__dict__`` holds ``name`` under: a private method's name is mangled
+    (s-vae's ``VonMisesFisher.__sample_w_rej`` is ``_VonMisesFisher__sample_w_rej``), while a
+    code object's qualname keeps it as written."""
+    if name.startswith("__") and not name.endswith("__"):
+        owner = cls.__name__.lstrip("_")
+        if owner:
+            return f"_{owner}{name}"
+    return name
 
 
 def _module_file(filename: str) -> dict[str, Any] | None:
