@@ -717,12 +717,11 @@ def _after_module_init(c: Any, node: ast.AST) -> bool:
     """``node`` runs after ``__init__``'s call of its base's (``super().__init__(...)``): sbi's
     CategoricalMADE assigns ``self.mask`` first, where ``register_buffer`` raises "cannot
     assign buffer before Module.__init__() call"."""
-    body = c.func if c.func is not None else None
-    if body is None:
+    if c.func is None:
         return False
     at = getattr(node, "lineno", 0)
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-               and n.func.attr == "__init__" and n.lineno < at for n in ast.walk(body))
+               and n.func.attr == "__init__" and n.lineno < at for n in ast.walk(c.func))
 
 
 def titles(failure: Failure, ops: list[Op]) -> str:
