@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 from IPython.core.error import UsageError
@@ -371,6 +373,97 @@ def test_a_tensor_moved_as_its_name_is_bound_again_is_not_linted():
         ("forward_no_device", "fs")]
     assert [(i.kind, i.name) for i in lint_forward(_ReboundFromItself)] == [
         ("forward_no_device", "y")]
+
+
+class _TimeSteps(nn.Module):
+    """synthcity's TabDDPM time-step embedding: frequencies made of the module's numbers and
+    a factory, then moved to the time steps' device as the name is bound again."""
+
+    def __init__(self, dim=8, max_period=10000):
+        super().__init__()
+        self.dim, self.max_period = dim, max_period
+        self.fc = nn.Linear(2, 2)  # NB: a parameter, so a move takes the module off the cpu
+
+    def forward(self, timesteps):
+        d, T = self.dim, self.max_period
+        mid = d // 2
+        fs = torch.exp(-math.log(T) / mid * torch.arange(mid, dtype=torch.float32))
+        fs = fs.to(timesteps.device)
+        return timesteps[:, None].float() * fs[None]
+
+
+class _TimeStepsInput(_TimeSteps):
+    """The same frequencies scaled by the input before the move: they meet it on the cpu."""
+
+    def forward(self, timesteps):
+        mid = self.dim // 2
+        fs = timesteps.max() * torch.arange(mid, dtype=torch.float32)
+        fs = fs.to(timesteps.device)
+        return timesteps[:, None].float() * fs[None]
+
+
+def test_a_tensor_made_of_numbers_and_factories_then_moved_is_silent_where_they_are_numbers():
+    """The lint proves ``mid`` a number from its bindings, on condition that the module's own
+    ``dim`` is one: a buffer there would be a tensor. ``math.log(T)`` is a number whatever
+    ``T`` is."""
+    from devicelens.guard.preflight import lint_modules
+
+    assert [(i.name, i.scalar_if) for i in lint_forward(_TimeSteps)] == [("fs", ("dim",))]
+    assert lint_modules([_TimeSteps().to("meta")]) == []
+    held = _TimeSteps()
+    del held.dim
+    held.register_buffer("dim", torch.tensor(8))
+    assert [i.name for i in lint_modules([held.to("meta")])] == ["fs"]
+    assert [(i.name, i.scalar_if) for i in lint_forward(_TimeStepsInput)] == [("fs", ())]
+
+
+class _Dropout(nn.Module):
+    """DAC's residual vector quantizer: counts made on the cpu, a slice of another tensor
+    made there written into them, then moved to the input's device."""
+
+    def __init__(self, n_codebooks=4):
+        super().__init__()
+        self.n_codebooks = n_codebooks
+        self.fc = nn.Linear(2, 2)
+
+    def forward(self, z):
+        n_quantizers = torch.ones((z.shape[0],)) * self.n_codebooks + 1
+        dropout = torch.randint(1, self.n_codebooks + 1, (z.shape[0],))
+        n_dropout = int(z.shape[0] * 0.5)
+        n_quantizers[:n_dropout] = dropout[:n_dropout]
+        n_quantizers = n_quantizers.to(z.device)
+        return z * n_quantizers[:, None]
+
+
+class _DropoutIntoInput(_Dropout):
+    """The draws written into a tensor made like the input: on the cpu they meet it."""
+
+    def forward(self, z):
+        counts = torch.zeros_like(z[:, 0])
+        dropout = torch.randint(1, self.n_codebooks + 1, (z.shape[0],))
+        counts[:2] = dropout[:2]
+        return z * counts[:, None]
+
+
+class _DropoutNeverMoved(_Dropout):
+    """Written into a tensor made here that is never moved: that one is still linted."""
+
+    def forward(self, z):
+        n_quantizers = torch.ones((z.shape[0],)) * self.n_codebooks
+        dropout = torch.randint(1, self.n_codebooks + 1, (z.shape[0],))
+        n_quantizers[:2] = dropout[:2]
+        return z * n_quantizers[:, None]
+
+
+def test_a_tensor_written_into_another_made_here_that_is_then_moved_is_not_linted():
+    from devicelens.guard.preflight import lint_modules
+
+    # NB: both tensors are made of the module's ``n_codebooks``: silent where it is a number
+    assert sorted((i.name, i.scalar_if) for i in lint_forward(_Dropout)) == [
+        ("dropout", ("n_codebooks",)), ("n_quantizers", ("n_codebooks",))]
+    assert lint_modules([_Dropout().to("meta")]) == []
+    assert [i.name for i in lint_forward(_DropoutIntoInput)] == ["dropout"]
+    assert [i.name for i in lint_modules([_DropoutNeverMoved().to("meta")])] == ["n_quantizers"]
 
 
 def test_a_tensor_only_copied_to_the_cpu_before_it_is_bound_again_is_not_linted():

@@ -13,9 +13,11 @@ import functools
 import inspect
 import textwrap
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+from ._lint_numbers import Needs, Numbers, as_number, numbers
 
 FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "tensor", "randn", "rand",
                        "randint", "eye", "linspace", "logspace", "randperm", "as_tensor"})
@@ -67,26 +69,59 @@ def lint_forward(cls: type) -> tuple[Issue, ...]:
         return ()
     from ._frames import cell_label
 
-    ctx = _Ctx(fn, start, cell_label(fn.__code__.co_filename), _anchor(fdef), _targets(fdef))
-    # NB: ``torch.zeros(n).cuda(0)``: the factory's cpu result is moved at once; only the
-    # move is linted. So are factories only other factories meet before the move
-    # (ALBEF's ``torch.cat([torch.ones(bs), torch.zeros(2 * bs)]).to(image.device)``)
-    moved = {id(n.func.value) for n in ast.walk(fdef) if isinstance(n, ast.Call)
-             and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
-             and isinstance(n.func.value, ast.Call)}
+    ctx = _Ctx(fn, start, cell_label(fn.__code__.co_filename), _anchor(fdef), _targets(fdef),
+               numbers(fdef, _globals(fn)))
+    # NB: the calls that fail nothing here, each with its condition (the module attributes
+    # that must hold numbers; none: whatever runs). ``torch.zeros(n).cuda(0)``: the factory's
+    # cpu result is moved at once; only the move is linted. So are factories only other
+    # factories meet before the move (ALBEF's ``torch.cat([torch.ones(bs), torch.zeros(2 *
+    # bs)]).to(image.device)``)
+    exempt: dict[int, Needs] = {}
+
+    def let(calls: Iterable[int], needs: Needs = frozenset()) -> None:
+        for c in calls:
+            if not needs or c not in exempt:
+                exempt[c] = needs
+
+    let(id(n.func.value) for n in ast.walk(fdef) if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute) and n.func.attr in ("to", "cuda")
+        and isinstance(n.func.value, ast.Call))
     for n in ast.walk(fdef):
+        got: set[str] = set()
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
                 and n.func.attr in ("to", "cuda") and not _only_dtype(n) \
-                and _only_made_here(n.func.value, ctx):
-            moved |= {id(c) for c in ast.walk(n.func.value) if isinstance(c, ast.Call)}
-    moved |= _returned_only(fdef)
-    for value in _indices_only(fdef):  # NB: a cast or reshape of a factory: the factory too
-        moved |= ({id(c) for c in ast.walk(value) if isinstance(c, ast.Call)}
-                  if _only_made_here(value, ctx) else {id(value)})
-    out = [issue for node in ast.walk(fdef) if isinstance(node, ast.Call)
-           and id(node) not in moved for issue in ctx.check(node)]
+                and _only_made_here(n.func.value, ctx, needs=got):
+            let(_calls(n.func.value), frozenset(got))
+    let(_returned_only(fdef))
+    for value, cond in _indices_only(fdef, ctx):  # NB: a cast or reshape of a factory: the
+        got = set(cond)  # factory too
+        if _only_made_here(value, ctx, needs=got):
+            let(_calls(value), frozenset(got))
+        else:
+            let([id(value)], cond)
+    out = [_conditional(issue, exempt.get(id(node))) for node in ast.walk(fdef)
+           if isinstance(node, ast.Call) and exempt.get(id(node)) != frozenset()
+           for issue in ctx.check(node)]
     return tuple(replace(i, handed=_handed(fdef, i.name, ctx))
                  if i.kind == "forward_no_device" and i.name else i for i in out)
+
+
+def _calls(node: ast.AST) -> set[int]:
+    return {id(c) for c in ast.walk(node) if isinstance(c, ast.Call)}
+
+
+def _globals(fn: Any) -> dict[str, Any]:
+    globs = getattr(fn, "__globals__", None)
+    return globs if type(globs) is dict else {}
+
+
+def _conditional(issue: Issue, needs: Needs | None) -> Issue:
+    """``issue``, silent where the module attributes ``needs`` names each hold a number: the
+    tensor then meets nothing from outside before it is moved (or it is 0-dim, where the
+    issue already said so)."""
+    if not needs:
+        return issue
+    return replace(issue, scalar_if=tuple(dict.fromkeys((*issue.scalar_if, *sorted(needs)))))
 
 
 def _handed(fdef: ast.AST, name: str, ctx: _Ctx) -> tuple[tuple[str, int | str], ...]:
@@ -129,10 +164,11 @@ def _handed(fdef: ast.AST, name: str, ctx: _Ctx) -> tuple[tuple[str, int | str],
     return tuple(dict.fromkeys(out))
 
 
-def _indices_only(fdef: ast.AST) -> list[ast.expr]:
+def _indices_only(fdef: ast.AST, ctx: _Ctx) -> list[tuple[ast.expr, Needs]]:
     """The calls whose tensor is only ever an index (``log_p[torch.arange(n), y]``, or a local
     ``rows = torch.arange(n)`` read only as ``log_p[rows, y]``, or as a number, or copied to
-    the cpu): PyTorch takes indices from the cpu for a tensor on any device, so where they are
+    the cpu, or moved, or written into another tensor made right here), each with its
+    condition: PyTorch takes indices from the cpu for a tensor on any device, so where they are
     made does not matter. A local's reads are those of the value one assignment binds, up to
     the next binding of the name (ESPnet's ``ilens = torch.tensor(ilens)``, then
     ``ilens.cpu()``, then ``ys_pad, ilens = pad_packed_sequence(...)``)."""
@@ -144,17 +180,20 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             # NB: a slice's bounds are numbers (``x[start:end]`` reads ``end.__index__()``)
             slots |= {id(b) for p in parts if isinstance(p, ast.Slice)
                       for b in (p.lower, p.upper, p.step) if b is not None}
-    out: list[ast.expr] = [n for n in ast.walk(fdef) if isinstance(n, ast.Call)
-                           and id(n) in slots]
+    out: list[tuple[ast.expr, Needs]] = [(n, frozenset()) for n in ast.walk(fdef)
+                                         if isinstance(n, ast.Call) and id(n) in slots]
     slots |= _scalar_reads_of_names(fdef) | _host_copies(fdef) | _device_moves(fdef)
     slots |= _counted_over(fdef, slots)
     at = _binding_order(fdef)
+    written, cond, values = _written_into_made_here(fdef, ctx, at)
+    slots |= written
+    out += [(v, cond) for v in values]
     names = sorted((n for n in ast.walk(fdef) if isinstance(n, ast.Name)), key=at)
     in_loop = {id(s) for loop in ast.walk(fdef) if isinstance(loop, ast.For | ast.While)
                for s in ast.walk(loop) if isinstance(s, ast.Assign)}
     for n in ast.walk(fdef):
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1
-                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)):
+                and isinstance(n.targets[0], ast.Name) and _calls(n.value)):
             continue
         name, end = n.targets[0].id, _end(n)
         stores = [x for x in names if x.id == name and not isinstance(x.ctx, ast.Load)]
@@ -163,7 +202,7 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
             # every read of the name counts
             if len(stores) > 1:
                 continue
-            reads = [id(x) in slots for x in names if x.id == name and isinstance(x.ctx, ast.Load)
+            reads = [id(x) for x in names if x.id == name and isinstance(x.ctx, ast.Load)
                      and not _at(n) <= _at(x) <= end]
         else:
             # NB: the value this assignment binds, read until the name is bound again
@@ -173,10 +212,62 @@ def _indices_only(fdef: ast.AST) -> list[ast.expr]:
                     continue
                 if not isinstance(x.ctx, ast.Load):
                     break
-                reads.append(id(x) in slots)
-        if reads and all(reads):
-            out.append(n.value)
+                reads.append(id(x))
+        if reads and all(r in slots for r in reads):
+            out.append((n.value, cond if written.intersection(reads) else frozenset()))
     return out
+
+
+def _written_into_made_here(fdef: ast.AST, ctx: _Ctx, at: Callable[[ast.Name], tuple[int, int]]
+                            ) -> tuple[set[int], Needs, list[ast.expr]]:
+    """The writes ``t[...] = v`` into a local ``t`` that holds, there, a tensor made right
+    here, of a value made right here too (DAC's residual quantizer: ``n_quantizers =
+    torch.ones((b,)) * self.n_codebooks + 1``, ``n_quantizers[:k] = dropout[:k]``, then
+    ``n_quantizers.to(z.device)``): the write meets nothing from outside. Gives the reads it
+    makes of such locals (``t`` and those in ``v``: no use of them), their condition, and
+    the values written (their factories meet nothing either)."""
+    binds: dict[str, list[tuple[tuple[int, int], ast.expr | None]]] = {}
+    bound = {id(n.targets[0]): n.value for n in ast.walk(fdef) if isinstance(n, ast.Assign)
+             and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            binds.setdefault(n.id, []).append((at(n), bound.get(id(n))))
+
+    def made_here(name: str, pos: tuple[int, int], needs: set[str], depth: int = 0) -> bool:
+        """``name`` holds, at ``pos``, a tensor made right here (as its last binding says)."""
+        before = [b for b in binds.get(name, ()) if b[0] < pos]
+        if not before or depth > _MAX_FLOW:
+            return False
+        bpos, value = max(before, key=lambda b: b[0])
+        if value is None:
+            return False
+        own = frozenset(x.id for x in ast.walk(value) if isinstance(x, ast.Name)
+                        and made_here(x.id, bpos, needs, depth + 1))
+        return _only_made_here(value, ctx, own, needs)
+
+    reads: set[int] = set()
+    needs: set[str] = set()
+    values: list[ast.expr] = []
+    for n in ast.walk(fdef):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(t := n.targets[0], ast.Subscript)
+                and isinstance(t.value, ast.Name)):
+            continue
+        got: set[str] = set()
+        pos = _at(n)
+        parts = t.slice.elts if isinstance(t.slice, ast.Tuple) else [t.slice]
+        own = frozenset(x.id for x in ast.walk(n.value) if isinstance(x, ast.Name)
+                        and made_here(x.id, pos, got))
+        if made_here(t.value.id, pos, got) and all(_a_number(p, ctx, got) for p in parts) \
+                and _only_made_here(n.value, ctx, own, got):
+            reads.add(id(t.value))
+            reads |= {id(x) for x in ast.walk(n.value) if isinstance(x, ast.Name) and x.id in own}
+            needs |= got
+            values.append(n.value)
+    return reads, frozenset(needs), values
+
+
+_MAX_FLOW = 8  # NB: how many bindings back a local's tensor is followed to where it was made
 
 
 def _returned_only(fdef: ast.AST) -> set[int]:
@@ -342,36 +433,57 @@ _SHAPES = frozenset({"view", "reshape", "unsqueeze", "squeeze", "expand", "expan
                      "reshape_as", "clone", "detach"})
 
 
-def _only_made_here(node: ast.expr, ctx: _Ctx, own: str = "") -> bool:
+def _only_made_here(node: ast.expr, ctx: _Ctx, own: str | Collection[str] = "",
+                    needs: set[str] | None = None) -> bool:
     """``node`` only combines tensors that torch's factories make right there: a factory call,
     a join of such (``torch.cat([torch.ones(n), torch.zeros(m)])``), a cast or a reshape of one
-    (SupContrast's ``torch.arange(n).view(-1, 1).to(device)``), or arithmetic of them and
-    numbers. Nothing from outside meets them before the move. ``own``: a local that holds
-    only such tensors itself."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    (SupContrast's ``torch.arange(n).view(-1, 1).to(device)``), a slice of one, or arithmetic
+    of them and numbers (:mod:`._lint_numbers`). Nothing from outside meets them before the
+    move. ``own``: locals that hold only such tensors themselves. ``needs`` gathers the module
+    attributes that must be numbers for this to hold."""
+    num = as_number(node, ctx.numbers, _globals(ctx.fn))
+    if num is not None:
+        if needs is not None:
+            needs |= num
+        return True
     if isinstance(node, ast.Name):
-        return bool(own) and node.id == own
+        return node.id == own if isinstance(own, str) else node.id in own
     if isinstance(node, ast.BinOp):
-        return _only_made_here(node.left, ctx, own) and _only_made_here(node.right, ctx, own)
-    if isinstance(node, ast.Subscript):  # NB: ``torch.unique(t, return_counts=True)[1]``
-        return isinstance(node.slice, ast.Constant) and _only_made_here(node.value, ctx, own)
+        return _only_made_here(node.left, ctx, own, needs) \
+            and _only_made_here(node.right, ctx, own, needs)
+    if isinstance(node, ast.Subscript):  # NB: ``torch.unique(t, return_counts=True)[1]``,
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]  # ``d[:n]``
+        return all(_a_number(p, ctx, needs) for p in parts) \
+            and _only_made_here(node.value, ctx, own, needs)
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return False
     f = node.func
     if f.attr in FACTORIES and ctx._is_torch(f.value):
         return True
     if (f.attr in _CASTS and not node.args) or f.attr in _SHAPES:
-        return _only_made_here(f.value, ctx, own)
+        return _only_made_here(f.value, ctx, own, needs)
     if f.attr in _JOINS and ctx._is_torch(f.value) and node.args \
             and isinstance(node.args[0], ast.List | ast.Tuple):
-        return all(_only_made_here(e, ctx, own) for e in node.args[0].elts)
+        return all(_only_made_here(e, ctx, own, needs) for e in node.args[0].elts)
     if ctx._is_torch(f.value) and node.args and all(isinstance(k.value, ast.Constant)
                                                     for k in node.keywords):
         # NB: torch's function of such tensors and numbers (DINO's ``torch.cumsum(torch
         # .unique_consecutive(torch.tensor(sizes), return_counts=True)[1], 0)``)
-        return all(_only_made_here(a, ctx, own) for a in node.args)
+        return all(_only_made_here(a, ctx, own, needs) for a in node.args)
     return False
+
+
+def _a_number(part: ast.expr, ctx: _Ctx, needs: set[str] | None) -> bool:
+    """An index or a slice of numbers only (``1``, ``:n``, ``...``)."""
+    if isinstance(part, ast.Slice):
+        return all(_a_number(b, ctx, needs) for b in (part.lower, part.upper, part.step)
+                   if b is not None)
+    if isinstance(part, ast.Constant) and (part.value is Ellipsis or part.value is None):
+        return True
+    got = as_number(part, ctx.numbers, _globals(ctx.fn))
+    if got is not None and needs is not None:
+        needs |= got
+    return got is not None
 
 
 def _forward_def(cls: type) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -531,9 +643,9 @@ def _targets(fdef: ast.AST) -> dict[int, tuple[str, ast.expr]]:
 
 class _Ctx:
     def __init__(self, fn: Any, start: int, label: str, anchor: str,
-                 targets: dict[int, tuple[str, ast.expr]]) -> None:
+                 targets: dict[int, tuple[str, ast.expr]], nums: Numbers) -> None:
         self.fn, self.start, self.label = fn, start, label
-        self.anchor, self.targets = anchor, targets
+        self.anchor, self.targets, self.numbers = anchor, targets, nums
         self.where = fn.__qualname__
 
     def check(self, call: ast.Call) -> list[Issue]:
