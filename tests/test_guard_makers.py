@@ -950,3 +950,49 @@ def test_a_function_handed_the_device_that_gave_a_stray_is_named(ip, capsys):
         is not None
     text = diagnosis(capsys)
     assert "culprit: data['labels']" in text and "culprit: prepare_inputs" not in text, text
+
+
+LEARNER = """
+import torch
+from torch import nn
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+    def forward(self, x):
+        return self.fc(x)
+
+class Learner(nn.Module):
+    def __init__(self, net, size):
+        super().__init__()
+        self.augment = nn.Identity()
+        self.net = net
+        self.head = Head()
+        self.forward(torch.randn(2, size))
+    def forward(self, x):
+        view = self.augment(x)
+        return self.head(self.net(view))
+
+net = nn.Linear(4, 4).to("meta")
+"""
+
+
+def test_a_wrapper_that_runs_itself_while_it_is_built_is_edited_where_it_makes_its_parts(
+        ip, capsys):
+    """byol-pytorch's ``BYOL.__init__`` sends a mock batch made on the cpu through itself,
+    beside the network it was handed on the GPU; the batch passes an augmentation that gives
+    back its input (``nn.Identity``), and the object's own head is still on the cpu. No name
+    of the user's holds the object yet. The batch's trail goes on through the other name the
+    very tensor has (before: it stopped at the augmentation, and the fix printed moved the
+    user's network to the cpu); the head is moved where ``__init__`` makes it."""
+    assert run(ip, LEARNER) is None
+    capsys.readouterr()
+    assert run(ip, "learner = Learner(net, 4)\n") is not None
+    text = diagnosis(capsys)
+    assert "+ self.forward(torch.randn(2, size, device=next(net.parameters()).device))" \
+        in text, text
+    assert "culprit: `self.head` in Learner.__init__ (Head, cpu)" in text, text
+    assert "+ self.head = Head().to(next(net.parameters()).device)" in text, text
+    assert 'net.to("cpu")' not in text, text
+    assert VERIFIED in text, text

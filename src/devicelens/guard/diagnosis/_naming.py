@@ -83,7 +83,10 @@ def _built_here(ctx: Ctx, failure: Failure, expected: str, op: Op) -> Blame | No
         return None
     m = held[2]
     if held[1] == "self":
-        return _built_inline(ctx, op, expected, held[0], m)
+        from ._init_parts import made_in_init
+
+        return _built_inline(ctx, op, expected, held[0], m) or made_in_init(
+            ctx, op, Want(failure.kind, op.operand.device, op.operand.dtype, expected, ""), m)
     outer = [fr for fr in ctx.frames if ctx.is_user(fr.frame.f_code.co_filename)
              and fr.frame.f_code.co_name != "<module>"
              and any(v is m for v in frame_locals(fr.frame).values())]

@@ -208,6 +208,15 @@ class Tracer:
             found = found or _code_bugs.where_made(self, at, value, name)
             if isinstance(value, ast.Call) and found and all(o.role == "code" for o in found):
                 found = found + self.producer(at, value, name)
+            if not found and sc.frame >= 0 and depth < MAX_DEPTH:
+                # NB: a value that came out of torch's code as it went in (``nn.Identity``,
+                # an augmentation that does nothing): the live tensor is bound to another
+                # name, here or in another frame, whose trail goes on (byol-pytorch's
+                # ``self.augment1(x)``, ``x`` the mock image its ``__init__`` made)
+                obj = sc.values.get(name)
+                if is_tensor(obj) and self.matches(obj):
+                    self._followed.add((sc.frame, name))
+                    found = self._bound_elsewhere(sc, obj, depth, same_frame=True)
             return found
         if name in sc.code.params() and name != "self":
             return self._param(sc, name, depth)
@@ -217,12 +226,14 @@ class Tracer:
             found = self._bound_elsewhere(sc, obj, depth)
         return found
 
-    def _bound_elsewhere(self, sc: Scope, obj: Any, depth: int) -> list[Origin]:
+    def _bound_elsewhere(self, sc: Scope, obj: Any, depth: int,
+                         same_frame: bool = False) -> list[Origin]:
         """``obj`` (a closure's free variable, say) as a local of another live user frame,
         followed there: ``selected_beam`` of ``iter``, which the closure ``fn`` captured through
-        ``_expand_state``'s parameter, made by ``iter``'s own line."""
+        ``_expand_state``'s parameter, made by ``iter``'s own line. ``same_frame``: under another
+        name of frame ``sc`` too."""
         for j, fr in enumerate(self.frames):
-            if j == sc.frame or not self.is_user(fr.frame.f_code.co_filename):
+            if (j == sc.frame and not same_frame) or not self.is_user(fr.frame.f_code.co_filename):
                 continue
             here = self.scope(j)
             if here is None:

@@ -993,6 +993,11 @@ def _default_device() -> str:
     return str(torch.get_default_device())
 
 
+def anchor_at(tr: Tracer, sc: Scope, line: int) -> str | None:
+    """An expression for the device the culprit should have, valid at ``line`` of ``sc``."""
+    return _anchor(tr, sc, line, "device")
+
+
 def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
     """An expression for the device (dtype) the culprit should have, valid at ``line``."""
     target = tr.want.expected
