@@ -781,6 +781,35 @@ def test_a_plain_list_of_one_tensor_per_device_read_by_the_inputs_device_is_only
     assert [s[:2] for s in severity(fixed)] == [("trap_container", "error")]
 
 
+def test_a_plain_1d_attribute_read_only_an_item_at_a_time_is_only_a_note() -> None:
+    """FlashOcc's view transformer keeps ``grid_size`` as a plain 1-D cpu tensor and reads it
+    only as ``coor[:, 0] < self.grid_size[0]``: each item is a 0-dim tensor, which PyTorch
+    takes beside tensors on any device, so nothing fails. Read whole, the error stays; a 2-D
+    attribute's item is 1-D, and its error stays too."""
+    cls = ("class View(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.proj = nn.Linear(3, 3)\n        self.grid_size = torch.ones(3)\n"
+           "    def forward(self, coor):\n"
+           "        n = len(self.grid_size)\n"
+           "        return (self.proj(coor)[:, 0] < self.grid_size[0]) & "
+           "(coor[:, n - 1] < self.grid_size[-1])\n")
+
+    class View(nn.Module):
+        def __init__(self, dims: int = 1) -> None:
+            super().__init__()
+            self.proj = nn.Linear(3, 3)
+            self.grid_size = torch.ones(*[3] * dims)
+
+    def severity(text: str, dims: int = 1) -> list[tuple[str, str]]:
+        ns = {"view": View(dims).to("meta")}
+        return [(f.kind, f.severity) for f in found(ns, text)
+                if any(p.startswith("view.grid_size") for p in f.paths)]
+
+    assert severity(cls) == [("trap_latent", "info")]
+    whole = cls.replace("self.grid_size[-1]", "self.grid_size.sum()")
+    assert severity(whole) == [("trap_attribute", "error")]
+    assert severity(cls, dims=2) == [("trap_attribute", "error")]
+
+
 def test_float64_buffers_cast_through_a_local_where_read_are_kept_on_purpose() -> None:
     """rl_games' RunningMeanStd keeps float64 statistics in a float32 network and reads them as
     ``current_mean = self.running_mean`` then ``current_mean.float()``: cast where read, a note.

@@ -165,6 +165,14 @@ def _moved_at_use(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Find
                 f"{path} keeps tensors in a plain container, one per device, and {cls}'s own "
                 f"code reads the one on the device of what it is given, so nothing fails. "
                 f"Module.to() moves none of them.", "", f.paths, f.objects, f.devices)
+        elif role == "attribute" and len(t.shape or ()) == 1 \
+                and key in usage.read_as_items(cls):
+            swap[id(f)] = Finding(
+                f.id, "trap_latent", "info", f"{path} is read an item at a time",
+                f"{what}, and {cls}'s own code reads only its items, each a 0-dim tensor, "
+                f"which may sit on the cpu beside tensors on any device: nothing fails. "
+                f"Registered as a buffer, Module.to() would move it.", f.fix, f.paths,
+                f.objects, f.devices)
         elif key in usage.moved_at_use(cls):
             swap[id(f)] = Finding(
                 f.id, "trap_latent", "info", f"{path} is moved where it is used",

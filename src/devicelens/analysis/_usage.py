@@ -68,6 +68,9 @@ class _Shared:
         #: a class the cells define -> its plain containers its own code reads by the device of
         #: what it is given (``self.cos_cached[x.device.index]``): one tensor kept per device
         self.picked_by_device: dict[str, frozenset[str]] = {}
+        #: a class the cells define -> its attributes its own code reads an item at a time
+        #: (``self.grid_size[0]``: a 0-dim tensor of a 1-D one), or only their header
+        self.read_as_items: dict[str, frozenset[str]] = {}
         #: a class the cells define -> the attributes its ``forward`` assigns (remakes at each
         #: call: ``self.pos_index = torch.LongTensor(...)``)
         self.remade_at_call: dict[str, frozenset[str]] = {}
@@ -98,7 +101,7 @@ class _Shared:
 _LIBRARY: dict[tuple[object, ...], dict[str, Any]] = {}
 _LIBRARY_MAX = 8
 _READ_BY_LIBRARY = ("env", "cpu_args", "cpu_paths", "helpers", "moved_at_use", "cast_at_use",
-                    "picked_by_device", "remade_at_call",
+                    "picked_by_device", "read_as_items", "remade_at_call",
                     "read_attrs", "casts_inputs", "accumulated", "moves_params", "helper_params",
                     "method_moves", "forward_moves")
 
@@ -159,6 +162,7 @@ class Usage:
         self._moved = {k: v for k, v in shared.moved_at_use.items() if v}
         self._cast = {k: v for k, v in shared.cast_at_use.items() if v}
         self._picked = {k: v for k, v in shared.picked_by_device.items() if v}
+        self._items = {k: v for k, v in shared.read_as_items.items() if v}
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
         self._read = shared.read_attrs
         self._casts = {k: v for k, v in shared.casts_inputs.items() if v}
@@ -230,8 +234,8 @@ class Usage:
             # NB: and what the classes the cells define do (a class redefined in a cell of no
             # other use changes these alone)
             self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved,
-                         self._cast, self._picked, self._remade, self._read, self._casts,
-                         self._accumulated)
+                         self._cast, self._picked, self._items, self._remade, self._read,
+                         self._casts, self._accumulated)
         return self._key
 
     def moved_at_use(self, class_name: str) -> frozenset[str]:
@@ -252,6 +256,13 @@ class Usage:
         one tensor per device on purpose, and those on other devices than the module's are
         the other GPUs' copies."""
         return self._picked.get(class_name, frozenset())
+
+    def read_as_items(self, class_name: str) -> frozenset[str]:
+        """The attributes class ``class_name`` (defined in the cells) reads only an item at a
+        time (FlashOcc's ``coor[:, 0] < self.grid_size[0]``), or only their shape, dtype or
+        device: of a 1-D tensor each item is a 0-dim tensor, which may sit on the cpu beside
+        tensors on any device."""
+        return self._items.get(class_name, frozenset())
 
     def read_attrs(self, class_name: str) -> frozenset[str] | None:
         """The ``self.<attr>`` that class ``class_name`` (defined in the cells, on bases that
@@ -424,6 +435,7 @@ class _Visitor:
                 self.shared.forward_moves[s.name] = _params_moved(forward)
             self.shared.cast_at_use[s.name] = _cast_at_use(s)
             self.shared.picked_by_device[s.name] = _picked_by_device(s)
+            self.shared.read_as_items[s.name] = _read_as_items(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
             self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
             self.shared.casts_inputs[s.name] = _casts_inputs(s)
@@ -1081,6 +1093,38 @@ def _picked_by_device(cls: ast.ClassDef) -> frozenset[str]:
                     and _reads_a_device(node.slice, by_device):
                 out.add(attr)
     return frozenset(out)
+
+
+def _read_as_items(cls: ast.ClassDef) -> frozenset[str]:
+    """``X`` of every ``self.X`` that the methods of ``cls`` read only as ``self.X[i]`` with
+    ``i`` a literal integer, or for its header (``.shape``, ``.dtype``, ``.device``, ``len``),
+    and bind only by assigning it whole."""
+    parents = {id(c): p for p in ast.walk(cls) for c in ast.iter_child_nodes(p)}
+    ok: set[str] = set()
+    bad: set[str] = set()
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+            continue
+        attr = _plain_self_attr(node)
+        if attr is None:
+            continue
+        up = parents.get(id(node))
+        item = isinstance(up, ast.Subscript) and up.value is node \
+            and isinstance(up.ctx, ast.Load) and _an_int(up.slice)
+        header = (isinstance(up, ast.Attribute) and up.attr in _HEADER) or (
+            isinstance(up, ast.Call) and isinstance(up.func, ast.Name)
+            and up.func.id == "len" and node in up.args)
+        (ok if item or header else bad).add(attr)
+    return frozenset(ok - bad)
+
+
+_HEADER = frozenset({"shape", "dtype", "device", "ndim"})
+
+
+def _an_int(e: ast.expr) -> bool:
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        e = e.operand
+    return isinstance(e, ast.Constant) and type(e.value) is int
 
 
 def _reads_a_device(e: ast.expr, names: set[str]) -> bool:
