@@ -632,7 +632,7 @@ def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
         return [(f.kind, f.severity) for f in found(ns, text) if "criterion.alpha" in f.paths]
 
     assert severity(cls) == [("trap_latent", "info")]
-    assert severity(cls.replace("self.nll(x, y)", "self.nll(x, y) * self.alpha[0]")) == [
+    assert severity(cls.replace("self.nll(x, y)", "self.nll(x * self.alpha, y)")) == [
         ("trap_attribute", "error")]
     assert severity(cls.replace("(nn.Module)", "(LossBase)")) == [("trap_attribute", "error")]
     assert severity(cls.replace("return self.nll(x, y)", "return getattr(self, 'al' + 'pha')")
@@ -808,6 +808,34 @@ def test_a_plain_1d_attribute_read_only_an_item_at_a_time_is_only_a_note() -> No
     whole = cls.replace("self.grid_size[-1]", "self.grid_size.sum()")
     assert severity(whole) == [("trap_attribute", "error")]
     assert severity(cls, dims=2) == [("trap_attribute", "error")]
+
+
+def test_a_model_part_its_forward_never_reads_may_stay_on_another_device() -> None:
+    """Real-Time-Voice-Cloning's speaker encoder puts its LSTM on the GPU and its similarity
+    scale on a cpu ``loss_device``, which only its ``loss`` reads: its forward pass does not
+    fail, so the split is a note. Read by a method its ``forward`` calls, the error stays."""
+    cls = ("class Encoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.linear = nn.Linear(4, 4)\n"
+           "        self.similarity_weight = nn.Parameter(torch.tensor([10.0]))\n"
+           "    def forward(self, x):\n        return self.embed(x)\n"
+           "    def embed(self, x):\n        return self.linear(x)\n"
+           "    def loss(self, e):\n        return (e * self.similarity_weight).sum()\n")
+
+    class Encoder(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.linear = nn.Linear(4, 4).to("meta")
+            self.similarity_weight = nn.Parameter(torch.tensor([10.0]))
+
+    ns = {"model": Encoder()}
+
+    def severity(text: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, text) if f.kind == "module_split"]
+
+    assert severity(cls) == [("module_split", "info")]
+    read = cls.replace("return self.linear(x)\n",
+                       "return self.linear(x) * self.similarity_weight\n")
+    assert severity(read) == [("module_split", "error")]
 
 
 def test_float64_buffers_cast_through_a_local_where_read_are_kept_on_purpose() -> None:

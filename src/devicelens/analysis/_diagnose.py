@@ -95,10 +95,44 @@ def _diagnose(snap: Snapshot, cells: Sequence[str] | None, m: Memo) -> list[Find
     out = _not_references(snap, out)
     out = _moved_at_use(snap, usage, out)
     out = _cast_at_use(snap, usage, out)
+    out = _unread_by_forward(snap, usage, out)
     m.roll()
     out.sort(key=lambda f: _SEVERITY_ORDER[f.severity])
     m.shared["last"] = (snap, usage, out)
     return list(out)
+
+
+def _unread_by_forward(snap: Snapshot, usage: Usage, out: list[Finding]) -> list[Finding]:
+    """``out`` with each "its forward pass will fail" split made a note where the model's
+    own class (defined in the cells) never reads the strays in its ``forward``
+    (Real-Time-Voice-Cloning's speaker encoder keeps its similarity scale and its loss on a
+    cpu ``loss_device`` beside an LSTM on the GPU; only its ``loss`` reads them, with inputs
+    it is handed there). NB: the strays' own attributes of the model, read off their refs."""
+    splits = [f for f in out if f.kind == "module_split" and f.severity == "error"
+              and f.objects and f.objects[0] in snap and f.paths]
+    if not splits:
+        return out
+    swap: dict[int, Finding] = {}
+    for f in splits:
+        o = snap[f.objects[0]]
+        reads = usage.forward_reads(o.type_name)
+        if reads is None:
+            continue
+        wanted = set(f.paths)
+        strays = [t for t in o.tensors if t.path in wanted]
+        attrs = {str(t.ref[1].key) if len(t.ref) > 1 and t.ref[1].kind == "attr" else ""
+                 for t in strays}
+        if not strays or "" in attrs or attrs & reads:
+            continue
+        names = ", ".join(f"{o.name}.{a}" for a in sorted(attrs))
+        swap[id(f)] = Finding(
+            f.id, "module_split", "info", f"{o.name} keeps {names} elsewhere",
+            f"{o.name} keeps {names} on {', '.join(sorted({t.device for t in strays}))}, "
+            f"apart from the rest of it, and {o.type_name}.forward never reads "
+            f"{'it' if len(attrs) == 1 else 'them'}: its forward pass does not fail. Another "
+            f"method of it that reads {'it' if len(attrs) == 1 else 'them'} needs inputs "
+            f"there.", "", f.paths, f.objects, f.devices)
+    return [swap.get(id(f), f) for f in out]
 
 
 def _not_orphans(snap: Snapshot, out: list[Finding]) -> list[Finding]:

@@ -78,6 +78,9 @@ class _Shared:
         #: that cannot be told from its text (a base class the cells do not define, a
         #: ``getattr(self, ...)``)
         self.read_attrs: dict[str, frozenset[str] | None] = {}
+        #: a class the cells define -> the ``self.<attr>`` its ``forward`` reads, itself or
+        #: through the methods of its own it calls; None where that cannot be told
+        self.forward_reads: dict[str, frozenset[str] | None] = {}
         #: a class the cells define -> the submodules whose dtype its own code casts what it
         #: hands them to (``output.to(self.summary.weight.dtype)``)
         self.casts_inputs: dict[str, frozenset[str]] = {}
@@ -102,7 +105,8 @@ _LIBRARY: dict[tuple[object, ...], dict[str, Any]] = {}
 _LIBRARY_MAX = 8
 _READ_BY_LIBRARY = ("env", "cpu_args", "cpu_paths", "helpers", "moved_at_use", "cast_at_use",
                     "picked_by_device", "read_as_items", "remade_at_call",
-                    "read_attrs", "casts_inputs", "accumulated", "moves_params", "helper_params",
+                    "read_attrs", "forward_reads", "casts_inputs", "accumulated", "moves_params",
+                    "helper_params",
                     "method_moves", "forward_moves")
 
 
@@ -165,6 +169,7 @@ class Usage:
         self._items = {k: v for k, v in shared.read_as_items.items() if v}
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
         self._read = shared.read_attrs
+        self._forward_reads = shared.forward_reads
         self._casts = {k: v for k, v in shared.casts_inputs.items() if v}
         self._accumulated = {k: v for k, v in shared.accumulated.items() if v}
         self.cpu_paths = frozenset(shared.cpu_paths)
@@ -235,7 +240,7 @@ class Usage:
             # other use changes these alone)
             self._key = (used, self._origins(), self.cpu_paths, self.history, self._moved,
                          self._cast, self._picked, self._items, self._remade, self._read,
-                         self._casts, self._accumulated)
+                         self._forward_reads, self._casts, self._accumulated)
         return self._key
 
     def moved_at_use(self, class_name: str) -> frozenset[str]:
@@ -270,6 +275,12 @@ class Usage:
         where that cannot be told (not defined in the cells, a base defined elsewhere, a
         ``getattr``/``__dict__`` read of itself)."""
         return self._read.get(class_name)
+
+    def forward_reads(self, class_name: str) -> frozenset[str] | None:
+        """The ``self.<attr>`` that the ``forward`` of class ``class_name`` (defined in the
+        cells) reads, itself or through the methods of the class it calls (``self
+        .similarity_matrix(...)``); None where that cannot be told."""
+        return self._forward_reads.get(class_name)
 
     def accumulated(self, class_name: str) -> frozenset[str]:
         """The attributes class ``class_name`` (defined in the cells) only accumulates into in
@@ -438,6 +449,7 @@ class _Visitor:
             self.shared.read_as_items[s.name] = _read_as_items(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
             self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
+            self.shared.forward_reads[s.name] = _forward_reads(s)
             self.shared.casts_inputs[s.name] = _casts_inputs(s)
             self.shared.accumulated[s.name] = _accumulated(s)
             for m in s.body:
@@ -923,6 +935,33 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
                 and node.func.id in _SELF_READERS and any(
                     isinstance(a, ast.Name) and a.id == "self" for a in node.args):
             return None
+    return frozenset(reads)
+
+
+def _forward_reads(cls: ast.ClassDef) -> frozenset[str] | None:
+    """``self.<attr>`` read by ``cls.forward`` and by the methods of ``cls`` it calls, theirs
+    too; None where ``cls`` does not define ``forward``, has a base other than torch's
+    ``Module``, or reads itself by name (``getattr(self, k)``)."""
+    methods = {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
+    if "forward" not in methods or any(ast.unparse(b) not in _MODULE_BASES for b in cls.bases):
+        return None
+    todo, seen, reads = ["forward"], set(), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in methods:
+            continue
+        seen.add(name)
+        for node in ast.walk(methods[name]):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == "self" and not isinstance(node.ctx, ast.Store):
+                if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
+                    return None
+                reads.add(node.attr)
+                todo.append(node.attr)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in _SELF_READERS and any(
+                        isinstance(a, ast.Name) and a.id == "self" for a in node.args):
+                return None
     return frozenset(reads)
 
 
