@@ -996,3 +996,34 @@ def test_a_wrapper_that_runs_itself_while_it_is_built_is_edited_where_it_makes_i
     assert "+ self.head = Head().to(next(net.parameters()).device)" in text, text
     assert 'net.to("cpu")' not in text, text
     assert VERIFIED in text, text
+
+
+REMOVER = """
+import numpy as np
+import torch
+from torch import nn
+
+net = nn.Linear(3, 2).to("meta")
+
+def remove_bg(img):
+    image = torch.from_numpy(img)
+    image = image.type(torch.FloatTensor)
+    return net(image)
+"""
+
+
+def test_a_legacy_type_cast_is_the_line_that_puts_a_tensor_on_the_cpu(ip, capsys):
+    """U-2-Net's ``removeBg`` makes its image with ``torch.from_numpy`` and then casts it with
+    ``.type(torch.FloatTensor)``, a type that names the cpu, before the notebook's ``net`` on
+    the GPU reads it. The cast is the line to edit (before: the earlier line too, whose move
+    the cast undoes), and the device is that of the model the function reads by its global
+    name (before: no anchor there, so the edit went into the model's own ``forward``)."""
+    assert run(ip, REMOVER) is None
+    capsys.readouterr()
+    assert run(ip, "pred = remove_bg(np.ones((2, 3)))\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: remove_bg (a function: the line to edit is in it)" in text, text
+    assert ("+ image = image.type(torch.FloatTensor).to(next(net.parameters()).device)"
+            in text), text
+    assert "+ image = torch.from_numpy(img)." not in text, text
+    assert VERIFIED in text, text

@@ -55,11 +55,24 @@ def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     out = dropped_moves(tr, sc, name) or unmoved_sibling(tr, sc, name)
     if out:
         return out
-    for stmt, value in _source.assignments(sc.code, name, sc.line):
+    # NB: newest first: a line that moves the value (``image = image.type(torch
+    # .FloatTensor)``) decides its device, whatever the lines before it made
+    for stmt, value in reversed(_source.assignments(sc.code, name, sc.line)):
         if value is None or isinstance(stmt, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
             continue
-        out += _origins(tr, sc, _changes(tr, sc, value, stmt.lineno), name)
+        changes = _changes(tr, sc, value, stmt.lineno)
+        out = _origins(tr, sc, changes, name) + out
+        if tr.want.kind == "device" and any(_moves(sc, node) for node, _text in changes):
+            break
     return out
+
+
+def _moves(sc: Scope, node: ast.AST) -> bool:
+    """``node`` is a move (``.to(...)``, ``.cuda()``, ``.cpu()``, a legacy type's cast)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    return node.func.attr in _edits.MOVES or (
+        node.func.attr == "type" and len(node.args) == 1 and bool(_legacy_type(sc, node.args[0])))
 
 
 def unmoved_sibling(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
@@ -598,6 +611,14 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
             makes = tr.want.device
         else:
             makes = "cpu" if name == "cpu" else ("cuda" if name == "cuda" else _device_of(target))
+    elif name == "type" and len(call.args) == 1 and not call.keywords \
+            and (kind := _legacy_type(sc, call.args[0])):
+        # NB: ``image.type(torch.FloatTensor)`` (U-2-Net's ``removeBg``): the legacy type
+        # names a device as well as a dtype, the cpu; the fix moves the cast's result
+        if not _same_device(kind, tr.want.device):
+            return None
+        anchor = _anchor(tr, sc, line, "device")
+        return call, (f"{_source.segment(sc.code, call)}.to({anchor})" if anchor else None)
     elif (layer := _layer_class(tr, sc, call)) is not None:
         # NB: a layer built on the line it runs (``nn.BatchNorm2d(n)(x)`` in a ``forward``):
         # made on the default device at each call, whatever device the model is on
@@ -911,6 +932,18 @@ def _is_torch(sc: Scope, node: ast.expr) -> bool:
     return is_torch_namespace(sc, node)
 
 
+def _legacy_type(sc: Scope, e: ast.expr) -> str:
+    """The device a legacy tensor type names: "cpu" for ``torch.FloatTensor``, "cuda" for
+    ``torch.cuda.LongTensor``; '' for anything else."""
+    if not (isinstance(e, ast.Attribute) and e.attr.endswith("Tensor") and e.attr != "Tensor"):
+        return ""
+    if _is_torch(sc, e.value):
+        return "cpu"
+    inner = e.value
+    return "cuda" if isinstance(inner, ast.Attribute) and inner.attr == "cuda" \
+        and _is_torch(sc, inner.value) else ""
+
+
 def _is_factory(sc: Scope, call: ast.Call) -> bool:
     func = call.func
     if isinstance(func, ast.Attribute):
@@ -1075,7 +1108,30 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
                 return f"next({k}.parameters()).{attr}"
     if code.func is None:
         return _cell_anchor(sc, attr, target, ok)
+    if attr == "device":
+        model = _global_model(sc, target)
+        if model:
+            return f"next({model}.parameters()).device"
     return _spelled_dtype(sc, target) if attr == "dtype" else None
+
+
+def _global_model(sc: Scope, target: str) -> str:
+    """A model on ``target`` that the function reads by its module's name for it, first read
+    first (U-2-Net's ``removeBg``: ``d1 = net(image)``, ``net`` the notebook's model); ''
+    where there is none. NB: a name the function binds itself is its own."""
+    code = sc.code
+    own = set(code.params())
+    for node in _source.own_nodes(code):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) \
+                or node.id in own or node.id in sc.values:
+            continue
+        own.add(node.id)
+        if _source.assignments(code, node.id, 1 << 30):
+            continue
+        v = sc.globals.get(node.id)
+        if is_module(v) and _module_on(v, "device", target):
+            return node.id
+    return ""
 
 
 def _spelled_dtype(sc: Scope, target: str) -> str | None:
