@@ -1385,3 +1385,49 @@ def test_an_edit_of_a_private_method_is_rehearsed(ip, capsys):
     text = diagnosis(out)
     assert "(in Sampler.__clamp)" in text and "torch.Tensor([0.])" in text, text
     assert text.rstrip().endswith(VERIFIED), text
+
+
+AWAITED = """
+import asyncio
+import torch
+from torch import nn
+
+class Diarizer:
+    def __init__(self):
+        self.model = nn.Linear(3, 2).to("meta")
+    async def diarize(self, chunk):
+        await asyncio.sleep(0)
+        feats = torch.ones(2, 3)
+        return self.model(feats)
+
+class Waits:
+    def __await__(self):
+        yield "a future of the kernel's loop"
+        return 1
+
+diarizer = Diarizer()
+"""
+
+
+def test_a_cell_that_awaits_at_its_top_level_is_rehearsed_and_guarded(ip, capsys):
+    """WhisperLiveKit's streaming diarizer is a coroutine the notebook awaits at the top of a
+    cell (IPython's autoawait). The rehearsal compiled the edited cell as plain Python ("not
+    valid Python: 'await' outside function") and ``%%cuda_safe`` raised a SyntaxError. Now the
+    sandbox runs the cell on an event loop of its own, and ``%%cuda_safe`` runs it where it
+    is; a cell that must wait on IPython's loop is stopped with an error that says so."""
+    from devicelens.guard import DeviceMismatchError
+
+    assert run(ip, capsys, AWAITED)[0] is None
+    err, out, _ = run(ip, capsys, "out = await diarizer.diarize(None)\n")
+    assert err is not None
+    text = diagnosis(out)
+    assert "+ feats = torch.ones(2, 3, device=" in text, text
+    assert VERIFIED in text, text
+    err, _, _ = run(ip, capsys, "%%cuda_safe --no-preflight\nout = await diarizer.diarize(None)\n")
+    assert isinstance(err, DeviceMismatchError), repr(err)
+    assert VERIFIED in str(err), str(err)
+    err, _, _ = run(ip, capsys, "%%cuda_safe --no-preflight\nn = await Waits()\n")
+    assert "needs IPython's event loop, which a cell magic cannot reach" in str(err), repr(err)
+    cell = "%%cuda_safe --no-preflight\nn = await asyncio.sleep(0, result=3)\n"
+    err, _, _ = run(ip, capsys, cell)
+    assert err is None and ip.user_ns["n"] == 3

@@ -22,6 +22,7 @@ from .diagnosis._messages import GENERAL_DTYPE, Match, match
 from .diagnosis._mismatch import MismatchReport
 from .families._foreach import refused
 from .families._special import special
+from .running import _awaits
 from .running._frames import CellFiles, Frame, default_cell_files, traceback_frames
 
 
@@ -228,7 +229,7 @@ def rehearsed(report: MismatchReport, tb: Any, ns: dict[str, Any],
         return replace(report, verdict="not verified: only a notebook cell is rehearsed")
 
     def run(code: Any, namespace: dict[str, Any]) -> None:
-        exec(code, namespace)
+        _awaits.run(code, namespace, own_loop=True)  # NB: in the sandbox's child
 
     def again(exc: BaseException, namespace: dict[str, Any]) -> MismatchReport | None:
         return diagnose_exception(exc, exc.__traceback__, namespace, is_cell)
@@ -302,7 +303,7 @@ def _where_it_began(report: MismatchReport, cell: Any, ns: dict[str, Any], is_ce
 
     def guarded(code: Any, namespace: dict[str, Any]) -> None:
         with make_guard(namespace, dtype=True, filename=cell.filename):
-            exec(code, namespace)
+            _awaits.run(code, namespace, own_loop=True)
 
     def again(exc: BaseException, namespace: dict[str, Any]) -> MismatchReport | None:
         if isinstance(exc, DeviceMismatchError):

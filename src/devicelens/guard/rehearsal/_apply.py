@@ -18,6 +18,7 @@ from typing import Any
 
 from ..diagnosis import _source
 from ..diagnosis._edits import Edit
+from ..running import _awaits
 
 
 class NotApplied(Exception):
@@ -172,4 +173,6 @@ def cell_code(lines: list[str], filename: str, line_offset: int = 0) -> types.Co
     """A cell's (possibly edited) text compiled as the cell it is, its last value not shown."""
     tree = ast.parse(python_text(lines), filename)
     ast.increment_lineno(tree, line_offset)
-    return compile(tree, filename, "exec", dont_inherit=True)
+    code: types.CodeType = compile(tree, filename, "exec", flags=_awaits.FLAGS,
+                                   dont_inherit=True)  # NB: a cell may await at its top level
+    return code

@@ -18,6 +18,7 @@ from typing import Any, Union
 
 from ..diagnosis._edits import Edit
 from ..diagnosis._mismatch import MismatchReport
+from ..running import _awaits
 from ._apply import NotApplied, Texts, apply_edit, cell_code, run_fix
 from ._as_on_a_gpu import fakes_checked_as_on_a_gpu, fakes_swap_as_they_move
 from ._harm import harms, links
@@ -73,7 +74,7 @@ def _attempt(units: Sequence[Unit], filename: str, ns: dict[str, Any], run: Runn
             return Attempt(harm=found[0], unit=i)
     for other in texts.rerun:
         try:
-            exec(cell_code(texts.of(other), other), ns)
+            _awaits.run(cell_code(texts.of(other), other), ns, own_loop=True)
         except Exception as e:
             return Attempt(problem=f"re-running the edited cell raises {type(e).__name__}: {e}")
     # NB: every edited file as it now reads: the edited functions' lines are these, and the

@@ -10,6 +10,8 @@ import contextlib
 import traceback
 from typing import TYPE_CHECKING, Any
 
+from . import _awaits
+
 if TYPE_CHECKING:
     from ._mode import DeviceGuard, DeviceMismatchError
 
@@ -30,13 +32,16 @@ def run_cell(source: str, namespace: dict[str, Any], guard: DeviceGuard, *, file
     if isinstance(tail, ast.Expr):
         tree.body.pop()
         last = ast.Expression(tail.value)
-    code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+    # NB: a cell may await at its top level, as IPython lets it (:mod:`._awaits`)
+    code = compile(tree, filename, "exec", flags=flags | _awaits.FLAGS, dont_inherit=True)
     try:
         with guard:
-            exec(code, namespace)
+            _awaits.run(code, namespace, own_loop=False)
             if last is not None:
-                return eval(compile(last, filename, "eval", flags=flags, dont_inherit=True),
-                            namespace)
+                shown = compile(last, filename, "eval", flags=flags | _awaits.FLAGS,
+                                dont_inherit=True)
+                value = eval(shown, namespace)
+                return _awaits.drive(value) if _awaits.awaits(shown) else value
     except Exception as exc:
         from ._mode import DeviceMismatchError
 
@@ -72,7 +77,7 @@ def _rehearse(err: DeviceMismatchError, namespace: dict[str, Any], guard: Device
 
     def run(code: Any, ns: dict[str, Any]) -> None:
         with make_guard(ns, dtype=guard.check_dtype, filename=filename):
-            exec(code, ns)
+            _awaits.run(code, ns, own_loop=True)  # NB: in the sandbox's child
 
     def again(exc: BaseException, ns: dict[str, Any]) -> Any:
         if isinstance(exc, DeviceMismatchError):
