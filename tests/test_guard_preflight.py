@@ -93,6 +93,33 @@ def test_loss_module_weight_elsewhere(ns):
     assert rep.issues[1].fix == 'labels = labels.to("cuda:0")'
 
 
+class _Background(nn.Module):
+    """threestudio's solid-colour background: a buffer on the cpu that its ``forward`` moves to
+    the ray directions' device where it reads it."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("env_color", torch.ones(3))
+
+    def forward(self, dirs):
+        return torch.ones(*dirs.shape[:-1], 3).to(dirs) * self.env_color.to(dirs)
+
+
+class _StillBackground(_Background):
+    def forward(self, dirs):
+        return torch.ones(*dirs.shape[:-1], 3).to(dirs) * self.env_color
+
+
+def test_a_module_that_moves_its_own_buffers_where_it_reads_them_takes_any_inputs(ns):
+    """A module of buffers only (a loss, a background) whose ``forward`` moves each of them to
+    its input's device fails nothing, wherever its buffers are; the one that reads its buffer
+    as it is keeps the error."""
+    ns.update(dirs=ns["a"].reshape(1, 3), background=_Background(),
+              still=_StillBackground())
+    assert preflight("rgb = background(dirs)\n", ns).issues == ()
+    assert kinds(preflight("rgb = still(dirs)\n", ns)) == [("error", "loss_weight", 1)]
+
+
 def test_moves_inside_the_cell_are_followed(ns):
     cell = ("x = x.to(device)\nlabels = labels.to('cuda:0')\nfor a in [1, 2]:\n    pass\n"
             "out = model(x)\ncriterion.to(device)\nloss = criterion(out, labels)\n"

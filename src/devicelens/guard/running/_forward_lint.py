@@ -542,6 +542,23 @@ def moved_parameters(cls: type) -> tuple[str, ...]:
 _MAX_HELPER_DEPTH = 2
 
 
+@functools.lru_cache(maxsize=256)
+def moved_attributes(cls: type) -> frozenset[str]:
+    """The ``self.<attr>`` that ``forward`` moves to a device where it reads them (threestudio's
+    background: ``self.env_color.to(dirs)``; ``.cuda()``, ``.type_as(x)``): where the module's
+    own tensors are does not matter there. A cast to a dtype alone is no move."""
+    fdef = _forward_def(cls)
+    out: set[str] = set()
+    for n in ast.walk(fdef) if fdef is not None else ():
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and isinstance(v := n.func.value, ast.Attribute) \
+                and isinstance(v.value, ast.Name) and v.value.id == "self" and (
+                    n.func.attr in ("cuda", "type_as")
+                    or (n.func.attr == "to" and (n.args or n.keywords) and not _only_dtype(n))):
+            out.add(v.attr)
+    return frozenset(out)
+
+
 def _moves(fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, globs: dict[str, Any],
            depth: int) -> bool:
     """``fdef`` moves its parameter ``name`` to a device (``name.to(d)``, ``name.cuda()``), or

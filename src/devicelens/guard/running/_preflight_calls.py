@@ -192,7 +192,7 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
     if m.buffers_only:
         inputs = list(dict.fromkeys(v.device for _n, v in flat if v.device))
         ref = flow.model_device or (inputs[0] if len(inputs) == 1 else None)
-        if ref is not None and m.device != ref:
+        if ref is not None and m.device != ref and not _moves_its_own(obj):
             flow.add("error", "loss_weight", node.lineno,
                      f"{m.code}'s weight tensors are on {m.device} but "
                      f"{'the model is' if flow.model_device else 'its inputs are'} on {ref}: "
@@ -214,6 +214,21 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
                      f"{v.code} = {v.code}.to(torch.{m.dtype})" if v.code else
                      f"# cast {_label(n, v)} to torch.{m.dtype} first", [v.code])
     return Val("tensor", target, dtype=m.dtype if not m.buffers_only else "")
+
+
+def _moves_its_own(m: Any) -> bool:
+    """Every tensor of ``m`` is its own (no submodule holds one) and its ``forward`` moves each
+    where it reads it (threestudio's solid-colour background: ``self.env_color.to(dirs)``).
+    NB: ``__dict__``s and source only."""
+    from ...inspect import _tree
+    from ._forward_lint import moved_attributes
+
+    if m is None or any(_tree.module_parts(s).params or _tree.module_parts(s).buffers
+                        for s in _tree.submodules(m, limit=200) if s is not m):
+        return False
+    parts = _tree.module_parts(m)
+    names = [k for k, t in (*parts.params, *parts.buffers) if t is not None]
+    return bool(names) and set(names) <= moved_attributes(type(m))  # type: ignore[arg-type]
 
 
 def _moving_hooks(m: Any) -> bool:
