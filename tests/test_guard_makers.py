@@ -1027,3 +1027,35 @@ def test_a_legacy_type_cast_is_the_line_that_puts_a_tensor_on_the_cpu(ip, capsys
             in text), text
     assert "+ image = torch.from_numpy(img)." not in text, text
     assert VERIFIED in text, text
+
+
+SAMPLER = """
+import torch
+from torch import nn
+
+class Pipeline:
+    def __init__(self):
+        self.models = {"flow": nn.Linear(4, 4).half()}
+        self.device = torch.device("cpu")
+    def sample(self, n):
+        flow_model = self.models["flow"]
+        noise = torch.randn(n, 4).to(self.device)
+        return flow_model(noise)
+
+pipeline = Pipeline()
+"""
+
+
+def test_a_move_to_a_device_keeps_the_dtype_its_factory_made(ip, capsys):
+    """TRELLIS.2's sampler draws ``torch.randn(...).to(self.device)`` for a flow model it has
+    cast to half: the move names a device only, so the factory's float32 is still the data's
+    (before: the trail stopped at the move, as if it might have set a dtype), and the dtype is
+    that of the model the method binds to a local before the line."""
+    assert run(ip, SAMPLER) is None
+    capsys.readouterr()
+    assert run(ip, "out = pipeline.sample(2)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: pipeline (its Pipeline.sample has the line to edit)" in text, text
+    assert ("+ noise = torch.randn(n, 4, dtype=next(flow_model.parameters()).dtype)"
+            ".to(self.device)") in text, text
+    assert VERIFIED in text, text

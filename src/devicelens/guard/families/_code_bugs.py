@@ -67,6 +67,30 @@ def for_name(tr: Tracer, sc: Scope, name: str) -> list[Origin]:
     return out
 
 
+def _device_only(call: ast.Call) -> bool:
+    """``t.to(self.device)``, ``t.to(device=d)``, ``t.to("cuda")``: a move that keeps the
+    dtype (TRELLIS.2's noise, ``torch.randn(...).to(self.device)``, is float32 still)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "to") or not (
+            call.args or call.keywords) or any(k.arg != "device" for k in call.keywords):
+        return False
+    return all(_names_device(a) for a in call.args)
+
+
+def _names_device(e: ast.expr) -> bool:
+    """An expression that reads as a device: ``x.device``, ``self.device``, a name that says
+    ``device``, a device's literal, ``torch.device(...)``."""
+    if isinstance(e, ast.Attribute):
+        return e.attr == "device"
+    if isinstance(e, ast.Name):
+        return "device" in e.id.lower()
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, str) and e.value.split(":")[0] in (
+            "cpu", "cuda", "mps", "xpu", "meta")
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
+        and e.func.attr == "device"
+
+
 def _moves(sc: Scope, node: ast.AST) -> bool:
     """``node`` is a move (``.to(...)``, ``.cuda()``, ``.cpu()``, a legacy type's cast)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
@@ -486,7 +510,8 @@ def _walk(tr: Tracer, sc: Scope, node: ast.AST, line: int, moved: bool,
         func = node.func
         if isinstance(func, ast.Attribute):
             soft_move = (func.attr in _edits.MOVES and tr.want.kind == "device") or (
-                func.attr in ("to", "type") and tr.want.kind != "device")
+                func.attr in ("to", "type") and tr.want.kind != "device"
+                and not _device_only(node))
             _walk(tr, sc, func.value, line, moved or soft_move, out)
             # NB: a tensor's own method's arguments are the op's operands too
             # (``scores.index_fill_(0, torch.LongTensor(starts), 0.0)``)
@@ -1099,9 +1124,12 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
         if type(value) in (list, tuple) and value and type(value[0]) in (list, tuple) \
                 and value[0] and ok(value[0][0]):
             return f"{p}[0][0].{attr}"
-    if attr == "device" and sc.frame >= 0 and code.func is not None:
+    if (attr == "device" or (is_float(target) and is_float(tr.want.dtype))) \
+            and sc.frame >= 0 and code.func is not None:
         # NB: a model the function loads itself (threestudio's ``spawn_func``: ``text_encoder
-        # = CLIPTextModel.from_pretrained(..., device_map="auto")``), bound once before the line
+        # = CLIPTextModel.from_pretrained(..., device_map="auto")``), bound once before the
+        # line; its weights' dtype too, where data of another floating dtype is made there
+        # (TRELLIS.2's float32 noise for ``flow_model = self.models[...]`` in half)
         for k, v in sc.values.items():
             if k not in code.params() and is_module(v) and _module_on(v, attr, target) \
                     and len(_source.assignments(code, k, line)) == 1:
