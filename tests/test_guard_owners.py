@@ -181,3 +181,32 @@ def test_an_object_the_model_holds_is_named_when_its_method_made_the_tensor(ip, 
     i = lines.index(header)
     assert lines[i + 1:i + 3] == ["      - return torch.ones(x.shape[0], 1)",
                                   "      + return torch.ones(x.shape[0], 1, device=x.device)"]
+
+
+def test_a_deep_model_a_plain_object_holds_is_named_to_its_last_part() -> None:
+    """ComfyUI holds its models in a ``ModelPatcher`` (a plain object): BiRefNet's window
+    attention is ``bg_removal_model.model.bb.layers[0].blocks[0].attn``, eight steps down, and
+    an edit of its ``forward`` was put on the block above it (the search stopped six steps
+    down). A module's registered parts cost the search no depth; a plain object's do."""
+    from torch import nn
+
+    from devicelens.guard.diagnosis._lookup import find
+
+    class Patcher:
+        def __init__(self, model: nn.Module) -> None:
+            self.model = model
+
+    attn = nn.Linear(2, 2)
+    model = nn.Sequential(nn.Sequential(nn.ModuleDict({"blocks": nn.ModuleList([
+        nn.ModuleDict({"attn": attn})])})))
+    ns = {"patcher": Patcher(nn.ModuleDict({"bb": model}))}
+    assert find(ns, {id(attn): attn}) == {id(attn): "patcher.model.bb[0][0].blocks[0].attn"}
+
+    class Box:
+        def __init__(self, inner: object) -> None:
+            self.inner = inner
+
+    deep: object = attn
+    for _ in range(8):
+        deep = Box(deep)
+    assert find({"box": deep}, {id(attn): attn}) == {}

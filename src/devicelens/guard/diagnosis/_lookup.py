@@ -3,7 +3,9 @@ functions and objects whose code failed.
 
 A breadth-first walk from the namespace through containers, module parts and plain instances'
 ``__dict__`` (never properties, never ``__getattr__``), so the shortest user path wins:
-``noise_scheduler.alphas_cumprod``, ``ema.ema_params[3]``. Bounded in depth and nodes.
+``noise_scheduler.alphas_cumprod``, ``ema.ema_params[3]``. Bounded in depth and nodes; a
+module's registered parts cost no depth (a deep model behind a plain object, ComfyUI's
+``ModelPatcher``: ``bg_removal_model.model.bb.layers[0].blocks[0].attn``).
 """
 
 from __future__ import annotations
@@ -60,11 +62,12 @@ def find(namespace: dict[str, Any], targets: dict[int, Any]) -> dict[int, str]:
         if depth >= MAX_DEPTH or id(obj) in seen or issubclass(type(obj), _SKIP) or _shells(obj):
             continue
         seen.add(id(obj))
-        todo += [(child, p, depth + 1) for child, p in _children(obj, path)]
+        todo += [(child, p, depth + (not part)) for child, p, part in _children(obj, path)]
     return found
 
 
-def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
+def _children(obj: Any, path: str) -> Iterator[tuple[Any, str, bool]]:
+    """Each child of ``obj`` with its path, and whether it is a module's registered part."""
     import torch
 
     tp = type(obj)
@@ -72,14 +75,16 @@ def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
         return
     if issubclass(tp, torch.nn.Module):
         parts = _tree.module_parts(obj)
-        for name, v in (*parts.params, *parts.buffers, *parts.children, *parts.attrs):
-            yield v, _attr(path, name, parts.hint)
+        for name, v in (*parts.params, *parts.buffers, *parts.children):
+            yield v, _attr(path, name, parts.hint), True
+        for name, v in parts.attrs:
+            yield v, _attr(path, name, parts.hint), False
         return
     kind = _tree.container_kind(obj)
     if kind is not None:
         for step, child in _tree.iter_children(obj, kind, 200):
             if step.kind != "pos":
-                yield child, _tree._apply_step_code(path, step)
+                yield child, _tree._apply_step_code(path, step), False
         return
     if issubclass(tp, torch.optim.Optimizer):
         own = _tree.instance_dict(obj) or {}
@@ -88,25 +93,25 @@ def _children(obj: Any, path: str) -> Iterator[tuple[Any, str]]:
             for per_param in dict.values(state):
                 if issubclass(type(per_param), dict):
                     for key, v in dict.items(per_param):
-                        yield v, f"{path}.state[...][{key!r}]"
+                        yield v, f"{path}.state[...][{key!r}]", False
         groups: Any = own.get("param_groups")
         if type(groups) is list:  # NB: Prodigy keeps tensors beside each group's params
             for i, group in enumerate(groups):
                 if type(group) is dict:
                     for key, v in dict.items(group):
                         if key != "params":
-                            yield v, f"{path}.param_groups[{i}][{key!r}]"
+                            yield v, f"{path}.param_groups[{i}][{key!r}]", False
         # NB: what an optimizer keeps beside ``state`` (Shampoo's Kronecker factors in
         # ``self.preconditioner``): ``load_state_dict`` moves none of it
         for name, v in dict.items(own):
             if type(name) is str and not name.startswith("_") and name not in _OPTIMIZER_OWN:
-                yield v, _attr(path, name, "")
+                yield v, _attr(path, name, ""), False
         return
     d = _tree.instance_dict(obj)
     if d is not None:
         for name, v in dict.items(d):
             if type(name) is str and not name.startswith("__"):
-                yield v, _attr(path, name, "")
+                yield v, _attr(path, name, ""), False
 
 
 def _attr(path: str, name: str, hint: str) -> str:
