@@ -60,6 +60,8 @@ CASES = [
     Case("legacy_ctor", "fake", "def start(x, n):\n"
          "    return torch.Tensor([0.0] + [float('-inf')] * (n - 1), device=x.device)\n"
          "x = torch.ones(4, device='cuda:0')\n", "s = start(x, 4) + x\n", "start"),
+    Case("legacy_ctor_data", "meta", "def load(audio):\n    return torch.FloatTensor(audio)\n"
+         "x = torch.ones(4, device='meta')\n", "s = load(x) + x\n", "load"),
     Case("meta_copy", "meta", "w = torch.ones(2, device='meta')\n", "v = w.to('cpu')\n", "",
          "meta tensors carry shapes and dtypes but no data"),
     # --- integer indices and targets

@@ -115,6 +115,11 @@ RULES: tuple[Rule, ...] = (
     Rule("legacy_ctor", "device", "legacy", "",
          r"legacy constructor expects device type: cpu but device type: \S+ was passed",
          "torch/csrc/utils/tensor_new.cpp (check_legacy_ctor_device)"),
+    Rule("legacy_ctor_data", "device", "legacy", "",
+         r"expected TensorOptions\(dtype=\w+, device=cpu\b.*\(got TensorOptions\(dtype=\w+, "
+         r"device=(?!cpu\b)",
+         "torch/csrc/utils/tensor_new.cpp (legacy_new_from_sequence: a tensor on another device "
+         "handed to torch.FloatTensor(...))"),
     Rule("meta_copy", "device", "meta", "",
          r"Cannot copy out of meta tensor; no data",
          "aten/src/ATen/native/Copy.cpp"),

@@ -156,6 +156,13 @@ def _factory(sc: Any, tracer: Any, call: ast.Call) -> str | None:
     func = call.func
     assert isinstance(func, ast.Attribute)
     device = next((k.value for k in call.keywords if k.arg == "device"), None)
+    if device is None and isinstance(func.value, ast.Name) and len(call.args) == 1 \
+            and not call.keywords and _off_the_cpu(tracer.live(sc, call.args[0])):
+        # NB: a tensor on a GPU handed over as data (Coqui's OpenVoice: ``torch.FloatTensor(
+        # audio_ref)``): ``as_tensor`` keeps it where it is, in the constructor's dtype
+        dtype = LEGACY[func.attr] or "float"
+        return (f"{func.value.id}.as_tensor({_source.segment(sc.code, call.args[0])}, "
+                f"dtype={func.value.id}.{dtype})")
     if device is None or not isinstance(func.value, ast.Name) or any(
             k.arg not in ("device", "requires_grad") for k in call.keywords) \
             or any(isinstance(a, ast.Starred) for a in call.args):
@@ -171,6 +178,11 @@ def _factory(sc: Any, tracer: Any, call: ast.Call) -> str | None:
     if len(call.args) == 1 and not _sizes(sc, tracer, call.args[0]):
         return f"{mod}.tensor({args[0]}, {tail})"
     return f"{mod}.empty({', '.join([*args, tail]) if args else '0, ' + tail})"
+
+
+def _off_the_cpu(value: Any) -> bool:
+    m = meta(value)
+    return m is not None and m[0] != "cpu"
 
 
 def _sizes(sc: Any, tracer: Any, arg: ast.expr) -> bool:
