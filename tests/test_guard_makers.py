@@ -1059,3 +1059,47 @@ def test_a_move_to_a_device_keeps_the_dtype_its_factory_made(ip, capsys):
     assert ("+ noise = torch.randn(n, 4, dtype=next(flow_model.parameters()).dtype)"
             ".to(self.device)") in text, text
     assert VERIFIED in text, text
+
+
+JOINED = """
+import torch
+from torch import nn
+
+class Summarizer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.shared = nn.Linear(3, 4)
+    def generate(self, input_ids):
+        return self.shared(input_ids)
+
+class Tokenizer:
+    def encode(self, ids, return_tensors="pt"):
+        return torch.tensor([ids])
+
+t5_model = Summarizer().to("meta")
+t5_tokenizer = Tokenizer()
+
+def summarize(ids):
+    input_tokenized = t5_tokenizer.encode(ids, return_tensors="pt")
+    summary_task = torch.tensor([[2.0]])
+    input_tokenized = torch.cat([summary_task, input_tokenized], dim=-1)
+    return t5_model.generate(input_tokenized)
+"""
+
+
+def test_a_culprit_joined_from_two_strays_keeps_the_name_its_function_holds_it_under(
+        ip, capsys):
+    """A T5 summarizing app joins a task prefix and the tokenized text, each made on the cpu,
+    and hands the result to the notebook's model on the GPU: both lines are edited, to the
+    device of the model the function reads by its global name, and the culprit keeps the name
+    the function holds it under (`input_tokenized`), not the one of the first line made
+    (`summary_task`, two tokens where the culprit has all of them)."""
+    assert run(ip, JOINED) is None
+    capsys.readouterr()
+    assert run(ip, "out = summarize([1.0, 2.0])\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: `input_tokenized` in summarize (float32[1, 3] on cpu)" in text, text
+    assert "+ summary_task = torch.tensor([[2.0]], device=" in text, text
+    assert ("+ input_tokenized = t5_tokenizer.encode(ids, return_tensors=\"pt\")"
+            ".to(next(t5_model.parameters()).device)") in text, text
+    assert VERIFIED in text, text

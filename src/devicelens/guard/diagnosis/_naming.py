@@ -386,8 +386,9 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
     # NB: a local's, or what a local's object holds (`frames.rotations` in StructureModule.forward)
     at = loc[0] if loc is not None else ctx.namer.held_at.get(id(op.tensor), (-1, ""))[0]
     mine = at >= 0 and ctx.is_user(ctx.frames[at].frame.f_code.co_filename)
+    held = _held_as(ctx, op.tensor) if mine else {}
     for o in origins:
-        operand = _operand(op, o, local, mine)
+        operand = _operand(op, o, local, mine, held)
         if o.role == "producer":  # NB: named beside the edit; the edit is the fix
             out.append(Blame(operand, (), (), (o.detail,) if o.detail else ()))
             continue
@@ -436,15 +437,28 @@ def _array_fix(code: str, failure: Failure, expected: str) -> str:
     return f"{code} = {code}.astype({expected!r})"
 
 
-def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
-    """``mine``: the culprit is a local of the user's own code (not of torch's)."""
+def _held_as(ctx: Ctx, t: Any) -> dict[str, str]:
+    """Each running function of the user's -> its local that holds the very tensor ``t``."""
+    out: dict[str, str] = {}
+    for fr in ctx.frames:
+        if ctx.is_user(fr.frame.f_code.co_filename):
+            name = next((k for k, v in frame_locals(fr.frame).items() if v is t), "")
+            if name:
+                out.setdefault(fr.frame.f_code.co_qualname, name)
+    return out
+
+
+def _operand(op: Op, o: Origin, local: str, mine: bool = False,
+             held: dict[str, str] | None = None) -> Operand:
+    """``mine``: the culprit is a local of the user's own code (not of torch's); ``held``:
+    the local each running function of the user's holds it in (:func:`_held_as`)."""
     root = o.code.split(".")[0].split("[")[0] if o.code else ""
     role = o.role if o.role != "rebuilt" else "tensor"
     name = o.name or op.operand.named.name
     if o.role == "code" and not o.own and mine and op.operand.named.role in ("local", "unnamed"):
         # NB: the local the edit puts right (`order` in LKJCholesky.log_prob) keeps its name;
         # the object whose code it is comes first as the user's handle (:mod:`._handle`)
-        name = _made_as(op.operand.named.name, o)
+        name = _made_as(op.operand.named.name, o, held or {})
     named = Named(name, o.code, role, root)
     where = op.operand.where
     if local and o.name and local != o.name:
@@ -466,15 +480,20 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False) -> Operand:
     return op.operand._replace(named=named, where=where)
 
 
-def _made_as(name: str, o: Origin) -> str:
+def _made_as(name: str, o: Origin, held: dict[str, str]) -> str:
     """A local's culprit name (`distinct_indices` in f) as the local the edited line makes
-    (`indices_equal` in f), in the function of the edit: the stray is where it was made."""
-    own, sep, _where = name.partition(" in ")
+    (`indices_equal` in f), in the function of the edit: the stray is where it was made. Traced
+    into a caller that holds the very culprit in a local of its own, that local (a T5 app's
+    `input_tokenized`, joined from two tensors each made on the cpu)."""
+    own, sep, where = name.partition(" in ")
     qual = o.edit.qualname if o.edit is not None else ""
-    if o.local and sep and qual and own.strip("`") != o.local:
+    # NB: traced into a caller, the name the caller holds the culprit under; within one
+    # function, the local the edited line makes
+    local = (held.get(qual) if where.split(" (")[0] != qual else "") or o.local
+    if local and sep and qual and own.strip("`") != local:
         # NB: traced back into a caller (`input_ids` in Model.forward, made by `codegen`'s
         # dropped `input_tokens.to(...)`): the local where the edit is
-        return f"`{o.local}`{sep}{qual}"
+        return f"`{local}`{sep}{qual}"
     return name
 
 

@@ -208,11 +208,12 @@ class Tracer:
             found = found or _code_bugs.where_made(self, at, value, name)
             if isinstance(value, ast.Call) and found and all(o.role == "code" for o in found):
                 found = found + self.producer(at, value, name)
-            if not found and sc.frame >= 0 and depth < MAX_DEPTH:
+            if not found and sc.frame >= 0 and depth < MAX_DEPTH and self.want.kind == "device":
                 # NB: a value that came out of torch's code as it went in (``nn.Identity``,
                 # an augmentation that does nothing): the live tensor is bound to another
                 # name, here or in another frame, whose trail goes on (byol-pytorch's
-                # ``self.augment1(x)``, ``x`` the mock image its ``__init__`` made)
+                # ``self.augment1(x)``, ``x`` the mock image its ``__init__`` made). Devices
+                # only: a dtype is cast where the module reads it as often as where it was made
                 obj = sc.values.get(name)
                 if is_tensor(obj) and self.matches(obj):
                     self._followed.add((sc.frame, name))
