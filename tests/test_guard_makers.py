@@ -1029,7 +1029,7 @@ def test_a_legacy_type_cast_is_the_line_that_puts_a_tensor_on_the_cpu(ip, capsys
     assert VERIFIED in text, text
 
 
-SAMPLER = """
+FLOW_SAMPLER = """
 import torch
 from torch import nn
 
@@ -1051,7 +1051,7 @@ def test_a_move_to_a_device_keeps_the_dtype_its_factory_made(ip, capsys):
     cast to half: the move names a device only, so the factory's float32 is still the data's
     (before: the trail stopped at the move, as if it might have set a dtype), and the dtype is
     that of the model the method binds to a local before the line."""
-    assert run(ip, SAMPLER) is None
+    assert run(ip, FLOW_SAMPLER) is None
     capsys.readouterr()
     assert run(ip, "out = pipeline.sample(2)\n") is not None
     text = diagnosis(capsys)

@@ -1353,7 +1353,8 @@ y = torch.randn(5, dtype=torch.float64)
 def test_a_guess_in_a_cells_function_anchors_to_a_namespace_model_it_calls(
         ip, ns, capsys, fake_cuda):
     """``generator.generate(inputs["ids"])`` in a cell's function: ``generator`` is the
-    namespace's (a global of the function), its weights say where the ids must go."""
+    namespace's (a global of the function), its weights say where the ids must go, and the
+    line that made them on the cpu is the one to edit."""
     ip.run_cell('''
 class Gen(nn.Module):
     def __init__(self):
@@ -1370,8 +1371,8 @@ def answer(n):
     ns["generator"] = fake_cuda.to(ns["Gen"](), "cuda:0")
     _err, out, _ = run(ip, capsys, "with torch.no_grad():\n    a = answer(3)\n", fake_cuda)
     text = diagnosis(out)
-    assert '+ out = generator.generate(inputs["ids"].to(next(generator.parameters()).device))' \
-        in text, text
+    assert ('+ inputs = {"ids": torch.arange(n, device=next(generator.parameters()).device)'
+            '.unsqueeze(0)}') in text, text
     assert VERIFIED in text, text
 
 
