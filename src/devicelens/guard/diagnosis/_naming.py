@@ -9,6 +9,7 @@ gets the edit of ``__init__`` that registers it as a buffer, so ``Module.to()`` 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from ...inspect import _tree
@@ -386,7 +387,10 @@ def blames_from_origins(ctx: Ctx, failure: Failure, expected: str, op: Op,
     # NB: a local's, or what a local's object holds (`frames.rotations` in StructureModule.forward)
     at = loc[0] if loc is not None else ctx.namer.held_at.get(id(op.tensor), (-1, ""))[0]
     mine = at >= 0 and ctx.is_user(ctx.frames[at].frame.f_code.co_filename)
-    held = _held_as(ctx, op.tensor) if mine else {}
+    # NB: a local that holds the very culprit, where one of the lines edited binds it
+    bound = {m.group(1) for o in origins if o.edit is not None and o.edit.old
+             for m in [_BINDS.match(o.edit.old[0])] if m}
+    held = {q: k for q, k in _held_as(ctx, op.tensor).items() if k in bound} if mine else {}
     for o in origins:
         operand = _operand(op, o, local, mine, held)
         if o.role == "producer":  # NB: named beside the edit; the edit is the fix
@@ -437,6 +441,9 @@ def _array_fix(code: str, failure: Failure, expected: str) -> str:
     return f"{code} = {code}.astype({expected!r})"
 
 
+_BINDS = re.compile(r"\s*([A-Za-z_]\w*)\s*=[^=]")
+
+
 def _held_as(ctx: Ctx, t: Any) -> dict[str, str]:
     """Each running function of the user's -> its local that holds the very tensor ``t``."""
     out: dict[str, str] = {}
@@ -483,8 +490,9 @@ def _operand(op: Op, o: Origin, local: str, mine: bool = False,
 def _made_as(name: str, o: Origin, held: dict[str, str]) -> str:
     """A local's culprit name (`distinct_indices` in f) as the local the edited line makes
     (`indices_equal` in f), in the function of the edit: the stray is where it was made. Traced
-    into a caller that holds the very culprit in a local of its own, that local (a T5 app's
-    `input_tokenized`, joined from two tensors each made on the cpu)."""
+    into a caller that holds the very culprit in a local one of the edited lines binds, that
+    local (a T5 app's `input_tokenized`, joined from itself and `summary_task`, each made on
+    the cpu); ``held``: such a local by function."""
     own, sep, where = name.partition(" in ")
     qual = o.edit.qualname if o.edit is not None else ""
     # NB: traced into a caller, the name the caller holds the culprit under; within one
