@@ -1188,6 +1188,41 @@ def test_a_library_classs_own_code_is_read_from_its_file_as_a_cells_class_is(
     assert [c.split("\n")[1] for c in live.update(ns).snapshot.cells] == ["class Boxes(nn.Module):"]
 
 
+ENCODER_LIB = '''
+import torch
+from torch import nn
+
+
+class Encoder(nn.Module):
+    """Real-Time-Voice-Cloning's speaker encoder: a scale only its loss reads."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 4).to("meta")
+        self.similarity_weight = nn.Parameter(torch.tensor([10.0]))
+
+    def forward(self, x):
+        return self.linear(x)
+
+    def loss(self, e):
+        return (e * self.similarity_weight).sum()
+'''
+
+
+def test_a_library_models_split_its_forward_never_reads_is_a_note_as_a_cells_is(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The class of a model over several devices is read from its file, as one with a plain
+    tensor attribute is: its forward never reads the scale it keeps on the cpu, so the split
+    is a note from a library too (it was an error there, and a note from a cell)."""
+    import importlib
+
+    (tmp_path / "encoderlib_dl.py").write_text(ENCODER_LIB)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lib = importlib.import_module("encoderlib_dl")
+    fs = found({"model": lib.Encoder()}, "e = model(x)\n")
+    assert about(fs, "model") == [("module_split", "info")]
+
+
 SCALE_LIB = '''
 import torch
 from torch import nn

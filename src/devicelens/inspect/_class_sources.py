@@ -67,9 +67,10 @@ def class_sources(namespace: dict[str, Any], objects: Iterable[ObjectRecord]) ->
 
 def _owners(o: ObjectRecord) -> set[str]:
     """The modules whose classes' code the analysis reads for ``o``: those holding a plain
-    tensor attribute (and their children), and those holding a weight of a floating dtype the
+    tensor attribute (and their children), those holding a weight of a floating dtype the
     record's other weights do not have, with every module above them (a class casts what its
-    submodule gives: ESMFold's stem, NequIP's float64 scales)."""
+    submodule gives: ESMFold's stem, NequIP's float64 scales), and the root of a model over
+    several devices."""
     owners: set[str] = set()
     if not _TRAP_ROLES.isdisjoint(map(_ROLE, o.tensors)):  # NB: C speed: most records hold none
         owners = {t.owner for t in o.tensors if t.role in _TRAP_ROLES}
@@ -77,6 +78,11 @@ def _owners(o: ObjectRecord) -> set[str]:
         # (BasicTS's Chebyshev layer: ``gso = gso.to(x.device)``)
         owners |= {m.path for m in o.modules
                    if m.path.rpartition(".")[0] in owners}
+    if len(o.devices) > 1 and o.modules:
+        # NB: a model over several devices: its own class says whether its ``forward`` reads
+        # the strays at all (Real-Time-Voice-Cloning's speaker encoder keeps its loss's scale
+        # on the cpu, read only by its ``loss``)
+        owners.add(o.modules[0].path)
     if len(_FLOATS.intersection(o.dtypes)) > 1:
         weights = [t for t in o.tensors if t.role in _WEIGHTS and t.dtype in _FLOATS]
         if weights:
