@@ -1144,9 +1144,10 @@ def _anchor(tr: Tracer, sc: Scope, line: int, attr: str) -> str | None:
 
 
 def _global_model(sc: Scope, target: str) -> str:
-    """A model on ``target`` that the function reads by its module's name for it, first read
-    first (U-2-Net's ``removeBg``: ``d1 = net(image)``, ``net`` the notebook's model); ''
-    where there is none. NB: a name the function binds itself is its own."""
+    """A model on ``target`` that the function reads by its module's name for it, the first
+    its tree walk meets (U-2-Net's ``removeBg``: ``d1 = net(image)``, ``net`` the notebook's
+    model); '' where there is none. NB: a name the function binds itself is its own; the
+    model is read from the function's globals dict, no code runs."""
     code = sc.code
     own = set(code.params())
     for node in _source.own_nodes(code):
