@@ -21,6 +21,7 @@ from ..diagnosis._blame import is_module, is_tensor, iter_params, majority_devic
 from ..diagnosis._mismatch import is_float
 from ..diagnosis._source import Code
 from ..diagnosis._trace import Origin, is_torch_namespace
+from ..running._forward_lint import names_a_device
 from ..running._frames import frame_locals
 
 if TYPE_CHECKING:
@@ -74,21 +75,7 @@ def _device_only(call: ast.Call) -> bool:
     if not (isinstance(func, ast.Attribute) and func.attr == "to") or not (
             call.args or call.keywords) or any(k.arg != "device" for k in call.keywords):
         return False
-    return all(_names_device(a) for a in call.args)
-
-
-def _names_device(e: ast.expr) -> bool:
-    """An expression that reads as a device: ``x.device``, ``self.device``, a name that says
-    ``device``, a device's literal, ``torch.device(...)``."""
-    if isinstance(e, ast.Attribute):
-        return e.attr == "device"
-    if isinstance(e, ast.Name):
-        return "device" in e.id.lower()
-    if isinstance(e, ast.Constant):
-        return isinstance(e.value, str) and e.value.split(":")[0] in (
-            "cpu", "cuda", "mps", "xpu", "meta")
-    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
-        and e.func.attr == "device"
+    return all(names_a_device(a) for a in call.args)
 
 
 def _moves(sc: Scope, node: ast.AST) -> bool:

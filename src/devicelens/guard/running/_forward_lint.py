@@ -374,16 +374,20 @@ def _device_moves(fdef: ast.AST) -> set[int]:
             continue
         if n.func.attr == "cuda" or (n.func.attr == "to" and (
                 any(k.arg == "device" for k in n.keywords)
-                or (n.args and _names_a_device(n.args[0])))):
+                or (n.args and names_a_device(n.args[0])))):
             out.add(id(n.func.value))
     return out
 
 
-def _names_a_device(e: ast.expr) -> bool:
+def names_a_device(e: ast.expr) -> bool:
+    """An expression that reads as a device: ``x.device``, a name that says ``device``, a
+    device's literal (``"cuda:0"``), ``torch.device(...)``."""
     if isinstance(e, ast.Attribute):
         return e.attr == "device"
     if isinstance(e, ast.Name):
         return "device" in e.id.lower()
+    if isinstance(e, ast.Call):
+        return isinstance(e.func, ast.Attribute) and e.func.attr == "device"
     return isinstance(e, ast.Constant) and isinstance(e.value, str) \
         and e.value.split(":")[0] in ("cpu", "cuda", "mps", "xpu", "meta", "hpu", "npu")
 
