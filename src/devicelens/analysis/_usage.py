@@ -924,7 +924,15 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
     built = [n for stmt in cls.body
              if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__")
              for n in ast.walk(stmt)]
-    for node in built:
+    own = _self_reads(built)
+    return None if own is None else frozenset(reads | own)
+
+
+def _self_reads(nodes: Iterable[ast.AST]) -> set[str] | None:
+    """The ``self.<attr>`` that ``nodes`` read (not only assign); None where they read
+    ``self`` by name (``getattr(self, k)``, ``self.__dict__``, ``vars(self)``)."""
+    reads: set[str] = set()
+    for node in nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.value.id == "self":
             if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
@@ -935,7 +943,7 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
                 and node.func.id in _SELF_READERS and any(
                     isinstance(a, ast.Name) and a.id == "self" for a in node.args):
             return None
-    return frozenset(reads)
+    return reads
 
 
 def _forward_reads(cls: ast.ClassDef) -> frozenset[str] | None:
@@ -951,17 +959,11 @@ def _forward_reads(cls: ast.ClassDef) -> frozenset[str] | None:
         if name in seen or name not in methods:
             continue
         seen.add(name)
-        for node in ast.walk(methods[name]):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                    and node.value.id == "self" and not isinstance(node.ctx, ast.Store):
-                if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
-                    return None
-                reads.add(node.attr)
-                todo.append(node.attr)
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in _SELF_READERS and any(
-                        isinstance(a, ast.Name) and a.id == "self" for a in node.args):
-                return None
+        got = _self_reads(ast.walk(methods[name]))
+        if got is None:
+            return None
+        reads |= got
+        todo += got  # NB: a method of its own it calls is read in turn
     return frozenset(reads)
 
 
