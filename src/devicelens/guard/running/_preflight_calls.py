@@ -223,7 +223,7 @@ def _moves_its_own(m: Any) -> bool:
     from ...inspect import _tree
     from ._forward_lint import moved_attributes
 
-    if m is None or any(_tree.module_parts(s).params or _tree.module_parts(s).buffers
+    if m is None or any((p := _tree.module_parts(s)).params or p.buffers
                         for s in _tree.submodules(m, limit=200) if s is not m):
         return False
     parts = _tree.module_parts(m)
