@@ -1402,3 +1402,29 @@ def test_what_the_library_sources_define_is_read_once_and_answers_as_a_fresh_rea
     fresh = Usage(["y = model(x)\n", "z = 1\n", lib], {"model": "Boxes"})
     assert kept.key() == fresh.key()
     assert kept.moved_at_use("Boxes") == {"table"} and kept.moved_at_use("Mine") == frozenset()
+
+
+def _ids_to_weight(module: nn.Module, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (args[0].to(module.weight.device),)
+
+
+def test_a_part_whose_own_pre_hook_places_its_inputs_is_no_partial_move() -> None:
+    """unsloth's ``offload_embedding``: the embedding stays on the cpu beside a decoder on the
+    GPU, and a forward pre-hook of the user's code sends the ids to the embedding's device (a
+    forward hook sends its output back): the split is placed on purpose. Without the hook it is
+    a partial move; torch's own pre-hooks (``weight_norm``) place nothing."""
+    def model(hook: Any) -> nn.Module:
+        m = nn.Sequential(nn.Embedding(8, 4), nn.Linear(4, 2).to("meta"))
+        if hook is not None:
+            m[0].register_forward_pre_hook(hook)
+        return m
+
+    def splits(m: nn.Module) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in diagnose(take_snapshot({"model": m}))
+                if f.kind == "module_split"]
+
+    assert splits(model(_ids_to_weight)) == []
+    assert splits(model(None)) == [("module_split", "error")]
+    normed = model(None)
+    normed[1] = torch.nn.utils.weight_norm(nn.Linear(4, 2)).to("meta")
+    assert splits(normed) == [("module_split", "error")]

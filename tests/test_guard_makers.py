@@ -1103,3 +1103,63 @@ def test_a_culprit_joined_from_two_strays_keeps_the_name_its_function_holds_it_u
     assert ("+ input_tokenized = t5_tokenizer.encode(ids, return_tensors=\"pt\")"
             ".to(next(t5_model.parameters()).device)") in text, text
     assert VERIFIED in text, text
+
+
+BARE_FACTORY = """
+import torch
+from torch import tensor
+
+def gaussian(window_size, sigma, *, mean=None, device=None):
+    mean = float(window_size // 2) if mean is None else mean
+    mean = tensor([[mean]], device=device)
+    return (torch.arange(window_size, device=sigma.device) - mean).exp()
+
+sigma = torch.ones(1, 1, device="meta")
+"""
+
+
+def test_a_factory_imported_by_its_bare_name_is_edited_as_torchs_own(ip, capsys):
+    """kornia's ``gaussian`` makes its mean with ``tensor(...)``, imported as ``from torch
+    import tensor``, on the device its caller did not pass: the line is edited to fall back on
+    the device of the tensor it meets, as ``torch.tensor(...)`` would be (it used to get only a
+    comment: a bare name was no torch factory)."""
+    assert run(ip, BARE_FACTORY) is None
+    capsys.readouterr()
+    assert run(ip, "out = gaussian(3, sigma)\n") is not None
+    text = diagnosis(capsys)
+    assert "+ mean = tensor([[mean]], device=device or sigma.device)" in text, text
+    assert VERIFIED in text, text
+
+
+PASSED_ON = """
+import torch
+
+def apply_to_collection(data, function, *args, **kwargs):
+    if isinstance(data, (list, tuple)):
+        return type(data)([apply_to_collection(d, function, *args, **kwargs) for d in data])
+    return function(data, *args, **kwargs)
+
+class BootStrapper:
+    def update(self, preds):
+        sample_idx = torch.arange(preds.shape[0])
+        return apply_to_collection((preds,), torch.index_select, dim=0, index=sample_idx)
+
+boot = BootStrapper()
+"""
+
+
+def test_a_keyword_handed_on_through_kwargs_is_followed_to_the_caller_that_made_it(
+        ip, capsys, fake_cuda):
+    """torchmetrics' BootStrapper hands ``index=sample_idx`` to ``apply_to_collection``, which
+    passes its ``**kwargs`` on, through itself, to ``torch.index_select``: the post-mortem reads
+    the call's unpacked ``kwargs`` as operands and follows ``kwargs['index']`` back to the
+    line that made ``sample_idx`` (it used to name nothing)."""
+    assert run(ip, PASSED_ON) is None
+    with fake_cuda:
+        ip.user_ns.update(preds=fake_cuda.randn(4, 2, device="cuda:0"))
+    capsys.readouterr()
+    assert run(ip, "out = boot.update(preds)\n", fake_cuda) is not None
+    text = diagnosis(capsys)
+    assert "culprit: `sample_idx` in BootStrapper.update (int64[4] on cpu)" in text, text
+    assert "+ sample_idx = torch.arange(preds.shape[0], device=preds.device)" in text, text
+    assert VERIFIED in text, text

@@ -80,7 +80,15 @@ CASES = [
          "labels"),
     Case("byte_index", "cpu", "trans = torch.randn(5)\n"
          "tags = torch.tensor([4, 1, 3], dtype=torch.uint8)\n", "score = trans[tags]\n", "tags"),
+    Case("ctc_lengths", "cpu", "log_probs = torch.randn(6, 2, 5).log_softmax(2)\n"
+         "targets = torch.randint(1, 5, (2, 3))\ninput_lengths = torch.full((2,), 6)\n"
+         "target_lengths = torch.tensor([3., 2.])\n",
+         "loss = F.ctc_loss(log_probs, targets, input_lengths, target_lengths)\n",
+         "target_lengths"),
     # --- boolean masks
+    Case("masked_select_mask", "cpu", "logits = torch.randn(2, 3)\n"
+         "keep = torch.tensor([[1, 0, 1], [0, 1, 1]], dtype=torch.uint8)\n",
+         "picked = torch.masked_select(logits, keep)\n", "keep"),
     Case("masked_fill_mask", "cpu", "scores = torch.randn(3)\n"
          "mask = torch.tensor([1, 0, 1], dtype=torch.uint8)\n",
          "out = scores.masked_fill(mask, 0.0)\n", "mask"),

@@ -292,6 +292,26 @@ def test_a_mismatch_a_library_raises_again_as_its_own_error_is_explained(ip, ns,
     assert str(err) == "unrelated" and "devicelens: " not in out
 
 
+def test_a_wrapper_that_restates_a_mismatch_in_its_own_words_is_explained_by_the_cause(
+        ip, ns, capsys, fake_cuda):
+    """torchmetrics re-raises a metric's device error as "Encountered different devices in
+    metric calculation ... not being on the same device as input", which reads as a library's
+    own device check and names no operand: the cause's frames reach the op, so the diagnosis is
+    the cause's (it used to name nothing)."""
+    ip.run_cell("def update(model, x):\n    try:\n        return model(x)\n"
+                "    except RuntimeError as err:\n"
+                "        raise RuntimeError('Encountered different devices in metric calculation. "
+                "This could be due to the metric class not being on the same device as "
+                "input.') from err\n", store_history=False)
+    ns.update(net=nn.Linear(4, 2), x=fake_cuda.randn(3, 4))
+    err, out, _ = run(ip, capsys, "with torch.no_grad():\n    y = update(net, x)\n", fake_cuda)
+    assert str(err).startswith("Encountered different devices in metric calculation")
+    text = diagnosis(out)
+    assert "culprit: net.weight (float32[2, 4] on cpu)" in text, text
+    assert "note: the error shown wraps this mismatch, raised as its cause" in text, text
+    assert VERIFIED in text, text
+
+
 def test_device_family_names_the_layer_fake_cuda(ip, ns, capsys, fake_cuda):
     ns.update(model=fake_cuda.to(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)),
                                  "cuda:0"), x=torch.randn(3, 4))

@@ -581,6 +581,44 @@ def test_an_argument_the_module_moves_itself_is_not_flagged(fake_cuda):
     assert kinds(preflight("loss = crit(emb, labels)\n", ns)) == [("error", "module_input", 1)]
 
 
+class ParallelWrapper(nn.Module):
+    """A data-parallel wrapper's shape (PyTorch's DDP tutorial): ``forward(*inputs)`` moves
+    each input to its device itself."""
+
+    def __init__(self, module: nn.Module, device: str) -> None:
+        super().__init__()
+        self.module, self.device = module, device
+
+    def forward(self, *inputs, **kwargs):
+        inputs = tuple(t.to(self.device) for t in inputs)
+        return self.module(*inputs, **kwargs)
+
+
+class Engine(nn.Module):
+    """DeepSpeed's ``InferenceEngine``: hands its arguments on as they came."""
+
+    def __init__(self, module: nn.Module) -> None:
+        super().__init__()
+        self.module = module
+
+    def forward(self, *args, **kwargs):
+        return self.module(*args, **kwargs)
+
+
+def test_a_wrapper_that_moves_or_hands_on_its_inputs_is_judged_by_what_moves_them(fake_cuda):
+    """A wrapper whose ``forward`` moves its ``*inputs`` takes them anywhere; one that hands
+    its arguments on as they came is judged by the module it hands them to: a loss that moves
+    its labels takes them on the cpu, one that does not keeps the error."""
+    x = torch.randn(2, 4)
+    wrapped = ParallelWrapper(fake_cuda.to(nn.Linear(4, 2), "cuda:1"), "cuda:1")
+    assert preflight("out = ddp_model(x)\n", {"ddp_model": wrapped, "x": x}).issues == ()
+    ns = {"emb": fake_cuda.randn(2, 4), "labels": torch.tensor([0.0, 1.0])}
+    ns["engine"] = Engine(fake_cuda.to(MovingLoss(), "cuda:0"))
+    assert preflight("loss = engine(emb, labels)\n", ns).issues == ()
+    ns["engine"] = Engine(fake_cuda.to(StillLoss(), "cuda:0"))
+    assert kinds(preflight("loss = engine(emb, labels)\n", ns)) == [("error", "module_input", 1)]
+
+
 def test_an_item_the_cell_moves_before_using_it_is_not_flagged(ns):
     """MoCo's training loop: ``images[0] = images[0].cuda(...)`` before the model reads it: the
     namespace's list still holds the cpu tensor, the cell's item does not."""

@@ -112,7 +112,15 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
     "an attribute deleted": lambda ns: ns["model"][2].__dict__.pop("scale"),
     "a key with a NUL in it": lambda ns: _set_attr(ns, "a\0b", torch.ones(2)),
     "an _hf_hook attached": lambda ns: _set_attr(ns, "_hf_hook", object()),
+    "a forward pre-hook registered": lambda ns: ns["model"][2].proj.register_forward_pre_hook(
+        _send_inputs_here),
 }
+
+
+def _send_inputs_here(module: nn.Module, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A pre-hook of the user's (unsloth's offloaded embedding): it places the module's inputs,
+    and registering it changes no ``__dict__``."""
+    return tuple(a.to(module.weight.device) for a in args)
 
 
 def _watch(ns: dict[str, Any]) -> tuple[ForestWatch, Ctx, list[tuple[str, Any]]]:

@@ -135,7 +135,8 @@ def _module_dtypes(o: ObjectRecord) -> list[Finding]:
     another dtype does not make them the strays)."""
     own = module_tensors(o)
     # NB: the distinct dtypes at C speed first: most modules have one
-    if o.dispatch or sum(map(is_real_float, set(map(_DTYPE, own)))) < 2:
+    # NB: hooks that place inputs say nothing of dtypes
+    if o.dispatch not in ("", "hooks") or sum(map(is_real_float, set(map(_DTYPE, own)))) < 2:
         return []
     held = own
     own = [t for t in own if is_real_float(t.dtype)]

@@ -41,12 +41,14 @@ def diagnose_exception(exc: BaseException, tb: Any, namespace: dict[str, Any],
                        is_cell: CellFiles | None = None) -> MismatchReport | None:
     """Explain a mismatch error from its traceback; ``None`` when it is not one."""
     fam = classify(exc)
-    wrapped = None
-    if fam is None:
-        wrapped = _wrapped_mismatch(exc)
-        if wrapped is None:
-            return None
+    # NB: a cause that is a mismatch itself is diagnosed, even where the error shown reads as
+    # one too: that restates it (torchmetrics' "Encountered different devices in metric
+    # calculation", raised from the op's error), and only the cause's frames reach the op
+    wrapped = _wrapped_mismatch(exc) if exc.__cause__ is not None else None
+    if wrapped is not None:
         exc, fam = wrapped
+    elif fam is None:
+        return None
     is_cell = is_cell or default_cell_files()
     frames = traceback_frames(tb) if wrapped is None else _joined_frames(exc, tb)
     failure = Failure(fam.kind, fam.rule, "", fam.expected, fam.devices, str(exc))

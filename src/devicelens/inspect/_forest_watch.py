@@ -38,7 +38,7 @@ from ._tensor_list import Regrad, Tensors
 from ._token import _INERT_IDS, _WRAPPERS, Tokenizer
 from ._token_tree import _TABLE_KEYS, _levels, _plain_tables
 from ._versions import reader
-from ._walk import STD_KEYS, Ctx
+from ._walk import STD_KEYS, Ctx, pre_hooks_token
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _SEP = "\0"
@@ -82,6 +82,10 @@ class _Seen(NamedTuple):
     tables: tuple[_Table, _Table]
     dict_get: Any  # the one ``__dict__`` getter of every module type (None: versions unused)
     versions: list[int] | None  # every ``__dict__``'s and table's version (:mod:`._versions`)
+    # NB: the modules' forward pre-hooks by identity (:func:`._walk.pre_hooks_token`): no
+    # version above changes when one is registered; the hooks it names are kept alive
+    hooks: tuple[int, ...]
+    hooks_pins: list[Any]
 
 
 class _Reading(NamedTuple):
@@ -110,6 +114,8 @@ class ForestWatch:
         roots = list(map(_SECOND, named))
         stamp = _stamp(seen, roots)  # NB: first: it vouches only for what is read after it
         if stamp is not None and stamp.versions == seen.versions:
+            if pre_hooks_token(stamp.dicts, []) != seen.hooks:
+                return False
             return self._content(ctx, seen, stamp.dicts, stamp.tables, True)
         r = _read(roots, seen)
         if r is None or r.sizes != seen.sizes:
@@ -123,6 +129,8 @@ class ForestWatch:
             return False
         mods = r.tables[2]
         if list(map(len, mods)) != seen.modules_lens or _joined(mods) != seen.modules_keys:
+            return False
+        if pre_hooks_token(dicts, []) != seen.hooks:
             return False
         verdict = self._content(ctx, seen, dicts, r.tables, False)
         if verdict is not False and stamp is not None and self.seen is not None:
@@ -196,6 +204,7 @@ class ForestWatch:
         tables = tuple(_remember_table(ctx, r.tables[k]) for k in (0, 1))
         if tables[0] is None or tables[1] is None:
             return
+        hooks_pins: list[Any] = []
         if versions is not None and not _same_objects(r, _read(roots, None)):
             versions = None  # NB: the trees changed while read: their versions vouch for nothing
         self.seen = _Seen(
@@ -203,7 +212,8 @@ class ForestWatch:
             list(map(type, r.mods)), list(map(len, dicts)), dict_keys, extra_counts,
             extra_keys, extra_types, odd, [holder[i] for i in odd], odd_names,
             list(map(id, odd_values)), t.tok, t.pins, live, t_live.tok,
-            list(map(len, r.tables[2])), modules_keys, (tables[0], tables[1]), dict_get, versions)
+            list(map(len, r.tables[2])), modules_keys, (tables[0], tables[1]), dict_get, versions,
+            pre_hooks_token(dicts, hooks_pins), hooks_pins)
 
 
 _SCALARS = frozenset(map(id, (int, float, str, bool, type(None))))

@@ -38,6 +38,7 @@ from ._walk import (
     devices_of,
     header,
     module_record,
+    placed_by,
     uniq,
 )
 from .records import ModuleRecord, TensorRecord
@@ -103,7 +104,7 @@ class _Plan:
                     return False
         if not self._attributes(d):
             return False
-        mods[at] = (path, ref, info.name, depth, "_hf_hook" in d, start, len(self.ts))
+        mods[at] = (path, ref, info.name, depth, placed_by(d), start, len(self.ts))
         self.seen.discard(mid)
         return True
 

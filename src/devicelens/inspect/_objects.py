@@ -259,12 +259,15 @@ def _dispatch(d: dict[str, Any], w: Walker, own: list[TensorRecord]) -> str:
     devmap = d.get("hf_device_map")
     places = ({v for v in dict.values(devmap) if type(v) is int or type(v) is str}
               if type(devmap) is dict else set())
-    if len(places) > 1 or any(map(_HF_HOOK, w.modules)):
+    hooks = set(map(_HF_HOOK, w.modules))
+    if len(places) > 1 or "accelerate" in hooks:
         return "accelerate"
     if "dtensor" in map(_FLAVOR, own):
         return "dtensor"
     if "FullyShardedDataParallel" in map(_TYPE_NAME, w.modules):
         return "fsdp"  # NB: flat parameters, maybe offloaded to the cpu: placed by FSDP
+    if "hook" in hooks:
+        return "hooks"  # NB: a pre-hook of the user's sends inputs where a part is
     return ""
 
 

@@ -20,7 +20,7 @@ from ._objects import held_models, optimizer_params, optimizer_state, wrapped_op
 from ._token_tree import forest_token as _forest
 from ._token_tree import optimizer_token as _optimizer_columns
 from ._token_tree import tree_token
-from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, read_meta
+from ._walk import _META, MAX_DEPTH, MAX_WIDTH, STD_KEYS, Ctx, pre_hooks_token, read_meta
 
 Token = list[Any]
 #: types whose values a walk never looks into (module attributes such as ``in_features``)
@@ -135,6 +135,7 @@ class Tokenizer:
         tok.append((id(tp), depth, trapped, len(d), *ids, *map(id, extra),
                     *map(id, values), *map(id, types)))
         pins += (tp, extra, types, *map(type, tables))
+        tok.append(pre_hooks_token([d], pins))
         for entries, table in zip(tables, ("_parameters", "_buffers", "_modules"), strict=True):
             if entries and issubclass(type(entries), dict):
                 self._table(entries, table, depth, trapped)

@@ -17,7 +17,7 @@ from operator import and_, attrgetter, is_, is_not, itemgetter, methodcaller, no
 from typing import Any
 
 from . import _types
-from ._walk import _META, STD_KEYS
+from ._walk import _META, STD_KEYS, pre_hooks_token
 
 _EMPTY: dict[Any, Any] = {}
 _EXTRA = partial(filterfalse, STD_KEYS.__contains__)
@@ -59,6 +59,7 @@ def forest_token(tok: list[Any], pins: list[Any], roots: list[Any], depth: int, 
     tok.append((depth, trapped, *sizes, *ids, *map(id, types), *map(len, dicts),
                 *map(len, extras), *map(id, keys), *map(id, values), *map(id, vtypes)))
     pins += (types, keys, vtypes)
+    tok.append(pre_hooks_token(dicts, pins))
     for i, table in enumerate(tables):
         if not _table(tok, pins, table, reader, i < 2):
             return None

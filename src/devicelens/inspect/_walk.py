@@ -8,9 +8,11 @@ order, to tell whether a walk would give the same records again.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from itertools import compress, filterfalse, repeat
 from math import prod
 from operator import attrgetter, ne
+from types import FunctionType
 from typing import Any
 
 from . import _tree, _types
@@ -161,7 +163,7 @@ class Walker:
                 self.container(v, what, f"{path}.{name}", (*ref, attr_step(name)), 1, path,
                                "trapped")
         self.modules.insert(start_m, module_record(
-            path, ref, info.name, self.tensors[start_t:], depth, trapped, "_hf_hook" in d))
+            path, ref, info.name, self.tensors[start_t:], depth, trapped, placed_by(d)))
         self.seen.discard(mid)
 
     def _tables(self, d: dict[str, Any], path: str, ref: Ref, trapped: bool) -> None:
@@ -306,8 +308,52 @@ def read_meta(reader: TensorReader, t: Any) -> Any:
         return None
 
 
+def placed_by(d: dict[str, Any]) -> str:
+    """What places a module's inputs (:attr:`ModuleRecord.hf_hook`): "accelerate" where it has
+    accelerate's ``_hf_hook``, "hook" where a forward pre-hook of its is not torch's own
+    (``weight_norm``'s and pruning's are: they recompute a weight, they move nothing), ''
+    otherwise. NB: the hook table of ``d`` and the hooks' ``__module__``s only; an empty table
+    (nearly every module) costs one lookup."""
+    if "_hf_hook" in d:
+        return "accelerate"
+    hooks = d.get("_forward_pre_hooks")
+    if not hooks or not isinstance(hooks, dict):
+        return ""
+    for h in list(dict.values(hooks)):
+        where = h.__module__ if type(h) is FunctionType else type(h).__module__
+        if not (isinstance(where, str) and where.startswith("torch.")):
+            return "hook"
+    return ""
+
+
+_PRE_HOOKS = "_forward_pre_hooks"
+
+
+def pre_hooks_token(dicts: list[dict[str, Any]], pins: list[Any]) -> tuple[int, ...]:
+    """The forward pre-hooks of the modules whose ``__dict__``s are ``dicts``, by identity:
+    what :func:`placed_by` reads. Registering one changes no module's ``__dict__``, so the
+    tokens and watches that reuse a module's record compare these too. NB: most tables are
+    empty, found so in C passes; ``pins`` keeps the hooks alive (their ids stay theirs); only
+    an exact ``OrderedDict``'s truth is asked (anything else is taken by identity)."""
+    raw = list(map(dict.get, dicts, repeat(_PRE_HOOKS)))
+    if list(map(type, raw)).count(OrderedDict) == len(raw):
+        tables = list(filter(None, raw))
+    else:
+        tables = [t for t in raw if t is not None and (type(t) is not OrderedDict or t)]
+    out: list[int] = []
+    for t in tables:
+        if type(t) is not OrderedDict:
+            out.append(id(t))
+            pins.append(t)
+            continue
+        hooks = list(dict.values(t))
+        pins.append(hooks)
+        out += (id(t), len(hooks), *map(id, hooks))
+    return tuple(out)
+
+
 def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord], depth: int,
-                  trapped: bool, hf_hook: bool) -> ModuleRecord:
+                  trapped: bool, hf_hook: str) -> ModuleRecord:
     """A module's aggregate over its subtree's tensors (grads aside): one loop, no genexprs;
     a big subtree (a model's root) column by column instead."""
     if len(tensors) > 32:
@@ -333,7 +379,7 @@ def module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecor
 
 
 def _big_module_record(path: str, ref: Ref, type_name: str, tensors: list[TensorRecord],
-                       depth: int, trapped: bool, hf_hook: bool) -> ModuleRecord:
+                       depth: int, trapped: bool, hf_hook: str) -> ModuleRecord:
     """:func:`module_record` at C speed: the same fields, read as columns."""
     if "grad" in map(_ROLE, tensors):
         tensors = list(compress(tensors, map(ne, map(_ROLE, tensors), repeat("grad"))))

@@ -58,7 +58,10 @@ class ModuleRecord(NamedTuple):
     nbytes: int
     depth: int
     trapped: bool  # held in a plain list/dict attribute: Module.to() will not move it
-    hf_hook: bool  # accelerate has attached a dispatch hook
+    # NB: what places the module's inputs where its tensors are: "accelerate" (its dispatch
+    # hook), "hook" (a forward pre-hook of the user's code: unsloth's offloaded embedding sends
+    # the ids to its weight's device), '' neither (see :func:`._walk.placed_by`)
+    hf_hook: str
 
 
 class ObjectRecord(NamedTuple):
@@ -76,7 +79,8 @@ class ObjectRecord(NamedTuple):
     wrapper: str = ""  # DataParallel | DistributedDataParallel
     device_ids: tuple[int, ...] = ()
     output_device: int | None = None
-    dispatch: str = ""  # why a multi-device layout is intentional: accelerate | dtensor | fsdp
+    dispatch: str = ""  # why a multi-device layout is intentional: accelerate | dtensor | fsdp |
+    #                     hooks (a forward pre-hook of the user's code places a part's inputs)
     frozen: bool = False  # immutable container (tuple, namedtuple, frozen dataclass)
 
 

@@ -337,6 +337,23 @@ def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
                     and node in parent.args:
                 # NB: a list handed to the op (``torch.cat(parts)``): its tensors are operands
                 out += [("", t) for t in obj[:MAX_ITEMS] if is_tensor(t)]
+        if isinstance(node, ast.Call):
+            out += _unpacked(tracer, sc, node)
+    return out
+
+
+def _unpacked(tracer: Any, sc: Any, call: ast.Call) -> list[tuple[str, Any]]:
+    """The tensors a call hands on unpacked, ``function(data, *args, **kwargs)`` (torchmetrics'
+    ``apply_to_collection`` passing ``index=`` on to ``torch.index_select``): the items of a
+    plain tuple or list, the values of a plain dict. NB: base types' own iteration only."""
+    out: list[tuple[str, Any]] = []
+    for node in [a.value for a in call.args if isinstance(a, ast.Starred)] \
+            + [k.value for k in call.keywords if k.arg is None]:
+        obj = tracer.live(sc, node) if not isinstance(node, ast.Name) else (
+            sc.values[node.id] if node.id in sc.values else sc.globals.get(node.id))
+        items = (list(obj)[:MAX_ITEMS] if type(obj) in (list, tuple) else
+                 list(dict.values(obj))[:MAX_ITEMS] if type(obj) is dict else [])
+        out += [("", t) for t in items if is_tensor(t)]
     return out
 
 

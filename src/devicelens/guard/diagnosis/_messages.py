@@ -182,7 +182,15 @@ RULES: tuple[Rule, ...] = (
     Rule("one_hot", "index_dtype", "index", "int64",
          r"one_hot is only applicable to index tensor",
          "aten/src/ATen/native/Onehot.cpp"),
+    Rule("ctc_lengths", "index_dtype", "lengths", "int64",
+         r"(?:input|target)_lengths must be integral",
+         "aten/src/ATen/native/LossCTC.cpp (ctc_loss's checks of its lengths)"),
     # --- boolean masks ---------------------------------------------------------------------------
+    Rule("masked_select_mask", "dtype", "mask", "bool",
+         r"masked_select: expected BoolTensor for mask|masked_select\(\): expected the mask to "
+         r"be bool",
+         "aten/src/ATen/native/TensorAdvancedIndexing.cpp (masked_select_out), and its cuda and "
+         "mps kernels"),
     Rule("masked_fill_mask", "dtype", "mask", "bool",
          r"masked_fill_? only supports boolean masks",
          "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),

@@ -762,6 +762,8 @@ def titles(failure: Failure, ops: list[Op]) -> str:
     if role == "target" or _roles.index_into_loss(failure, ops):
         return ("the loss target must hold int64 class indices" if want == "int64" else
                 "the loss target must be floating point, like the input")
+    if role == "lengths" and failure.kind == "index_dtype":
+        return "the lengths must be an integer (int64) tensor"
     if failure.kind == "index_dtype" or (role == "index" and failure.kind != "device"):
         return "indices must be an integer (int64) tensor"
     if role == "mask":

@@ -534,6 +534,29 @@ class Tracer:
         if isinstance(value, ast.Tuple | ast.List) and isinstance(index, int) \
                 and index < len(value.elts):
             return self.expr(sc, value.elts[index], 1)
+        if not assigned and isinstance(index, str):
+            return self._keyword_passed(sc, name, index, 0)
+        return None
+
+    def _keyword_passed(self, sc: Scope, name: str, key: str, hops: int) -> list[Origin] | None:
+        """``kwargs['index']`` where ``kwargs`` is the function's ``**`` parameter: what its
+        caller passed as ``index=``, followed through callers that hand their own ``**kwargs``
+        on (torchmetrics' ``apply_to_collection``, recursive, given ``index=sample_idx`` by
+        ``BootStrapper.update``). None where no call site says."""
+        fdef = sc.code.func
+        if fdef is None or fdef.args.kwarg is None or fdef.args.kwarg.arg != name \
+                or hops > _MAX_HOPS:
+            return None
+        site = self.call_site(sc)
+        if site is None:
+            return None
+        caller, call = site
+        given = next((k.value for k in call.keywords if k.arg == key), None)
+        if given is not None:
+            return self.expr(caller, given, 1)
+        spread = [k.value for k in call.keywords if k.arg is None]
+        if len(spread) == 1 and isinstance(spread[0], ast.Name):
+            return self._keyword_passed(caller, spread[0].id, key, hops + 1)
         return None
 
     def _kept_argument(self, sc: Scope, name: str, attr: str) -> list[Origin] | None:
@@ -805,6 +828,10 @@ class Tracer:
         if self.want.kind == "device":
             return m[0] == self.want.device
         return m[1] == self.want.dtype or self.want.fix != ""
+
+
+#: how many callers handing their ``**kwargs`` on :meth:`Tracer._keyword_passed` follows
+_MAX_HOPS = 8
 
 
 def _dataset(loader: Any) -> Any:

@@ -40,6 +40,8 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
         return _device(ctx, failure, ops, forced, role)
     if role == "target" or _loss_target(ctx, failure, ops) or index_into_loss(failure, ops):
         return _target(ctx, failure, ops)
+    if role == "lengths":
+        return "int64", _length_ops(failure, ops)
     if role == "index" or failure.kind == "index_dtype":
         long_only = rule is not None and rule.key in _LONG_ONLY
         got = _got_dtype(failure)
@@ -336,6 +338,16 @@ def _op_frame_name(ctx: Ctx) -> str:
         if not internal_file(fr.frame.f_code.co_filename):
             return fr.frame.f_code.co_name
     return ""
+
+
+def _length_ops(failure: Failure, ops: list[Op]) -> list[Op]:
+    """The lengths ``ctc_loss`` refuses (``target_lengths must be integral``): the operand the
+    message names, else every 1-D operand of no integer dtype."""
+    said = re.findall(r"(\w+_lengths) must be integral", failure.text)
+    loose = [o for o in ops if not is_int(o.operand.dtype) and len(o.operand.shape) == 1]
+    named = [o for o in loose if local_name(o.operand.where) in said
+             or o.operand.named.name.rpartition(".")[2] in said]
+    return named or loose
 
 
 def _index_ops(ctx: Ctx, ops: list[Op]) -> list[Op]:

@@ -91,3 +91,22 @@ def is_torch_namespace(sc: Scope, node: ast.expr) -> bool:
         return False
     mod = sc.values.get(root.id, sc.globals.get(root.id))
     return type(mod) is types.ModuleType and str(getattr(mod, "__name__", "")).startswith("torch")
+
+
+def torch_function_name(sc: Scope, func: ast.expr) -> str:
+    """The name of the torch function a call's ``func`` is: ``torch.tensor`` and
+    ``F.pad`` by their attribute on a torch namespace, and a bare name bound to torch's own
+    function (kornia's ``from torch import tensor``; ``from torch import zeros as z``) by
+    what it is bound to; '' for anything else. NB: only builtin and plain functions are asked
+    their ``__name__``, then compared by identity with torch's attribute of that name."""
+    if isinstance(func, ast.Attribute):
+        return func.attr if is_torch_namespace(sc, func.value) else ""
+    if not isinstance(func, ast.Name):
+        return ""
+    obj: Any = sc.values.get(func.id, sc.globals.get(func.id))
+    if type(obj) not in (types.BuiltinFunctionType, types.FunctionType):
+        return ""
+    name = obj.__name__
+    import torch
+
+    return name if type(name) is str and getattr(torch, name, None) is obj else ""

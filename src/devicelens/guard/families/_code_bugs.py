@@ -20,7 +20,7 @@ from ..diagnosis import _edits, _source
 from ..diagnosis._blame import is_module, is_tensor, iter_params, majority_device, meta
 from ..diagnosis._mismatch import is_float
 from ..diagnosis._source import Code
-from ..diagnosis._trace import Origin, is_torch_namespace
+from ..diagnosis._trace import Origin, is_torch_namespace, torch_function_name
 from ..running._forward_lint import names_a_device
 from ..running._frames import frame_locals
 
@@ -957,11 +957,9 @@ def _legacy_type(sc: Scope, e: ast.expr) -> str:
 
 
 def _is_factory(sc: Scope, call: ast.Call) -> bool:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return (func.attr in _edits.FACTORIES or func.attr == "from_numpy") and _is_torch(
-            sc, func.value)
-    return False
+    """``torch.zeros(...)``, or ``zeros(...)`` where that name is torch's own."""
+    name = torch_function_name(sc, call.func)
+    return name in _edits.FACTORIES or name == "from_numpy"
 
 
 #: factories that make a tensor like another one, on its device unless told otherwise
@@ -970,8 +968,7 @@ _LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "rand_l
 
 
 def _is_like(sc: Scope, call: ast.Call) -> bool:
-    func = call.func
-    return isinstance(func, ast.Attribute) and func.attr in _LIKE and _is_torch(sc, func.value)
+    return torch_function_name(sc, call.func) in _LIKE
 
 
 def _layer_class(tr: Tracer, sc: Scope, call: ast.Call) -> Any:

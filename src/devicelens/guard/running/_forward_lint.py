@@ -547,6 +547,60 @@ _MAX_HELPER_DEPTH = 2
 
 
 @functools.lru_cache(maxsize=256)
+def moves_varargs(cls: type) -> bool:
+    """``forward(self, *inputs)`` moves each of them itself (a data-parallel wrapper's
+    ``tuple(t.to(dev) for t in inputs)``): where the caller leaves them fails nothing."""
+    fdef = _forward_def(cls)
+    if fdef is None or fdef.args.vararg is None:
+        return False
+    name = fdef.args.vararg.arg
+    for node in ast.walk(fdef):
+        if not isinstance(node, ast.GeneratorExp | ast.ListComp) or len(node.generators) != 1:
+            continue
+        gen = node.generators[0]
+        if not (isinstance(gen.iter, ast.Name) and gen.iter.id == name
+                and isinstance(gen.target, ast.Name)):
+            continue
+        item = gen.target.id
+        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+               and isinstance(c.func.value, ast.Name) and c.func.value.id == item
+               and (c.func.attr == "cuda" or (c.func.attr == "to" and not _only_dtype(c)))
+               for c in ast.walk(node.elt)):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def delegate(cls: type) -> str:
+    """The attribute of ``self`` that ``forward`` hands its arguments on to, as they came
+    (DeepSpeed's ``InferenceEngine``: ``return self.module(*inputs, **kwargs)``; a wrapper's
+    ``self.model(x)``), so each argument sits where it sat in the caller's call; '' where
+    none. NB: positional parameters in order, then ``*args``, and ``**kwargs`` or nothing."""
+    fdef = _forward_def(cls)
+    if fdef is None:
+        return ""
+    a = fdef.args
+    if a.posonlyargs or a.kwonlyargs:
+        return ""
+    params = [p.arg for p in a.args[1:]]
+    for node in ast.walk(fdef):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
+            continue
+        given = [x.id if isinstance(x, ast.Name) else
+                 f"*{x.value.id}" if isinstance(x, ast.Starred) and isinstance(x.value, ast.Name)
+                 else "" for x in node.args]
+        want = params + ([f"*{a.vararg.arg}"] if a.vararg is not None else [])
+        spread = [k for k in node.keywords if k.arg is None]
+        kws_ok = (not node.keywords and a.kwarg is None) or (
+            len(node.keywords) == 1 and len(spread) == 1 and a.kwarg is not None
+            and isinstance(spread[0].value, ast.Name) and spread[0].value.id == a.kwarg.arg)
+        if given == want and kws_ok:
+            return node.func.attr
+    return ""
+
+
+@functools.lru_cache(maxsize=256)
 def moved_attributes(cls: type) -> frozenset[str]:
     """The ``self.<attr>`` that ``forward`` moves to a device where it reads them (threestudio's
     background: ``self.env_color.to(dirs)``; ``.cuda()``, ``.type_as(x)``): where the module's

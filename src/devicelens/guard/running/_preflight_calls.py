@@ -262,13 +262,31 @@ def _cpu_arguments(m: Any, node: ast.Call) -> set[int]:
     return _argument_ids(m, node, names)
 
 
-def _arguments_moved(m: Any, node: ast.Call) -> set[int]:
+def _arguments_moved(m: Any, node: ast.Call, depth: int = 0) -> set[int]:
     """ids of the call's argument nodes that the module's ``forward`` moves to a device itself
-    (a loss that moves the loader's cpu labels to its embeddings' device)."""
-    from ._forward_lint import moved_parameters
+    (a loss that moves the loader's cpu labels to its embeddings' device; a data-parallel
+    wrapper moving its ``*inputs``), or hands on as they came to a part of it that does
+    (DeepSpeed's ``InferenceEngine`` around a pipeline whose ``forward`` moves its prompt)."""
+    from ...inspect import _types
+    from ._forward_lint import delegate, moved_parameters, moves_varargs
 
-    names = moved_parameters(type(m)) if m is not None else ()  # type: ignore[arg-type]
-    return _argument_ids(m, node, names)
+    if m is None:
+        return set()
+    cls = type(m)
+    out = _argument_ids(m, node, moved_parameters(cls))  # type: ignore[arg-type]
+    if moves_varargs(cls):  # type: ignore[arg-type]
+        out |= {id(a) for a in node.args[len(names_of_forward(cls)):]}
+    attr = delegate(cls) if depth < _MAX_DELEGATES else ""  # type: ignore[arg-type]
+    if attr:
+        table = _tree_dict(m).get("_modules")
+        inner = dict.get(table, attr) if type(table) is dict else None
+        if inner is not None and _types.info(type(inner)).what == "module":
+            out |= _arguments_moved(inner, node, depth + 1)
+    return out
+
+
+#: how many wrappers handing their arguments on :func:`_arguments_moved` looks through
+_MAX_DELEGATES = 4
 
 
 def _argument_ids(m: Any, node: ast.Call, names: tuple[str, ...]) -> set[int]:
