@@ -248,3 +248,33 @@ def test_a_pinned_device_is_replaced_by_the_objects_own_underscored_setting(ip, 
     text = diagnosis(capsys)
     assert "+ data = data.to(self._device)" in text, text
     assert VERIFIED in text
+
+
+CONTEXT = """
+import torch
+from torch import nn
+
+platform_device = "cpu"
+
+class Rotary(nn.Module):
+    def __init__(self, dim=4, n=6):
+        super().__init__()
+        inv_freq = 1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))
+        t = torch.arange(n, device=platform_device, dtype=torch.float32)
+        self.register_buffer("cache", torch.einsum("i,j -> ij", t, inv_freq), persistent=False)
+"""
+
+
+def test_a_block_that_sets_the_default_device_decides_which_tensor_strays(ip, capsys):
+    """vLLM builds its rotary cache under ``with torch.device(...)`` (meta here): the default
+    makes ``inv_freq`` there on purpose, and the positions made on a platform device spelled
+    out are the stray (the diagnosis used to expect the cpu and print no fix)."""
+    assert ip.run_cell(CONTEXT, store_history=False).error_in_exec is None
+    capsys.readouterr()
+    err = ip.run_cell('with torch.device("meta"):\n    rotary = Rotary()\n',
+                      store_history=False).error_in_exec
+    assert err is not None
+    text = diagnosis(capsys)
+    assert "culprit: `t` in Rotary.__init__ (float32[6] on cpu)" in text, text
+    assert "expected meta" in text, text
+    assert VERIFIED in text, text

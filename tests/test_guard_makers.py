@@ -1163,3 +1163,62 @@ def test_a_keyword_handed_on_through_kwargs_is_followed_to_the_caller_that_made_
     assert "culprit: `sample_idx` in BootStrapper.update (int64[4] on cpu)" in text, text
     assert "+ sample_idx = torch.arange(preds.shape[0], device=preds.device)" in text, text
     assert VERIFIED in text, text
+
+
+TILED = """
+import torch
+from torch import nn
+
+def vae_dtype():
+    return torch.float32
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+    def forward(self, x):
+        return self.conv(x)
+
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.quant_conv = nn.Conv2d(4, 4, 1)
+    def encode(self, x):
+        h = self.encoder(x)
+        return self.quant_conv(h)
+
+class VAEHook:
+    def __init__(self, net):
+        self.net = net
+    def __call__(self, x):
+        return self.tile_forward(x)
+    @torch.no_grad()
+    def tile_forward(self, z):
+        result = self.net.original_forward(z)
+        dtype = vae_dtype()
+        return result.to(dtype=dtype) if result is not None else None
+
+vae = VAE().to(torch.bfloat16)
+vae.encoder.original_forward = vae.encoder.forward
+encoder_hook = VAEHook(vae.encoder)
+vae.encoder.forward = encoder_hook
+image = torch.rand(1, 3, 8, 8, dtype=torch.bfloat16)
+"""
+
+
+def test_a_forward_replaced_on_the_module_is_followed_into_the_object_that_replaced_it(
+        ip, capsys):
+    """webui's Tiled VAE binds a ``VAEHook`` as the encoder's own ``forward``; its
+    ``@torch.no_grad()`` method casts the result to a global VAE dtype that is not the VAE's:
+    the trail goes into the hook (not the encoder class's ``forward``), through the decorator,
+    past the conditional's test, to the cast, which takes the dtype of the data it was given
+    (it used to convert the result where ``encode`` reads it)."""
+    assert run(ip, TILED) is None
+    capsys.readouterr()
+    assert run(ip, "latent = vae.encode(image)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: encoder_hook (its VAEHook.tile_forward has the line to edit)" in text, text
+    assert "+ return result.to(dtype=z.dtype) if result is not None else None" in text, text
+    assert "self.encoder(x).to(" not in text, text
+    assert VERIFIED in text, text

@@ -69,13 +69,15 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                     ns_device: str | None, named: tuple[str, ...] = (),
                     name_of: Any = None, op: str = "", cell_inputs: set[str] | None = None,
                     ns_data: Any = None, declared: str | None = None,
-                    made_here: str | None = None) -> str:
+                    made_here: str | None = None, context: str | None = None) -> str:
     """``named``: the devices the error message names (a temporary's too); ``name_of``: a
     module's namespace name ('' when unknown); ``op``: the failing op (``cross_entropy``);
     ``cell_inputs``: the devices of the tensors the cell passes to the models it calls;
     ``ns_data``: gives how many of the namespace's tensors are on each device; ``declared``:
     the device the user's configuration names (:mod:`._declared`); ``made_here``: the default
-    device, where the failing line makes a tensor there with a factory that names no device."""
+    device, where the failing line makes a tensor there with a factory that names no device;
+    ``context``: the device a ``with torch.device(...)`` block of the cell makes tensors on
+    (:func:`device_context`), which decides where no model with weights does."""
     if forced:
         return forced
     seen = [o.device for o in operands if not o.scalar_cpu]
@@ -124,6 +126,8 @@ def expected_device(operands: list[Operand], stack: list[Any], forced: str | Non
                 return declared
         if d is not None and (d in devices or not devices):
             return d
+    if context is not None and context in devices and len(devices) > 1:
+        return context
     found = _one_device(line_modules, devices)
     if found is not None:
         return found
@@ -255,6 +259,28 @@ def made_on_default(stmt: ast.stmt | None, is_torch: Any) -> str | None:
                 and not any(k.arg == "device" for k in node.keywords):
             return str(torch.get_default_device())
     return None
+
+
+def device_context(tree: ast.AST | None, line: int, is_torch: Any) -> str | None:
+    """The device a ``with torch.device(...)`` block around ``line`` of ``tree`` (the cell)
+    makes every tensor on by default: a model built under ``with torch.device("meta")`` (vLLM,
+    torchtitan) has its parts made there on purpose, and a tensor made with a device of its
+    own spelled out is the stray. None where no such block encloses the line. NB: a literal
+    device only; ``is_torch(node)``: ``node`` names torch."""
+    from ..running._preflight_flow import norm_device
+
+    found: str | None = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.With | ast.AsyncWith) \
+                or not node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue
+        for item in node.items:
+            e = item.context_expr
+            if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
+                    and e.func.attr == "device" and is_torch(e.func.value) and e.args \
+                    and isinstance(e.args[0], ast.Constant) and isinstance(e.args[0].value, str):
+                found = norm_device(e.args[0].value) or found  # NB: the innermost block wins
+    return found
 
 
 def _one_device(modules: Iterable[Any], devices: list[str]) -> str | None:

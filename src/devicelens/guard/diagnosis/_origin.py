@@ -164,6 +164,8 @@ class Tracer:
             return self.expr(sc, node.value, depth + 1)
         if isinstance(node, ast.DictComp) and self.item_key:
             return _code_bugs.exempt_key(self, sc, node, self.item_key)
+        if isinstance(node, ast.IfExp):  # NB: the test is no part of the value
+            return [o for c in (node.body, node.orelse) for o in self.expr(sc, c, depth + 1)]
         children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
         return [o for c in children for o in self.expr(sc, c, depth + 1)]
 
@@ -369,6 +371,7 @@ class Tracer:
                                              func.attr)
                 if isinstance(fn, staticmethod):
                     fn = fn.__func__
+        fn = _source.unwrapped(fn)  # NB: a method under ``@torch.no_grad()`` is the user's
         if type(fn) is not types.FunctionType:
             return None
         return fn if self.is_user(fn.__code__.co_filename) else None
@@ -382,10 +385,29 @@ class Tracer:
         obj = self.live(sc, node.func)
         if obj is None or not issubclass(type(obj), torch.nn.Module):
             return None
+        hooked = dict.get(_types.instance_dict(obj) or {}, "forward")
+        if hooked is not None:
+            return self._forward_replaced(hooked)
         fn = _tree._type_dict_lookup(type(obj), "forward")
         if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
             return None
         return fn, obj
+
+    def _forward_replaced(self, hooked: Any) -> tuple[Any, Any] | None:
+        """A ``forward`` bound on the module itself, which ``nn.Module.__call__`` runs instead
+        of its class's (webui's Tiled VAE: ``vae.encoder.forward = VAEHook(...)``): the
+        ``__call__`` of the user's object, or the user's function; None for anything else.
+        NB: read through ``__dict__``s, never called."""
+        if type(hooked) is types.MethodType:
+            fn, me = hooked.__func__, hooked.__self__
+        elif type(hooked) is types.FunctionType:
+            return None  # NB: no ``self`` to bind: a closure over what the trail cannot see
+        else:
+            fn = _source.unwrapped(_tree._type_dict_lookup(type(hooked), "__call__"))
+            me = hooked
+        if type(fn) is not types.FunctionType or not self.is_user(fn.__code__.co_filename):
+            return None
+        return fn, me
 
     def user_callable(self, sc: Scope, node: ast.Call) -> tuple[Any, Any] | None:
         """(its ``__call__``, the object) when ``node`` calls a plain object of the user's whose

@@ -129,7 +129,10 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         operands, ctx.stack, forced or failure.hint or None, line_mods, cell_mods,
         _decide.explicit_device(stmt), ns_device(ctx), failure.devices, ctx.namer.owner,
         failure.op, cell_inputs, lambda: ns_data(ctx), declared_device(ctx.namer.ns),
-        _decide.made_on_default(stmt, lambda n: sc is not None and is_torch_namespace(sc, n)))
+        _decide.made_on_default(stmt, lambda n: sc is not None and is_torch_namespace(sc, n)),
+        _decide.device_context(csc.code.src.tree if csc is not None else None,
+                               csc.line if csc is not None else 0,
+                               lambda n: csc is not None and is_torch_namespace(csc, n)))
     # NB: a 0-dim cpu tensor mixes with any device only as it is: one the line writes into,
     # or reshapes before the op sees it, must be on the op's device
     kept = _written_here(ctx, sc, stmt, tracer) | _reshaped_here(sc, stmt, tracer)

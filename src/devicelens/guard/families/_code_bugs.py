@@ -831,6 +831,13 @@ def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | 
     if isinstance(func, ast.Attribute) and not _is_torch(sc, func.value):
         casts = _CAST_METHODS.get(name) or (
             _dtype_literal(call.args[0]) if name in ("to", "type") and call.args else None)
+        given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+        if casts is None and name == "to" and given is not None \
+                and _dtype_literal(given) is None and anchor is not None:
+            # NB: ``result.to(dtype=vae_dtype_, device=device)``: the cast decides the dtype
+            # whatever the tensor had, from a variable the trail cannot read (TiledDiffusion's
+            # global VAE dtype for a VAE run in another): it takes the anchor's instead
+            return call, _edits.set_dtype(sc.code, call, anchor)
         if casts != want.dtype:
             return None
         return call, (f"{_source.segment(sc.code, func.value)}.to({anchor})" if anchor else None)
