@@ -1222,3 +1222,75 @@ def test_a_forward_replaced_on_the_module_is_followed_into_the_object_that_repla
     assert "+ return result.to(dtype=z.dtype) if result is not None else None" in text, text
     assert "self.encoder(x).to(" not in text, text
     assert VERIFIED in text, text
+
+
+PACKED = """
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence
+
+class BiLSTM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 3, bidirectional=True)
+    def forward(self, embedded, seq_lengths):
+        state = torch.zeros(2, seq_lengths.size(0), 3)
+        packed = pack_padded_sequence(embedded, seq_lengths, batch_first=True)
+        return self.lstm(packed, (state, state))
+
+representation = BiLSTM().to("meta")
+embedded = torch.randn(2, 5, 4, device="meta")
+seq_lengths = torch.tensor([5, 3])
+"""
+
+
+def test_a_packed_sequences_batch_sizes_on_the_cpu_are_no_stray(ip, capsys):
+    """PyText's BiLSTM makes its zero state on the cpu for an LSTM elsewhere, and packs its
+    input with lengths kept on the cpu, as ``pack_padded_sequence`` wants: the state is the
+    stray, edited where it is made, and the packed sequence's ``batch_sizes`` (on the cpu by
+    design, a local of ``LSTM.forward``) are no culprit (their "fix" used to move the lengths,
+    which packing refuses)."""
+    assert run(ip, PACKED) is None
+    capsys.readouterr()
+    assert run(ip, "out = representation(embedded, seq_lengths)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: `state` in BiLSTM.forward (float32[2, 2, 3] on cpu)" in text, text
+    assert "batch_sizes" not in text and "seq_lengths.to(" not in text, text
+    assert "+ state = torch.zeros(2, seq_lengths.size(0), 3, device=embedded.device)" in text, text
+    assert VERIFIED in text, text
+
+
+OFFLOADED = """
+import torch
+from torch import nn
+
+class Pipeline:
+    def __init__(self):
+        self.unet = nn.Linear(4, 4)          # offloaded: on the cpu until its hook moves it
+        self.head = nn.Linear(4, 4).to("meta")
+    @property
+    def device(self):
+        return next(self.unet.parameters()).device
+    def prepare_latents(self, latents, dtype, device):
+        mean = torch.zeros(1, 4)
+        mean = mean.to(device=self.device, dtype=dtype)
+        return latents - mean
+    def __call__(self, latents):
+        return self.prepare_latents(latents, torch.float32, torch.device("meta"))
+
+pipe = Pipeline()
+latents = torch.ones(2, 4, device="meta")
+"""
+
+
+def test_a_move_to_a_device_that_reads_the_stray_is_edited_and_keeps_its_dtype(ip, capsys):
+    """diffusers' img2img under model offload moves ``latents_mean`` to ``self.device``, the
+    cpu there, where ``device``, the execution device, was meant: the move (the newest binding
+    of the culprit, which the running frame holds on the stray device) takes the device its
+    function was given, and keeps the ``dtype=`` it casts to."""
+    assert run(ip, OFFLOADED) is None
+    capsys.readouterr()
+    assert run(ip, "out = pipe(latents)\n") is not None
+    text = diagnosis(capsys)
+    assert "+ mean = mean.to(device=device, dtype=dtype)" in text, text
+    assert VERIFIED in text, text

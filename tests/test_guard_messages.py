@@ -85,6 +85,14 @@ CASES = [
          "target_lengths = torch.tensor([3., 2.])\n",
          "loss = F.ctc_loss(log_probs, targets, input_lengths, target_lengths)\n",
          "target_lengths"),
+    Case("library_cpu", "fake", "def scatter_sum(src, index):\n"
+         "    if src.device.type == 'cpu' and index.device.type != 'cpu':\n"
+         "        raise RuntimeError('index.device().is_cpu() INTERNAL ASSERT FAILED at '\n"
+         "                           '\"csrc/cpu/scatter_cpu.cpp\":17, please report a bug to '\n"
+         "                           'PyTorch. index must be CPU tensor')\n"
+         "    return src * index\n"
+         "src = torch.ones(4)\nbatch = torch.zeros(4, dtype=torch.long, device='cuda:0')\n",
+         "with torch.no_grad():\n    out = scatter_sum(src, batch)\n", "src"),
     # --- boolean masks
     Case("masked_select_mask", "cpu", "logits = torch.randn(2, 3)\n"
          "keep = torch.tensor([[1, 0, 1], [0, 1, 1]], dtype=torch.uint8)\n",
@@ -378,6 +386,9 @@ def test_every_row_names_its_pytorch_source() -> None:
     ("device mismatch between logits and labels", "library_device"),
     ("weights must be a CUDA tensor", "library_cuda"),
     ("input is not a CUDA tensor", "library_cuda"),
+    ("index.device().is_cuda() INTERNAL ASSERT FAILED at \"csrc/cuda/scatter_cuda.cu\":63, "
+     "please report a bug to PyTorch. index must be CUDA tensor", "library_cuda"),
+    ("growth_tracker must be a CPU tensor.", "library_cpu"),
     ("\"bitwise_and_cpu\" not implemented for 'Float'", "bitwise_float"),
     ("\"bitwise_or_cuda\" not implemented for 'Half'", "bitwise_float"),
     ("\"bincount_cpu\" not implemented for 'Float'", "bincount"),

@@ -120,6 +120,74 @@ def test_a_module_that_moves_its_own_buffers_where_it_reads_them_takes_any_input
     assert kinds(preflight("rgb = still(dirs)\n", ns)) == [("error", "loss_weight", 1)]
 
 
+class _FrontEnd(nn.Module):
+    """tortoise's mel front end: its only tensors are its child's, which ``forward`` moves
+    whole to the input's device."""
+
+    def __init__(self):
+        super().__init__()
+        self.stft = _Background()
+
+    def forward(self, dirs):
+        self.stft = self.stft.to(dirs.device)
+        return self.stft(dirs)
+
+
+class _StillFrontEnd(_FrontEnd):
+    def forward(self, dirs):
+        return self.stft(dirs) * self.stft.env_color
+
+
+def test_a_module_that_moves_its_child_whole_where_it_reads_it_takes_any_inputs(ns):
+    """A module whose tensors are all its child's, which its ``forward`` moves whole where the
+    input is, fails nothing; one that reads the child as it is keeps the error."""
+    ns.update(dirs=ns["a"].reshape(1, 3), mel_fn=_FrontEnd(), still=_StillFrontEnd())
+    assert preflight("mel = mel_fn(dirs)\n", ns).issues == ()
+    assert kinds(preflight("mel = still(dirs)\n", ns)) == [("error", "loss_weight", 1)]
+
+
+class _Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(4, 4)
+
+    def forward(self, seq, input_lengths):
+        packed = nn.utils.rnn.pack_padded_sequence(seq, input_lengths)
+        return self.gru(packed)[1]
+
+
+class _Searcher(nn.Module):
+    """The chatbot tutorial's greedy searcher: hands the lengths to its encoder as they came."""
+
+    def __init__(self, encoder: nn.Module):
+        super().__init__()
+        self.encoder = encoder
+
+    def forward(self, input_seq, input_length, max_length):
+        return self.encoder(input_seq, input_length)
+
+
+class _Summer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, seq, input_lengths):
+        return self.proj(seq) + input_lengths
+
+
+def test_lengths_handed_on_to_a_part_that_packs_them_may_stay_on_the_cpu(fake_cuda):
+    """The chatbot tutorial keeps ``lengths`` on the cpu for ``pack_padded_sequence`` and
+    hands them to the searcher, which hands them on to its encoder: nothing fails. A part that
+    adds them to its output keeps the error."""
+    ns = {"seq": fake_cuda.randn(5, 2, 4), "lengths": torch.tensor([5, 3])}
+    ns["searcher"] = _Searcher(fake_cuda.to(_Encoder(), "cuda:0"))
+    assert preflight("out = searcher(seq, lengths, 5)\n", ns).issues == ()
+    ns["searcher"] = _Searcher(fake_cuda.to(_Summer(), "cuda:0"))
+    assert kinds(preflight("out = searcher(seq, lengths, 5)\n", ns)) == [
+        ("error", "module_input", 1)]
+
+
 def test_moves_inside_the_cell_are_followed(ns):
     cell = ("x = x.to(device)\nlabels = labels.to('cuda:0')\nfor a in [1, 2]:\n    pass\n"
             "out = model(x)\ncriterion.to(device)\nloss = criterion(out, labels)\n"

@@ -437,10 +437,19 @@ def _local_tensors(v: Any) -> list[tuple[str, Any]]:
     if kind not in ("tuple", "list", "dict", "namedtuple"):
         return []
     out = []
+    packed = is_packed(v)
     for step, child in _tree.iter_children(v, kind, 16):
-        if is_tensor(child) and step.kind != "pos":
+        if is_tensor(child) and step.kind != "pos" and not (packed and step.key == "batch_sizes"):
             out.append((_tree._apply_step_code("", step), child))
     return out
+
+
+def is_packed(v: Any) -> bool:
+    """``v`` is torch's PackedSequence, whose ``batch_sizes`` are on the cpu wherever its data
+    is, by design: never an operand that strays. NB: the type's own name and module only."""
+    tp = type(v)
+    return tp.__name__ == "PackedSequence" and str(tp.__dict__.get("__module__", "")) \
+        .startswith("torch.nn.utils.rnn")
 
 
 def is_module(v: Any) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..running._frames import CellFiles, Frame, cell_lines, frame_locals, internal_file
 from . import _source
-from ._blame import Named, Operand, _local_tensors, describe_tensor, is_tensor
+from ._blame import Named, Operand, _local_tensors, describe_tensor, is_packed, is_tensor
 from ._complete import cell_extras, layer_siblings
 from ._context import Ctx, Failure, Op
 from ._edits import Edit
@@ -234,11 +234,15 @@ def candidates(ctx: Ctx) -> list[Op]:
     if caller >= 0 and (not ctx.is_user(ctx.frames[caller].frame.f_code.co_filename)
                         or _checks(ctx, caller)):
         f = ctx.frames[caller].frame
-        for k, v in frame_locals(f).items():
+        local = frame_locals(f)
+        # NB: the cpu ``batch_sizes`` of a PackedSequence it holds, unpacked to a local of its
+        # own (``LSTM.forward``): no stray
+        sizes = {id(tuple.__getitem__(v, 1)) for v in local.values() if is_packed(v)}
+        for k, v in local.items():
             if k == "self":
                 _own_tensors(ctx, out, v, ctx.frames[caller])
                 continue
-            found = _local_tensors(v)
+            found = [(sub, t) for sub, t in _local_tensors(v) if id(t) not in sizes]
             for sub, t in found:
                 _add(ctx, out, t, f"`{k}{sub}` in {f.f_code.co_qualname}")
         for key, op in _held_by_arguments(ctx, caller).items():

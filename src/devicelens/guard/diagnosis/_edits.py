@@ -119,10 +119,19 @@ def _set_kw(code: Code, call: ast.Call, kw: str, value: str, move_ok: bool) -> s
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else (
         func.id if isinstance(func, ast.Name) else "")
-    if move_ok and isinstance(func, ast.Attribute) and name in MOVES:
-        return f"{segment(code, func.value)}.to({value})"
     text = segment(code, call)
     found = next((k for k in call.keywords if k.arg == kw), None)
+    if move_ok and isinstance(func, ast.Attribute) and name in MOVES:
+        # NB: a ``.to`` keeps what else it is given (``dtype=``, ``non_blocking=``): only the
+        # device it names is replaced, as a keyword or as its first argument
+        first = call.args[0] if name == "to" and call.args and found is None else None
+        if first is not None and not isinstance(first, ast.Starred):
+            start = _offset(code, call, first)
+            end = start + len(segment(code, first))
+            if start >= 0 and len(call.args) == 1 and not _names_dtype(first):
+                return text[:start] + value + text[end:]
+        if found is None or name != "to":
+            return f"{segment(code, func.value)}.to({value})"
     if found is not None:
         start = _offset(code, call, found.value)
         end = start + len(segment(code, found.value))
@@ -134,6 +143,13 @@ def _set_kw(code: Code, call: ast.Call, kw: str, value: str, move_ok: bool) -> s
     inner = text[:-1].rstrip()
     sep = "" if inner.endswith(("(", ",")) else ", "
     return f"{inner}{sep}{kw}={value})"
+
+
+def _names_dtype(node: ast.expr) -> bool:
+    """``torch.float16``, ``x.dtype``: a ``.to`` given this casts, it names no device."""
+    return isinstance(node, ast.Attribute) and (node.attr == "dtype" or (
+        isinstance(node.value, ast.Name) and node.value.id == "torch"
+        and not node.attr.startswith("device")))
 
 
 def _offset(code: Code, outer: ast.AST, inner: ast.AST) -> int:

@@ -147,8 +147,15 @@ RULES: tuple[Rule, ...] = (
     # extension tutorial: "x must be a CUDA tensor"), raised before any kernel runs: the
     # operand on the cpu among ones on a GPU is the stray, a model's weight too
     Rule("library_cuda", "device", "mismatch", "gpu",
-         r"\bmust be an? (?:CUDA|cuda|GPU|gpu) tensor\b|\bis not an? (?:CUDA|cuda) tensor\b",
+         r"\bmust be (?:an? )?(?:CUDA|cuda|GPU|gpu) tensor\b|\bis not an? (?:CUDA|cuda) tensor\b",
          "libraries: C++/CUDA extensions' CHECK_CUDA macro (PyTorch's custom extension tutorial)"),
+    # NB: the same check on a kernel picked for the cpu by another operand there (torch_scatter
+    # and torch_sparse: "index must be CPU tensor"; torch's own amp scaler): the named argument
+    # is where the model is; the one on the cpu is the stray
+    Rule("library_cpu", "device", "mismatch", "",
+         r"\bmust be (?:an? )?(?:CPU|cpu) tensor\b",
+         "libraries: C++ extensions' CHECK_CPU macro (torch_scatter, torch_sparse); and "
+         "aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp (_amp_update_scale_)"),
     # --- integer indices and targets --------------------------------------------------------------
     Rule("target_long", "index_dtype", "target", "int64",
          r"expected target dtype to be Long|expected scalar type Long but found|"

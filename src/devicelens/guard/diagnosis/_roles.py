@@ -107,6 +107,17 @@ def _device(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None,
         return (found.group(1) if found else ""), []
     if role in ("host", "load", "meta"):
         return "cpu", []
+    if failure.rule is not None and failure.rule.key == "library_cpu":
+        # NB: "index must be CPU tensor": a kernel picked for the cpu by an operand there; the
+        # argument it names is where the rest is (torch_scatter's ``index``: the batch on the
+        # GPU), and the operands on the cpu are the strays
+        args = re.findall(r"(\w+) must be (?:an? )?(?:CPU|cpu) tensor", failure.text)
+        there = {o.operand.device for o in ops if local_name(o.operand.where) in args
+                 and o.operand.device != "cpu"}
+        if len(there) == 1:
+            (where,) = there
+            return where, [o for o in ops if o.operand.device == "cpu"
+                           and not o.operand.scalar_cpu]
     sc, stmt = ctx.statement(ctx.user)
     tracer = ctx.tracer(_want())
     line_mods = _decide.modules_called(stmt, lambda n: tracer.live(sc, n) if sc else None)

@@ -618,7 +618,7 @@ def _device_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change |
         target = call.args[0] if call.args else next(
             (k.value for k in call.keywords if k.arg == "device"), None)
         if name == "to" and not _literal_device(target):
-            if not _unowned_setting(tr, sc, target):
+            if not (_unowned_setting(tr, sc, target) or _moved_here_to_stray(tr, sc, call)):
                 return None
             makes = tr.want.device
         else:
@@ -759,6 +759,29 @@ def _device_setting(obj: Any, target: str) -> str:
     ``target``; '' otherwise."""
     d = instance_dict(obj) or {}
     return next((k for k in ("device", "_device") if names_device(d.get(k), target)), "")
+
+
+def _moved_here_to_stray(tr: Tracer, sc: Scope, call: ast.Call) -> bool:
+    """``latents_mean = latents_mean.to(device=self.device, dtype=dtype)`` in a running frame
+    whose ``latents_mean`` is the stray now: the move put it there, whatever its target reads
+    (diffusers' ``self.device``, the cpu under model offload, where ``device``, the execution
+    device, was meant). NB: the frame's own value of the name the move binds; a target that
+    names the stray device when it runs is what to change."""
+    target = call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg == "device"), None)
+    # NB: an object's device setting (``self.device``), not a device the function was handed
+    # (``param.data.to(device)``, OpenRLHF's EMA kept on the cpu on purpose) nor one read off a
+    # module's parameters (``next(self.parameters()).device``: where that part is, which a
+    # fix's own edit writes; following it chases a stray part instead of moving it)
+    if sc.frame < 0 or not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                            and "device" in target.attr):
+        return False
+    stmt = _source.statement_at(sc.code, call.lineno)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    v = sc.values.get(stmt.targets[0].id)
+    return is_tensor(v) and tr.matches(v)
 
 
 def _unowned_setting(tr: Tracer, sc: Scope, node: ast.expr | None) -> bool:

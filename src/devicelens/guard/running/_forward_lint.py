@@ -571,6 +571,30 @@ def moves_varargs(cls: type) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
+def passed_on(cls: type) -> dict[str, tuple[tuple[str, int | str], ...]]:
+    """Where ``forward`` hands each of its parameters, as it came, to a call of ``self.<attr>``:
+    ``{param: ((attr, position or keyword), ...)}`` (the chatbot tutorial's greedy searcher
+    hands ``input_length`` to ``self.encoder(input_seq, input_length)``, whose ``forward``
+    gives it to ``pack_padded_sequence``). NB: positions up to the first ``*args``."""
+    fdef = _forward_def(cls)
+    params = set(forward_params(cls))
+    out: dict[str, list[tuple[str, int | str]]] = {}
+    for node in ast.walk(fdef) if fdef is not None else ():
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
+            continue
+        for i, a in enumerate(node.args):
+            if isinstance(a, ast.Starred):
+                break
+            if isinstance(a, ast.Name) and a.id in params:
+                out.setdefault(a.id, []).append((node.func.attr, i))
+        for k in node.keywords:
+            if k.arg and isinstance(k.value, ast.Name) and k.value.id in params:
+                out.setdefault(k.value.id, []).append((node.func.attr, k.arg))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@functools.lru_cache(maxsize=256)
 def delegate(cls: type) -> str:
     """The attribute of ``self`` that ``forward`` hands its arguments on to, as they came
     (DeepSpeed's ``InferenceEngine``: ``return self.module(*inputs, **kwargs)``; a wrapper's

@@ -217,17 +217,19 @@ def _module_call(flow: Flow, node: ast.Call, m: Val, items: list[Item],
 
 
 def _moves_its_own(m: Any) -> bool:
-    """Every tensor of ``m`` is its own (no submodule holds one) and its ``forward`` moves each
-    where it reads it (threestudio's solid-colour background: ``self.env_color.to(dirs)``).
-    NB: ``__dict__``s and source only."""
+    """``m``'s ``forward`` moves every part of it that holds a tensor where it reads it: its
+    own tensors (threestudio's solid-colour background: ``self.env_color.to(dirs)``) and its
+    children that hold any, whole (tortoise's mel front end: ``self.mel_stft =
+    self.mel_stft.to(inp.device)``). NB: ``__dict__``s and source only."""
     from ...inspect import _tree
     from ._forward_lint import moved_attributes
 
-    if m is None or any((p := _tree.module_parts(s)).params or p.buffers
-                        for s in _tree.submodules(m, limit=200) if s is not m):
+    if m is None:
         return False
     parts = _tree.module_parts(m)
     names = [k for k, t in (*parts.params, *parts.buffers) if t is not None]
+    names += [k for k, c in parts.children if c is not None and any(
+        (p := _tree.module_parts(s)).params or p.buffers for s in _tree.submodules(c, limit=200))]
     return bool(names) and set(names) <= moved_attributes(type(m))  # type: ignore[arg-type]
 
 
@@ -255,11 +257,37 @@ def _spans_accelerators(m: Any) -> bool:
 
 def _cpu_arguments(m: Any, node: ast.Call) -> set[int]:
     """ids of the call's argument nodes that the module's ``forward`` hands to an op that wants
-    them on the cpu (``pack_padded_sequence``'s lengths)."""
+    them on the cpu (``pack_padded_sequence``'s lengths), itself or through a part of it it
+    hands them to as they came (a greedy searcher's encoder)."""
     from ._forward_lint import cpu_parameters
 
-    names = cpu_parameters(type(m)) if m is not None else ()  # type: ignore[arg-type]
+    if m is None:
+        return set()
+    names = tuple(p for p in names_of_forward(type(m)) if _fate(m, p, cpu_parameters, 0))
     return _argument_ids(m, node, names)
+
+
+def _fate(m: Any, param: str, own: Any, depth: int) -> bool:
+    """``param`` of ``m``'s ``forward`` is among ``own(type(m))`` (the parameters it moves,
+    or wants on the cpu), or is handed as it came to a part of ``m`` whose own is."""
+    from ...inspect import _types
+    from ._forward_lint import forward_params, passed_on
+
+    cls = type(m)
+    if param in own(cls):
+        return True
+    if depth >= _MAX_DELEGATES:
+        return False
+    table = _tree_dict(m).get("_modules")
+    for attr, slot in passed_on(cls).get(param, ()):  # type: ignore[arg-type]
+        inner = dict.get(table, attr) if type(table) is dict else None
+        if inner is None or _types.info(type(inner)).what != "module":
+            continue
+        names = forward_params(type(inner))  # type: ignore[arg-type]
+        name = slot if isinstance(slot, str) else (names[slot] if slot < len(names) else "")
+        if name and _fate(inner, name, own, depth + 1):
+            return True
+    return False
 
 
 def _arguments_moved(m: Any, node: ast.Call, depth: int = 0) -> set[int]:
@@ -273,7 +301,8 @@ def _arguments_moved(m: Any, node: ast.Call, depth: int = 0) -> set[int]:
     if m is None:
         return set()
     cls = type(m)
-    out = _argument_ids(m, node, moved_parameters(cls))  # type: ignore[arg-type]
+    names = tuple(p for p in names_of_forward(cls) if _fate(m, p, moved_parameters, 0))
+    out = _argument_ids(m, node, names)
     if moves_varargs(cls):  # type: ignore[arg-type]
         out |= {id(a) for a in node.args[len(names_of_forward(cls)):]}
     attr = delegate(cls) if depth < _MAX_DELEGATES else ""  # type: ignore[arg-type]
