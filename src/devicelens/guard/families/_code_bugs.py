@@ -761,6 +761,13 @@ def _device_setting(obj: Any, target: str) -> str:
     return next((k for k in ("device", "_device") if names_device(d.get(k), target)), "")
 
 
+def _root_name(node: ast.expr) -> str:
+    """``image`` of ``image.permute(0, 3, 1, 2).to(device)``; '' where no name is at its root."""
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
 def _moved_here_to_stray(tr: Tracer, sc: Scope, call: ast.Call) -> bool:
     """``latents_mean = latents_mean.to(device=self.device, dtype=dtype)`` in a running frame
     whose ``latents_mean`` is the stray now: the move put it there, whatever its target reads
@@ -769,13 +776,16 @@ def _moved_here_to_stray(tr: Tracer, sc: Scope, call: ast.Call) -> bool:
     names the stray device when it runs is what to change."""
     target = call.args[0] if call.args else next(
         (k.value for k in call.keywords if k.arg == "device"), None)
-    # NB: an object's device setting (``self.device``), not a device the function was handed
-    # (``param.data.to(device)``, OpenRLHF's EMA kept on the cpu on purpose) nor one read off a
-    # module's parameters (``next(self.parameters()).device``: where that part is, which a
-    # fix's own edit writes; following it chases a stray part instead of moving it)
+    # NB: an object's device setting (``self.device``): not a device the function was handed
+    # (``param.data.to(device)``, OpenRLHF's EMA kept on the cpu on purpose), nor one read off
+    # a tensor or a module's parameters (``x.to(mean.device)``, ``next(self.parameters())
+    # .device``: where that part is, which a fix's own edit writes; following it chases a
+    # stray part instead of moving it)
     if sc.frame < 0 or not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                             and "device" in target.attr):
         return False
+    if is_tensor(sc.values.get(target.value.id, sc.globals.get(target.value.id))):
+        return False  # NB: ``x.to(mean.device)``: where a tensor is, no setting
     stmt = _source.statement_at(sc.code, call.lineno)
     if not (isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)):
@@ -855,11 +865,16 @@ def _dtype_change(tr: Tracer, sc: Scope, call: ast.Call, line: int) -> Change | 
         casts = _CAST_METHODS.get(name) or (
             _dtype_literal(call.args[0]) if name in ("to", "type") and call.args else None)
         given = next((k.value for k in call.keywords if k.arg == "dtype"), None)
-        if casts is None and name == "to" and given is not None \
-                and _dtype_literal(given) is None and anchor is not None:
+        if casts is None and name == "to" and isinstance(given, ast.Name) \
+                and sc.code.func is not None and given.id not in sc.code.params() \
+                and _source.assignments(sc.code, given.id, call.lineno) and anchor is not None \
+                and not anchor.startswith(f"{_root_name(func.value)}."):
             # NB: ``result.to(dtype=vae_dtype_, device=device)``: the cast decides the dtype
-            # whatever the tensor had, from a variable the trail cannot read (TiledDiffusion's
-            # global VAE dtype for a VAE run in another): it takes the anchor's instead
+            # whatever the tensor had, from a local of the function the trail cannot read
+            # (TiledDiffusion's ``vae_dtype()``, the global VAE dtype, for a VAE run in
+            # another): it takes the anchor's instead. A dtype the caller passed, or a setting
+            # of the notebook's, is a choice; an anchor read off the very tensor cast would
+            # change nothing
             return call, _edits.set_dtype(sc.code, call, anchor)
         if casts != want.dtype:
             return None
