@@ -316,8 +316,8 @@ def placed_by(d: dict[str, Any]) -> str:
     (nearly every module) costs one lookup."""
     if "_hf_hook" in d:
         return "accelerate"
-    hooks = d.get("_forward_pre_hooks")
-    if not hooks or not isinstance(hooks, dict):
+    hooks: Any = d.get("_forward_pre_hooks")
+    if not issubclass(type(hooks), dict) or not dict.__len__(hooks):  # NB: no user __bool__
         return ""
     for h in list(dict.values(hooks)):
         where = h.__module__ if type(h) is FunctionType else type(h).__module__
