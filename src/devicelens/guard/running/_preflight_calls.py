@@ -270,7 +270,6 @@ def _cpu_arguments(m: Any, node: ast.Call) -> set[int]:
 def _fate(m: Any, param: str, own: Any, depth: int) -> bool:
     """``param`` of ``m``'s ``forward`` is among ``own(type(m))`` (the parameters it moves,
     or wants on the cpu), or is handed as it came to a part of ``m`` whose own is."""
-    from ...inspect import _types
     from ._forward_lint import forward_params, passed_on
 
     cls = type(m)
@@ -278,10 +277,9 @@ def _fate(m: Any, param: str, own: Any, depth: int) -> bool:
         return True
     if depth >= _MAX_DELEGATES:
         return False
-    table = _tree_dict(m).get("_modules")
     for attr, slot in passed_on(cls).get(param, ()):  # type: ignore[arg-type]
-        inner = dict.get(table, attr) if type(table) is dict else None
-        if inner is None or _types.info(type(inner)).what != "module":
+        inner = _child(m, attr)
+        if inner is None:
             continue
         names = forward_params(type(inner))  # type: ignore[arg-type]
         name = slot if isinstance(slot, str) else (names[slot] if slot < len(names) else "")
@@ -295,7 +293,6 @@ def _arguments_moved(m: Any, node: ast.Call, depth: int = 0) -> set[int]:
     (a loss that moves the loader's cpu labels to its embeddings' device; a data-parallel
     wrapper moving its ``*inputs``), or hands on as they came to a part of it that does
     (DeepSpeed's ``InferenceEngine`` around a pipeline whose ``forward`` moves its prompt)."""
-    from ...inspect import _types
     from ._forward_lint import delegate, moved_parameters, moves_varargs
 
     if m is None:
@@ -305,13 +302,19 @@ def _arguments_moved(m: Any, node: ast.Call, depth: int = 0) -> set[int]:
     out = _argument_ids(m, node, names)
     if moves_varargs(cls):  # type: ignore[arg-type]
         out |= {id(a) for a in node.args[len(names_of_forward(cls)):]}
-    attr = delegate(cls) if depth < _MAX_DELEGATES else ""  # type: ignore[arg-type]
-    if attr:
-        table = _tree_dict(m).get("_modules")
-        inner = dict.get(table, attr) if type(table) is dict else None
-        if inner is not None and _types.info(type(inner)).what == "module":
-            out |= _arguments_moved(inner, node, depth + 1)
+    inner = _child(m, delegate(cls)) if depth < _MAX_DELEGATES else None  # type: ignore[arg-type]
+    if inner is not None:
+        out |= _arguments_moved(inner, node, depth + 1)
     return out
+
+
+def _child(m: Any, attr: str) -> Any:
+    """The submodule ``m`` registered as ``attr``, or None. NB: its ``_modules`` table only."""
+    from ...inspect import _types
+
+    table = _tree_dict(m).get("_modules")
+    inner = dict.get(table, attr) if attr and type(table) is dict else None
+    return inner if inner is not None and _types.info(type(inner)).what == "module" else None
 
 
 #: how many wrappers handing their arguments on :func:`_arguments_moved` looks through
