@@ -641,6 +641,45 @@ def test_a_plain_attribute_its_own_class_never_reads_is_only_a_note() -> None:
     assert severity(cls.replace("return self.nll(x, y)", "return x")) == [("trap_latent", "info")]
 
 
+def test_a_plain_attribute_only_construction_reads_is_only_a_note() -> None:
+    """scyan's prior keeps a cpu mask as a plain attribute that ``__init__`` hands to
+    ``set_rho_mask``, which calls ``compute_modes``: both build registered buffers from it
+    before any ``.to()``, and nothing else reads it. The same method called by a cell, by a
+    method of a subclass, or by ``forward`` keeps the error."""
+    cls = ("class Prior(nn.Module):\n    def __init__(self, marker):\n"
+           "        super().__init__()\n        self.marker = marker\n"
+           "        self.fc = nn.Linear(4, 4)\n        self.set_mask()\n"
+           "    def set_mask(self):\n        self.compute_modes()\n"
+           "    def compute_modes(self):\n"
+           "        self.register_buffer('modes', torch.where(self.marker, 5.0, 1.0))\n"
+           "    def forward(self, x):\n        return self.fc(x) * self.modes\n")
+
+    class Prior(nn.Module):
+        def __init__(self, marker: torch.Tensor) -> None:
+            super().__init__()
+            self.marker = marker
+            self.fc = nn.Linear(4, 4)
+            self.register_buffer("modes", torch.where(marker, 5.0, 1.0))
+
+    ns = {"prior": Prior(torch.tensor([True, False, True, False])).to("meta")}
+
+    def severity(*cells: str) -> list[tuple[str, str]]:
+        return [(f.kind, f.severity) for f in found(ns, *cells) if "prior.marker" in f.paths]
+
+    assert severity(cls) == [("trap_latent", "info")]
+    assert severity(cls, "prior.compute_modes()\n") == [("trap_attribute", "error")]
+    sub = ("class Wide(Prior):\n    def forward(self, x):\n        self.set_mask()\n"
+           "        return self.fc(x)\n")
+    assert severity(cls + sub) == [("trap_attribute", "error")]
+    assert severity(cls.replace("return self.fc(x) * self.modes",
+                                "self.compute_modes()\n        return self.fc(x)")) == [
+        ("trap_attribute", "error")]
+    # NB: a property's setter runs on assignment, never named as a call: its reads count
+    assert severity(cls.replace("    def set_mask(self):\n",
+                                "    @property\n    def set_mask(self):\n")) == [
+        ("trap_attribute", "error")]
+
+
 def test_float64_sums_a_class_only_adds_into_are_kept_on_purpose() -> None:
     """torchmetrics' FID keeps float64 feature sums beside its float32 extractor and only adds
     into them in place (``self.real_sum += features.sum(dim=0)``) and divides them: nothing

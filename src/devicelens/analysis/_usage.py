@@ -10,11 +10,13 @@ wants on the CPU (``pack_padded_sequence`` lengths, through the user's own ``for
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..inspect._class_sources import MARK, parse_cell
+from ._construction import BuiltOnly, attr_refs, construction_only, named_elsewhere
 
 #: module methods that compute nothing: their arguments are not inputs of the model
 _NOT_COMPUTE = frozenset((
@@ -78,6 +80,14 @@ class _Shared:
         #: that cannot be told from its text (a base class the cells do not define, a
         #: ``getattr(self, ...)``)
         self.read_attrs: dict[str, frozenset[str] | None] = {}
+        #: a class the cells define -> the methods only its construction runs (its own and
+        #: its bases'), each with what it reads of ``self`` and the class that defines it: left
+        #: out of ``read_attrs`` unless some other code names the method
+        self.built_only: dict[str, dict[str, tuple[frozenset[str] | None, str]]] = {}
+        #: a class the cells define -> the names its own body reads as attributes, and every
+        #: source's (the library's once, each cell's): who else names a method
+        self.own_refs: dict[str, Counter[str]] = {}
+        self.attr_refs: Counter[str] = Counter()
         #: a class the cells define -> the ``self.<attr>`` its ``forward`` reads, itself or
         #: through the methods of its own it calls; None where that cannot be told
         self.forward_reads: dict[str, frozenset[str] | None] = {}
@@ -105,8 +115,8 @@ _LIBRARY: dict[tuple[object, ...], dict[str, Any]] = {}
 _LIBRARY_MAX = 8
 _READ_BY_LIBRARY = ("env", "cpu_args", "cpu_paths", "helpers", "moved_at_use", "cast_at_use",
                     "picked_by_device", "read_as_items", "remade_at_call",
-                    "read_attrs", "forward_reads", "casts_inputs", "accumulated", "moves_params",
-                    "helper_params",
+                    "read_attrs", "built_only", "own_refs", "attr_refs", "forward_reads",
+                    "casts_inputs", "accumulated", "moves_params", "helper_params",
                     "method_moves", "forward_moves")
 
 
@@ -122,8 +132,10 @@ def _with_library(library: tuple[str, ...], types: dict[str, str]) -> _Shared:
     key = (library, tuple(sorted(types.items())))
     saved = _LIBRARY.get(key)
     if saved is None:
-        for src in library + library:
+        for i, src in enumerate(library + library):
             tree = _parse(src)
+            if tree is not None and i < len(library):
+                shared.attr_refs.update(attr_refs(tree))
             if tree is not None:
                 _Visitor(shared).body([s for s in tree.body if isinstance(
                     s, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)])
@@ -155,6 +167,7 @@ class Usage:
             tree = _parse(src)
             v = _Visitor(shared)
             if tree is not None:
+                shared.attr_refs.update(attr_refs(tree))
                 v.body(tree.body)
             uses: dict[str, tuple[set[str], set[str]]] = {}
             for name, partners, direct in v.events:
@@ -168,7 +181,7 @@ class Usage:
         self._picked = {k: v for k, v in shared.picked_by_device.items() if v}
         self._items = {k: v for k, v in shared.read_as_items.items() if v}
         self._remade = {k: v for k, v in shared.remade_at_call.items() if v}
-        self._read = shared.read_attrs
+        self._read = _named_back(shared)
         self._forward_reads = shared.forward_reads
         self._casts = {k: v for k, v in shared.casts_inputs.items() if v}
         self._accumulated = {k: v for k, v in shared.accumulated.items() if v}
@@ -448,7 +461,10 @@ class _Visitor:
             self.shared.picked_by_device[s.name] = _picked_by_device(s)
             self.shared.read_as_items[s.name] = _read_as_items(s)
             self.shared.remade_at_call[s.name] = _remade_at_call(s)
-            self.shared.read_attrs[s.name] = _read_attrs(s, self.shared.read_attrs)
+            only = _built_only(s, self.shared)
+            self.shared.read_attrs[s.name] = _read_attrs(
+                s, self.shared.read_attrs, frozenset(m for m, (_, c) in only.items()
+                                                     if c == s.name))
             self.shared.forward_reads[s.name] = _forward_reads(s)
             self.shared.casts_inputs[s.name] = _casts_inputs(s)
             self.shared.accumulated[s.name] = _accumulated(s)
@@ -903,13 +919,13 @@ _MODULE_BASES = frozenset({"Module", "nn.Module", "torch.nn.Module"})
 _SELF_READERS = frozenset({"getattr", "vars", "hasattr"})
 
 
-def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
-                ) -> frozenset[str] | None:
-    """``self.<attr>`` read (not only assigned) in ``cls``'s body outside ``__init__``, its
-    bases' reads included where the cells define them; None where a base is neither torch's
-    ``Module`` nor a class the cells define, or where ``cls`` reads itself by name
-    (``getattr(self, k)``, ``self.__dict__``, ``vars(self)``): its code may then read any
-    attribute."""
+def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None],
+                built: frozenset[str] = frozenset()) -> frozenset[str] | None:
+    """``self.<attr>`` read (not only assigned) in ``cls``'s body outside ``__init__`` and
+    the methods ``built`` (those only construction runs), its bases' reads included where the
+    cells define them; None where a base is neither torch's ``Module`` nor a class the cells
+    define, or where ``cls`` reads itself by name (``getattr(self, k)``, ``self.__dict__``,
+    ``vars(self)``): its code may then read any attribute."""
     reads: set[str] = set()
     for b in cls.bases:
         name = ast.unparse(b)
@@ -921,11 +937,50 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None]
         reads |= got
     # NB: not ``__init__``: what it reads it reads once, before any ``.to()`` (Pyro's MADE
     # masks, kept in a plain list and handed to layers that register copies as buffers)
-    built = [n for stmt in cls.body
-             if not (isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__")
-             for n in ast.walk(stmt)]
-    own = _self_reads(built)
+    body = [n for stmt in cls.body
+            if not (isinstance(stmt, ast.FunctionDef)
+                    and (stmt.name == "__init__" or stmt.name in built))
+            for n in ast.walk(stmt)]
+    own = _self_reads(body)
     return None if own is None else frozenset(reads | own)
+
+
+def _built_only(cls: ast.ClassDef, shared: _Shared) -> dict[str, tuple[frozenset[str] | None,
+                                                                      str]]:
+    """The methods only ``cls``'s construction runs (:func:`._construction.construction_only`),
+    with those of its bases the cells define, kept in ``shared`` with the class's own
+    references to names."""
+    only: dict[str, tuple[frozenset[str] | None, str]] = {}
+    for b in cls.bases:
+        only.update(shared.built_only.get(ast.unparse(b), {}))
+    own: BuiltOnly = construction_only(cls)
+    only.update((m, (reads, cls.name)) for m, reads in own.items())
+    shared.built_only[cls.name] = only
+    shared.own_refs[cls.name] = attr_refs(cls)
+    return only
+
+
+def _named_back(shared: _Shared) -> dict[str, frozenset[str] | None]:
+    """``shared.read_attrs`` with the reads of each method only construction runs added
+    back where some other source names that method (a hook calling ``self.prior
+    .set_rho_mask()``, a subclass's ``super().compute_modes()``)."""
+    read = dict(shared.read_attrs)
+    empty: Counter[str] = Counter()
+    for cls, only in shared.built_only.items():
+        got = read.get(cls)
+        todo = [m for m, (_, owner) in only.items()
+                if named_elsewhere(m, shared.own_refs.get(owner, empty), shared.attr_refs)]
+        back: set[str] = set()
+        while todo and got is not None:
+            method = todo.pop()
+            if method in back:
+                continue
+            back.add(method)
+            reads = only[method][0]
+            got = None if reads is None else got | reads
+            todo += [m for m in reads or () if m in only]  # NB: what it calls runs again too
+        read[cls] = got
+    return read
 
 
 def _self_reads(nodes: Iterable[ast.AST]) -> set[str] | None:
