@@ -361,6 +361,44 @@ def test_a_batch_tuples_stray_item_is_cast_alone(ip, capsys):
     assert "tuple(t." not in text and VERIFIED in text
 
 
+CACHED = """
+import torch
+from torch import nn
+
+class Attn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.kv_caches = []
+
+    def forward(self, x, pos):
+        if not self.kv_caches:
+            self.kv_caches = [(torch.zeros(1, 3, 4), torch.zeros(1, 3, 4))]
+        cache_k, cache_v = self.kv_caches[0]
+        k = cache_k.index_copy(1, pos, self.proj(x))
+        v = cache_v.index_copy(1, pos, self.proj(x))
+        return k + v
+"""
+
+
+def test_a_modules_tuple_items_are_cast_by_making_the_tuple_again(ip, capsys):
+    """lit-parrot's KV caches: ``(k, v)`` tuples in a plain list attribute of a bfloat16
+    model, made in float32. ``kv_caches[0][0] = ...`` raises TypeError (a tuple's item cannot
+    be assigned): the tuple is made again, each stray item cast in turn."""
+    assert run(ip, CACHED) is None
+    ip.user_ns.update(attn=ip.user_ns["Attn"]().to(torch.bfloat16),
+                      x=torch.randn(1, 1, 4, dtype=torch.bfloat16), pos=torch.tensor([0]))
+    assert run(ip, "attn(x, pos)\n") is not None  # NB: the caches are made, in float32
+    capsys.readouterr()
+    assert run(ip, "out = attn(x, pos)\n") is not None
+    text = diagnosis(capsys)
+    assert "attn.kv_caches[0] = (attn.kv_caches[0][0].bfloat16(), *attn.kv_caches[0][1:])" \
+        in text
+    assert ("attn.kv_caches[0] = (*attn.kv_caches[0][:1], attn.kv_caches[0][1].bfloat16(), "
+            "*attn.kv_caches[0][2:])") in text
+    assert VERIFIED in text
+
+
 WRAPPER = """
 import torch
 from torch import nn

@@ -547,7 +547,8 @@ def fix_line(ctx: Ctx, o: Origin, failure: Failure, expected: str, want: Want) -
                 return (f"{box} = torch.nn.{wrap}({box})\n{box}.train({owner}.training)\n"
                         f"{box}.to({target})")
             return f"{holder}.to({target})"
-    holder = _tuple_holder(ctx, code) if role == "tensor" and code else ""
+    holder = _tuple_holder(ctx, code) if role in ("tensor", "attribute", "trapped") and code \
+        else ""
     if holder:
         # NB: a tuple's item cannot be assigned: the tuple is made again, every item moved (a
         # batch's labels go with its inputs); cast, only the stray item (the labels keep theirs)
