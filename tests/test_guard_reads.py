@@ -399,6 +399,58 @@ def test_a_modules_tuple_items_are_cast_by_making_the_tuple_again(ip, capsys):
     assert VERIFIED in text
 
 
+STATS = """
+import torch
+from torch import nn
+
+class Stats:
+    def __init__(self, source):
+        self._tensordict = dict(source)
+
+    def __getitem__(self, key):
+        return self._tensordict[key]
+
+class VecNorm(nn.Module):
+    def __init__(self, keys):
+        super().__init__()
+        self.in_keys = list(keys)
+        self._loc = Stats({k: torch.zeros(4) for k in keys})
+        self._var = Stats({k: torch.ones(4) for k in keys})
+
+    def forward(self, data):
+        out = {}
+        for k in self.in_keys:
+            out[k] = (data[k] - self._loc[k]) / self._var[k].sqrt()
+        return out
+"""
+
+
+def test_tensors_a_private_object_holds_are_named_by_the_key_the_line_spells(ip, capsys):
+    """TorchRL's VecNormV2 keeps its running statistics in TensorDicts bound to private
+    attributes, which ``Module.to()`` leaves on the cpu and the snapshot does not open. The
+    failing line spells ``self._loc[k]``: followed through ``__dict__``s (no ``__getitem__``
+    runs), the tensors under ``k`` are named and moved, both the one the op met and the one
+    the next op would."""
+    assert run(ip, STATS) is None
+    ip.user_ns.update(vecnorm=ip.user_ns["VecNorm"](["obs"]).to("meta"),
+                      td={"obs": torch.randn(4, device="meta")})
+    capsys.readouterr()
+    assert run(ip, "out = vecnorm(td)\n") is not None
+    text = diagnosis(capsys)
+    assert "culprit: vecnorm._loc._tensordict['obs'] (float32[4] on cpu)" in text
+    assert "culprit: vecnorm._var._tensordict['obs'] (float32[4] on cpu)" in text
+    assert ("vecnorm._loc._tensordict['obs'] = vecnorm._loc._tensordict['obs'].to(\"meta\")"
+            in text)
+    assert VERIFIED in text
+    # NB: %%cuda_safe meets the op's own arguments: the first is found by identity, the next
+    # (a temporary of ``self._var[k]``) by its key, in the rehearsal's next round
+    err = run(ip, "%%cuda_safe --no-preflight\nout = vecnorm(td)\n")
+    assert "culprit: vecnorm._loc._tensordict['obs'] (float32[4] on cpu), argument 2" in str(err)
+    assert "vecnorm._var._tensordict['obs'] = vecnorm._var._tensordict['obs'].to(\"meta\")" \
+        in str(err)
+    assert VERIFIED in str(err)
+
+
 WRAPPER = """
 import torch
 from torch import nn

@@ -394,7 +394,12 @@ def temporaries(ctx: Ctx, failure: Failure, expected: str, ops: list[Op]) -> lis
     if not others:
         return []
     want = Want("device", others[0], "", expected, failure.rule.want if failure.rule else "")
-    origins = ctx.tracer(want).temporary(ctx.user)
+    tracer = ctx.tracer(want)
+    origins = tracer.temporary(ctx.user)
+    if not origins:
+        from ._reached import reached_by_line
+
+        origins = reached_by_line(ctx, tracer)
     if not origins:
         return []
     fake = Op(Operand("", Named("a temporary", "", "unnamed", ""), others[0], "", (),

@@ -68,6 +68,10 @@ def blame_for(ctx: Ctx, failure: Failure, expected: str, op: Op) -> list[Blame]:
         held = ctx.namer.held_at.get(id(op.tensor)) if loc is None else None
         origins = tracer.local(*loc) if loc is not None else (
             (tracer.kept(*held) if held is not None else []) or tracer.temporary(ctx.user))
+        if not origins:
+            from ._reached import reached_by_line
+
+            origins = reached_by_line(ctx, tracer, op.tensor) or reached_by_line(ctx, tracer)
         if not origins and failure.kind == "dtype":
             from ..families._held_attr import attribute_origins
 
