@@ -3,6 +3,7 @@ cells use it with, never against an arbitrary one, and no fix copies out of meta
 
 from __future__ import annotations
 
+from types import MethodType
 from typing import Any
 
 import pytest
@@ -1467,3 +1468,40 @@ def test_a_part_whose_own_pre_hook_places_its_inputs_is_no_partial_move() -> Non
     normed = model(None)
     normed[1] = torch.nn.utils.weight_norm(nn.Linear(4, 2)).to("meta")
     assert splits(normed) == [("module_split", "error")]
+
+
+def _prepared_for_fp16(model: nn.Module) -> nn.Module:
+    """What accelerate's ``prepare_model`` does under ``mixed_precision="fp16"``: the model's
+    own ``forward`` runs under autocast, and a wrapper (``convert_outputs_to_fp32``, which
+    sets ``__wrapped__``) casts what it returns to float32; both are bound on the model."""
+    autocast = torch.autocast("cpu", dtype=torch.bfloat16)
+    model.forward = MethodType(autocast(model.forward.__func__), model)  # type: ignore[method-assign]
+    inner = model.forward.__func__  # type: ignore[attr-defined]
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        return inner(*args, **kwargs).float()
+
+    forward.__wrapped__ = inner  # type: ignore[attr-defined]
+    model.forward = MethodType(forward, model)  # type: ignore[method-assign]
+    return model
+
+
+def test_an_input_in_another_float_dtype_of_a_model_that_autocasts_is_no_warning() -> None:
+    """A ControlNet prepared by accelerate for fp16 training is float32, its inputs come out
+    of the fp16 VAE and text encoder: its ``forward`` runs under autocast, so their dtype never
+    meets its weights'. The same model unprepared keeps the warning; so does one whose bound
+    ``forward`` is no autocast's (a plain wrapper)."""
+    def dtypes(model: nn.Module) -> list[tuple[str, str]]:
+        ns = {"controlnet": model, "latents": torch.randn(2, 4, dtype=torch.bfloat16)}
+        return [(f.kind, f.severity) for f in found(ns, "out = controlnet(latents)\n")
+                if f.kind.startswith("loose_dtype")]
+
+    prepared = _prepared_for_fp16(nn.Linear(4, 4))
+    assert take_snapshot({"m": prepared}).objects[0].modules[0].hf_hook == "autocast"
+    assert dtypes(prepared) == []
+    assert prepared(torch.randn(2, 4, dtype=torch.bfloat16)).dtype == torch.float32
+    assert dtypes(nn.Linear(4, 4)) == [("loose_dtype", "warning")]
+    plain = nn.Linear(4, 4)
+    inner = plain.forward.__func__  # type: ignore[attr-defined]
+    plain.forward = MethodType(lambda self, x: inner(self, x), plain)  # type: ignore[method-assign]
+    assert dtypes(plain) == [("loose_dtype", "warning")]

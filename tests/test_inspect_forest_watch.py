@@ -114,6 +114,8 @@ CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
     "an _hf_hook attached": lambda ns: _set_attr(ns, "_hf_hook", object()),
     "a forward pre-hook registered": lambda ns: ns["model"][2].proj.register_forward_pre_hook(
         _send_inputs_here),
+    "a forward bound under autocast": lambda ns: setattr(
+        ns["model"][2].proj, "forward", torch.autocast("cpu")(ns["model"][2].proj.forward)),
 }
 
 

@@ -275,6 +275,8 @@ def _model(o: ObjectRecord, params: list[TensorRecord]) -> Model:
     if o.wrapper == "DataParallel" and o.device_ids:
         device = f"cuda:{o.device_ids[0]}"
     nbytes = sum(map(_NBYTES, params))
+    if o.modules and o.modules[0].hf_hook == "autocast":
+        dtypes = set()  # NB: its forward runs under autocast: no input dtype to ask of anyone
     return Model(o.name, device, dtypes.pop() if len(dtypes) == 1 else None, nbytes, o.wrapper)
 
 

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from itertools import compress, filterfalse, repeat
 from math import prod
 from operator import attrgetter, ne
-from types import FunctionType
+from types import FunctionType, MethodType
 from typing import Any
 
 from . import _tree, _types
@@ -311,11 +311,17 @@ def read_meta(reader: TensorReader, t: Any) -> Any:
 def placed_by(d: dict[str, Any]) -> str:
     """What places a module's inputs (:attr:`ModuleRecord.hf_hook`): "accelerate" where it has
     accelerate's ``_hf_hook``, "hook" where a forward pre-hook of its is not torch's own
-    (``weight_norm``'s and pruning's are: they recompute a weight, they move nothing), ''
-    otherwise. NB: the hook table of ``d`` and the hooks' ``__module__``s only; an empty table
-    (nearly every module) costs one lookup."""
+    (``weight_norm``'s and pruning's are: they recompute a weight, they move nothing),
+    "autocast" where its own ``forward`` runs under ``torch.autocast`` (accelerate's
+    ``prepare`` under mixed precision binds such a ``forward`` on the model: its inputs' float
+    dtype does not meet its weights'), '' otherwise. NB: the hook table of ``d``, the hooks'
+    ``__module__``s and a bound ``forward``'s wrappers only; an empty table and no bound
+    ``forward`` (nearly every module) cost two lookups."""
     if "_hf_hook" in d:
         return "accelerate"
+    bound = d.get("forward")
+    if bound is not None and under_autocast(bound):
+        return "autocast"
     hooks: Any = d.get("_forward_pre_hooks")
     if not issubclass(type(hooks), dict) or not dict.__len__(hooks):  # NB: no user __bool__
         return ""
@@ -324,6 +330,36 @@ def placed_by(d: dict[str, Any]) -> str:
         if not (isinstance(where, str) and where.startswith("torch.")):
             return "hook"
     return ""
+
+
+def under_autocast(fn: Any) -> bool:
+    """``fn`` is, or wraps, the function ``torch.autocast(...)`` makes of what it decorates:
+    followed through a bound method's ``__func__``, ``functools.wraps``'s ``__wrapped__`` and
+    the functions a wrapper closes over (accelerate's ``convert_outputs_to_fp32``). NB: reads
+    ``__dict__``s, closure cells and code objects only; nothing is called."""
+    todo, seen = [fn], 0
+    while todo and seen < 16:
+        fn = todo.pop(0)
+        seen += 1
+        if type(fn) is MethodType:
+            fn = fn.__func__
+        if type(fn) is FunctionType:
+            code = fn.__code__
+            if code.co_name == "decorate_autocast" and code.co_filename.endswith(
+                    "autocast_mode.py"):
+                return True
+            for cell in fn.__closure__ or ():
+                try:
+                    inner = cell.cell_contents
+                except ValueError:  # NB: an empty cell
+                    continue
+                if type(inner) is FunctionType or type(inner) is MethodType:
+                    todo.append(inner)
+        d = _types.instance_dict(fn)
+        inner = dict.get(d, "__wrapped__") if type(d) is dict else None
+        if inner is not None:
+            todo.append(inner)
+    return False
 
 
 _PRE_HOOKS = "_forward_pre_hooks"
