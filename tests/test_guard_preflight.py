@@ -120,6 +120,40 @@ def test_a_module_that_moves_its_own_buffers_where_it_reads_them_takes_any_input
     assert kinds(preflight("rgb = still(dirs)\n", ns)) == [("error", "loss_weight", 1)]
 
 
+class _Predict(nn.Module):
+    """sGDML's ``GDMLTorchPredict``: ``forward`` hands the training indices to
+    ``self._forward``, which binds them to a local and moves that local to where its cached
+    descriptors are (on the cpu when the GPU had no room) before reading them."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 3)
+        self.R_d_desc = torch.zeros(8, 3)
+
+    def _forward(self, Rs_or_train_idxs):
+        train_idxs = Rs_or_train_idxs
+        train_idxs = train_idxs.to(self.R_d_desc.device)
+        return self.fc.weight.sum() + self.R_d_desc[train_idxs].sum().to(self.fc.weight.device)
+
+    def forward(self, Rs_or_train_idxs):
+        return self._forward(Rs_or_train_idxs)
+
+
+class _PredictAsIs(_Predict):
+    def _forward(self, Rs_or_train_idxs):
+        train_idxs = Rs_or_train_idxs
+        return self.fc(train_idxs)
+
+
+def test_a_module_whose_own_method_moves_what_forward_hands_it_takes_any_inputs(ns):
+    """Followed into a method of the module's class, and through a local bound to the
+    argument as it came; the same method without the move keeps the error."""
+    ns.update(idx=torch.arange(2), predict=_Predict().to("meta"),
+              still=_PredictAsIs().to("meta"))
+    assert preflight("out = predict(idx)\n", ns).issues == ()
+    assert "module_input" in [i.kind for i in preflight("out = still(idx)\n", ns).issues]
+
+
 class _FrontEnd(nn.Module):
     """tortoise's mel front end: its only tensors are its child's, which ``forward`` moves
     whole to the input's device."""

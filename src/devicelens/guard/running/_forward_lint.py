@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ...inspect import _tree
 from ._lint_numbers import Needs, Numbers, as_number, numbers
 
 FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "tensor", "randn", "rand",
@@ -540,7 +541,7 @@ def moved_parameters(cls: type) -> tuple[str, ...]:
         return ()
     globs = getattr(fn, "__globals__", None)
     globs = globs if type(globs) is dict else {}
-    return tuple(a.arg for a in fdef.args.args[1:] if _moves(fdef, a.arg, globs, 0))
+    return tuple(a.arg for a in fdef.args.args[1:] if _moves(fdef, a.arg, globs, 0, cls))
 
 
 _MAX_HELPER_DEPTH = 2
@@ -642,12 +643,21 @@ def moved_attributes(cls: type) -> frozenset[str]:
 
 
 def _moves(fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, globs: dict[str, Any],
-           depth: int) -> bool:
+           depth: int, cls: type | None = None) -> bool:
     """``fdef`` moves its parameter ``name`` to a device (``name.to(d)``, ``name.cuda()``), or
-    hands it to a plain function of its module that does. NB: reads source and the function's
-    globals dict only; a ``.to(torch.float16)`` is a cast, not a move."""
+    a local it binds to it as it is (``idx = name``), or hands it to a plain function of its
+    module, or a method of ``cls``, that does (sGDML's ``forward`` hands the indices to
+    ``self._forward``, which moves them to where its cached descriptors are). NB: reads
+    source, the function's globals dict and the class's own ``__dict__``s only; a
+    ``.to(torch.float16)`` is a cast, not a move."""
     for node in ast.walk(fdef):
         if isinstance(node, ast.Assign) and _remade_elsewhere(node, name):
+            return True
+        if isinstance(node, ast.Assign) and depth < _MAX_HELPER_DEPTH \
+                and isinstance(node.value, ast.Name) and node.value.id == name \
+                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id != name \
+                and _moves(fdef, node.targets[0].id, globs, depth + 1, cls):
             return True
         if not isinstance(node, ast.Call):
             continue
@@ -655,18 +665,27 @@ def _moves(fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, globs: dict[
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == name \
                 and (f.attr == "cuda" or (f.attr == "to" and not _only_dtype(node))):
             return True
-        if depth < _MAX_HELPER_DEPTH and isinstance(f, ast.Name):
+        if depth >= _MAX_HELPER_DEPTH:
+            continue
+        helper: Any = None
+        skip = 0
+        if isinstance(f, ast.Name):
             helper = globs.get(f.id)
-            if type(helper) is not types.FunctionType:
-                continue
-            for i, a in enumerate(node.args):
-                if not (isinstance(a, ast.Name) and a.id == name):
-                    continue
-                hdef = _def_of(helper)
-                inner = getattr(helper, "__globals__", None)
-                if hdef is not None and i < len(hdef.args.args) and type(inner) is dict \
-                        and _moves(hdef, hdef.args.args[i].arg, inner, depth + 1):
-                    return True
+        elif cls is not None and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+                and f.value.id == "self":
+            helper, skip = _tree._type_dict_lookup(cls, f.attr), 1
+        if type(helper) is not types.FunctionType:
+            continue
+        hdef = _def_of(helper)
+        inner = getattr(helper, "__globals__", None)
+        if hdef is None or type(inner) is not dict:
+            continue
+        for i, a in enumerate(node.args):
+            if isinstance(a, ast.Starred):
+                break
+            if isinstance(a, ast.Name) and a.id == name and i + skip < len(hdef.args.args) \
+                    and _moves(hdef, hdef.args.args[i + skip].arg, inner, depth + 1, cls):
+                return True
     return False
 
 
