@@ -12,6 +12,7 @@ every source, and :func:`named_elsewhere` compares that with the class's own ref
 from __future__ import annotations
 
 import ast
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 
@@ -20,7 +21,29 @@ from collections.abc import Iterable
 BuiltOnly = dict[str, frozenset[str] | None]
 
 
+#: per class definition (a node of a cached cell's tree: the same cells come back at every
+#: snapshot), what :func:`construction_only` and :func:`class_refs` found
+_BUILT: weakref.WeakKeyDictionary[ast.ClassDef, BuiltOnly] = weakref.WeakKeyDictionary()
+_REFS: weakref.WeakKeyDictionary[ast.ClassDef, Counter[str]] = weakref.WeakKeyDictionary()
+
+
 def construction_only(cls: ast.ClassDef) -> BuiltOnly:
+    """:func:`_construction_only`, kept per class definition."""
+    got = _BUILT.get(cls)
+    if got is None:
+        got = _BUILT[cls] = _construction_only(cls)
+    return got
+
+
+def class_refs(cls: ast.ClassDef) -> Counter[str]:
+    """:func:`attr_refs` of a class definition, kept per definition."""
+    got = _REFS.get(cls)
+    if got is None:
+        got = _REFS[cls] = attr_refs(cls)
+    return got
+
+
+def _construction_only(cls: ast.ClassDef) -> BuiltOnly:
     """The methods of ``cls`` that only ``__init__`` calls, itself or through other such
     methods, with what each reads of ``self``. NB: a decorated method (a property, its setter,
     a static method), a dunder and ``forward`` are never taken: other code runs them without

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..inspect._class_sources import MARK, parse_cell
-from ._construction import BuiltOnly, attr_refs, construction_only, named_elsewhere
+from ._construction import BuiltOnly, attr_refs, class_refs, construction_only, named_elsewhere
 
 #: module methods that compute nothing: their arguments are not inputs of the model
 _NOT_COMPUTE = frozenset((
@@ -135,7 +135,7 @@ def _with_library(library: tuple[str, ...], types: dict[str, str]) -> _Shared:
         for i, src in enumerate(library + library):
             tree = _parse(src)
             if tree is not None and i < len(library):
-                shared.attr_refs.update(attr_refs(tree))
+                shared.attr_refs.update(_attr_refs(src))
             if tree is not None:
                 _Visitor(shared).body([s for s in tree.body if isinstance(
                     s, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)])
@@ -167,7 +167,7 @@ class Usage:
             tree = _parse(src)
             v = _Visitor(shared)
             if tree is not None:
-                shared.attr_refs.update(attr_refs(tree))
+                shared.attr_refs.update(_attr_refs(src))
                 v.body(tree.body)
             uses: dict[str, tuple[set[str], set[str]]] = {}
             for name, partners, direct in v.events:
@@ -346,6 +346,15 @@ def _handed_models(e: ast.Call, modules: Mapping[str, str]) -> frozenset[str]:
     """The models ``e`` is given by their bare names (``f(model)``, ``f(model=net)``)."""
     return frozenset(a.id for a in (*e.args, *(k.value for k in e.keywords))
                      if isinstance(a, ast.Name) and a.id in modules)
+
+
+@lru_cache(maxsize=256)
+def _attr_refs(src: str) -> Counter[str]:
+    """:func:`._construction.attr_refs` of a parsed source, kept per source text: the same cells
+    come back at every snapshot, and walking every node of twenty of them costs milliseconds.
+    NB: only read (``Counter.update`` copies it into the ``_Shared``)."""
+    tree = _parse(src)
+    return attr_refs(tree) if tree is not None else Counter()
 
 
 def _parse(src: str) -> ast.Module | None:
@@ -956,7 +965,8 @@ def _built_only(cls: ast.ClassDef, shared: _Shared) -> dict[str, tuple[frozenset
     own: BuiltOnly = construction_only(cls)
     only.update((m, (reads, cls.name)) for m, reads in own.items())
     shared.built_only[cls.name] = only
-    shared.own_refs[cls.name] = attr_refs(cls)
+    if own:  # NB: read only for the methods a class defines itself
+        shared.own_refs[cls.name] = class_refs(cls)
     return only
 
 
