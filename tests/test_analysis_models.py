@@ -675,6 +675,9 @@ def test_a_plain_attribute_only_construction_reads_is_only_a_note() -> None:
     assert severity(cls.replace("return self.fc(x) * self.modes",
                                 "self.compute_modes()\n        return self.fc(x)")) == [
         ("trap_attribute", "error")]
+    # NB: handed on as a hook, a method runs at every call: its reads count
+    assert severity(cls.replace("self.set_mask()", "self.register_forward_pre_hook(self.set_mask)")
+                    ) == [("trap_attribute", "error")]
     # NB: a property's setter runs on assignment, never named as a call: its reads count
     assert severity(cls.replace("    def set_mask(self):\n",
                                 "    @property\n    def set_mask(self):\n")) == [

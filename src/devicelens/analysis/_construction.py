@@ -48,23 +48,27 @@ def _construction_only(cls: ast.ClassDef) -> BuiltOnly:
     methods, with what each reads of ``self``. NB: a decorated method (a property, its setter,
     a static method), a dunder and ``forward`` are never taken: other code runs them without
     naming them as ``self.<method>``. A method named by the class body outside its methods
-    (``handler = compute_modes``) is not taken either."""
+    (``handler = compute_modes``), or named anywhere without being called there (``__init__``'s
+    ``self.register_forward_hook(self._hook)``: handed on, it runs later), is not taken
+    either."""
     methods = {s.name: s for s in cls.body if isinstance(s, ast.FunctionDef)}
     if "__init__" not in methods:
         return {}
     loose = {n.id for s in cls.body if not isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
              for n in ast.walk(s) if isinstance(n, ast.Name)}
     users: dict[str, set[str]] = {}
-    for caller, f in methods.items():
-        for name in _self_attrs(f):
-            users.setdefault(name, set()).add(caller)
+    handed: set[str] = set()
     for s in cls.body:
-        if isinstance(s, ast.AsyncFunctionDef):
-            for name in _self_attrs(s):
-                users.setdefault(name, set()).add(s.name)
+        if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
+            called = {id(n.func) for n in ast.walk(s) if isinstance(n, ast.Call)}
+            for n in _self_attrs(s):
+                users.setdefault(n.attr, set()).add(s.name)
+                if id(n) not in called:
+                    handed.add(n.attr)
     candidates = {name for name, f in methods.items()
                   if not f.decorator_list and not name.startswith("__") and name != "forward"
-                  and name not in loose and users.get(name, set()) - {name}}
+                  and name not in loose and name not in handed
+                  and users.get(name, set()) - {name}}
     built = {"__init__"}
     grew = True
     while grew:
@@ -76,12 +80,12 @@ def _construction_only(cls: ast.ClassDef) -> BuiltOnly:
     return {name: _reads(methods[name]) for name in sorted(built - {"__init__"})}
 
 
-def _self_attrs(f: ast.AST) -> Iterable[str]:
+def _self_attrs(f: ast.AST) -> Iterable[ast.Attribute]:
     """Every ``self.<attr>`` ``f`` reads (called or not)."""
     for n in ast.walk(f):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) \
                 and n.value.id == "self" and not isinstance(n.ctx, ast.Store):
-            yield n.attr
+            yield n
 
 
 def _reads(f: ast.FunctionDef) -> frozenset[str] | None:

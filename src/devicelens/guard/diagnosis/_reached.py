@@ -15,6 +15,8 @@ NB: only ``__dict__``s and the base types' own methods are read; no user code ru
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from ...inspect import _types
@@ -85,9 +87,9 @@ def _reached(ctx: Ctx, sc: Any, chain: tuple[str, list[str]]) -> tuple[str, Any]
         return None
     for attr in attrs:
         d = _types.instance_dict(obj)
-        if d is None or attr not in d:
+        if type(d) is not dict or attr not in d:  # NB: an exact dict: no __contains__ of theirs
             return None
-        obj = dict.__getitem__(d, attr)
+        obj = d[attr]
         name = f"{name}.{attr}"
     return name, obj
 
@@ -146,20 +148,21 @@ def _search(obj: Any, hit: Any) -> tuple[str, Any] | None:
     return None
 
 
-def _items(o: Any) -> list[tuple[str, Any, Any]]:
+def _items(o: Any) -> Iterator[tuple[str, Any, Any]]:
     """(``['k']``, ``'k'``, value) of a dict, (``[i]``, ``i``, value) of a list or tuple,
-    (``.attr``, ``'attr'``, value) of an instance ``__dict__``: by the base types' own
-    methods."""
+    (``.attr``, ``'attr'``, value) of an instance ``__dict__``: by the base types' own methods,
+    and never more than the search's budget of any one container (a dataset's million items
+    are not copied to be looked at)."""
     tp = type(o)
     if issubclass(tp, dict):
-        return [(f"[{k!r}]", k, v) for k, v in list(dict.items(o))
-                if type(k) is str or type(k) is int]
+        return ((f"[{k!r}]", k, v) for k, v in islice(dict.items(o), MAX_NODES)
+                if type(k) is str or type(k) is int)
     if tp is list or tp is tuple:
-        return [(f"[{i}]", i, v) for i, v in enumerate(o)]
+        return ((f"[{i}]", i, v) for i, v in enumerate(islice(o, MAX_NODES)))
     if tp in (int, float, str, bool, bytes) or o is None:
-        return []
+        return iter(())
     d = _types.instance_dict(o)
-    if d is None:
-        return []
-    return [(f".{k}", k, v) for k, v in list(dict.items(d))
-            if type(k) is str and k.isidentifier()]
+    if type(d) is not dict:
+        return iter(())
+    return ((f".{k}", k, v) for k, v in islice(dict.items(d), MAX_NODES)
+            if type(k) is str and k.isidentifier())
