@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
 # Measured on 2980 cases (1861 failing, 1119 clean look-alikes; 2857 of them the held-out sets 5
-# to 187, HELDOUT.txt), one run (852 s on 2 cores): named 1532/1861, precision 97.2 % over 1676
+# to 187, HELDOUT.txt), one run (812 s on 2 cores): named 1532/1861, precision 97.2 % over 1676
 # cases (185 diagnoses name no namespace object: no precision, left out), fix works 1784/1861,
 # verified 1781/1861 (all but one a fix that works as printed), clean after fix 1842/1861, 12 of
 # 1119 look-alikes flagged (set 55's pytorch-spiking: a factory without a device
