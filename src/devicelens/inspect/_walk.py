@@ -319,17 +319,14 @@ def placed_by(d: dict[str, Any]) -> str:
     ``forward`` (nearly every module) cost two lookups."""
     if "_hf_hook" in d:
         return "accelerate"
-    bound = d.get("forward")
-    if bound is not None and under_autocast(bound):
-        return "autocast"
     hooks: Any = d.get("_forward_pre_hooks")
-    if not issubclass(type(hooks), dict) or not dict.__len__(hooks):  # NB: no user __bool__
-        return ""
-    for h in list(dict.values(hooks)):
-        where = h.__module__ if type(h) is FunctionType else type(h).__module__
-        if not (isinstance(where, str) and where.startswith("torch.")):
-            return "hook"
-    return ""
+    if issubclass(type(hooks), dict) and dict.__len__(hooks):  # NB: no user __bool__
+        for h in list(dict.values(hooks)):
+            where = h.__module__ if type(h) is FunctionType else type(h).__module__
+            if not (isinstance(where, str) and where.startswith("torch.")):
+                return "hook"  # NB: where the inputs go decides more than their dtype
+    bound = d.get("forward")
+    return "autocast" if bound is not None and under_autocast(bound) else ""
 
 
 def under_autocast(fn: Any) -> bool:
