@@ -89,19 +89,29 @@ def _self_attrs(f: ast.AST) -> Iterable[ast.Attribute]:
 
 
 def _reads(f: ast.FunctionDef) -> frozenset[str] | None:
+    got = self_reads(ast.walk(f))
+    return None if got is None else frozenset(got)
+
+
+_SELF_READERS = frozenset({"getattr", "vars", "hasattr"})
+
+
+def self_reads(nodes: Iterable[ast.AST]) -> set[str] | None:
+    """The ``self.<attr>`` that ``nodes`` read (not only assign); None where they read
+    ``self`` by name (``getattr(self, k)``, ``self.__dict__``, ``vars(self)``)."""
     reads: set[str] = set()
-    for n in ast.walk(f):
-        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) \
-                and n.value.id == "self":
-            if n.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
+    for node in nodes:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self":
+            if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
                 return None
-            if not isinstance(n.ctx, ast.Store):
-                reads.add(n.attr)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
-                and n.func.id in ("getattr", "vars", "hasattr") \
-                and any(isinstance(a, ast.Name) and a.id == "self" for a in n.args):
+            if not isinstance(node.ctx, ast.Store):
+                reads.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in _SELF_READERS and any(
+                    isinstance(a, ast.Name) and a.id == "self" for a in node.args):
             return None
-    return frozenset(reads)
+    return reads
 
 
 def attr_refs(tree: ast.AST) -> Counter[str]:

@@ -16,7 +16,14 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..inspect._class_sources import MARK, parse_cell
-from ._construction import BuiltOnly, attr_refs, class_refs, construction_only, named_elsewhere
+from ._construction import (
+    BuiltOnly,
+    attr_refs,
+    class_refs,
+    construction_only,
+    named_elsewhere,
+    self_reads,
+)
 
 #: module methods that compute nothing: their arguments are not inputs of the model
 _NOT_COMPUTE = frozenset((
@@ -925,7 +932,6 @@ def _outputs_cast(f: ast.FunctionDef | ast.AsyncFunctionDef,
 
 
 _MODULE_BASES = frozenset({"Module", "nn.Module", "torch.nn.Module"})
-_SELF_READERS = frozenset({"getattr", "vars", "hasattr"})
 
 
 def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None],
@@ -950,7 +956,7 @@ def _read_attrs(cls: ast.ClassDef, known: Mapping[str, frozenset[str] | None],
             if not (isinstance(stmt, ast.FunctionDef)
                     and (stmt.name == "__init__" or stmt.name in built))
             for n in ast.walk(stmt)]
-    own = _self_reads(body)
+    own = self_reads(body)
     return None if own is None else frozenset(reads | own)
 
 
@@ -993,24 +999,6 @@ def _named_back(shared: _Shared) -> dict[str, frozenset[str] | None]:
     return read
 
 
-def _self_reads(nodes: Iterable[ast.AST]) -> set[str] | None:
-    """The ``self.<attr>`` that ``nodes`` read (not only assign); None where they read
-    ``self`` by name (``getattr(self, k)``, ``self.__dict__``, ``vars(self)``)."""
-    reads: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and node.value.id == "self":
-            if node.attr in ("__dict__", "_buffers", "_parameters", "_modules"):
-                return None
-            if not isinstance(node.ctx, ast.Store):
-                reads.add(node.attr)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id in _SELF_READERS and any(
-                    isinstance(a, ast.Name) and a.id == "self" for a in node.args):
-            return None
-    return reads
-
-
 def _forward_reads(cls: ast.ClassDef) -> frozenset[str] | None:
     """``self.<attr>`` read by ``cls.forward`` and by the methods of ``cls`` it calls, theirs
     too; None where ``cls`` does not define ``forward``, has a base other than torch's
@@ -1024,7 +1012,7 @@ def _forward_reads(cls: ast.ClassDef) -> frozenset[str] | None:
         if name in seen or name not in methods:
             continue
         seen.add(name)
-        got = _self_reads(ast.walk(methods[name]))
+        got = self_reads(ast.walk(methods[name]))
         if got is None:
             return None
         reads |= got
