@@ -24,6 +24,7 @@ from ._handle import with_handle
 from ._mismatch import MismatchReport, is_float
 from ._naming import blame_for, blames_from_origins, titles, view_base
 from ._owners import with_owners
+from ._recompute import recompute
 from ._roles import select
 from ._trace import Want
 
@@ -59,6 +60,9 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
             f.startswith("#") for f in fixes)):
         fixes = tuple(f for f in fixes if not f.startswith("#"))  # NB: code, not comments
     notes = tuple(dict.fromkeys(n for b in every for n in b.notes))
+    redo = recompute(failure.kind, [o.operand for o in ops], frames)
+    if redo is not None:  # NB: the Function that re-ran the code is what to change, not the code
+        fixes, edits, notes = (), redo.edits, (redo.note,)
     stack = ctx.stack
     report = MismatchReport(
         failure.kind, failure.op, _shown_expected(failure, expected),

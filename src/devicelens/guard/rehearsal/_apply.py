@@ -87,6 +87,9 @@ def apply_edit(edit: Edit, ns: dict[str, Any], texts: Texts) -> None:
     texts.lines[edit.file] = new
     if edit.qualname:
         _replace_code(edit, new, ns)
+        added = added_decorators(edit)
+        if added:
+            _decorate(edit, added, ns)
     elif edit.file != texts.cell_file and edit.file not in texts.rerun:
         texts.rerun.append(edit.file)
 
@@ -138,6 +141,43 @@ def _live_function(edit: Edit, ns: dict[str, Any]) -> types.FunctionType:
 
 
 _MAX_WRAPPERS = 8
+
+
+def added_decorators(edit: Edit) -> list[str]:
+    """The decorator lines an edit puts above a ``def`` it leaves as it is (``@torch.amp.
+    custom_fwd(...)`` over a Function's ``forward``), outermost first."""
+    old, new = list(edit.old), list(edit.new)
+    if len(new) <= len(old) or new[len(new) - len(old):] != old:
+        return []
+    added = new[:len(new) - len(old)]
+    return added if all(ln.lstrip().startswith("@") for ln in added) else []
+
+
+def _decorate(edit: Edit, added: list[str], ns: dict[str, Any]) -> None:
+    """Wrap the class's method in the decorators an edit adds, as re-running the class's
+    definition would: under the ``staticmethod``/``classmethod`` it has, around the function
+    itself. NB: the decorators are the edit's own text (the diagnosis wrote it), evaluated in
+    the function's module, in the sandbox only; a method with other wrappers is refused."""
+    *owner, name = edit.qualname.split(".")
+    globs = _module_file(edit.file) or ns
+    cls: Any = globs.get(owner[0]) if owner and "<locals>" not in owner else None
+    for part in owner[1:]:  # NB: a class nested in another (``te._CheckpointFunction``)
+        cls = vars(cls).get(_mangled(cls, part)) if isinstance(cls, type) else None
+    if not isinstance(cls, type):
+        raise NotApplied(f"a decorator is added to a class's own method only, not {edit.qualname}")
+    key = _mangled(cls, name)
+    raw: Any = vars(cls).get(key)
+    kind: Any = type(raw) if type(raw) in (staticmethod, classmethod) else None
+    fn = raw.__func__ if kind is not None else raw
+    if not isinstance(fn, types.FunctionType) or fn.__code__.co_filename != edit.file:
+        raise NotApplied(f"{edit.qualname} is wrapped already; its decorators cannot be added")
+    for line in reversed(added):  # NB: the one nearest the ``def`` wraps the function first
+        try:
+            deco = eval(compile(line.strip()[1:], edit.file, "eval", dont_inherit=True), globs)
+            fn = deco(fn)
+        except Exception as e:
+            raise NotApplied(f"the decorator {line.strip()} raises {type(e).__name__}") from None
+    setattr(cls, key, kind(fn) if kind is not None else fn)
 
 
 def _mangled(cls: type, name: str) -> str:
