@@ -22,6 +22,7 @@ from ..running._frames import (
     frame_locals,
     internal_file,
 )
+from . import _source
 
 
 class Named(NamedTuple):
@@ -127,6 +128,18 @@ class Namer:
                              and isinstance(n.ctx, ast.Load))
         return frozenset()
 
+    def loop_names(self) -> frozenset[str]:
+        """The names the failing cell's top level binds as ``for`` targets: each pass rebinds
+        them, so ``block`` is the module of the pass that failed, ``model.blocks[1]`` its
+        lasting name."""
+        for fr in self.frames:
+            code = fr.frame.f_code
+            if not self.is_cell(code.co_filename) or code.co_name != "<module>":
+                continue
+            src = _source.load(code.co_filename)
+            return frozenset() if src is None else frozenset(_for_targets(src.tree.body))
+        return frozenset()
+
     def _build(self) -> dict[int, Named]:
         if self._tensors is not None:
             return self._tensors
@@ -160,15 +173,18 @@ class Namer:
                     if pdtype is not None:
                         self._state_params[id(obj)] = pdtype
         read, line = self._cell_names(functions_only=True), self._line_names()
-        modules: dict[int, tuple[tuple[int, bool, bool, int], str, _tree.Ref]] = {}
+        loops = self.loop_names()
+        modules: dict[int, tuple[tuple[bool, int, bool, bool, int], str, _tree.Ref]] = {}
         for o in snap.objects:
             for m in o.modules:
                 obj = self._resolve(m.ref)
                 # NB: `encoding` rather than `model.0`; of two names of one model, the one
                 # the functions that failed read as a global, else the one the cell's failing
-                # line spells
+                # line spells; a name the cell's own loop rebinds (``block`` of ``for block in
+                # model.blocks``) only where nothing else holds the module
                 root = str(m.ref[0].key)
-                rank = (len(m.ref), root not in read, root not in line, len(m.path))
+                rank = (root in loops, len(m.ref), root not in read, root not in line,
+                        len(m.path))
                 if obj is not None and (id(obj) not in modules or rank < modules[id(obj)][0]):
                     modules[id(obj)] = (rank, m.path, m.ref)
         self._modules = {k: v[1] for k, v in modules.items()}
@@ -553,3 +569,19 @@ def _device_counts(namer: Namer, counted: Any) -> dict[str, int]:
             if counted(t.role):
                 count[t.device] = count.get(t.device, 0) + 1
     return count
+
+
+def _for_targets(body: list[ast.stmt]) -> Iterator[str]:
+    """Names bound by the ``for`` loops of a block, nested blocks included, functions' and
+    classes' bodies not (their names are theirs)."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.For | ast.AsyncFor):
+            yield from (n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from _for_targets([b for b in inner if isinstance(b, ast.stmt)])
+        for h in getattr(node, "handlers", ()) or ():
+            yield from _for_targets(h.body)
