@@ -393,6 +393,8 @@ def test_every_row_names_its_pytorch_source() -> None:
     ("\"bitwise_or_cuda\" not implemented for 'Half'", "bitwise_float"),
     ("\"bincount_cpu\" not implemented for 'Float'", "bincount"),
     ("bincount only supports 1-d non-negative integral inputs.", "bincount"),
+    ("target labels must of int64 type, instead got torch.float32", "library_detection_labels"),
+    ("target boxes must of float type, instead got torch.int64", "library_detection_boxes"),
 ])
 def test_a_librarys_own_device_check_and_a_float_bitwise_mask_are_recognised(
         text: str, key: str) -> None:

@@ -589,3 +589,91 @@ def test_every_true_division_of_an_index_chain_becomes_a_floor_division(ip, caps
     old, new = _edits(text)[0]
     assert _run(ip, IMPORTS + _apply(setup.removeprefix(IMPORTS), old, new), None) is None
     assert _run(ip, "out = cell_of(flat, table, 4, 2)\n", None) is None
+
+
+LOOPED = """
+import torch
+from torch import nn
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.scale = torch.ones(4)
+    def forward(self, x):
+        return self.lin(x) * self.scale
+class Made(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+    def forward(self, x):
+        return self.lin(x) * torch.ones(4)
+class Net(nn.Module):
+    def __init__(self, kind):
+        super().__init__()
+        self.blocks = nn.ModuleList([kind(), kind()])
+"""
+
+
+def _looped(ip, capsys, kind: str) -> str:
+    assert ip.run_cell(LOOPED + f"kind = {kind}\n", store_history=False).error_in_exec is None
+    ip.run_cell(f"model = Net({kind}).to('meta')\nx = torch.randn(2, 4, device='meta')\n"
+                "if kind is Block:\n"
+                "    model.blocks[0].scale = model.blocks[0].scale.to('meta')\n")
+    capsys.readouterr()
+    assert ip.run_cell("for block in model.blocks:\n    x = block(x)\n").error_in_exec
+    out = ANSI.sub("", capsys.readouterr().out)
+    return out[out.index("devicelens: "):]
+
+
+def test_a_module_the_cells_loop_binds_is_named_by_its_lasting_path(ip, capsys) -> None:
+    """llm-foundry's MPT blocks called as ``for block in model.blocks``: the edit's handle is
+    ``model.blocks[0]``, which the next pass does not rebind, not ``block``."""
+    text = _looped(ip, capsys, "Made")
+    assert "  culprit: model.blocks[0] (made on cpu), a temporary; expected meta" in text, text
+    assert "edit: in `model.blocks[0]` (Made.forward," in text
+    assert "`block`" not in text and "culprit: block" not in text
+
+
+def test_a_finding_under_the_loops_name_is_not_said_twice(ip, capsys) -> None:
+    """The stray attribute of ``model.blocks[1]`` is the finding of ``model`` and of the
+    loop's ``block`` alike: said once, in the lasting name its fix needs."""
+    text = _looped(ip, capsys, "Block")
+    assert "  culprit: model.blocks[1].scale (float32[4] on cpu); expected meta" in text, text
+    assert "block.scale" not in text and "culprit: block " not in text
+    assert text.count("is a plain tensor attribute on cpu") == 1
+    assert '      model.blocks[1].register_buffer("scale", _t.to("meta"), persistent=False)' \
+        in text
+
+
+DETECTION = """
+import torch
+from torch import nn
+class RoIHeads(nn.Module):
+    def forward(self, features, targets):
+        for t in targets:
+            if not t["boxes"].dtype in (torch.float, torch.double, torch.half):
+                raise TypeError(f"target boxes must of float type, instead got {t['boxes'].dtype}")
+            if not t["labels"].dtype == torch.int64:
+                raise TypeError(f"target labels must of int64 type, instead got {t['labels'].dtype}")
+        return features.sum()
+def get_ground_truths(n):
+    return [{"boxes": torch.rand(n, 4), "labels": torch.Tensor(list(range(n)))}]
+heads = RoIHeads()
+"""
+
+
+def test_a_librarys_own_dtype_check_names_the_tensor_its_raising_line_reads(ip, capsys) -> None:
+    """torchvision's detection heads check their targets themselves and raise TypeError,
+    quoting the tensor they checked: that tensor is the culprit (labels made by
+    ``torch.Tensor(...)`` are float32), not the features beside it."""
+    assert ip.run_cell(DETECTION, store_history=False).error_in_exec is None
+    ip.run_cell("feats = torch.randn(2, 4)\ntargets = get_ground_truths(3)\n")
+    capsys.readouterr()
+    assert ip.run_cell("loss = heads(feats, targets)\n").error_in_exec is not None
+    out = ANSI.sub("", capsys.readouterr().out)
+    text = out[out.index("devicelens: "):]
+    assert text.startswith("devicelens: the tensor the library checks must hold int64 values\n")
+    assert "  culprit: targets[0]['labels'] (float32[3] on cpu)" in text, text
+    assert "culprit: feats" not in text and "boxes" not in text.split("  at:")[0]
+    assert "targets[0]['labels'] = targets[0]['labels'].long()" in text
+    assert "verified: rehearsed" in text

@@ -330,10 +330,14 @@ def statement_tensors(ctx: Ctx, i: int) -> list[tuple[str, Any]]:
     if isinstance(stmt, ast.AugAssign):
         nodes = [stmt.target, *nodes]
     parents = {id(c): n for n in nodes for c in ast.iter_child_nodes(n)}
+    # NB: a library's own check (``raise TypeError(f"... {t['labels'].dtype}")``) is about
+    # the tensor whose dtype or device its message reads
+    checked = _CHECKED if isinstance(stmt, ast.Raise | ast.Assert) else frozenset()
     out = []
     for node in nodes:
         parent = parents.get(id(node))
-        if isinstance(parent, ast.Attribute) and parent.attr in _NOT_OPERAND:
+        if isinstance(parent, ast.Attribute) and parent.attr in _NOT_OPERAND \
+                and parent.attr not in checked:
             continue  # NB: `x.shape`, `t.cpu()`: the op never sees `x` or `t` themselves
         if isinstance(node, ast.Name | ast.Attribute | ast.Subscript) and (
                 isinstance(node.ctx, ast.Load) or node is getattr(stmt, "target", None)):
@@ -369,6 +373,7 @@ def _unpacked(tracer: Any, sc: Any, call: ast.Call) -> list[tuple[str, Any]]:
 MAX_ITEMS = 64
 
 
+_CHECKED = frozenset({"device", "dtype"})
 _NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "numel", "is_cuda",
                           "to", "cpu", "cuda", "item", "tolist", "numpy", "data_ptr",
                           "is_floating_point", "requires_grad", "grad_fn", "stride"})

@@ -17,11 +17,13 @@ Kind = Literal["device", "dtype", "index_dtype"]
 #   mismatch: the odd one out against the expected device/dtype (the model decides)
 #   index / target / mask / lengths / hidden / input / dest: that argument of the op
 #   host: a tensor that must be copied to host memory; load: torch.load's storages
+#   checked: the tensor a library's own check reads in the line that raises (its message quotes
+#   that tensor's dtype: torchvision's "target labels must of int64 type, instead got ...")
 # want: what the culprit must become. "": the expected device/dtype; "int64", "float", "bool",
 #   "cpu_int64", "cpu" (host copy), "meta_none" (nothing can be done by moving), "gpu" (the
 #   one GPU among the operands, whatever a model on the cpu says)
 Role = Literal["mismatch", "index", "target", "mask", "lengths", "hidden", "input", "dest",
-               "host", "load", "meta", "legacy"]
+               "host", "load", "meta", "legacy", "checked"]
 
 _DEV = r"(cuda:\d+|cuda|cpu|meta|mps|xpu:\d+|xpu|hpu:\d+|hpu)"
 
@@ -162,6 +164,12 @@ RULES: tuple[Rule, ...] = (
          r"Expected object of scalar type Long but got scalar type \w+ for argument #\d+ "
          r"'target'",
          "aten/src/ATen/native/LossNLL.cpp, aten/src/ATen/native/LossNLL2d.cpp"),
+    Rule("library_detection_labels", "index_dtype", "checked", "int64",
+         r"target labels must (?:be )?of int64 type",
+         "libraries: torchvision/models/detection/roi_heads.py (RoIHeads.check_targets)"),
+    Rule("library_detection_boxes", "dtype", "checked", "float",
+         r"target boxes must (?:be )?of float type",
+         "libraries: torchvision/models/detection/roi_heads.py (RoIHeads.check_targets)"),
     Rule("target_probs", "dtype", "target", "float",
          r"Expected floating point type for target with class probabilities",
          "aten/src/ATen/native/LossNLL.cpp (cross_entropy)"),

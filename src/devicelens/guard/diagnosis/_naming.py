@@ -764,6 +764,9 @@ def titles(failure: Failure, ops: list[Op]) -> str:
     if rule is None:
         return ""
     role, want = rule.role, rule.want
+    if role == "checked":
+        return ("the tensor the library checks must hold int64 values" if want == "int64" else
+                "the tensor the library checks must be floating point")
     if role == "target" or _roles.index_into_loss(failure, ops):
         return ("the loss target must hold int64 class indices" if want == "int64" else
                 "the loss target must be floating point, like the input")
