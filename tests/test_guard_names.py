@@ -649,15 +649,15 @@ DETECTION = """
 import torch
 from torch import nn
 class RoIHeads(nn.Module):
-    def forward(self, features, targets):
-        for t in targets:
-            if not t["boxes"].dtype in (torch.float, torch.double, torch.half):
-                raise TypeError(f"target boxes must of float type, instead got {t['boxes'].dtype}")
-            if not t["labels"].dtype == torch.int64:
-                raise TypeError(f"target labels must of int64 type, instead got {t['labels'].dtype}")
-        return features.sum()
+  def forward(self, features, targets):
+    for t in targets:
+      if not t["boxes"].dtype in (torch.float, torch.double, torch.half):
+        raise TypeError(f"target boxes must of float type, instead got {t['boxes'].dtype}")
+      if not t["labels"].dtype == torch.int64:
+        raise TypeError(f"target labels must of int64 type, instead got {t['labels'].dtype}")
+    return features.sum()
 def get_ground_truths(n):
-    return [{"boxes": torch.rand(n, 4), "labels": torch.Tensor(list(range(n)))}]
+  return [{"boxes": torch.rand(n, 4), "labels": torch.Tensor(list(range(n)))}]
 heads = RoIHeads()
 """
 
