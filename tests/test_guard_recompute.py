@@ -100,12 +100,37 @@ class Scale(torch.autograd.Function):
         return g @ w, None
 """) is None
     ip.user_ns.update(x=torch.randn(2, 3, requires_grad=True),
-                      w=torch.randn(3, 3, dtype=torch.float64))
+                      w=torch.randn(3, 3, dtype=torch.bfloat16))
     capsys.readouterr()
-    assert run(ip, "Scale.apply(x, w).bfloat16().sum().backward()\n") is not None
+    assert run(ip, "Scale.apply(x, w).sum().backward()\n") is not None
     text = diagnosis(capsys)
     assert "custom_fwd" not in text and "custom_bwd" not in text
     assert "re-runs the forward" not in text
+
+
+def test_a_helper_the_backward_calls_is_no_recompute(ip, capsys):
+    """A Function whose backward hands its grads to a plain helper re-runs no block: a dtype
+    mix in the helper is the helper's, and no decorator is offered."""
+    assert run(ip, """
+import torch
+def project(g, w):
+    return g @ w
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(w)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        (w,) = ctx.saved_tensors
+        return project(g, w), None
+""") is None
+    ip.user_ns.update(x=torch.randn(2, 3, requires_grad=True),
+                      w=torch.randn(3, 3, dtype=torch.bfloat16))
+    capsys.readouterr()
+    assert run(ip, "Scale.apply(x, w).sum().backward()\n") is not None
+    text = diagnosis(capsys)
+    assert "custom_fwd" not in text and "re-runs the forward" not in text
 
 
 def _edit(qualname: str, old: str, new: tuple[str, ...], file: str) -> Edit:

@@ -2,13 +2,15 @@
 checkpointing, reversible layers): the forward ran under autocast, the recompute runs without it,
 so the saved low-precision inputs meet float32 weights.
 
-The block's code is not what to change: the Function is. Its ``forward`` should take float32
-inputs under autocast and its ``backward`` run in the forward's autocast state
-(``torch.amp.custom_fwd(cast_inputs=torch.float32)`` and ``torch.amp.custom_bwd``), the fix
-latent-diffusion's ``CheckpointFunction`` and memcnn's ``InvertibleCheckpointFunction`` shipped.
-The forward ran the same block without failing, so an autocast (or another dtype context) was on
-there: that is why the mix is the Function's, not the block's. torch's own functions
-(``torch.utils.checkpoint``) restore autocast themselves and are never edited.
+The block's code is not what to change: the Function is. Its ``backward`` should run in the
+autocast state its ``forward`` ran in: ``torch.amp.custom_fwd`` records that state and
+``torch.amp.custom_bwd`` re-enters it. latent-diffusion's ``CheckpointFunction`` and memcnn's
+``InvertibleCheckpointFunction`` shipped ``custom_fwd(cast_inputs=torch.float32)`` instead, which
+casts every iterable argument too (a ``Sequential`` handed in as the block becomes a generator),
+so it is not what is printed. The forward ran the same block without failing, so an autocast (or
+another dtype context) was on there: that is why the mix is the Function's, not the block's.
+torch's own functions (``torch.utils.checkpoint``) restore autocast themselves and are never
+edited.
 NB: reads frames, class ``__dict__``s and source lines only; no user code runs.
 """
 
@@ -36,13 +38,26 @@ def recompute(kind: str, operands: list[Operand], frames: list[Frame]) -> Recomp
     dtypes = {o.dtype for o in operands}
     if kind != "dtype" or not dtypes & LOW or "float32" not in dtypes:
         return None
-    # NB: frames[0] is the innermost; the backward must have called into the failing code
-    for fr in frames[1:]:
+    # NB: frames[0] is the innermost; the backward must have re-run a module's code (the
+    # block), not failed on a line of its own or of a helper
+    for i, fr in enumerate(frames[1:], start=1):
         cls = _function_class(fr)
         if cls is None:
             continue
+        if not any(_in_module(f) for f in frames[:i]):
+            return None
         return _edits(cls, _device_type(operands), sorted(dtypes & LOW)[0])
     return None
+
+
+def _in_module(fr: Frame) -> bool:
+    """The frame runs a method of an ``nn.Module`` (its ``self`` is one)."""
+    import torch
+
+    co = fr.frame.f_code
+    if not co.co_argcount or co.co_varnames[0] != "self":
+        return False
+    return issubclass(type(frame_locals(fr.frame).get("self")), torch.nn.Module)
 
 
 def _function_class(fr: Frame) -> type | None:
