@@ -382,6 +382,11 @@ _NOT_OPERAND = frozenset({"shape", "size", "device", "dtype", "ndim", "dim", "nu
 # --- culprits ----------------------------------------------------------------------------------
 
 def judge(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tuple[str, list[Op]]:
+    if failure.rule is not None and failure.rule.role == "checked":
+        # NB: a library's own check is about what its raising line reads, not every local of
+        # its frames (:func:`._roles.select` judges those)
+        read = {id(t) for _, t in statement_tensors(ctx, ctx.user)} if ctx.user >= 0 else set()
+        ops = [o for o in ops if id(o.tensor) in read]
     return select(ctx, failure, ops, forced)
 
 

@@ -39,7 +39,7 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
     if failure.kind == "device":
         return _device(ctx, failure, ops, forced, role)
     if role == "checked" and rule is not None:
-        return _checked(ctx, rule.want, ops)
+        return _checked(rule.want, ops)
     if role == "target" or _loss_target(ctx, failure, ops) or index_into_loss(failure, ops):
         return _target(ctx, failure, ops)
     if role == "lengths":
@@ -66,16 +66,13 @@ def select(ctx: Ctx, failure: Failure, ops: list[Op], forced: str | None) -> tup
     return _value_dtype(ctx, failure, ops)
 
 
-def _checked(ctx: Ctx, want: str, ops: list[Op]) -> tuple[str, list[Op]]:
-    """A library's own dtype check: the tensors the raising line reads (``t["labels"]`` in
-    torchvision's ``raise TypeError(f"... {t['labels'].dtype}")``) that are not what it wants;
-    the other locals of its frames are not what it checked."""
-    from ._diagnosis import statement_tensors
-
-    read = {id(t) for _, t in statement_tensors(ctx, ctx.user)} if ctx.user >= 0 else set()
+def _checked(want: str, ops: list[Op]) -> tuple[str, list[Op]]:
+    """A library's own dtype check: of the tensors the raising line reads (``t["labels"]`` in
+    torchvision's ``raise TypeError(f"... {t['labels'].dtype}")``; the caller keeps only
+    those), the ones that are not what it wants."""
     exp = "int64" if want == "int64" else "float32"
-    return exp, [o for o in ops if id(o.tensor) in read and (
-        o.operand.dtype != exp if want == "int64" else is_int(o.operand.dtype))]
+    return exp, [o for o in ops
+                 if (o.operand.dtype != exp if want == "int64" else is_int(o.operand.dtype))]
 
 
 def _stray_state(ctx: Ctx, ops: list[Op]) -> tuple[str, list[Op]] | None:
