@@ -73,12 +73,14 @@ def _function_class(fr: Frame) -> type | None:
     cls = d.get("_forward_cls")
     if not isinstance(cls, type) or not issubclass(cls, torch.autograd.Function):
         return None
-    return None if _torch_file(co.co_filename) else cls
+    return None if _torch_file(torch, co.co_filename) else cls
 
 
-def _torch_file(filename: str) -> bool:
-    parts = filename.replace("\\", "/").split("/")
-    return "torch" in parts[:-1]
+def _torch_file(torch: Any, filename: str) -> bool:
+    """``filename`` is one of the installed torch package's own files."""
+    import os
+
+    return filename.startswith(os.path.dirname(torch.__file__) + os.sep)
 
 
 def _device_type(operands: list[Operand]) -> str:
