@@ -201,6 +201,29 @@ def test_normalisation_layers_kept_in_float32_beside_half_ones_are_a_note():
     assert kinds({"model": model}) == ["module_mixed_dtype"]
 
 
+def test_a_models_own_normalisation_classes_kept_in_float32_are_a_note_too():
+    # NB: transformers' and openpi's norms are classes of their own (``GemmaRMSNorm``,
+    # ``T5LayerNorm``): kept in float32 beside bfloat16 layers on purpose, as torch's are
+    class GemmaRMSNorm(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.weight = nn.Parameter(torch.zeros(dim))
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.input_layernorm = GemmaRMSNorm(4)
+            self.proj = nn.Linear(4, 4)
+            self.out = nn.Linear(4, 4)
+
+    model = Layer().bfloat16()
+    model.input_layernorm.float()
+    f = only({"model": model}, "module_float32_kept")
+    assert f.severity == "info" and f.paths == ("model.input_layernorm.weight",)
+    model.out.float()  # NB: a plain layer left in float32 is still a mix
+    assert kinds({"model": model}) == ["module_mixed_dtype"]
+
+
 def test_a_checkpoints_tensors_are_no_inputs_of_the_model():
     # NB: pytorch-3dunet's resume: a DataParallel run's state dict, loaded on the cpu, handed to
     # a helper with the model on the GPU (here meta); load_state_dict copies across devices
@@ -554,6 +577,22 @@ def test_optimizer_state_dtype():
     assert kinds(ns) == []
 
 
+def test_state_left_behind_in_another_dtype_on_purpose_is_moved_not_cast():
+    # NB: fairseq's and ParlAI's memory-efficient fp16 optimizers keep float32 moments beside
+    # float16 parameters; a checkpoint loaded on the cpu leaves them there. The fix moves
+    # them: casting them to float16 as well would lose the very precision they are kept for
+    model, opt = trained()
+    for s in opt.state.values():
+        s["exp_avg"], s["exp_avg_sq"] = s["exp_avg"].double(), s["exp_avg_sq"].double()
+    to_in_place(model, "meta")
+    ns = {"model": model, "opt": opt}
+    f = only(ns, "optimizer_state")
+    assert "dtype" not in f.fix, f.fix
+    run_fix(ns, f)
+    moment = opt.state[model.enc.weight]["exp_avg"]
+    assert (moment.device.type, moment.dtype) == ("meta", torch.float64)
+
+
 def test_model_recreated_after_the_optimizer():
     _, opt = trained()
     model = Net()  # the notebook cell that builds the model ran again
@@ -750,6 +789,36 @@ def test_float32_weights_a_half_models_own_code_casts_where_it_reads_them_are_a_
     assert "casts where model.pos, model.tok.weight meet other dtypes" in f.message
     plain = CLIP_LIKE.replace(".type(self.proj.weight.dtype)", "").replace(
         "self.pos.to(self.proj.weight.dtype)", "self.pos")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
+FED_FLOAT32 = '''
+class Policy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Linear(4, 4)
+        self.action_out_proj = nn.Linear(4, 2)
+    def forward(self, x):
+        h = self.backbone(x.to(self.backbone.weight.dtype))
+        h = h.to(dtype=torch.float32)
+        return self.action_out_proj(h)
+'''
+
+
+def test_a_float32_head_a_half_models_code_hands_float32_is_a_note():
+    """openpi keeps ``action_out_proj`` in float32 beside bfloat16 layers and casts what it
+    hands it first (``suffix_out = suffix_out.to(dtype=torch.float32)``): a note. Without that
+    cast, a mixed-dtype warning."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(FED_FLOAT32, ns)
+    model = ns["Policy"]()
+    model.backbone.bfloat16()
+    found = diagnose(take_snapshot({"model": model}), cells=[FED_FLOAT32])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    plain = FED_FLOAT32.replace("        h = h.to(dtype=torch.float32)\n", "")
     found = diagnose(take_snapshot({"model": model}), cells=[plain])
     (f,) = [f for f in found if f.objects == ("model",)]
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")

@@ -470,3 +470,94 @@ def test_a_model_a_plain_object_holds_beside_its_optimizer_is_named_by_its_own_p
     assert fix == 'agent._qnet.to("meta")', text
     assert _run(ip, fix, None) is None
     assert _run(ip, "action = agent.act(observation)\n", None) is None
+
+
+PINNED_OUTPUT = IMPORTS + '''
+class QuantProj(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scales", torch.ones(4))
+
+    def forward(self, x):
+        out = torch.zeros((x.shape[0], 4), device="cpu")
+        out = out + 1
+        return out
+
+proj = QuantProj().to("meta")
+residual = torch.randn(2, 4, device="meta")
+hidden = torch.randn(2, 4, device="meta")
+'''
+
+
+def test_a_module_called_on_the_failing_line_is_named_where_its_forward_pins_the_output(
+        ip, capsys) -> None:
+    # NB: GPTQ-for-LLaMa's QuantLinear made its output on the default GPU: the layer called on
+    # the line is the culprit and its ``forward`` the line to edit, not a move of its result
+    lines = _post_mortem(ip, capsys, PINNED_OUTPUT, "h = residual + proj(hidden)\n")
+    assert _culprits(lines)[0] == "  culprit: proj (made on cpu), a temporary; expected meta", lines
+    (old, new), = _edits("\n".join(lines))
+    assert old == ['out = torch.zeros((x.shape[0], 4), device="cpu")'], lines
+    assert _run(ip, _apply(PINNED_OUTPUT, old, new), None) is None
+    assert _run(ip, "h = residual + proj(hidden)\n", None) is None
+
+
+FUNCTION_BACKWARD = IMPORTS + '''
+class ScaledMatmul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight_hp):
+        ctx.save_for_backward(weight_hp)
+        return x.to(torch.bfloat16) @ weight_hp.to(torch.bfloat16)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (weight_hp,) = ctx.saved_tensors
+        grad_input = torch.mm(grad_output, weight_hp.t())
+        return grad_input, None
+
+x = torch.randn(2, 4, requires_grad=True)
+weight = torch.randn(4, 4)
+'''
+
+
+def test_an_autograd_function_whose_backward_has_the_line_to_edit_is_named_itself(
+        ip, capsys) -> None:
+    # NB: torchao's float8 matmul with backward scaling disabled: the handle is the Function,
+    # not ``loss`` (whose ``backward()`` only reached it through torch's engine)
+    lines = _post_mortem(ip, capsys, FUNCTION_BACKWARD,
+                         "loss = ScaledMatmul.apply(x, weight).float().sum()\nloss.backward()\n")
+    assert _culprits(lines)[0] == (
+        "  culprit: ScaledMatmul (an autograd Function: its ScaledMatmul.backward has the line "
+        "to edit); expected float32"), lines
+    assert not any(ln.startswith("  culprit: loss") for ln in lines), lines
+
+
+SUB_MODELS = IMPORTS + '''
+class MultiModelWrapper(nn.Module):
+    def __init__(self, sub_models):
+        super().__init__()
+        self.sub_models = sub_models
+
+    def forward(self, x):
+        return torch.cat([m(x) for m in self.sub_models], 1)
+
+human = nn.Linear(4, 2)
+mouse = nn.Linear(4, 2)
+model = MultiModelWrapper([human, mouse])
+model.to("meta")
+batch = torch.randn(3, 4, device="meta")
+'''
+
+
+def test_sub_models_in_a_plain_list_are_named_through_the_model_the_line_hands_on(
+        ip, capsys) -> None:
+    # NB: selene's MultiModelWrapper: the user also binds each sub-model by its own name, but
+    # ``model.to()`` left them behind because the model keeps them in a plain list: that path
+    # says why, and its fix registers the list
+    lines = _post_mortem(ip, capsys, SUB_MODELS, "preds = model(batch)\n")
+    culprits = _culprits(lines)
+    assert culprits, lines
+    assert all(c.startswith("  culprit: model.sub_models[0].") for c in culprits), lines
+    fix = _fix_code("\n".join(lines))
+    assert "model.sub_models = torch.nn.ModuleList(model.sub_models)" in fix, lines
+    assert _run(ip, fix, None) is None
+    assert _run(ip, "preds = model(batch)\n", None) is None

@@ -437,6 +437,22 @@ def test_nothing_the_user_holds_open_or_shares_is_written_by_the_rehearsal(ip, n
     assert shared.tolist() == [1.0, 1.0, 1.0]
 
 
+def test_an_optimizer_that_keeps_no_state_of_its_own_does_not_stop_the_rehearsal(ip, ns, capsys):
+    """ParlAI's ``MemoryEfficientFP16Optimizer`` subclasses Optimizer without its
+    ``__init__``: it has no ``state`` attribute. The sandbox's look for shared memory read
+    ``opt.state`` and failed ("the rehearsal failed: AttributeError"); it reads optimizers
+    through their ``__dict__`` now, and the fix is rehearsed."""
+    ip.run_cell(
+        "class Wrapper(torch.optim.Optimizer):\n"
+        "    def __init__(self, optimizer):\n"
+        "        self.optimizer = optimizer\n"
+        "net = nn.Linear(8, 4)\n"
+        "opt = Wrapper(torch.optim.SGD(net.parameters(), lr=0.1))\n"
+        "x64 = torch.randn(2, 8, dtype=torch.float64)\n", store_history=False)
+    _err, out, _ = run(ip, capsys, "out = net(x64)\n")
+    assert diagnosis(out).rstrip().endswith(VERIFIED), out
+
+
 # --- fixes the rules did not write: the failing line's own operands, rehearsed (issue 36) ----
 
 def test_a_cast_the_line_makes_is_dropped_and_named_as_written(ip, ns, capsys):

@@ -95,6 +95,28 @@ def test_two_param_groups_and_a_wrapped_optimizer_agree() -> None:
     assert any(t.path.startswith("opt.param_groups[1].params[1]") for t in fast["opt"].tensors)
 
 
+def test_an_optimizer_subclass_that_wraps_another_is_read_through_it() -> None:
+    # NB: fairseq's and ParlAI's MemoryEfficientFP16Optimizer subclass Optimizer but keep no
+    # ``param_groups`` or ``state`` of their own: read as a plain wrapper is, the state of the
+    # optimizer inside is shown and judged (before, the wrapper held nothing to show)
+    m = model()
+    inner = torch.optim.Adam(m.parameters())
+    for p in m.parameters():
+        p.grad = torch.ones_like(p)
+    inner.step()
+
+    class MemoryEfficientFP16Optimizer(torch.optim.Optimizer):
+        def __init__(self, optimizer: Any) -> None:
+            self.optimizer = optimizer
+
+    snap = take_snapshot({"model": m, "optimizer": MemoryEfficientFP16Optimizer(inner)})
+    rec = snap["optimizer"]
+    assert rec.kind == "optimizer"
+    states = [t.path for t in rec.tensors if t.role == "state"]
+    assert "optimizer.optimizer.state[model.0.weight]['exp_avg']" in states
+    assert len(states) == 3 * len(list(m.parameters()))
+
+
 def test_state_the_columns_do_not_take_is_walked_as_before() -> None:
     m = model()
     uneven = torch.optim.Adam(m.parameters())

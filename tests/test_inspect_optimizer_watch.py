@@ -121,9 +121,21 @@ class Trainer:
         self.optimizer = optimizer
 
 
-def wrapped() -> dict[str, Any]:
+class MemoryEfficientFP16Optimizer(torch.optim.Optimizer):
+    """An ``Optimizer`` subclass that wraps another and never calls ``Optimizer.__init__``
+    (fairseq's, ParlAI's): its ``param_groups`` are the inner optimizer's."""
+
+    def __init__(self, optimizer: torch.optim.Optimizer) -> None:
+        self.optimizer = optimizer
+
+    @property
+    def param_groups(self) -> Any:  # type: ignore[override]
+        return self.optimizer.param_groups
+
+
+def wrapped(wrapper: Callable[[Any], Any] = Trainer) -> dict[str, Any]:
     ns = namespace()
-    return {"model": ns["model"], "trainer": Trainer(ns.pop("opt"))}
+    return {"model": ns["model"], "trainer": wrapper(ns.pop("opt"))}
 
 
 def _wrapped_state(ns: dict[str, Any]) -> dict[str, Any]:
@@ -161,11 +173,12 @@ def test_a_wrapped_optimizer_is_watched_through_its_wrapper(
     assert update.snapshot.objects == take_snapshot(ns).objects
 
 
+@pytest.mark.parametrize("wrapper", [Trainer, MemoryEfficientFP16Optimizer])
 @pytest.mark.parametrize("change", sorted(WRAPPED_CHANGES))
-def test_every_change_to_a_wrapped_optimizer_is_seen(change: str) -> None:
-    ns = wrapped()
+def test_every_change_to_a_wrapped_optimizer_is_seen(change: str, wrapper: Any) -> None:
+    ns = wrapped(wrapper)
     live = _named(ns)
-    assert live.entries["trainer"].watch is not None
+    assert isinstance(live.entries["trainer"].watch, WrappedWatch)
     WRAPPED_CHANGES[change](ns)
     update = live.update(ns)
     assert "trainer" in update.changed

@@ -22,15 +22,15 @@ from ..inspect._tree import display_for
 from ..inspect.records import ObjectRecord, Snapshot
 from ._rules_data import _loose
 from ._rules_modules import (
-    _NORMS,
     _dataparallel,
     _module_dtypes,
     _module_split,
     _traps,
+    is_norm,
 )
 from ._rules_multi import _helper_modules, _stray_models, fed_models
 from ._rules_optim import _optimizer
-from ._usage import Usage
+from ._usage import FED, Usage
 from .findings import (
     DEVICE_KINDS,
     DTYPE_KINDS,
@@ -272,7 +272,7 @@ def _all_cast(strays: list[Any], half: bool, classes: dict[str, str], o: ObjectR
     cast = []
     for t in strays:
         cls = classes.get(t.owner, o.type_name if t.owner == o.name else "")
-        if half and (cls.startswith(_NORMS) or t.role == "buffer"):
+        if half and (is_norm(cls) or t.role == "buffer"):
             continue
         if not half and t.role == "buffer" and str(t.ref[-1].key) in usage.accumulated(cls):
             cast.append(t.path)  # NB: a wide sum its class only adds into (torchmetrics)
@@ -318,8 +318,9 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
     parent, _, name = t.owner.rpartition(".")
     while parent:  # NB: any module above: ESMFold casts what its whole ``esm`` stem gives
         pcls = classes.get(parent, o.type_name if parent == o.name else "")
-        if pcls and (name in usage.moved_at_use(pcls)
-                     or (inputs and name in usage.casts_inputs(pcls))):
+        casts = usage.casts_inputs(pcls) if pcls and inputs else frozenset()
+        if pcls and (name in usage.moved_at_use(pcls) or name in casts
+                     or (parent == o.name and FED + name in casts)):
             return True
         parent, _, name = parent.rpartition(".")
     return False

@@ -148,7 +148,7 @@ def _module_dtypes(o: ObjectRecord) -> list[Finding]:
     strays = [t for t in own if t.dtype != target and t.shape != ()]
     if not strays:
         return []
-    norms = {m.path for m in o.modules if m.type_name.startswith(_NORMS)}
+    norms = {m.path for m in o.modules if is_norm(m.type_name)}
     if target in _HALF and all(t.dtype == "float32" and (
             t.role == "buffer" or is_adapter(t) or t.owner in norms) for t in strays):
         return [_float32_kept(o, strays, target)]
@@ -169,6 +169,12 @@ _HALF = frozenset({"float16", "bfloat16"})
 #: normalisation layers a half-precision network keeps in float32 on purpose (apex's
 #: ``network_to_half``, fp16 recipes: cuDNN takes half inputs with float32 statistics)
 _NORMS = ("BatchNorm", "SyncBatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "RMSNorm")
+
+
+def is_norm(type_name: str) -> bool:
+    """A normalisation layer's class: torch's own, and the models' own under their prefixes
+    (``LlamaRMSNorm``, ``GemmaRMSNorm``, ``T5LayerNorm``, apex's ``FusedLayerNorm``)."""
+    return any(n in type_name for n in _NORMS)
 
 
 def _cast_fix(root: Ref, held: list[TensorRecord], strays: list[TensorRecord],

@@ -29,10 +29,11 @@ def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> 
         return orphan  # NB: the remap also puts the state where the new parameters are
     bad_dev, bad_dt = ([], []) if _uniform(o) else _mismatched_state(o, params)
     out: list[Finding] = []
-    fix = (f"for _p, _s in {code_for(root)}.state.items():\n    for _k, _v in _s.items():\n"
-           f"        if torch.is_tensor(_v) and _k != \"step\":\n"
-           f"            _s[_k] = _v.to(device=_p.device, dtype=_p.dtype if _v.is_floating_point()"
-           f" else _v.dtype)")
+    loop = (f"for _p, _s in {code_for(root)}.state.items():\n    for _k, _v in _s.items():\n"
+            f"        if torch.is_tensor(_v) and _k != \"step\":\n")
+    # NB: state left on another device only moves: a float32 master copy kept beside half
+    # parameters (fairseq's and ParlAI's memory-efficient fp16 optimizers) stays float32
+    fix = loop + "            _s[_k] = _v.to(_p.device)"
     if bad_dev:
         pdevs = sorted({params[t.ref[-2].key].device for t in bad_dev})
         n = len(bad_dev)
@@ -48,6 +49,8 @@ def _optimizer(o: ObjectRecord, ctx: tuple[tuple[ObjectRecord, ...], Usage]) -> 
         msg = (f"{n} state tensor{'s' * (n != 1)} of {o.name} {'have' if n != 1 else 'has'} a "
                f"different dtype than their "
                f"parameters: {o.name}.step() will fail or lose precision.")
+        fix = loop + ("            _s[_k] = _v.to(device=_p.device, dtype=_p.dtype if "
+                      "_v.is_floating_point() else _v.dtype)")
         out.append(_finding("optimizer_state_dtype", "warning", f"{o.name} state dtype differs",
                             msg, fix, (t.path for t in bad_dt), [o.name],
                             dtypes=sorted({t.dtype for t in bad_dt}),

@@ -1103,11 +1103,61 @@ def _casts_inputs(cls: ast.ClassDef) -> frozenset[str]:
                     attr = alias.get(root)
                 if attr is not None:
                     cast.add(attr)
+        out |= {FED + x for x in _fed_float32(f)}
         out |= cast
         if cast and _casts_back(f):
             out |= {n.attr for n in ast.walk(f) if isinstance(n, ast.Attribute)
                     and isinstance(n.value, ast.Name) and n.value.id == "self"}
     return frozenset(out)
+
+
+#: marks, in :meth:`Usage.casts_inputs`, a submodule handed a literal float32 (``h.float()``),
+#: not a value cast to that submodule's own dtype: only the model's own class speaks for it
+FED = "^"
+
+
+def _fed_float32(f: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """``X`` of every ``self.X(v)`` whose input ``f`` casts to float32 first, in the call or in
+    the statement that last bound the local ``v`` (openpi's ``suffix_out = suffix_out.to(
+    dtype=torch.float32)`` then ``self.action_out_proj(suffix_out)``): a float32 layer kept
+    beside half ones, handed float32. NB: a literal float32 only: these are the float32
+    strays of a half model that :func:`_casts_inputs` speaks for. What such a layer gives is
+    float32 too, so only where the model itself gives it (its own class hands it over, not
+    a block inside it whose output meets half layers again) is it kept on purpose."""
+    bound: dict[str, list[tuple[int, bool]]] = {}
+    for node in ast.walk(f):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            bound.setdefault(node.targets[0].id, []).append((node.lineno,
+                                                            _float32_cast(node.value)))
+    out = set()
+    for node in ast.walk(f):
+        if not (isinstance(node, ast.Call) and node.args
+                and (attr := _self_attr_under(node.func)) is not None
+                and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)):
+            continue
+        arg = node.args[0]
+        if _float32_cast(arg):
+            out.add(attr)
+        elif isinstance(arg, ast.Name):
+            before = [c for line, c in bound.get(arg.id, []) if line < node.lineno]
+            if before and before[-1]:
+                out.add(attr)
+    return out
+
+
+def _float32_cast(e: ast.expr) -> bool:
+    """``v.float()``, ``v.to(torch.float32)``, ``v.to(dtype=torch.float32)``,
+    ``v.type(torch.float32)``."""
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)):
+        return False
+    if e.func.attr == "float" and not e.args and not e.keywords:
+        return True
+    if e.func.attr not in ("to", "type"):
+        return False
+    given = [*e.args, *(k.value for k in e.keywords if k.arg == "dtype")]
+    return any(isinstance(a, ast.Attribute) and a.attr in ("float32", "float")
+               and isinstance(a.value, ast.Name) and a.value.id == "torch" for a in given)
 
 
 def _aliases(f: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:

@@ -36,10 +36,10 @@ def walk_object(ctx: Ctx, name: str, obj: Any,
         sums = read_model(w, obj, name, root)  # NB: a plain model, read in columns
         if sums is None:
             w.module(obj, name, root, 0, False)
-    elif info.what == "optimizer":
+    elif info.what == "optimizer" and not hollow_optimizer(obj):
         kind = "optimizer"
         _optimizer(w, obj, name)
-    elif info.what:
+    elif info.what and info.what != "optimizer":
         kind = "container"
         w.container(obj, info.what, name, root, 0, "", "tensor")
     else:
@@ -110,6 +110,26 @@ def wrapped_optimizer(obj: Any) -> tuple[str, Any] | None:
         if type(k) is str and _types.info(type(v)).what == "optimizer":
             return k, v
     return None
+
+
+def hollow_optimizer(obj: Any) -> bool:
+    """An ``Optimizer`` subclass that keeps no ``param_groups`` of its own and wraps another
+    optimizer in its ``__dict__`` (fairseq's and ParlAI's ``MemoryEfficientFP16Optimizer``
+    never call ``Optimizer.__init__``; their ``param_groups`` and ``state`` are properties of
+    the inner one): read as a plain wrapper is, through the optimizer it holds."""
+    d = _types.instance_dict(obj) or {}
+    return "param_groups" not in d and wrapped_optimizer(obj) is not None
+
+
+def trained_params(opt: Any) -> list[Any]:
+    """Every tensor the optimizer ``opt`` updates, read through its ``__dict__`` (or that of the
+    optimizer a hollow one wraps, :func:`hollow_optimizer`): never through a property, which
+    is the user's code and may not exist."""
+    if hollow_optimizer(opt):
+        inner = wrapped_optimizer(opt)
+        opt = inner[1] if inner is not None else opt
+    groups, _ = optimizer_state(opt)
+    return [p for _g, _i, p in optimizer_params(groups)]
 
 
 def held_models(obj: Any) -> list[tuple[str, Any]]:
@@ -276,4 +296,5 @@ _ROLE, _SHAPE, _DEVICE = attrgetter("role"), attrgetter("shape"), attrgetter("de
 _DTYPE, _FLAVOR = attrgetter("dtype"), attrgetter("flavor")
 _HF_HOOK, _TYPE_NAME = attrgetter("hf_hook"), attrgetter("type_name")
 
-__all__ = ["optimizer_params", "optimizer_state", "read_meta", "walk_object", "walk_tensor"]
+__all__ = ["hollow_optimizer", "optimizer_params", "optimizer_state", "read_meta", "trained_params",
+           "walk_object", "walk_tensor"]

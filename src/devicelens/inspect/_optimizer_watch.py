@@ -21,7 +21,7 @@ from operator import ne
 from typing import Any, NamedTuple
 
 from . import _tensor_list, _types
-from ._objects import held_paths, wrapped_optimizer
+from ._objects import held_paths, hollow_optimizer, wrapped_optimizer
 from ._tensor_list import Regrad, Tensors
 from ._versions import reader
 from ._walk import Ctx
@@ -173,7 +173,7 @@ def watch_of(ctx: Ctx, obj: Any) -> Watch | None:
     if what and what != "optimizer":
         return None
     try:
-        if what:
+        if what and not hollow_optimizer(obj):
             return OptimizerWatch.remember(ctx, obj)
         found = wrapped_optimizer(obj)
         if found is None:

@@ -16,7 +16,13 @@ from operator import is_, itemgetter
 from typing import Any
 
 from . import _tree, _types
-from ._objects import held_models, optimizer_params, optimizer_state, wrapped_optimizer
+from ._objects import (
+    held_models,
+    hollow_optimizer,
+    optimizer_params,
+    optimizer_state,
+    wrapped_optimizer,
+)
 from ._token_tree import forest_token as _forest
 from ._token_tree import optimizer_token as _optimizer_columns
 from ._token_tree import tree_token
@@ -228,11 +234,11 @@ def token(ctx: Ctx, obj: Any) -> tuple[Token, list[Any]]:
         d = _types.instance_dict(obj) or {}
         t.tok.append((_wrapper(d) if info.name in _WRAPPERS else None,
                       _device_map(d.get("hf_device_map"))))
-    elif info.what == "optimizer":
+    elif info.what == "optimizer" and not hollow_optimizer(obj):
         t.optimizer(obj)
     elif info.what == "tensor":
         t.tensor(obj)
-    elif info.what:
+    elif info.what and info.what != "optimizer":
         t.container(obj, info.what, 0, "tensor")
     else:  # NB: a plain object's record is the optimizer it wraps, if any: read as its walk is
         inner = wrapped_optimizer(obj)

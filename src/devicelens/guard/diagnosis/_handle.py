@@ -27,6 +27,7 @@ from ._edits import Edit
 from ._lookup import IPYTHON_CACHE
 from ._mismatch import MismatchReport
 from ._owners import with_owners
+from ._recompute import function_class
 from ._source import load, unwrapped
 
 
@@ -158,6 +159,12 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
             if name:
                 return name, f"a class: its {e.qualname} has the line to edit"
             continue
+        name = _function_name(frames[found], namer.ns)
+        if name:
+            # NB: a custom autograd Function's ``forward``/``backward`` has no ``self``; torch's
+            # engine ran it, so the next object outward (``loss``, by its ``backward()``) only
+            # says how the cell got there: the Function the user holds is the code to change
+            return name, f"an autograd Function: its {e.qualname} has the line to edit"
         # NB: outward from the edited frame: the first object of the user's whose method ran it
         for i in range(found, cell):
             f = frames[i].frame
@@ -175,6 +182,17 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
         if name:
             return name, f"a class: its {e.qualname} has the line to edit"
     return "", ""
+
+
+def _function_name(fr: Frame, ns: dict[str, Any]) -> str:
+    """The namespace name of the autograd Function whose ``forward``/``backward`` the frame
+    ``fr`` runs, when exactly one name binds that very class."""
+    cls = function_class(fr)
+    if cls is None:
+        return ""
+    names = [k for k, v in list(dict.items(ns))
+             if v is cls and type(k) is str and k.isidentifier() and not IPYTHON_CACHE.fullmatch(k)]
+    return names[0] if len(names) == 1 else ""
 
 
 def _namespace_class(e: Edit, ns: dict[str, Any]) -> str:

@@ -123,7 +123,10 @@ class Tracer:
             return []
         out: list[Origin] = []
         for node in _source.own_nodes_of(stmt):
-            if isinstance(node, ast.Call) and self.user_function(sc, node) is not None:
+            if isinstance(node, ast.Call) and (self.user_function(sc, node) is not None
+                                               or self.user_module(sc, node) is not None):
+                # NB: a module of the user's called on the line (``residual + proj(x)``): its
+                # ``forward`` says where its output was made, as a helper's body does
                 out += self.expr(sc, node, 1)
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 getter = self._user_property(sc, node)  # NB: `mask.float_matrix`, a getter

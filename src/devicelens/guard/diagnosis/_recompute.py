@@ -60,13 +60,14 @@ def _in_module(fr: Frame) -> bool:
     return issubclass(type(frame_locals(fr.frame).get("self")), torch.nn.Module)
 
 
-def _function_class(fr: Frame) -> type | None:
-    """The ``torch.autograd.Function`` whose ``backward`` this frame runs (its ``ctx`` knows
-    it: ``type(ctx)._forward_cls``), where the class is not torch's own."""
+def _function_class(fr: Frame, methods: tuple[str, ...] = ("backward",)) -> type | None:
+    """The ``torch.autograd.Function`` whose ``backward`` (or another of ``methods``) this
+    frame runs (its ``ctx`` knows it: ``type(ctx)._forward_cls``), where the class is not
+    torch's own."""
     import torch
 
     co = fr.frame.f_code
-    if co.co_name != "backward" or not co.co_argcount:
+    if co.co_name not in methods or not co.co_argcount:
         return None
     ctx = frame_locals(fr.frame).get(co.co_varnames[0])
     d = type.__dict__["__dict__"].__get__(type(ctx))
@@ -74,6 +75,12 @@ def _function_class(fr: Frame) -> type | None:
     if not isinstance(cls, type) or not issubclass(cls, torch.autograd.Function):
         return None
     return None if _torch_file(torch, co.co_filename) else cls
+
+
+def function_class(fr: Frame) -> type | None:
+    """The user's (or a library's) ``torch.autograd.Function`` whose ``forward`` or
+    ``backward`` this frame runs; None for any other frame."""
+    return _function_class(fr, ("forward", "backward"))
 
 
 def _torch_file(torch: Any, filename: str) -> bool:

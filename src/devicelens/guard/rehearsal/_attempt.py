@@ -96,6 +96,7 @@ def _unshare(ns: dict[str, Any]) -> None:
     """
     import torch
 
+    from ...inspect._objects import optimizer_state, trained_params
     from ._harm import _loose_tensors
 
     tensors = [t for _p, t in _loose_tensors(ns)]
@@ -103,9 +104,12 @@ def _unshare(ns: dict[str, Any]) -> None:
         if isinstance(v, torch.nn.Module):
             tensors += [*v.parameters(), *v.buffers()]
         elif isinstance(v, torch.optim.Optimizer):
-            tensors += [t for s in v.state.values() if isinstance(s, dict) for t in s.values()
+            # NB: through its ``__dict__``: a wrapper that subclasses Optimizer may keep no
+            # ``state`` of its own (its ``param_groups`` a property of the optimizer inside)
+            _groups, by_id = optimizer_state(v)
+            tensors += [t for s in by_id.values() if isinstance(s, dict) for t in s.values()
                         if isinstance(t, torch.Tensor)]
-            tensors += [p for g in v.param_groups for p in g.get("params", ())]
+            tensors += trained_params(v)
     with torch.no_grad():
         for t in tensors:
             if _shared(t):

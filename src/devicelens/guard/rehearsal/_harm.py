@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...inspect._objects import trained_params
+
 
 def _torch() -> Any:
     import torch
@@ -48,7 +50,7 @@ def links(ns: dict[str, Any]) -> Links:
         if not _is_user(name, v):
             continue
         if isinstance(v, torch.optim.Optimizer):
-            params = [p for g in v.param_groups for p in g.get("params", ())]
+            params = trained_params(v)  # NB: read off its __dict__, never a property
             out.trained[name] = [id(p) for p in params]
             held |= {id(p) for p in params}
             out.leaf.update({id(p): (p.is_leaf, p.requires_grad) for p in params})
@@ -140,7 +142,7 @@ def harms(before: Links, ns: dict[str, Any]) -> list[str]:
     names = {p: n for n, p in before.param_names.items()}
     for opt, params in before.trained.items():
         now = ns.get(opt)
-        held = {id(p): p for g in getattr(now, "param_groups", ()) for p in g.get("params", ())}
+        held = {id(p): p for p in (trained_params(now) if now is not None else ())}
         lost = [p for p in params if p not in held and p in before.current]
         if lost:
             who = names.get(lost[0]) or f"{len(lost)} of its parameters"

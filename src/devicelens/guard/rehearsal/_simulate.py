@@ -27,6 +27,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_map
 
+from ...inspect._objects import trained_params
 from . import _twins
 from ._gpus import cuda, index, pretend
 
@@ -240,10 +241,9 @@ def _zero_grads() -> None:
     in its dtype: what a backward pass on a GPU leaves there."""
     for obj in gc.get_objects():
         if isinstance(obj, torch.optim.Optimizer):
-            for group in obj.param_groups:
-                for p in group.get("params", ()):
-                    if isinstance(p, torch.Tensor) and p.requires_grad and p.grad is None:
-                        p.grad = torch.zeros_like(p)
+            for p in trained_params(obj):  # NB: off its __dict__, never a property
+                if isinstance(p, torch.Tensor) and p.requires_grad and p.grad is None:
+                    p.grad = torch.zeros_like(p)
 
 
 def _no_grad_ever() -> None:
