@@ -423,6 +423,11 @@ class Namer:
         self._build()
         return self._modules.get(id(m))
 
+    def module_code(self, m: Any) -> str:
+        """``m``'s path as code (``model.blocks[0]``), or its display path, or ''."""
+        self._build()
+        return self._module_code.get(id(m)) or self._modules.get(id(m)) or ""
+
     def module_label(self, m: Any) -> str:
         # NB: a model a plain object holds (``tg.init_model``) is not in the snapshot's walk
         path = self.module(m)  # NB: builds the names first

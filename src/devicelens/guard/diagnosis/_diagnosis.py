@@ -25,6 +25,7 @@ from ._mismatch import MismatchReport, is_float
 from ._naming import blame_for, blames_from_origins, titles, view_base
 from ._owners import with_owners
 from ._recompute import recompute
+from ._redispatch import moved_after_dispatch
 from ._roles import select
 from ._trace import Want
 
@@ -63,6 +64,12 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
     redo = recompute(failure.kind, [o.operand for o in ops], frames)
     if redo is not None:  # NB: the Function that re-ran the code is what to change, not the code
         fixes, edits, notes = (), redo.edits, (redo.note,)
+    moved = moved_after_dispatch(failure.kind, ctx.stack, ctx.namer, ctx.resolve,
+                                 _cell_files(is_cell))
+    if moved is not None:  # NB: the model's load is what to change, not the layer or the data
+        # NB: a layer's own locals on the map's device are what the hooks did, not culprits
+        culprit_ops = [moved.culprit, *(o for o in culprit_ops if o.named.root in ctx.ns)]
+        fixes, edits, notes = (), moved.edits, (moved.note,)
     stack = ctx.stack
     report = MismatchReport(
         failure.kind, failure.op, _shown_expected(failure, expected),
@@ -72,6 +79,13 @@ def diagnose(failure: Failure, frames: list[Frame], ns: dict[str, Any], is_cell:
         _merge_edits(with_owners(edits, frames, ctx.namer)),
         titles(failure, ops))
     return with_handle(report, frames, ctx.namer, is_cell)
+
+
+def _cell_files(is_cell: CellFiles) -> list[str]:
+    """The cells' file names linecache holds, newest first."""
+    import linecache
+
+    return [f for f in reversed(list(linecache.cache)) if is_cell(f)]
 
 
 def _anchor(ctx: Ctx, ops: list[Op], expected: str) -> str:

@@ -322,7 +322,11 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 out.units = held
                 continue
             if not new:
-                out.verdict = ("not verified: after this fix the cell still fails: "
+                built = _construction_only(units)
+                out.verdict = (f"not verified: the edit is in {built}, which ran when the "
+                               "object was built: it takes effect once the cell that builds "
+                               "it runs again" if built else
+                               "not verified: after this fix the cell still fails: "
                                f"{a.report.headline()}")
                 break
             out.found.append(a.report)
@@ -508,6 +512,17 @@ def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain,
     if out.problem:
         return Attempt(), out.problem
     return out.value, ""
+
+
+def _construction_only(units: list[Unit]) -> str:
+    """``MiniGPT4.__init__`` where every unit of the fix edits that one constructor: the
+    objects the namespace holds were built before it, so re-running the failing cell alone
+    cannot show the edit working (a model loaded with ``device_map="auto"`` in ``__init__``)."""
+    names = {u.qualname if isinstance(u, Edit) else "" for u in units}
+    if len(names) != 1:
+        return ""
+    name = names.pop()
+    return f"`{name}`" if name.endswith(".__init__") else ""
 
 
 def _verified(a: Attempt, cell: Cell, units: Sequence[Unit] = ()) -> str:
