@@ -561,3 +561,32 @@ def test_sub_models_in_a_plain_list_are_named_through_the_model_the_line_hands_o
     assert "model.sub_models = torch.nn.ModuleList(model.sub_models)" in fix, lines
     assert _run(ip, fix, None) is None
     assert _run(ip, "preds = model(batch)\n", None) is None
+
+
+def _outer_caller(x):
+    return _inner_failing(x)
+
+
+def _inner_failing(x):
+    raise RuntimeError("expected m1 and m2 to have the same dtype")
+
+
+def test_the_function_where_the_op_failed_is_named_before_a_caller_a_later_round_edited() -> None:
+    """%%cuda_safe --dtype's rounds may add an edit in a caller (alpaca_lora_4bit's
+    ``matmul4bit``, whose argument a later round cast) before, in file order, the one in the
+    function where the op failed (``_matmul4bit_v1_recons``): that function is named."""
+    from devicelens.guard.diagnosis._blame import Namer
+    from devicelens.guard.diagnosis._edits import Edit
+    from devicelens.guard.diagnosis._handle import handles
+    from devicelens.guard.running._frames import traceback_frames
+
+    try:
+        _outer_caller(1)
+    except RuntimeError as e:
+        frames = traceback_frames(e.__traceback__)
+    ns = {"_outer_caller": _outer_caller, "_inner_failing": _inner_failing}
+    here = _inner_failing.__code__.co_filename
+    edits = (Edit("caller", ("a",), ("b",), here, "_outer_caller"),
+             Edit("failing", ("c",), ("d",), here, "_inner_failing"))
+    found = handles(edits, frames, Namer(ns, frames, lambda f: f == here), lambda f: f == here)
+    assert found[0] == ("_inner_failing", "a function: the line to edit is in it"), found

@@ -130,6 +130,7 @@ def handles(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
     """The plain function with the first edit's line, where the user holds it by its name, then
     :func:`handle`'s object or function where that is another."""
     found: list[tuple[str, str]] = []
+    edits = _innermost_first(edits, frames)
     fn = next((n for n in (_namespace_function(e, namer.ns) for e in edits) if n), "")
     if fn:
         found.append((fn, "a function: the line to edit is in it"))
@@ -137,6 +138,18 @@ def handles(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
     if name and name != fn:
         found.append((name, what))
     return found
+
+
+def _innermost_first(edits: tuple[Edit, ...], frames: list[Frame]) -> tuple[Edit, ...]:
+    """``edits`` with those in the innermost running function that has one first: where the op
+    failed (alpaca_lora_4bit's ``_matmul4bit_v1_recons``), not a caller whose argument a
+    further round of the rehearsal also cast (``matmul4bit``)."""
+    for fr in frames:
+        co = fr.frame.f_code
+        here = [e for e in edits if e.file == co.co_filename and e.qualname == co.co_qualname]
+        if here:
+            return (*here, *(e for e in edits if e not in here))
+    return edits
 
 
 def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
