@@ -824,6 +824,45 @@ def test_a_float32_head_a_half_models_code_hands_float32_is_a_note():
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
 
 
+PARAMETRIZED = '''
+class RotateLayer(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.weight = nn.Parameter(torch.eye(n))
+    def forward(self, x):
+        return torch.matmul(x.to(self.weight.dtype), self.weight)
+
+class Intervention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rotate_layer = torch.nn.utils.parametrizations.orthogonal(RotateLayer(4))
+        self.proj = nn.Linear(4, 4)
+    def forward(self, base):
+        rotated = self.rotate_layer(base)
+        output = torch.matmul(rotated, self.rotate_layer.weight.T)
+        return self.proj(output.to(base.dtype))
+'''
+
+
+def test_a_parametrized_float32_weight_its_class_casts_its_input_to_is_a_note():
+    """pyvene keeps an orthogonal rotation (``parametrizations.orthogonal``) in float32 beside a
+    bfloat16 model; ``RotateLayer`` casts its input to the weight's dtype. The weight is read as
+    ``rotate_layer.parametrizations.weight.original`` by a class torch made
+    (``ParametrizedRotateLayer``): read as ``rotate_layer.weight`` of ``RotateLayer``, a
+    note. Without the cast, a warning."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(PARAMETRIZED, ns)
+    model = ns["Intervention"]()
+    model.proj.bfloat16()
+    found = diagnose(take_snapshot({"model": model}), cells=[PARAMETRIZED])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    plain = PARAMETRIZED.replace("x.to(self.weight.dtype)", "x")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
 SCALE_SHIFT = '''
 class ScaleShift(nn.Module):
     def __init__(self):

@@ -312,10 +312,21 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
     head: ``self.summary(output.to(self.summary.weight.dtype))``). Not ``inputs``: only the
     first two, which give what meets the rest of the model in the rest's dtype (a half layer
     handed half inputs gives half outputs, which a float32 model's next layer refuses)."""
-    key = str(t.ref[-1].key)
-    if key in usage.moved_at_use(cls) or key in usage.cast_at_use(cls):
+    key, owner = str(t.ref[-1].key), t.owner
+    head, sep, param = owner.rpartition(".parametrizations.")
+    if sep and "." not in param:
+        # NB: torch's parametrize (``orthogonal``, ``weight_norm``): ``m.weight`` reads
+        # ``m.parametrizations.weight.original``, and ``m``'s class is a subclass torch made
+        # (``ParametrizedRotateLayer``) of the class the code defines
+        key, owner = param, head
+        cls = classes.get(owner, o.type_name if owner == o.name else "").removeprefix(
+            "Parametrized")
+    if key in usage.moved_at_use(cls) or key in usage.cast_at_use(cls) \
+            or (inputs and key in usage.casts_inputs(cls)):
+        # NB: the last: its class casts its input to this weight's dtype (pyvene's rotation:
+        # ``torch.matmul(x.to(self.weight.dtype), self.weight)``), as TRL hands its head
         return True
-    parent, _, name = t.owner.rpartition(".")
+    parent, _, name = owner.rpartition(".")
     while parent:  # NB: any module above: ESMFold casts what its whole ``esm`` stem gives
         pcls = classes.get(parent, o.type_name if parent == o.name else "")
         casts = usage.casts_inputs(pcls) if pcls and inputs else frozenset()
