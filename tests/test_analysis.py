@@ -863,6 +863,42 @@ def test_a_parametrized_float32_weight_its_class_casts_its_input_to_is_a_note():
     assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
 
 
+UNDER_AUTOCAST = '''
+class Blip(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.visual_encoder = nn.Linear(64, 64)
+        self.query_tokens = nn.Parameter(torch.zeros(1, 64))
+        self.qformer = nn.Linear(64, 8)
+        self.proj = nn.Linear(8, 8)
+    def maybe_autocast(self, dtype=torch.bfloat16):
+        return torch.autocast("cpu", dtype=dtype)
+    def encode_img(self, image):
+        with self.maybe_autocast():
+            emb = self.visual_encoder(image) + self.query_tokens
+            return self.proj(self.qformer(emb))
+'''
+
+
+def test_weights_a_models_own_method_runs_under_autocast_are_kept_on_purpose():
+    """BLIP-2 keeps its ViT in half precision beside a float32 Q-Former and runs both in
+    ``with self.maybe_autocast():``: autocast casts what each op meets, so the float32 parts
+    are kept on purpose (a note). Without the block, a warning. NB: not the other way round: a
+    float32 model's half part under autocast gives half outputs, which its float32 layers
+    outside the block refuse."""
+    ns: dict = {"torch": torch, "nn": nn}
+    exec(UNDER_AUTOCAST, ns)
+    model = ns["Blip"]()
+    model.visual_encoder.bfloat16()  # NB: the bigger part: bfloat16 is the model's dtype
+    found = diagnose(take_snapshot({"model": model}), cells=[UNDER_AUTOCAST])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity, f.fix) == ("module_float32_kept", "info", "")
+    plain = UNDER_AUTOCAST.replace("        with self.maybe_autocast():\n", "        if True:\n")
+    found = diagnose(take_snapshot({"model": model}), cells=[plain])
+    (f,) = [f for f in found if f.objects == ("model",)]
+    assert (f.kind, f.severity) == ("module_mixed_dtype", "warning")
+
+
 SCALE_SHIFT = '''
 class ScaleShift(nn.Module):
     def __init__(self):

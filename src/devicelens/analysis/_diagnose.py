@@ -30,7 +30,7 @@ from ._rules_modules import (
 )
 from ._rules_multi import _helper_modules, _stray_models, fed_models
 from ._rules_optim import _optimizer
-from ._usage import FED, Usage
+from ._usage import AUTOCAST, FED, Usage
 from .findings import (
     DEVICE_KINDS,
     DTYPE_KINDS,
@@ -311,7 +311,8 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
     .type(self.dtype)``), or that module casts its module's input to its dtype (TRL's value
     head: ``self.summary(output.to(self.summary.weight.dtype))``). Not ``inputs``: only the
     first two, which give what meets the rest of the model in the rest's dtype (a half layer
-    handed half inputs gives half outputs, which a float32 model's next layer refuses)."""
+    handed half inputs gives half outputs, which a float32 model's next layer refuses); so
+    neither is a float32 model's half weight run under autocast (its output is half too)."""
     key, owner = str(t.ref[-1].key), t.owner
     head, sep, param = owner.rpartition(".parametrizations.")
     if sep and "." not in param:
@@ -321,8 +322,9 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
         key, owner = param, head
         cls = classes.get(owner, o.type_name if owner == o.name else "").removeprefix(
             "Parametrized")
+    own = usage.casts_inputs(cls) if inputs else frozenset()
     if key in usage.moved_at_use(cls) or key in usage.cast_at_use(cls) \
-            or (inputs and key in usage.casts_inputs(cls)):
+            or key in own or AUTOCAST + key in own:
         # NB: the last: its class casts its input to this weight's dtype (pyvene's rotation:
         # ``torch.matmul(x.to(self.weight.dtype), self.weight)``), as TRL hands its head
         return True
@@ -331,7 +333,7 @@ def _cast_where_read(t: Any, cls: str, classes: dict[str, str], o: ObjectRecord,
         pcls = classes.get(parent, o.type_name if parent == o.name else "")
         casts = usage.casts_inputs(pcls) if pcls and inputs else frozenset()
         if pcls and (name in usage.moved_at_use(pcls) or name in casts
-                     or (parent == o.name and FED + name in casts)):
+                     or (parent == o.name and FED + name in casts) or AUTOCAST + name in casts):
             return True
         parent, _, name = parent.rpartition(".")
     return False

@@ -1104,6 +1104,7 @@ def _casts_inputs(cls: ast.ClassDef) -> frozenset[str]:
                 if attr is not None:
                     cast.add(attr)
         out |= {FED + x for x in _fed_float32(f)}
+        out |= {AUTOCAST + x for x in _under_autocast(f)}
         out |= cast
         if cast and _casts_back(f):
             out |= {n.attr for n in ast.walk(f) if isinstance(n, ast.Attribute)
@@ -1114,6 +1115,31 @@ def _casts_inputs(cls: ast.ClassDef) -> frozenset[str]:
 #: marks, in :meth:`Usage.casts_inputs`, a submodule handed a literal float32 (``h.float()``),
 #: not a value cast to that submodule's own dtype: only the model's own class speaks for it
 FED = "^"
+
+
+#: marks, in :meth:`Usage.casts_inputs`, a submodule a method of the class calls inside an
+#: autocast block of its own (BLIP-2's and MiniGPT-4's ``with self.maybe_autocast():``)
+AUTOCAST = "@"
+
+
+def _under_autocast(f: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """``X`` of every ``self.X`` that ``f`` calls or reads inside ``with torch.autocast(...)``,
+    or a context of its own named so (``self.maybe_autocast()``): autocast casts the inputs of
+    the ops it covers, so a submodule or weight kept in another dtype meets what it expects
+    there."""
+    out: set[str] = set()
+    for node in ast.walk(f):
+        if not isinstance(node, ast.With | ast.AsyncWith) or not any(
+                isinstance(i.context_expr, ast.Call)
+                and "autocast" in (_func_name(i.context_expr.func) or "")
+                for i in node.items):
+            continue
+        for stmt in node.body:
+            for read in ast.walk(stmt):  # NB: submodules called and weights read there
+                if isinstance(read, ast.Attribute) and isinstance(read.ctx, ast.Load) \
+                        and isinstance(read.value, ast.Name) and read.value.id == "self":
+                    out.add(read.attr)
+    return out
 
 
 def _fed_float32(f: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
