@@ -70,7 +70,8 @@ def test_the_function_that_recomputes_without_autocast_is_decorated(ip, capsys):
     capsys.readouterr()
     assert run(ip, STEP) is not None
     text = diagnosis(capsys)
-    assert ("  culprit: Ckpt.Function (its Ckpt.Function.forward has the line to edit)"
+    # NB: named by the edit in the function that failed, its backward (both are edited)
+    assert ("  culprit: Ckpt.Function (its Ckpt.Function.backward has the line to edit)"
             in text), text
     assert ("  note: Ckpt.Function.backward re-runs the forward without the autocast it ran "
             "under: the bfloat16 inputs it saved meet float32 weights") in text
