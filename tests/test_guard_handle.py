@@ -531,38 +531,6 @@ def test_an_autograd_function_whose_backward_has_the_line_to_edit_is_named_itsel
     assert not any(ln.startswith("  culprit: loss") for ln in lines), lines
 
 
-SUB_MODELS = IMPORTS + '''
-class MultiModelWrapper(nn.Module):
-    def __init__(self, sub_models):
-        super().__init__()
-        self.sub_models = sub_models
-
-    def forward(self, x):
-        return torch.cat([m(x) for m in self.sub_models], 1)
-
-human = nn.Linear(4, 2)
-mouse = nn.Linear(4, 2)
-model = MultiModelWrapper([human, mouse])
-model.to("meta")
-batch = torch.randn(3, 4, device="meta")
-'''
-
-
-def test_sub_models_in_a_plain_list_are_named_through_the_model_the_line_hands_on(
-        ip, capsys) -> None:
-    # NB: selene's MultiModelWrapper: the user also binds each sub-model by its own name, but
-    # ``model.to()`` left them behind because the model keeps them in a plain list: that path
-    # says why, and its fix registers the list
-    lines = _post_mortem(ip, capsys, SUB_MODELS, "preds = model(batch)\n")
-    culprits = _culprits(lines)
-    assert culprits, lines
-    assert all(c.startswith("  culprit: model.sub_models[0].") for c in culprits), lines
-    fix = _fix_code("\n".join(lines))
-    assert "model.sub_models = torch.nn.ModuleList(model.sub_models)" in fix, lines
-    assert _run(ip, fix, None) is None
-    assert _run(ip, "preds = model(batch)\n", None) is None
-
-
 def _outer_caller(x):
     return _inner_failing(x)
 
@@ -590,3 +558,40 @@ def test_the_function_where_the_op_failed_is_named_before_a_caller_a_later_round
              Edit("failing", ("c",), ("d",), here, "_inner_failing"))
     found = handles(edits, frames, Namer(ns, frames, lambda f: f == here), lambda f: f == here)
     assert found[0] == ("_inner_failing", "a function: the line to edit is in it"), found
+
+
+FUNCTION_FORWARD = IMPORTS + '''
+class FusedMatmulFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input_, weight):
+        ctx.save_for_backward(weight)
+        wide = input_.double()
+        return torch.mm(wide, weight)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (weight,) = ctx.saved_tensors
+        return torch.mm(grad_output, weight.t()), None
+
+class FusedProj(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, x):
+        return FusedMatmulFunction.apply(x, self.weight)
+
+model = nn.Sequential(FusedProj())
+h = torch.randn(2, 4)
+'''
+
+
+def test_an_autograd_function_s_forward_is_named_by_the_module_that_applies_it(
+        ip, capsys) -> None:
+    # NB: apex's FusedLayerNorm and mmcv's RoIAlign run their Function through ``apply`` in
+    # the module's own ``forward``: the user holds the module (only a ``backward``, which
+    # torch's engine runs, is named by its Function)
+    lines = _post_mortem(ip, capsys, FUNCTION_FORWARD, "out = model(h)\n")
+    assert _culprits(lines)[0].startswith(
+        "  culprit: model[0] (its FusedProj.forward runs the line to edit, in "
+        "FusedMatmulFunction.forward)"), lines

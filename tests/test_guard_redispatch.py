@@ -113,3 +113,37 @@ def test_a_model_dispatched_and_left_so_is_no_such_culprit(ip, capsys, fake_cuda
     capsys.readouterr()
     assert _run(ip, CALL.format("lm"), fake_cuda) is None
     assert "devicelens: " not in capsys.readouterr().out
+
+
+BUILT_IN_THE_CELL = IMPORTS + '''
+def convert(bounds):
+    A2 = torch.cat([-bounds, bounds], dim=0)
+    b2 = torch.cat([-bounds[:, :1], bounds[:, :1]], dim=0)
+    return A2, b2
+
+class Sampler:
+    def __init__(self, A, b, bounds):
+        A2, b2 = convert(bounds)
+        A = torch.cat([A, A2], dim=0)
+        b = torch.cat([b, b2], dim=0)
+        self.A, self.b = A, b
+
+def samples(A, b, bounds):
+    bounds_cpu = bounds.cpu()
+    return Sampler(A, b, bounds_cpu)
+
+A = torch.randn(3, 4, device="cuda:0")
+b = torch.randn(3, 1, device="cuda:0")
+bounds = torch.randn(2, 4, device="cuda:0")
+'''
+
+
+def test_an_edit_of_init_the_failing_cell_runs_again_is_rehearsed_as_any_edit(
+        ip, capsys, fake_cuda) -> None:
+    # NB: botorch's HitAndRunPolytopeSampler is built by the cell (``optimize_acqf``): its
+    # ``__init__`` runs again with each round's edit, line after line, and the fix is verified
+    from tests._traces import VERIFIED
+
+    lines = _post_mortem(ip, capsys, fake_cuda, BUILT_IN_THE_CELL,
+                         "with torch.no_grad():\n    s = samples(A, b, bounds)\n")
+    assert lines[-1] == VERIFIED, lines

@@ -154,13 +154,9 @@ class Namer:
         # holds (its model replaced it) last
         # NB: between names of the same rank, one the failing cell reads (``batch``, not the
         # ``raw_batch`` it was made from, when both hold the same tuple)
-        # NB: a tensor ``.to()`` leaves behind inside a model the failing line hands on
-        # (``predict(model, x)``, whose plain list holds sub-models the user also binds) is
-        # named through that model: that path says why it stayed where it is
-        used, line = self._cell_names(), self._line_names()
+        used = self._cell_names()
         records = sorted((t for o in snap.objects for t in o.tensors),
-                         key=lambda t: (0 if t.role == "trapped" and str(t.ref[0].key) in line
-                                        else _rank(t), str(t.ref[0].key) not in used))
+                         key=lambda t: (_rank(t), str(t.ref[0].key) not in used))
         # NB: each optimizer parameter's dtype, by its optimizer and place (group, index)
         params = {(rec.ref[:-1], rec.ref[-1].key): rec.dtype for rec in records
                   if rec.role == "opt_param"}
@@ -176,7 +172,7 @@ class Namer:
                     pdtype = params.get((rec.ref[:-2], rec.ref[-2].key))
                     if pdtype is not None:
                         self._state_params[id(obj)] = pdtype
-        read = self._cell_names(functions_only=True)
+        read, line = self._cell_names(functions_only=True), self._line_names()
         loops = self.loop_names()
         modules: dict[int, tuple[tuple[bool, int, bool, bool, int], str, _tree.Ref]] = {}
         for o in snap.objects:

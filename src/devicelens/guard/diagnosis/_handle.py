@@ -174,9 +174,9 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
             continue
         name = _function_name(frames[found], namer.ns)
         if name:
-            # NB: a custom autograd Function's ``forward``/``backward`` has no ``self``; torch's
-            # engine ran it, so the next object outward (``loss``, by its ``backward()``) only
-            # says how the cell got there: the Function the user holds is the code to change
+            # NB: a custom autograd Function's ``backward`` has no ``self``; torch's engine ran
+            # it, so the next object outward (``loss``, by its ``backward()``) only says how the
+            # cell got there: the Function the user holds is the code to change
             return name, f"an autograd Function: its {e.qualname} has the line to edit"
         # NB: outward from the edited frame: the first object of the user's whose method ran it
         for i in range(found, cell):

@@ -60,14 +60,13 @@ def _in_module(fr: Frame) -> bool:
     return issubclass(type(frame_locals(fr.frame).get("self")), torch.nn.Module)
 
 
-def _function_class(fr: Frame, methods: tuple[str, ...] = ("backward",)) -> type | None:
-    """The ``torch.autograd.Function`` whose ``backward`` (or another of ``methods``) this
-    frame runs (its ``ctx`` knows it: ``type(ctx)._forward_cls``), where the class is not
-    torch's own."""
+def _function_class(fr: Frame) -> type | None:
+    """The ``torch.autograd.Function`` whose ``backward`` this frame runs (its ``ctx`` knows
+    it: ``type(ctx)._forward_cls``), where the class is not torch's own."""
     import torch
 
     co = fr.frame.f_code
-    if co.co_name not in methods or not co.co_argcount:
+    if co.co_name != "backward" or not co.co_argcount:
         return None
     ctx = frame_locals(fr.frame).get(co.co_varnames[0])
     d = type.__dict__["__dict__"].__get__(type(ctx))
@@ -78,9 +77,11 @@ def _function_class(fr: Frame, methods: tuple[str, ...] = ("backward",)) -> type
 
 
 def function_class(fr: Frame) -> type | None:
-    """The user's (or a library's) ``torch.autograd.Function`` whose ``forward`` or
-    ``backward`` this frame runs; None for any other frame."""
-    return _function_class(fr, ("forward", "backward"))
+    """The user's (or a library's) ``torch.autograd.Function`` whose ``backward`` this frame
+    runs (torch's engine called it: no object of the user's ran it); None for any other
+    frame. NB: its ``forward`` is run through ``apply`` by the module the user holds, which is
+    named as for any code that module runs (apex's ``FusedLayerNorm``, mmcv's ``RoIAlign``)."""
+    return _function_class(fr)
 
 
 def _torch_file(torch: Any, filename: str) -> bool:

@@ -64,7 +64,7 @@ def verify(report: MismatchReport, cell: Cell, ns: dict[str, Any],
     if limit <= 0:
         return report
     try:
-        out = _verify(report, cell, ns, explain, limit, until)
+        out = _built_before(_verify(report, cell, ns, explain, limit, until), report)
         # NB: culprits the rehearsal cleared may have been the only namespace names
         same = out.edits == report.edits and out.culprits == report.culprits
         return out if same else _handled(out, cell, ns)
@@ -322,11 +322,7 @@ def _rounds(report: MismatchReport, units: list[Unit], run: Callable[[list[Unit]
                 out.units = held
                 continue
             if not new:
-                built = _construction_only(units)
-                out.verdict = (f"not verified: the edit is in {built}, which ran when the "
-                               "object was built: it takes effect once the cell that builds "
-                               "it runs again" if built else
-                               "not verified: after this fix the cell still fails: "
+                out.verdict = ("not verified: after this fix the cell still fails: "
                                f"{a.report.headline()}")
                 break
             out.found.append(a.report)
@@ -512,6 +508,20 @@ def _try(units: list[Unit], *, cell: Cell, ns: dict[str, Any], explain: Explain,
     if out.problem:
         return Attempt(), out.problem
     return out.value, ""
+
+
+def _built_before(out: MismatchReport, report: MismatchReport) -> MismatchReport:
+    """``out`` whose fix is an edit of one constructor alone and whose cell still fails as it
+    did, said as what it is: the objects the namespace holds were built before the edit, so
+    re-running the failing cell cannot show it working (a model loaded with
+    ``device_map="auto"`` in ``__init__``); the edit takes effect once they are built again."""
+    still = "not verified: after this fix the cell still fails: "
+    built = _construction_only(list(out.edits)) if not out.fixes else ""
+    if not built or out.verdict != still + report.headline():
+        return out
+    return replace(out, verdict=f"not verified: the edit is in {built}, which ran when the "
+                                "object was built: it takes effect once the cell that builds "
+                                "it runs again")
 
 
 def _construction_only(units: list[Unit]) -> str:
