@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests._traces import VERIFIED
 from tests.test_guard_handle import _culprits, _diagnosis
 from tests.test_guard_messages import IMPORTS, _apply, _edits, _run
 
@@ -84,6 +85,8 @@ def test_a_model_moved_after_dispatch_is_named_and_loaded_where_it_was_moved(
         "expected cuda:0"), lines
     assert any("its hooks still send each layer's inputs" in ln for ln in lines), lines
     (old, new), = _edits("\n".join(lines))
+    # NB: the rehearsal runs the edited statement of the earlier cell again, then the cell
+    assert lines[-1] == VERIFIED, lines
     assert (old, new) == (['lm = Causal.from_pretrained("tiny", device_map="auto")'],
                           ['lm = Causal.from_pretrained("tiny", device_map={"": 0})']), lines
     assert _run(ip, _apply(IN_A_CELL, old, new), fake_cuda) is None
@@ -142,8 +145,6 @@ def test_an_edit_of_init_the_failing_cell_runs_again_is_rehearsed_as_any_edit(
         ip, capsys, fake_cuda) -> None:
     # NB: botorch's HitAndRunPolytopeSampler is built by the cell (``optimize_acqf``): its
     # ``__init__`` runs again with each round's edit, line after line, and the fix is verified
-    from tests._traces import VERIFIED
-
     lines = _post_mortem(ip, capsys, fake_cuda, BUILT_IN_THE_CELL,
                          "with torch.no_grad():\n    s = samples(A, b, bounds)\n")
     assert lines[-1] == VERIFIED, lines

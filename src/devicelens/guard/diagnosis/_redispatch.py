@@ -104,15 +104,13 @@ def _loading_edit(name: str, resolve: Callable[[str], Any], cell_files: list[str
     if holder and attr.isidentifier():
         init = _own_init(resolve(holder))
         code = function_code(init) if init is not None else None
-        if code is not None:
-            return _edit_in(code, attr, True, device)
-        return None
+        return _edit_in(code, attr, True, device)[1] if code is not None else None
     for filename in cell_files:
         src = load(filename)
         if src is None:
             continue
-        found = _edit_in(Code(src, None, ""), name, False, device)
-        if found is not None:
+        bound, found = _edit_in(Code(src, None, ""), name, False, device)
+        if bound:  # NB: the newest cell that binds it: an older one's load is gone
             return found
     return None
 
@@ -129,9 +127,10 @@ def _own_init(obj: Any) -> Any:
     return None
 
 
-def _edit_in(code: Code, target: str, on_self: bool, device: str) -> Edit | None:
-    """The edit of the first assignment to ``self.<target>`` (``on_self``) or to ``target`` in
-    ``code`` whose call spreads the model (``device_map="auto"``)."""
+def _edit_in(code: Code, target: str, on_self: bool, device: str) -> tuple[bool, Edit | None]:
+    """Whether ``code`` assigns ``self.<target>`` (``on_self``) or ``target``, and the edit of
+    the first such assignment whose call spreads the model (``device_map="auto"``)."""
+    bound_here = False
     for node in ast.walk(code.body):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
@@ -143,11 +142,12 @@ def _edit_in(code: Code, target: str, on_self: bool, device: str) -> Edit | None
             bound = isinstance(t, ast.Name) and t.id == target
         if not bound:
             continue
+        bound_here = True
         for call in ast.walk(node.value):
             if not isinstance(call, ast.Call):
                 continue
             for kw in call.keywords:
                 if kw.arg == "device_map" and isinstance(kw.value, ast.Constant) \
                         and kw.value.value in _SPREAD:
-                    return replace(code, [(kw.value, _map_for(device))])
-    return None
+                    return True, replace(code, [(kw.value, _map_for(device))])
+    return bound_here, None

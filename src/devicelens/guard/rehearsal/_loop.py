@@ -514,7 +514,8 @@ def _built_before(out: MismatchReport, report: MismatchReport) -> MismatchReport
     """``out`` whose fix is an edit of one constructor alone and whose cell still fails as it
     did, said as what it is: the objects the namespace holds were built before the edit, so
     re-running the failing cell cannot show it working (a model loaded with
-    ``device_map="auto"`` in ``__init__``); the edit takes effect once they are built again."""
+    ``device_map="auto"`` in ``__init__``); the edit takes effect once they are built again.
+    NB: an edit of an earlier cell's own statement is run again by the rehearsal itself."""
     still = "not verified: after this fix the cell still fails: "
     built = _construction_only(list(out.edits)) if not out.fixes else ""
     if not built or out.verdict != still + report.headline():
@@ -525,9 +526,7 @@ def _built_before(out: MismatchReport, report: MismatchReport) -> MismatchReport
 
 
 def _construction_only(units: list[Unit]) -> str:
-    """``MiniGPT4.__init__`` where every unit of the fix edits that one constructor: the
-    objects the namespace holds were built before it, so re-running the failing cell alone
-    cannot show the edit working (a model loaded with ``device_map="auto"`` in ``__init__``)."""
+    """``MiniGPT4.__init__`` where every unit of the fix edits that one constructor."""
     names = {u.qualname if isinstance(u, Edit) else "" for u in units}
     if len(names) != 1:
         return ""
