@@ -21,12 +21,12 @@ pytestmark = [pytest.mark.timeout(2400), pytest.mark.corpus]
 #: the results ``make corpus`` already has (the scorer's ``--json``), checked without a re-run
 RESULTS = "DEVICELENS_CORPUS_RESULTS"
 
-# Measured on 3047 cases (1886 failing, 1161 clean look-alikes; 2924 of them the held-out sets 5
-# to 194, HELDOUT.txt), one run (3964 s on 2 cores, a slower machine than the 812 s before it):
-# named 1548/1886, precision 97.2 % over 1694
-# cases (192 diagnoses name no namespace object: no precision, left out), fix works 1808/1886,
-# verified 1805/1886 (all but one a fix that works as printed), clean after fix 1867/1886, 12 of
-# 1161 look-alikes flagged (set 55's pytorch-spiking: a factory without a device
+# Measured on 3109 cases (1906 failing, 1203 clean look-alikes; 2986 of them the held-out sets 5
+# to 201, HELDOUT.txt), one run (2735 s on 2 cores, beside the unit tests) and the 281 cases the
+# changes after it could touch scored again on the final code: named 1565/1906, precision 97.1 %
+# over 1708 cases (198 diagnoses name no namespace object: no precision, left out), fix works
+# 1827/1906, verified 1822/1906 (all but one a fix that works as printed), clean after fix
+# 1886/1906, 13 of 1203 look-alikes flagged (set 55's pytorch-spiking: a factory without a device
 # in a branch its caller never takes; set 58's AOTInductor model, which keeps its scatter buffers
 # on the cpu on purpose, and gpt-fast's loop temporaries; set 86's DANN_py3, whose optimizer does
 # update stale parameters on the simulated device: Module.to() to and from meta makes new ones;
@@ -43,7 +43,9 @@ RESULTS = "DEVICELENS_CORPUS_RESULTS"
 # forward lint proves numbers and follows writes into a tensor made right there, and set 179's
 # scyan prior since the methods only ``__init__`` calls are read as its construction; none of
 # the 72 look-alikes of sets 155 to 166 is flagged, none of the 84 of sets 167 to 180, one of
-# the 42 of sets 181 to 187 (OneTrainer's, above), and none of the 42 of sets 188 to 194.
+# the 42 of sets 181 to 187 (OneTrainer's, above), none of the 42 of sets 188 to 194, and one of
+# the 42 of sets 195 to 201 (MiniGPT-4's low-resource demo, whose stand-in keeps its LLaMA in
+# float32 outside the autocast block beside a half ViT: a warning is what such a model gets).
 # The one verified fix that does not work as printed is set 91's neuralforecast loss: it makes
 # ``horizon_weight`` on the cpu when it is None, inside the failing call; the rehearsal runs on
 # the kernel the failure left, where the attribute exists, and moving it there makes the cell
@@ -54,9 +56,9 @@ RESULTS = "DEVICELENS_CORPUS_RESULTS"
 # 2-core machine slows past its time limit says "not verified" (never a wrong "verified") and
 # keeps the failing line's names; precision a little below for the same reason. A fix that
 # works and does harm is not counted as one.
-WHOLE = Floors(named=1547 / 1886, precision=0.971, precision_cases=1693, fix_works=1807 / 1886,
-               verified=1804 / 1886, clean_after_fix=1866 / 1886, clean_flagged=12,
-               verified_right=1804 / 1805)
+WHOLE = Floors(named=1564 / 1906, precision=0.970, precision_cases=1707, fix_works=1826 / 1906,
+               verified=1821 / 1906, clean_after_fix=1885 / 1906, clean_flagged=13,
+               verified_right=1821 / 1822)
 
 
 @pytest.fixture(scope="module")
