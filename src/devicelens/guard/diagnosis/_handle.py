@@ -198,8 +198,8 @@ def handle(edits: tuple[Edit, ...], frames: list[Frame], namer: Namer,
 
 
 def _function_name(fr: Frame, ns: dict[str, Any]) -> str:
-    """The namespace name of the autograd Function whose ``forward``/``backward`` the frame
-    ``fr`` runs, when exactly one name binds that very class."""
+    """The namespace name of the autograd Function whose ``backward`` the frame ``fr`` runs,
+    when exactly one name binds that very class."""
     cls = function_class(fr)
     if cls is None:
         return ""

@@ -46,7 +46,7 @@ def moved_after_dispatch(kind: str, stack: list[Any], namer: Namer, resolve: Cal
         if not spread:
             continue
         on = {str(p.device) for p in iter_params(m, limit=20_000)}
-        if len(on) != 1:
+        if len(on) != 1 or on == {"meta"}:  # NB: meta: accelerate's offload keeps weights there
             continue
         device = on.pop()
         edit = _loading_edit(name, resolve, cell_files, device)
