@@ -148,3 +148,21 @@ def test_an_edit_of_init_the_failing_cell_runs_again_is_rehearsed_as_any_edit(
     lines = _post_mortem(ip, capsys, fake_cuda, BUILT_IN_THE_CELL,
                          "with torch.no_grad():\n    s = samples(A, b, bounds)\n")
     assert lines[-1] == VERIFIED, lines
+
+
+def test_a_model_whose_weights_all_sit_on_meta_is_no_model_moved_after_dispatch() -> None:
+    # NB: accelerate's cpu/disk offload keeps the offloaded weights on meta: a map that spreads
+    # the model over several places beside weights all on meta is offload, not a moved model
+    import torch
+    from torch import nn
+
+    from devicelens.guard.diagnosis._blame import Namer
+    from devicelens.guard.diagnosis._redispatch import moved_after_dispatch
+
+    model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+    model.hf_device_map = {"0": "cpu", "1": "disk"}
+    ns = {"model": model}
+    found = moved_after_dispatch("device", [model], Namer(ns), ns.get, [])
+    assert found is not None and found.culprit.named.name == "model"  # NB: all on the cpu
+    model.to(torch.device("meta"))
+    assert moved_after_dispatch("device", [model], Namer(ns), ns.get, []) is None
