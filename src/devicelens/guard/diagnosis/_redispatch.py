@@ -18,6 +18,7 @@ import ast
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ...inspect import _tree
 from ...inspect._tree import instance_dict
 from ._blame import Named, Namer, Operand, iter_params
 from ._edits import Edit, replace
@@ -116,15 +117,9 @@ def _loading_edit(name: str, resolve: Callable[[str], Any], cell_files: list[str
 
 
 def _own_init(obj: Any) -> Any:
-    """``__init__`` of ``obj``'s class, read off the class's own ``__dict__`` (no lookup that
-    could run code)."""
-    if obj is None:
-        return None
-    for cls in type(obj).__mro__:
-        fn = type.__dict__["__dict__"].__get__(cls).get("__init__")
-        if fn is not None:
-            return fn
-    return None
+    """``__init__`` of ``obj``'s class, read off the MRO's ``__dict__``s (no lookup that could
+    run code)."""
+    return None if obj is None else _tree._type_dict_lookup(type(obj), "__init__")
 
 
 def _edit_in(code: Code, target: str, on_self: bool, device: str) -> tuple[bool, Edit | None]:
